@@ -1,0 +1,17 @@
+import { createModelStep, type ModelStepDependencies } from './model-step';
+import { createRunTool } from './run-tool';
+
+export type ActivityDependencies = ModelStepDependencies;
+
+/**
+ * All activities of an agent run, built from their dependencies (providers, tool registry,
+ * conversation source) so tests and workers pass real or scripted ones.
+ */
+export function createActivities(dependencies: ActivityDependencies) {
+  return {
+    modelStep: createModelStep(dependencies),
+    runTool: createRunTool(dependencies),
+  };
+}
+
+export type AgentActivities = ReturnType<typeof createActivities>;

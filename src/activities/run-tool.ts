@@ -1,0 +1,76 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ErrorCode } from '../shared/errors';
+import type { RunToolInput, ToolResult } from '../shared/run-types';
+import { RetryableToolError, type ToolContext } from '../tools/define-tool';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { withHeartbeat } from './heartbeat';
+import { splitInjectedArgs } from './split-injected-args';
+import { currentRunExecution } from './run-execution';
+
+export interface RunToolDependencies {
+  tools: ToolRegistry;
+}
+
+/**
+ * Runs one tool call. Bad input never fails the run: an unknown tool, arguments that fail the
+ * tool's schema, or a tool that throws become an error result the model sees. Only a
+ * `RetryableToolError` (or a dead worker) makes Temporal retry the call.
+ */
+export function createRunTool(dependencies: RunToolDependencies) {
+  return async function runTool(input: RunToolInput): Promise<ToolResult> {
+    const startedAt = Date.now();
+    const { call, step } = input;
+    const { executable, injected } = splitInjectedArgs(call.args, input.injectedArgNames);
+    const finish = (content: string, errorCode?: string): ToolResult => {
+      const completedAt = Date.now();
+      return {
+        callId: call.id,
+        toolName: call.name,
+        content,
+        isError: errorCode !== undefined,
+        ...(errorCode !== undefined ? { errorCode } : {}),
+        step,
+        metadata: {
+          status: errorCode === undefined ? 'success' : 'error',
+          started_at: startedAt,
+          completed_at: completedAt,
+          execution_time_ms: completedAt - startedAt,
+          approval_status: 'not_required',
+          approval_id: null,
+          injected_args: injected,
+          offloaded_artifact_id: null,
+        },
+      };
+    };
+
+    const tool = dependencies.tools.get(call.name);
+    if (!tool) {
+      return finish(`Error: unknown tool '${call.name}'. Available tools: ${dependencies.tools.names().join(', ')}`, ErrorCode.toolNotFound);
+    }
+    const parsed = tool.parameters.safeParse(executable);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`);
+      return finish(`Error: invalid arguments for '${call.name}': ${problems.join('; ')}`, ErrorCode.toolArgumentsInvalid);
+    }
+    const activity = Context.current();
+    const { workflowId, runId } = currentRunExecution();
+    const toolContext: ToolContext = {
+      workflowId,
+      runId,
+      callId: call.id,
+      step,
+      signal: activity.cancellationSignal,
+      heartbeat: (details) => activity.heartbeat(details),
+    };
+    try {
+      const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext));
+      return finish(typeof output === 'string' ? output : (JSON.stringify(output) ?? ''));
+    } catch (error) {
+      if (error instanceof RetryableToolError) {
+        throw ApplicationFailure.retryable(error.message, 'RetryableToolError');
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      return finish(`Error: tool '${call.name}' failed: ${message}`, ErrorCode.toolFailed);
+    }
+  };
+}

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
+import type { Message } from '../shared/messages';
+import type { RunEvent } from '../shared/run-events';
+import { eventsQuery, statusQuery } from '../shared/run-messages';
+import type { AgentRunInput, AgentRunResult, RunStatus, RunTimeouts } from '../shared/run-types';
+import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
+import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
+import type { agentRun } from '../workflows/agent-run';
+
+export interface StartRunOptions {
+  /** A config object (validated here, before anything starts) or one already parsed. */
+  config: AgentConfigInput | AgentConfig;
+  task: string;
+  /** Default: `<agent name>-<random id>`. */
+  workflowId?: string;
+  messages?: Message[];
+  timeouts?: Partial<RunTimeouts>;
+}
+
+export interface AgentClientOptions {
+  namespace?: string;
+  taskQueue?: string;
+  /** Base URL of the Temporal Web UI, for run links. */
+  uiUrl?: string | null;
+  /**
+   * Ask the server to hand the first workflow task straight back to a worker in this process
+   * (saves a round trip). Needs the client and the worker to share one NativeConnection.
+   */
+  eagerStart?: boolean;
+}
+
+/**
+ * The library client: starts agent runs and reads their status, events and results.
+ * @example
+ * const agents = await AgentClient.connect();
+ * const run = await agents.startRun({ config: { name: 'helper', model: 'scripted:demo.yaml' }, task: 'Hi' });
+ * console.log((await run.result()).output);
+ */
+export class AgentClient {
+  readonly namespace: string;
+  readonly taskQueue: string;
+  readonly uiUrl: string | null;
+  private readonly eagerStart: boolean;
+
+  constructor(
+    readonly temporal: Client,
+    options: AgentClientOptions = {},
+  ) {
+    this.namespace = options.namespace ?? temporal.options.namespace ?? 'default';
+    this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+    this.uiUrl = options.uiUrl ?? null;
+    this.eagerStart = options.eagerStart ?? false;
+  }
+
+  /** Connects to `TEMPORAL_ADDRESS` (and friends) or the local dev server. */
+  static async connect(target: TemporalTarget = resolveTemporalTarget(), options: AgentClientOptions = {}): Promise<AgentClient> {
+    const connection = await Connection.connect(target.connectionOptions);
+    const client = new Client({ connection, namespace: target.namespace });
+    return new AgentClient(client, { uiUrl: target.uiUrl, ...options, namespace: target.namespace });
+  }
+
+  /**
+   * Validates the config and starts a run.
+   * @throws AgentConfigError naming the invalid fields; nothing is started then.
+   */
+  async startRun(options: StartRunOptions): Promise<RunHandle> {
+    const config = parseAgentConfig(options.config);
+    if (!options.task.trim()) throw new Error('task: must not be empty');
+    const input: AgentRunInput = { config, task: options.task, messages: options.messages, timeouts: options.timeouts };
+    const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
+    const handle = await this.temporal.workflow.start<typeof agentRun>(WireName.agentRunWorkflow, {
+      workflowId,
+      taskQueue: this.taskQueue,
+      args: [input],
+      staticSummary: `${config.name}: ${oneLine(options.task, 100)}`,
+      typedSearchAttributes: [
+        { key: AgentNameAttribute, value: config.name },
+        { key: AgentStatusAttribute, value: 'running' },
+      ],
+      requestEagerStart: this.eagerStart,
+    });
+    return new RunHandle(handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));
+  }
+
+  /** A handle on an existing run (latest execution unless `runId` is given). */
+  getRun(workflowId: string, runId?: string): RunHandle {
+    return new RunHandle(this.temporal.workflow.getHandle(workflowId, runId), this.runUrl(workflowId, runId));
+  }
+
+  runUrl(workflowId: string, runId?: string): string | null {
+    return this.uiUrl ? webUiRunUrl(this.uiUrl, this.namespace, workflowId, runId) : null;
+  }
+
+  async close(): Promise<void> {
+    await this.temporal.connection.close();
+  }
+}
+
+export class RunHandle {
+  constructor(
+    readonly workflow: WorkflowHandle,
+    /** Link to the run in the Temporal Web UI, when the UI's address is known. */
+    readonly webUiUrl: string | null,
+  ) {}
+
+  get workflowId(): string {
+    return this.workflow.workflowId;
+  }
+
+  result(): Promise<AgentRunResult> {
+    return this.workflow.result() as Promise<AgentRunResult>;
+  }
+
+  status(): Promise<RunStatus> {
+    return this.workflow.query(statusQuery);
+  }
+
+  /**
+   * The run's events from `cursor` on, live: yields as they happen and ends when the run has
+   * finished and every event was read. Polls the `events` query (queries add nothing to history).
+   */
+  async *events(options: { cursor?: number; pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
+    let cursor = options.cursor ?? 0;
+    const pollMs = options.pollMs ?? 200;
+    while (!options.signal?.aborted) {
+      const page = await this.workflow.query(eventsQuery, cursor, 200);
+      for (const event of page.events) yield event;
+      cursor = page.nextCursor;
+      if (page.finished) return;
+      if (page.events.length === 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,46 @@
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
+
+/**
+ * Where the CLI, the worker and the tests find Temporal: the standard `TEMPORAL_ADDRESS`,
+ * `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, TLS variables and profiles (through the SDK's envconfig
+ * loader), or else the embedded dev server on loopback.
+ */
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  /** Connection options for both `Connection.connect` and `NativeConnection.connect`. */
+  connectionOptions: NativeConnectionOptions & { address: string };
+  /** True when the user pointed us at a server (we must not start one). */
+  external: boolean;
+  /** Base URL of the Web UI, when known. */
+  uiUrl: string | null;
+}
+
+export const LOCAL_DEV_ADDRESS = '127.0.0.1:7233';
+export const LOCAL_DEV_UI_URL = 'http://127.0.0.1:8233';
+
+export function resolveTemporalTarget(environment: NodeJS.ProcessEnv = process.env): TemporalTarget {
+  const external = Boolean(environment.TEMPORAL_ADDRESS);
+  const loaded = loadClientConnectConfig({ overrideEnvVars: onlyStrings(environment) });
+  const address = loaded.connectionOptions.address ?? LOCAL_DEV_ADDRESS;
+  return {
+    address,
+    namespace: loaded.namespace ?? 'default',
+    connectionOptions: { ...loaded.connectionOptions, address },
+    external,
+    uiUrl: environment.TEMPORAL_UI_URL ?? (external ? null : LOCAL_DEV_UI_URL),
+  };
+}
+
+/** Link to a run in the Temporal Web UI. */
+export function webUiRunUrl(uiUrl: string, namespace: string, workflowId: string, runId?: string): string {
+  const base = `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  return runId ? `${base}/${encodeURIComponent(runId)}/history` : base;
+}
+
+function onlyStrings(environment: NodeJS.ProcessEnv): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(environment)) if (typeof value === 'string') result[key] = value;
+  return result;
+}

@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { findOrBuildTemporalCli, PROJECT_ROOT } from './temporal-cli';
+
+/**
+ * Starts the real Temporal dev server (`temporal server start-dev`): loopback only, SQLite database
+ * file (runs survive a restart), Web UI on, this runtime's search attributes registered, and a
+ * clean stop that leaves no process behind.
+ */
+
+export const DEFAULT_DATA_DIR = path.join(PROJECT_ROOT, '.temporal-data');
+
+export interface DevServerOptions {
+  /** gRPC port; 0 picks a free one. Default 7233. */
+  port?: number;
+  /** Web UI port; 0 picks a free one; null disables the UI. Default port + 1000. */
+  uiPort?: number | null;
+  /** SQLite file. Default `.temporal-data/dev.db`. */
+  dbFile?: string;
+  namespace?: string;
+  /** Extra `--dynamic-config-value KEY=JSON` pairs. */
+  dynamicConfig?: Record<string, unknown>;
+  /** The CLI binary; found or built when absent. */
+  cliPath?: string;
+  log?: (line: string) => void;
+  /** Where the server's own log goes. Default: discarded unless `TEMPORAL_DEV_SERVER_LOG` names a file. */
+  serverOutput?: 'inherit' | 'ignore';
+  readyTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  namespace: string;
+  /** Base URL of the Web UI, or null when it is disabled. */
+  uiUrl: string | null;
+  dbFile: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Dynamic config this runtime asks of the dev server (see docs/performance.md). */
+export const DEFAULT_DYNAMIC_CONFIG: Record<string, unknown> = {
+  'system.enableActivityEagerExecution': true,
+};
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const cliPath = options.cliPath ?? (await findOrBuildTemporalCli({ log: options.log }));
+  const port = options.port === 0 ? await freePort() : (options.port ?? 7233);
+  const uiPort = options.uiPort === null ? null : options.uiPort === 0 ? await freePort() : (options.uiPort ?? port + 1000);
+  const dbFile = options.dbFile ?? path.join(DEFAULT_DATA_DIR, 'dev.db');
+  const namespace = options.namespace ?? 'default';
+  mkdirSync(path.dirname(dbFile), { recursive: true });
+
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--db-filename', dbFile];
+  args.push('--namespace', namespace, '--log-level', 'warn');
+  if (uiPort === null) args.push('--headless');
+  else args.push('--ui-ip', '127.0.0.1', '--ui-port', String(uiPort));
+  for (const attribute of AGENT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attribute.name}=${attribute.type}`);
+  for (const [key, value] of Object.entries({ ...DEFAULT_DYNAMIC_CONFIG, ...options.dynamicConfig })) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
+
+  const child = spawn(cliPath, args, {
+    stdio: ['ignore', options.serverOutput ?? 'ignore', options.serverOutput ?? 'ignore'],
+  });
+  const address = `127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const stop = async () => {
+    process.removeListener('exit', killOnExit);
+    await stopChild(child, exited);
+  };
+  try {
+    await waitUntilServing(address, namespace, exited, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    address,
+    namespace,
+    uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`,
+    dbFile,
+    pid: child.pid ?? -1,
+    stop,
+  };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 10_000).unref());
+  if ((await Promise.race([exited, timeout])) === 'timeout') {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+async function waitUntilServing(
+  address: string,
+  namespace: string,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) {
+      throw new Error(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`Temporal dev server did not serve on ${address} within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

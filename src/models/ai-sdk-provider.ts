@@ -1,0 +1,159 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { ErrorCode } from '../shared/errors';
+import type { Message } from '../shared/messages';
+import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from './model-provider';
+
+/**
+ * Real providers through the Vercel AI SDK (one well-kept library for OpenAI, Anthropic and
+ * OpenAI-compatible servers, with tool calling and usage mapped the same way for all three).
+ * Keys and base URLs come from the worker's environment only, read when a step runs, so a missing
+ * key fails that step with an error naming the variable and never touches workflow inputs.
+ * Retries are Temporal's: the SDK's own retries are off.
+ */
+
+export type ProviderKind = 'openai' | 'anthropic' | 'openai-compatible';
+
+interface ProviderSettings {
+  apiKeyVariable: string;
+  baseUrlVariable: string;
+  apiKeyRequired: boolean;
+}
+
+export const PROVIDER_SETTINGS: Record<ProviderKind, ProviderSettings> = {
+  openai: { apiKeyVariable: 'OPENAI_API_KEY', baseUrlVariable: 'OPENAI_BASE_URL', apiKeyRequired: true },
+  anthropic: { apiKeyVariable: 'ANTHROPIC_API_KEY', baseUrlVariable: 'ANTHROPIC_BASE_URL', apiKeyRequired: true },
+  'openai-compatible': {
+    apiKeyVariable: 'OPENAI_COMPATIBLE_API_KEY',
+    baseUrlVariable: 'OPENAI_COMPATIBLE_BASE_URL',
+    apiKeyRequired: false,
+  },
+};
+
+export class AiSdkProvider implements ModelProvider {
+  constructor(
+    private readonly kind: ProviderKind,
+    private readonly environment: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const model = this.languageModel(request.modelId);
+    const tools: ToolSet = Object.fromEntries(
+      request.tools.map((tool) => [
+        tool.name,
+        { description: tool.description, inputSchema: jsonSchema(tool.parameters as Parameters<typeof jsonSchema>[0]) },
+      ]),
+    );
+    try {
+      const result = await generateText({
+        model,
+        system: request.system || undefined,
+        messages: toModelMessages(request.messages),
+        tools: request.tools.length > 0 ? tools : undefined,
+        temperature: request.temperature,
+        maxOutputTokens: request.maxTokens ?? undefined,
+        maxRetries: 0,
+        abortSignal: request.abortSignal,
+      });
+      return {
+        text: result.text,
+        toolCalls: result.toolCalls.map((call) => ({
+          id: call.toolCallId,
+          name: call.toolName,
+          args: (call.input ?? {}) as Record<string, unknown>,
+        })),
+        usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+      };
+    } catch (error) {
+      throw classifyProviderError(error);
+    }
+  }
+
+  private languageModel(modelId: string): LanguageModel {
+    const settings = PROVIDER_SETTINGS[this.kind];
+    const apiKey = this.environment[settings.apiKeyVariable];
+    const baseURL = this.environment[settings.baseUrlVariable];
+    if (settings.apiKeyRequired && !apiKey) {
+      throw new ModelError(ErrorCode.missingApiKey, `${settings.apiKeyVariable} is not set in the worker's environment`);
+    }
+    switch (this.kind) {
+      case 'openai':
+        return createOpenAI({ apiKey, baseURL }).chat(modelId);
+      case 'anthropic':
+        return createAnthropic({ apiKey, baseURL })(modelId);
+      case 'openai-compatible':
+        if (!baseURL) {
+          throw new ModelError(ErrorCode.missingApiKey, `${settings.baseUrlVariable} is not set in the worker's environment`);
+        }
+        return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey }).chatModel(modelId);
+    }
+  }
+}
+
+function toModelMessages(messages: Message[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    switch (message.role) {
+      case 'user':
+        return { role: 'user', content: message.content };
+      case 'assistant':
+        return {
+          role: 'assistant',
+          content: [
+            ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+            ...message.toolCalls.map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: call.args,
+            })),
+          ],
+        };
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId,
+              toolName: message.toolName,
+              output: message.isError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+            },
+          ],
+        };
+    }
+  });
+}
+
+const CONTEXT_LENGTH_PATTERN = /context[_ ]length|maximum context|too many tokens|prompt is too long|context window/i;
+
+/** Maps a provider failure onto the runtime's error classes (see docs/errors.md). */
+export function classifyProviderError(error: unknown): ModelError {
+  if (error instanceof ModelError) return error;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode ?? 0;
+    const body = `${error.message} ${error.responseBody ?? ''}`;
+    if (CONTEXT_LENGTH_PATTERN.test(body)) return new ModelError(ErrorCode.contextLengthExceeded, error.message);
+    if (status === 429) return new ModelError(ErrorCode.modelRateLimited, error.message, retryAfterMs(error.responseHeaders));
+    if (status === 401 || status === 403) return new ModelError(ErrorCode.modelAuthFailed, error.message);
+    if (status >= 500) return new ModelError(ErrorCode.modelServerError, error.message);
+    if (status >= 400) return new ModelError(ErrorCode.modelBadRequest, error.message);
+    return new ModelError(ErrorCode.modelServerError, error.message);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+    return new ModelError(ErrorCode.modelTimeout, message);
+  }
+  return new ModelError(ErrorCode.modelServerError, message);
+}
+
+function retryAfterMs(headers: Record<string, string> | undefined): number | undefined {
+  const value = headers?.['retry-after-ms'] ?? headers?.['retry-after'];
+  if (!value) return undefined;
+  if (headers?.['retry-after-ms']) return Number(value);
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}

@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ErrorCode, type ErrorCodeValue } from '../shared/errors';
+import type { Message, ToolCall } from '../shared/messages';
+import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from './model-provider';
+
+/**
+ * A deterministic model driven by a script: reply N answers the call that sees N earlier assistant
+ * messages. Because the reply depends only on the conversation, a retried or replayed step gets the
+ * same reply on any worker. It stands in for a real provider in the demo and the tests, behind the
+ * same interface.
+ *
+ * Text may quote tool results: `{{tool:get_weather}}` is replaced by the content of the latest
+ * result of that tool in the conversation.
+ */
+
+const errorCodes = Object.values(ErrorCode) as [ErrorCodeValue, ...ErrorCodeValue[]];
+
+const replySchema = z.strictObject({
+  text: z.string().default(''),
+  toolCalls: z
+    .array(z.strictObject({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}), id: z.string().optional() }))
+    .default([]),
+  /** Fail the first `attempts` tries of this step (all tries when absent) with this error. */
+  error: z
+    .strictObject({ code: z.enum(errorCodes), message: z.string().default('scripted failure'), attempts: z.number().int().min(1).optional(), retryAfterMs: z.number().optional() })
+    .optional(),
+  /** Checks on what the model is given; a failed check fails the step (non-retryable). */
+  expect: z
+    .strictObject({
+      toolsInclude: z.array(z.string()).optional(),
+      toolsExclude: z.array(z.string()).optional(),
+      systemIncludes: z.string().optional(),
+      lastMessageIncludes: z.string().optional(),
+    })
+    .optional(),
+  delayMs: z.number().int().min(0).optional(),
+  usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+});
+
+export const modelScriptSchema = z.strictObject({ replies: z.array(replySchema).min(1) });
+export type ModelScript = z.output<typeof modelScriptSchema>;
+export type ModelScriptInput = z.input<typeof modelScriptSchema>;
+export type ScriptedReply = z.output<typeof replySchema>;
+
+/** Reads a script file (YAML or JSON). Errors name the file and the field. */
+export function loadModelScript(file: string): ModelScript {
+  const raw = parseYaml(readFileSync(file, 'utf8')) as unknown;
+  const result = modelScriptSchema.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new Error(`Invalid model script ${file}:\n  ${problems.join('\n  ')}`);
+  }
+  return result.data;
+}
+
+export interface ScriptedCall {
+  modelId: string;
+  request: ModelRequest;
+  replyIndex: number;
+}
+
+export interface ScriptedModelOptions {
+  /** Scripts registered by name, used before looking for a file. */
+  scripts?: Record<string, ModelScriptInput>;
+  /** Folder that relative script paths resolve against. Default: the working directory. */
+  baseDir?: string;
+  /** Observe every call (tests assert on what the model was given). */
+  onCall?: (call: ScriptedCall) => void;
+}
+
+/**
+ * `scripted:<name>` where name is a registered script or a path to a YAML / JSON script file.
+ */
+export class ScriptedModel implements ModelProvider {
+  private readonly scripts = new Map<string, ModelScript>();
+
+  constructor(private readonly options: ScriptedModelOptions = {}) {
+    for (const [name, script] of Object.entries(options.scripts ?? {})) this.addScript(name, script);
+  }
+
+  addScript(name: string, script: ModelScriptInput): void {
+    this.scripts.set(name, modelScriptSchema.parse(script));
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const script = this.scriptFor(request.modelId);
+    const replyIndex = request.messages.filter((message) => message.role === 'assistant').length;
+    this.options.onCall?.({ modelId: request.modelId, request, replyIndex });
+    const reply = script.replies[replyIndex];
+    if (!reply) {
+      throw new ModelError(
+        ErrorCode.scriptedModelMismatch,
+        `Script '${request.modelId}' has ${script.replies.length} replies; the model was called for reply ${replyIndex + 1}`,
+      );
+    }
+    if (reply.delayMs) await sleep(reply.delayMs, request.abortSignal);
+    if (reply.error && (reply.error.attempts === undefined || request.attempt <= reply.error.attempts)) {
+      throw new ModelError(reply.error.code, reply.error.message, reply.error.retryAfterMs);
+    }
+    checkExpectations(reply, request, replyIndex);
+    const text = fillToolQuotes(reply.text, request.messages);
+    const toolCalls: ToolCall[] = reply.toolCalls.map((call, index) => ({
+      id: call.id ?? `call_${replyIndex + 1}_${index + 1}`,
+      name: call.name,
+      args: call.args,
+    }));
+    return { text, toolCalls, usage: reply.usage ?? estimateUsage(request, text, toolCalls) };
+  }
+
+  private scriptFor(modelId: string): ModelScript {
+    const registered = this.scripts.get(modelId);
+    if (registered) return registered;
+    const file = path.resolve(this.options.baseDir ?? process.cwd(), modelId);
+    try {
+      return loadModelScript(file);
+    } catch (error) {
+      throw new ModelError(ErrorCode.modelNotFound, `No scripted model '${modelId}': ${(error as Error).message}`);
+    }
+  }
+}
+
+function checkExpectations(reply: ScriptedReply, request: ModelRequest, replyIndex: number): void {
+  const expect = reply.expect;
+  if (!expect) return;
+  const toolNames = request.tools.map((tool) => tool.name);
+  const failures: string[] = [];
+  for (const name of expect.toolsInclude ?? []) if (!toolNames.includes(name)) failures.push(`tool '${name}' missing`);
+  for (const name of expect.toolsExclude ?? []) if (toolNames.includes(name)) failures.push(`tool '${name}' present`);
+  if (expect.systemIncludes && !request.system.includes(expect.systemIncludes)) {
+    failures.push(`system prompt lacks '${expect.systemIncludes}'`);
+  }
+  const last = request.messages.at(-1);
+  if (expect.lastMessageIncludes && !(last && last.content.includes(expect.lastMessageIncludes))) {
+    failures.push(`last message lacks '${expect.lastMessageIncludes}'`);
+  }
+  if (failures.length > 0) {
+    throw new ModelError(
+      ErrorCode.scriptedModelMismatch,
+      `Scripted reply ${replyIndex + 1} expectations failed: ${failures.join('; ')} (tools: ${toolNames.join(', ')})`,
+    );
+  }
+}
+
+function fillToolQuotes(text: string, messages: Message[]): string {
+  return text.replace(/\{\{tool:([A-Za-z0-9_.-]+)\}\}/g, (whole, toolName: string) => {
+    for (let index = messages.length - 1; index >= 0; index--) {
+      const message = messages[index];
+      if (message?.role === 'tool' && message.toolName === toolName) return message.content;
+    }
+    return whole;
+  });
+}
+
+/** A rough, deterministic count (four characters a token) so usage sums are meaningful in tests. */
+function estimateUsage(request: ModelRequest, text: string, toolCalls: ToolCall[]) {
+  const input = request.system.length + request.messages.reduce((sum, message) => sum + message.content.length, 0);
+  const output = text.length + JSON.stringify(toolCalls).length;
+  return { inputTokens: Math.ceil(input / 4), outputTokens: Math.ceil(output / 4) };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    });
+  });
+}

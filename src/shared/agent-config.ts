@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { AgentConfigError } from './errors';
+
+/**
+ * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
+ * plus the names this runtime needs (tools, handoffs, output type). It travels as workflow input,
+ * so it holds no functions and never a secret. Workflows import its *type* only.
+ */
+
+const MODEL_PATTERN = /^[a-z][a-z0-9-]*:\S.*$/;
+const MODEL_MESSAGE = 'must look like "provider:model", for example "openai:gpt-4o" or "scripted:demo"';
+/** Conservative property names that every provider's tool-schema dialect accepts. */
+const PROPERTY_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+const BUDGET_PATTERN = /^(per-message|limit:(\d{1,3}))$/;
+
+const modelString = z.string().regex(MODEL_PATTERN, MODEL_MESSAGE);
+const toolName = z.string().regex(TOOL_NAME_PATTERN, 'must be 1-64 letters, digits, "_", "." or "-"');
+
+const budgetAwareness = z
+  .string()
+  .refine((value) => {
+    const match = BUDGET_PATTERN.exec(value);
+    return match !== null && (match[2] === undefined || Number(match[2]) <= 100);
+  }, 'must be "per-message" or "limit:<0-100>"');
+
+/** The zod schema of an agent config. `parse` fills every default. */
+export const agentConfigSchema = z
+  .strictObject({
+    name: z.string().min(1, 'is required').max(128),
+    model: modelString.default('openai:gpt-4o'),
+    instructions: z.string().default(''),
+    temperature: z.number().min(0).max(2).default(1),
+    max_tokens: z.number().int().positive().nullable().default(null),
+    max_steps: z.number().int().min(1).default(10),
+    /** Attempts of one model step before the run gives up (the activity retry policy). */
+    max_retries: z.number().int().min(1).max(20).default(3),
+    tools: z.array(toolName).default([]),
+    handoffs: z.array(z.string().min(1)).default([]),
+    /** JSON Schema of a structured final answer; null for plain text. */
+    output_type: z.record(z.string(), z.unknown()).nullable().default(null),
+    planning_enabled: z.boolean().default(false),
+    planning_model: modelString.nullable().default(null),
+    planning_instructions: z.string().default(''),
+    budget_awareness: budgetAwareness.nullable().default(null),
+    hitl_tools: z.array(toolName).default([]),
+    emit_mcp_progress: z.boolean().default(true),
+    injected_tool_args: z
+      .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())
+      .default({}),
+    allow_parallel_subagents: z.boolean().default(false),
+    max_parallel_subagents: z.number().int().min(1).max(7).default(3),
+  })
+  .superRefine((config, context) => {
+    reportDuplicates(config.tools, (name) =>
+      context.addIssue({ code: 'custom', path: ['tools'], message: `Duplicate tool name '${name}' on agent '${config.name}'` }),
+    );
+    reportDuplicates(config.handoffs, (name) =>
+      context.addIssue({ code: 'custom', path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` }),
+    );
+    config.hitl_tools.forEach((name, index) => {
+      if (!config.tools.includes(name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['hitl_tools', index],
+          message: `names tool '${name}', which agent '${config.name}' does not have (its tools: ${config.tools.join(', ') || 'none'})`,
+        });
+      }
+    });
+  });
+
+/** A validated agent config with every default filled in. */
+export type AgentConfig = z.output<typeof agentConfigSchema>;
+/** What a user writes: only `name` is required. */
+export type AgentConfigInput = z.input<typeof agentConfigSchema>;
+
+function reportDuplicates(names: string[], report: (name: string) => void): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) report(name);
+    seen.add(name);
+  }
+}
+
+/**
+ * Validates a config and fills its defaults.
+ * @throws AgentConfigError naming every invalid field (`source` names the file, when there is one).
+ * @example parseAgentConfig({ name: 'helper', tools: ['get_weather'] })
+ */
+export function parseAgentConfig(input: unknown, source?: string): AgentConfig {
+  const result = agentConfigSchema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    return `${field}: ${issue.message}`;
+  });
+  const where = source ? ` in ${source}` : '';
+  throw new AgentConfigError(`Invalid agent config${where}:\n  ${problems.join('\n  ')}`, problems);
+}
+
+/** The budget mode of a config, decoded. */
+export type BudgetMode = { kind: 'off' } | { kind: 'per-message' } | { kind: 'limit'; percent: number };
+
+export function budgetMode(config: Pick<AgentConfig, 'budget_awareness'>): BudgetMode {
+  const value = config.budget_awareness;
+  if (value === null) return { kind: 'off' };
+  if (value === 'per-message') return { kind: 'per-message' };
+  return { kind: 'limit', percent: Number(value.slice('limit:'.length)) };
+}
+
+/** A summary of an agent's capabilities, as the seeds' `describe()`. */
+export interface AgentDescription {
+  name: string;
+  model: string;
+  tools: string[];
+  handoffs: string[];
+  max_steps: number;
+  output_type: AgentConfig['output_type'];
+}
+
+export function describeAgent(config: AgentConfig): AgentDescription {
+  return {
+    name: config.name,
+    model: config.model,
+    tools: [...config.tools],
+    handoffs: [...config.handoffs],
+    max_steps: config.max_steps,
+    output_type: config.output_type,
+  };
+}
+
+/** Splits "provider:model" into its parts. */
+export function splitModelString(model: string): { provider: string; modelId: string } {
+  const colon = model.indexOf(':');
+  return { provider: model.slice(0, colon), modelId: model.slice(colon + 1) };
+}

@@ -1,0 +1,51 @@
+/**
+ * Error types with stable codes. Across Temporal they travel as `ApplicationFailure` with `type`
+ * set to the code; tests assert on codes, never on message text.
+ */
+
+export const ErrorCode = {
+  agentConfigInvalid: 'AgentConfigError',
+  duplicateTool: 'DuplicateToolError',
+  toolNotFound: 'ToolNotFoundError',
+  toolArgumentsInvalid: 'ToolArgumentsInvalid',
+  toolFailed: 'ToolFailed',
+  modelNotFound: 'ModelNotFoundError',
+  modelRateLimited: 'ModelRateLimited',
+  modelServerError: 'ModelServerError',
+  modelTimeout: 'ModelTimeout',
+  modelAuthFailed: 'ModelAuthFailed',
+  modelBadRequest: 'ModelBadRequest',
+  contextLengthExceeded: 'ContextLengthExceeded',
+  missingApiKey: 'MissingApiKey',
+  scriptedModelMismatch: 'ScriptedModelMismatch',
+  conversationUnavailable: 'ConversationUnavailable',
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Base class: every error of this runtime carries a stable code. */
+export class AgentRuntimeError extends Error {
+  constructor(
+    readonly code: ErrorCodeValue,
+    message: string,
+  ) {
+    super(message);
+    this.name = code;
+  }
+}
+
+/** An agent config that failed validation; `problems` has one line per invalid field. */
+export class AgentConfigError extends AgentRuntimeError {
+  constructor(
+    message: string,
+    readonly problems: string[],
+  ) {
+    super(ErrorCode.agentConfigInvalid, message);
+  }
+}
+
+export class DuplicateToolError extends AgentRuntimeError {
+  constructor(message: string) {
+    super(ErrorCode.duplicateTool, message);
+  }
+}

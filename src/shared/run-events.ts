@@ -1,0 +1,46 @@
+import type { ToolCall } from './messages';
+import type { RunPhase, StopReason, ToolResultMetadata } from './run-types';
+
+/**
+ * The typed events of a run's live log, as the `events` query returns them. `seq` grows by one per
+ * event; `at` is the workflow clock (deterministic) in epoch milliseconds.
+ */
+interface EventBase {
+  seq: number;
+  at: number;
+}
+
+export type RunEvent = EventBase &
+  (
+    | { type: 'run-started'; agent: string; model: string; task: string }
+    | { type: 'status-changed'; phase: RunPhase; step: number }
+    | { type: 'text-produced'; step: number; text: string }
+    | { type: 'tool-called'; step: number; call: ToolCall }
+    | {
+        type: 'tool-completed';
+        step: number;
+        callId: string;
+        toolName: string;
+        content: string;
+        isError: boolean;
+        metadata: ToolResultMetadata;
+      }
+    | { type: 'output-rejected'; step: number; reason: string }
+    | { type: 'run-completed'; stopReason: StopReason; output: string }
+  );
+
+export type RunEventType = RunEvent['type'];
+
+/** Distributes over the union so each event keeps its own fields. */
+type WithoutStamp<T> = T extends unknown ? Omit<T, 'seq' | 'at'> : never;
+export type NewRunEvent = WithoutStamp<RunEvent>;
+
+/** The reply of the `events` query: events after a cursor. */
+export interface EventPage {
+  events: RunEvent[];
+  /** Pass back as the cursor to get what follows. */
+  nextCursor: number;
+  /** Events after the cursor that were trimmed from the bounded log before they were read. */
+  missed: number;
+  finished: boolean;
+}

@@ -1,0 +1,25 @@
+import { defineQuery } from '@temporalio/workflow';
+import type { EventPage } from './run-events';
+import type { ConversationSlice, RunStatus } from './run-types';
+import { WireName } from './wire-names';
+
+/**
+ * Query definitions of an agent run, shared by the workflow and the client (defining a query is
+ * pure, so this module is safe on both sides).
+ */
+export const statusQuery = defineQuery<RunStatus>(WireName.statusQuery);
+
+/** Events after `cursor` (0 for all), at most `limit`. */
+export const eventsQuery = defineQuery<EventPage, [cursor: number, limit?: number]>(WireName.eventsQuery);
+
+export interface ConversationRequest {
+  epoch: number;
+  from: number;
+  count: number;
+}
+
+/**
+ * The conversation of a run, read by its own model-step activities so that no activity input ever
+ * carries the whole conversation (history grows O(1) per step).
+ */
+export const conversationQuery = defineQuery<ConversationSlice, [ConversationRequest]>(WireName.conversationQuery);

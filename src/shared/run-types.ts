@@ -1,0 +1,139 @@
+import type { AgentConfig } from './agent-config';
+import type { AssistantMessage, JsonSchema, Message, ToolCall, Usage } from './messages';
+
+/**
+ * Serialisable shapes that cross the workflow boundary: run input and result, activity inputs and
+ * results, the status and event views. Types only, so safe in the workflow sandbox.
+ */
+
+/** Timeouts of a run's activities, in milliseconds. Defaults suit real providers and tools. */
+export interface RunTimeouts {
+  modelStepMs: number;
+  toolMs: number;
+  /** An activity that stops heartbeating this long (its worker died) is retried elsewhere. */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: RunTimeouts = {
+  modelStepMs: 5 * 60_000,
+  toolMs: 10 * 60_000,
+  heartbeatMs: 30_000,
+};
+
+export interface AgentRunInput {
+  config: AgentConfig;
+  task: string;
+  /** Prior conversation to continue from (optional). */
+  messages?: Message[];
+  timeouts?: Partial<RunTimeouts>;
+}
+
+export type StopReason =
+  | 'completed'
+  | 'max_steps'
+  | 'context_length_exceeded'
+  | 'output_invalid';
+
+export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';
+export type ApprovalStatus = 'not_required' | 'approved' | 'rejected' | 'timed_out';
+
+/** The canonical record of one tool execution (the seeds' ToolResultMetadata). */
+export interface ToolResultMetadata {
+  status: ToolResultStatus;
+  /** Epoch milliseconds. */
+  started_at: number;
+  completed_at: number;
+  execution_time_ms: number;
+  approval_status: ApprovalStatus;
+  approval_id: string | null;
+  injected_args: Record<string, unknown>;
+  offloaded_artifact_id: string | null;
+}
+
+export interface ToolResult {
+  callId: string;
+  toolName: string;
+  /** What the model sees: the tool's output, or an error it can act on. */
+  content: string;
+  isError: boolean;
+  /** Stable code of the error, when `isError` (for example `ToolNotFoundError`). */
+  errorCode?: string;
+  step: number;
+  metadata: ToolResultMetadata;
+}
+
+export interface AgentRunResult {
+  output: string;
+  /** The validated structured answer, when the config has an `output_type`. */
+  structuredOutput?: unknown;
+  stopReason: StopReason;
+  /** Why the run stopped, in words, when it is not `completed`. */
+  stopDetail?: string;
+  steps: number;
+  usage: UsageSummary;
+  toolResults: ToolResult[];
+}
+
+export interface UsageSummary extends Usage {
+  byModel: Record<string, Usage>;
+}
+
+/**
+ * How a model step names the conversation it needs without carrying it: the activity resolves
+ * the first `count` messages of conversation `epoch` through the `conversation` query on its run.
+ */
+export interface ConversationRef {
+  epoch: number;
+  count: number;
+}
+
+export interface ModelStepInput {
+  conversation: ConversationRef;
+  /** "provider:model" */
+  model: string;
+  temperature: number;
+  maxTokens: number | null;
+  toolNames: string[];
+  /** The config's injected tool args: merged into every tool schema the model sees. */
+  injectedToolArgs: Record<string, string>;
+  outputSchema: JsonSchema | null;
+  step: number;
+}
+
+export interface ModelStepResult {
+  message: AssistantMessage;
+  usage: Usage;
+  model: string;
+  /** Set when an `outputSchema` was given and the reply is a final answer. */
+  structuredOutput?: unknown;
+  outputError?: string;
+}
+
+export interface RunToolInput {
+  call: ToolCall;
+  step: number;
+  /** Argument names that are injected (schema-only): split off, never passed to the tool. */
+  injectedArgNames: string[];
+}
+
+/** The reply of the `conversation` query. */
+export interface ConversationSlice {
+  epoch: number;
+  system: string;
+  /** Messages `from` .. `count` (exclusive). */
+  from: number;
+  messages: Message[];
+}
+
+export type RunPhase = 'starting' | 'model' | 'tools' | 'completed';
+
+export interface RunStatus {
+  phase: RunPhase;
+  step: number;
+  maxSteps: number;
+  activeTools: string[];
+  runningTools: string[];
+  usage: UsageSummary;
+  messageCount: number;
+  stopReason: StopReason | null;
+}

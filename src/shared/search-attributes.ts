@@ -1,0 +1,15 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * Custom search attributes of agent runs. The dev server registers them at start
+ * (`--search-attribute`), clusters through `ensureSearchAttributes`. Safe in the workflow sandbox.
+ */
+export const AgentNameAttribute = defineSearchAttributeKey('AgentName', SearchAttributeType.KEYWORD);
+/** running | awaiting_approval | completed */
+export const AgentStatusAttribute = defineSearchAttributeKey('AgentStatus', SearchAttributeType.KEYWORD);
+
+/** Name and type of each attribute, for registration. */
+export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' }> = [
+  { name: AgentNameAttribute.name, type: 'Keyword' },
+  { name: AgentStatusAttribute.name, type: 'Keyword' },
+];

@@ -1,0 +1,13 @@
+/**
+ * Stable wire names of the workflow's messages, defined once for the workflow, the client, the
+ * tests and anyone using another Temporal client. Changing one breaks running workflows.
+ */
+export const WireName = {
+  agentRunWorkflow: 'agentRun',
+  statusQuery: 'status',
+  eventsQuery: 'events',
+  conversationQuery: 'conversation',
+} as const;
+
+/** The default task queue of workers and clients. */
+export const DEFAULT_TASK_QUEUE = 'agent-runs';

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { JsonSchema, ToolSpec } from '../shared/messages';
+
+/**
+ * A typed tool: a name, a description, zod parameters and an `execute` function. Tools are code and
+ * live only in workers; workflows know them by name.
+ */
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  workflowId: string;
+  runId: string;
+  callId: string;
+  step: number;
+  /** Aborted when the run is cancelled or the activity times out. */
+  signal: AbortSignal;
+  /** Report liveness (and optional progress details); long tools should call it. */
+  heartbeat(details?: unknown): void;
+}
+
+export interface Tool<Args = any> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodType<Args>;
+  /** Whether sub-agents may be given this tool. */
+  readonly childSafe: boolean;
+  execute(args: Args, context: ToolContext): unknown;
+  /** The tool as the model sees it (its parameters as JSON Schema). */
+  spec(): ToolSpec;
+}
+
+export interface ToolDefinition<Schema extends z.ZodType> {
+  name: string;
+  description: string;
+  parameters: Schema;
+  childSafe?: boolean;
+  execute(args: z.output<Schema>, context: ToolContext): unknown;
+}
+
+/**
+ * Defines a tool. Returning a string gives the model that string; anything else is sent as JSON.
+ * Throwing gives the model an error result; throw `RetryableToolError` to have Temporal retry.
+ * @example
+ * const getWeather = defineTool({
+ *   name: 'get_weather',
+ *   description: 'Current weather for a city',
+ *   parameters: z.object({ city: z.string() }),
+ *   execute: ({ city }) => `Sunny in ${city}`,
+ * });
+ */
+export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool<z.output<Schema>> {
+  let cachedSchema: JsonSchema | undefined;
+  return {
+    name: definition.name,
+    description: definition.description,
+    parameters: definition.parameters as unknown as z.ZodType<z.output<Schema>>,
+    childSafe: definition.childSafe ?? true,
+    execute: definition.execute,
+    spec() {
+      cachedSchema ??= toModelJsonSchema(definition.parameters);
+      // A fresh copy each time: callers may merge fields into it without touching the tool.
+      return { name: definition.name, description: definition.description, parameters: structuredClone(cachedSchema) };
+    },
+  };
+}
+
+/** JSON Schema of zod parameters in the dialect providers accept (no `$schema` key). */
+export function toModelJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/** Thrown by a tool for a transient failure that a retry may fix (the activity is retried). */
+export class RetryableToolError extends Error {
+  override name = 'RetryableToolError';
+}

@@ -1,0 +1,85 @@
+import type { AgentConfig } from '../shared/agent-config';
+import type { Message, ToolCall, ToolMessage, Usage } from '../shared/messages';
+import type { AgentRunInput, ToolResult, UsageSummary } from '../shared/run-types';
+
+/**
+ * Pure rules of the agent loop, free of Temporal calls so they are unit-tested without a server.
+ */
+
+/** The executor's system prompt: the instructions, plus the output contract when there is one. */
+export function buildSystemPrompt(config: AgentConfig): string {
+  const parts = [config.instructions.trim()];
+  if (config.output_type) {
+    parts.push(
+      'When you give your final answer, reply with only a JSON value (no prose) that matches this JSON Schema:\n' +
+        JSON.stringify(config.output_type),
+    );
+  }
+  return parts.filter(Boolean).join('\n\n');
+}
+
+/** The conversation a run starts from: any prior messages, then the task. */
+export function initialMessages(input: AgentRunInput): Message[] {
+  return [...(input.messages ?? []), { role: 'user', content: input.task }];
+}
+
+export function emptyUsage(): UsageSummary {
+  return { inputTokens: 0, outputTokens: 0, byModel: {} };
+}
+
+export function addUsage(summary: UsageSummary, model: string, usage: Usage): void {
+  summary.inputTokens += usage.inputTokens;
+  summary.outputTokens += usage.outputTokens;
+  const perModel = (summary.byModel[model] ??= { inputTokens: 0, outputTokens: 0 });
+  perModel.inputTokens += usage.inputTokens;
+  perModel.outputTokens += usage.outputTokens;
+}
+
+export function toToolMessage(result: ToolResult): ToolMessage {
+  return {
+    role: 'tool',
+    toolCallId: result.callId,
+    toolName: result.toolName,
+    content: result.content,
+    isError: result.isError,
+  };
+}
+
+/** An error result made in the workflow itself (no activity ran), for example an unknown tool. */
+export function workflowErrorResult(call: ToolCall, step: number, now: number, content: string, errorCode: string): ToolResult {
+  return {
+    callId: call.id,
+    toolName: call.name,
+    content,
+    isError: true,
+    errorCode,
+    step,
+    metadata: {
+      status: 'error',
+      started_at: now,
+      completed_at: now,
+      execution_time_ms: 0,
+      approval_status: 'not_required',
+      approval_id: null,
+      injected_args: {},
+      offloaded_artifact_id: null,
+    },
+  };
+}
+
+/** The message that asks the model to fix a final answer that failed the output schema. */
+export function outputCorrectionMessage(reason: string): Message {
+  return {
+    role: 'user',
+    content: `Your answer did not match the required output schema: ${reason}. Reply again with only a JSON value that matches the schema.`,
+  };
+}
+
+/** The text of the last assistant message, for a run that stops early. */
+export function lastAssistantText(messages: readonly Message[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === 'assistant' && message.content) return message.content;
+  }
+  return '';
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker, type WorkerOptions } from '@temporalio/worker';
+import { AgentClient } from '../../src/client/agent-client';
+import { resolveTemporalTarget } from '../../src/connection/temporal-target';
+import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
+import type { Tool } from '../../src/tools/define-tool';
+import { createAgentWorker } from '../../src/worker/create-worker';
+import { defaultModelRegistry } from '../../src/worker/default-models';
+
+/**
+ * A real worker and client on the test run's real Temporal server, with a scripted model whose
+ * calls are recorded. Each environment has its own task queue, so test files run in parallel.
+ */
+export interface TestEnvironment {
+  agents: AgentClient;
+  client: Client;
+  worker: Worker;
+  taskQueue: string;
+  scripted: ScriptedModel;
+  /** Every model call, in order. */
+  modelCalls: ScriptedCall[];
+  close(): Promise<void>;
+}
+
+export interface TestEnvironmentOptions {
+  tools: Tool[];
+  scripts?: Record<string, ModelScriptInput>;
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
+  const target = resolveTemporalTarget();
+  const connection = await Connection.connect(target.connectionOptions);
+  const client = new Client({ connection, namespace: target.namespace });
+  const nativeConnection = await NativeConnection.connect(target.connectionOptions);
+  const taskQueue = `test-${randomUUID()}`;
+  const modelCalls: ScriptedCall[] = [];
+  const scripted = new ScriptedModel({ scripts: options.scripts, onCall: (call) => modelCalls.push(call) });
+  const worker = await createAgentWorker({
+    connection: nativeConnection,
+    client,
+    namespace: target.namespace,
+    taskQueue,
+    tools: options.tools,
+    models: defaultModelRegistry(scripted),
+    workerOptions: {
+      // A nondeterminism error fails the test instead of retrying the task forever.
+      workflowFailureErrorTypes: { '*': ['DeterminismViolationError'] },
+      ...options.workerOptions,
+    },
+  });
+  const agents = new AgentClient(client, { taskQueue, namespace: target.namespace, uiUrl: null });
+  // One worker for the whole file: a Temporal worker runs once, so it is started here and shut
+  // down by close().
+  const running = worker.run();
+  return {
+    agents,
+    client,
+    worker,
+    taskQueue,
+    scripted,
+    modelCalls,
+    async close() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+      await nativeConnection.close();
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value (bounded, for a loaded 2-core machine). */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+}
