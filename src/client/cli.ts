@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { AgentRuntimeError } from '../shared/errors';
+import { demoCommand } from './commands/demo-command';
+import { devCommand } from './commands/dev-command';
+import { historyCommand } from './commands/history-command';
+import { runCommand } from './commands/run-command';
+import { statusCommand } from './commands/status-command';
+import { watchCommand } from './commands/watch-command';
+import { workerCommand } from './commands/worker-command';
+
+/**
+ * The command line. Exit codes: 0 success, 2 a user error (invalid config, bad arguments),
+ * 1 anything else (server unreachable, a failed run).
+ */
+const program = new Command('durable-agents')
+  .description('Durable AI agents on Temporal: every run a workflow, every model step and tool call an activity.')
+  .showHelpAfterError();
+
+program
+  .command('run')
+  .description('start an agent run; prints its id and Web UI link')
+  .requiredOption('-c, --config <file>', 'agent config (YAML or JSON)')
+  .requiredOption('-t, --task <text>', 'the task for the agent')
+  .option('-f, --follow', 'print events live and wait for the result')
+  .option('--workflow-id <id>', 'workflow id (default: <agent>-<random>)')
+  .option('--task-queue <name>', 'task queue of the workers')
+  .option('--json', 'machine-readable output')
+  .action((options) => runCommand(options));
+
+program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action((run, options) => statusCommand(run, options));
+
+program
+  .command('history <run>')
+  .description('a readable transcript from the Temporal history: steps, tool calls, results, timings')
+  .option('--run-id <id>', 'a specific execution')
+  .option('--json', 'machine-readable output')
+  .action((run, options) => historyCommand(run, options));
+
+program.command('watch <run>').description("print a run's events live until it finishes").action((run) => watchCommand(run));
+
+program
+  .command('worker')
+  .description('run a worker (tools, models, API keys live here)')
+  .option('--tools <module>', 'a module exporting `tools` to register besides the demo tools')
+  .option('--task-queue <name>', 'task queue to poll')
+  .action((options) => workerCommand(options));
+
+program
+  .command('dev')
+  .description('the embedded Temporal dev server (with Web UI) and a worker, until Ctrl-C')
+  .option('--tools <module>', 'a module exporting `tools` to register besides the demo tools')
+  .action((options) => devCommand(options));
+
+program
+  .command('demo')
+  .description('dev server + worker + one demo agent run with the offline scripted model')
+  .option('--keep', 'keep the server and worker up afterwards (for the Web UI)')
+  .option('--task <text>', 'a different task')
+  .action((options) => demoCommand(options));
+
+program.parseAsync().catch((error: unknown) => {
+  const userError = error instanceof AgentRuntimeError;
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(userError ? 2 : 1);
+});

@@ -1,0 +1,23 @@
+import { ensureLocalServer } from '../../devserver/ensure-local-server';
+import { loadTools } from '../../worker/load-tools';
+import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
+
+/** `dev`: the embedded Temporal dev server and a worker in one process, until Ctrl-C. */
+export async function devCommand(options: { tools?: string }): Promise<void> {
+  installRuntimeLogger('agent-dev');
+  const server = await ensureLocalServer((line) => console.log(line));
+  const running = await startWorker(server.target, loadTools(options.tools));
+  console.log(`Worker running. Web UI: ${server.target.uiUrl ?? '(unknown)'}  Press Ctrl-C to stop.`);
+  await waitForInterrupt();
+  console.log('Stopping...');
+  await running.stop();
+  await server.stop();
+}
+
+/** Resolves on SIGINT / SIGTERM (the Temporal worker drains on the same signals). */
+export function waitForInterrupt(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -1,0 +1,53 @@
+import { AgentClient, type RunHandle } from '../agent-client';
+import { formatRunEvent } from '../event-printer';
+import { loadAgentConfigFile } from '../load-config';
+import type { AgentRunResult } from '../../shared/run-types';
+
+export interface RunCommandOptions {
+  config: string;
+  task: string;
+  follow?: boolean;
+  json?: boolean;
+  workflowId?: string;
+  taskQueue?: string;
+}
+
+/** `run --config FILE --task TEXT [--follow]`: validates the config, starts a run, prints its id and Web UI link. */
+export async function runCommand(options: RunCommandOptions, agents?: AgentClient): Promise<void> {
+  const config = loadAgentConfigFile(options.config);
+  const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
+  try {
+    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId });
+    if (!options.json) {
+      console.log(`Started run ${run.workflowId}`);
+      if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);
+    }
+    if (!options.follow) {
+      if (options.json) console.log(JSON.stringify({ workflowId: run.workflowId, webUiUrl: run.webUiUrl }));
+      return;
+    }
+    const result = await followRun(run, Boolean(options.json));
+    if (options.json) console.log(JSON.stringify({ workflowId: run.workflowId, webUiUrl: run.webUiUrl, result }));
+    else printResult(result, run.webUiUrl);
+  } finally {
+    if (!agents) await client.close();
+  }
+}
+
+/** Prints events as they happen, then returns the run's result. */
+export async function followRun(run: RunHandle, quiet: boolean): Promise<AgentRunResult> {
+  for await (const event of run.events()) {
+    if (quiet) continue;
+    const line = formatRunEvent(event);
+    if (line !== null) console.log(line);
+  }
+  return run.result();
+}
+
+export function printResult(result: AgentRunResult, webUiUrl: string | null): void {
+  console.log('');
+  console.log(`Answer (${result.stopReason}, ${result.steps} steps, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens):`);
+  console.log(result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output);
+  if (result.stopDetail) console.log(`(${result.stopDetail})`);
+  if (webUiUrl) console.log(`\nWeb UI: ${webUiUrl}`);
+}

@@ -1,0 +1,24 @@
+import type { RunEvent } from '../shared/run-events';
+
+/** One readable line (or a few) per run event, for `run --follow` and `watch`. */
+export function formatRunEvent(event: RunEvent): string | null {
+  switch (event.type) {
+    case 'run-started':
+      return `▶ ${event.agent} started on ${event.model}`;
+    case 'status-changed':
+      return event.phase === 'model' ? `· step ${event.step}: model is thinking` : null;
+    case 'text-produced':
+      return `  ${event.text.split('\n').join('\n  ')}`;
+    case 'tool-called':
+      return `→ ${event.call.name}(${JSON.stringify(event.call.args)})`;
+    case 'tool-completed': {
+      const mark = event.isError ? '✗' : '✓';
+      const content = event.content.length > 300 ? `${event.content.slice(0, 299)}…` : event.content;
+      return `← ${event.toolName} ${mark} ${Math.round(event.metadata.execution_time_ms)} ms: ${content}`;
+    }
+    case 'output-rejected':
+      return `! step ${event.step}: answer rejected by the output schema: ${event.reason}`;
+    case 'run-completed':
+      return `■ finished: ${event.stopReason}`;
+  }
+}

@@ -1,0 +1,42 @@
+import { Connection } from '@temporalio/client';
+import { LOCAL_DEV_ADDRESS, LOCAL_DEV_UI_URL, resolveTemporalTarget, type TemporalTarget } from '../connection/temporal-target';
+import { startDevServer, type DevServer } from './dev-server';
+
+export interface LocalServer {
+  target: TemporalTarget;
+  /** The server we started, or null when one was already there (or TEMPORAL_ADDRESS is set). */
+  started: DevServer | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * The server `dev` and the demo use: `TEMPORAL_ADDRESS` when set; else a dev server already
+ * listening on 127.0.0.1:7233; else the embedded dev server, started now on 7233 (UI on 8233) with
+ * its database in `.temporal-data/`.
+ */
+export async function ensureLocalServer(log: (line: string) => void): Promise<LocalServer> {
+  const target = resolveTemporalTarget();
+  if (target.external) return { target, started: null, stop: async () => {} };
+  if (await isServing(LOCAL_DEV_ADDRESS)) {
+    log(`Using the Temporal server already running at ${LOCAL_DEV_ADDRESS}`);
+    return { target, started: null, stop: async () => {} };
+  }
+  log('Starting the Temporal dev server (temporal server start-dev)...');
+  const server = await startDevServer({ port: 7233, uiPort: 8233, log });
+  log(`Temporal dev server on ${server.address}, Web UI at ${server.uiUrl ?? LOCAL_DEV_UI_URL}, database ${server.dbFile}`);
+  return { target: { ...target, uiUrl: server.uiUrl }, started: server, stop: () => server.stop() };
+}
+
+async function isServing(address: string): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 500 });
+    try {
+      await connection.workflowService.getSystemInfo({});
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
