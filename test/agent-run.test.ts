@@ -4,6 +4,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 import type { RunEvent } from '../src/shared/run-events';
+import type { AgentRunResult } from '../src/shared/run-types';
+import type { StartRunOptions } from '../src/client/agent-client';
+import { recordHistory } from './support/history-recorder';
 
 const testTools = createTestTools();
 let env: TestEnvironment;
@@ -55,16 +58,21 @@ afterAll(async () => {
   await env?.close();
 });
 
+/** Starts a run, waits for its result, and records its history when asked (npm run record-histories). */
+async function completeRun(historyName: string, options: StartRunOptions): Promise<AgentRunResult> {
+  const run = await env.agents.startRun(options);
+  const result = await run.result();
+  await recordHistory(historyName, run);
+  return result;
+}
+
 function config(model: string, extra: Record<string, unknown> = {}) {
   return { name: 'tester', model: `scripted:${model}`, tools: ['add', 'echo', 'explode', 'noop', 'flaky'], ...extra };
 }
 
 describe('agent run workflow', () => {
   it('runs parallel tool calls as activities over several steps and returns the final answer', async () => {
-    const result = await (async () => {
-      const run = await env.agents.startRun({ config: config('parallel'), task: 'Add things up' });
-      return run.result();
-    })();
+    const result = await completeRun('parallel', { config: config('parallel'), task: 'Add things up' });
     expect(result.stopReason).toBe('completed');
     expect(result.steps).toBe(3);
     expect(result.output).toBe('The sums are 15.');
@@ -102,10 +110,7 @@ describe('agent run workflow', () => {
 
   it('turns an unknown tool, invalid arguments and a throwing tool into error results the model sees', async () => {
     const callsBefore = env.modelCalls.length;
-    const result = await (async () => {
-      const run = await env.agents.startRun({ config: config('badInput'), task: 'Break things' });
-      return run.result();
-    })();
+    const result = await completeRun('bad-input', { config: config('badInput'), task: 'Break things' });
     expect(result.stopReason).toBe('completed');
     expect(result.toolResults.map((toolResult) => [toolResult.toolName, toolResult.isError, toolResult.errorCode ?? null])).toEqual([
       ['no_such_tool', true, 'ToolNotFoundError'],
@@ -126,10 +131,7 @@ describe('agent run workflow', () => {
       properties: { city: { type: 'string' }, celsius: { type: 'number' } },
       required: ['city', 'celsius'],
     };
-    const result = await (async () => {
-      const run = await env.agents.startRun({ config: config('structured', { output_type: outputType }), task: 'Weather as JSON' });
-      return run.result();
-    })();
+    const result = await completeRun('structured-corrected', { config: config('structured', { output_type: outputType }), task: 'Weather as JSON' });
     expect(result.stopReason).toBe('completed');
     expect(result.structuredOutput).toEqual({ city: 'Tokyo', celsius: 14 });
     expect(result.steps).toBe(2);
@@ -137,23 +139,17 @@ describe('agent run workflow', () => {
 
   it('stops with output_invalid when the last step still fails the output schema', async () => {
     const outputType = { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] };
-    const result = await (async () => {
-      const run = await env.agents.startRun({
+    const result = await completeRun('structured-invalid', {
         config: config('structuredNever', { output_type: outputType, max_steps: 2 }),
         task: 'Weather as JSON',
       });
-      return run.result();
-    })();
     expect(result.stopReason).toBe('output_invalid');
     expect(result.structuredOutput).toBeUndefined();
     expect(result.stopDetail).toContain('celsius');
   });
 
   it('stops at max_steps with a normal result', async () => {
-    const result = await (async () => {
-      const run = await env.agents.startRun({ config: config('endless', { max_steps: 3 }), task: 'Loop' });
-      return run.result();
-    })();
+    const result = await completeRun('max-steps', { config: config('endless', { max_steps: 3 }), task: 'Loop' });
     expect(result.stopReason).toBe('max_steps');
     expect(result.steps).toBe(3);
     expect(result.toolResults).toHaveLength(3);
@@ -161,10 +157,7 @@ describe('agent run workflow', () => {
 
   it('ends the run with stop reason context_length_exceeded, without retrying the step', async () => {
     const callsBefore = env.modelCalls.length;
-    const result = await (async () => {
-      const run = await env.agents.startRun({ config: config('contextLength'), task: 'Too much' });
-      return run.result();
-    })();
+    const result = await completeRun('context-length', { config: config('contextLength'), task: 'Too much' });
     expect(result.stopReason).toBe('context_length_exceeded');
     expect(result.stopDetail).toContain('prompt is too long');
     expect(env.modelCalls.slice(callsBefore).filter((call) => call.replyIndex === 1)).toHaveLength(1);
@@ -172,10 +165,7 @@ describe('agent run workflow', () => {
 
   it('retries a transient model failure as the activity retry policy (3 attempts by default)', async () => {
     const callsBefore = env.modelCalls.length;
-    const result = await (async () => {
-      const run = await env.agents.startRun({ config: config('transient'), task: 'Try' });
-      return run.result();
-    })();
+    const result = await completeRun('model-retry', { config: config('transient'), task: 'Try' });
     expect(result.output).toBe('third time lucky');
     expect(env.modelCalls.length - callsBefore).toBe(3);
   });
@@ -192,10 +182,7 @@ describe('agent run workflow', () => {
   });
 
   it('retries a tool that raises RetryableToolError and gives the model its result', async () => {
-    const result = await (async () => {
-      const run = await env.agents.startRun({ config: config('flakyTool'), task: 'Try' });
-      return run.result();
-    })();
+    const result = await completeRun('tool-retry', { config: config('flakyTool'), task: 'Try' });
     expect(result.toolResults[0]?.content).toBe('recovered');
     expect(testTools.executions.filter((execution) => execution.tool === 'flaky')).toHaveLength(3);
   });

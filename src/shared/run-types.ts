@@ -60,6 +60,8 @@ export interface ToolResult {
   errorCode?: string;
   step: number;
   metadata: ToolResultMetadata;
+  /** Set in a run result when `content` was cut (the full content is in the run's history). */
+  contentTruncated?: boolean;
 }
 
 export interface AgentRunResult {

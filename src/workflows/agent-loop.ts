@@ -83,3 +83,12 @@ export function lastAssistantText(messages: readonly Message[]): string {
   }
   return '';
 }
+
+/** Tool-result content kept in the run result; the full content is in the history, once. */
+export const RESULT_CONTENT_LIMIT = 1_000;
+
+/** A tool result as the run result carries it: long content cut, so the result stays small. */
+export function summarizeToolResult(result: ToolResult): ToolResult {
+  if (result.content.length <= RESULT_CONTENT_LIMIT) return result;
+  return { ...result, content: `${result.content.slice(0, RESULT_CONTENT_LIMIT)}…`, contentTruncated: true };
+}

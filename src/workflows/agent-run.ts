@@ -29,6 +29,7 @@ import {
   initialMessages,
   lastAssistantText,
   outputCorrectionMessage,
+  summarizeToolResult,
   toToolMessage,
   workflowErrorResult,
 } from './agent-loop';
@@ -190,7 +191,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     const results = await Promise.all(calls.map(runToolCall));
     for (const result of results) {
       messages.push(toToolMessage(result));
-      toolResults.push(result);
+      toolResults.push(summarizeToolResult(result));
       events.push({
         type: 'tool-completed',
         step,

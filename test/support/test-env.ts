@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { AgentClient } from '../../src/client/agent-client';
-import { resolveTemporalTarget } from '../../src/connection/temporal-target';
+import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection/temporal-target';
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
 import type { Tool } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker/create-worker';
@@ -27,10 +27,12 @@ export interface TestEnvironmentOptions {
   tools: Tool[];
   scripts?: Record<string, ModelScriptInput>;
   workerOptions?: Partial<WorkerOptions>;
+  /** Default: the test run's server. */
+  target?: TemporalTarget;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
-  const target = resolveTemporalTarget();
+  const target = options.target ?? resolveTemporalTarget();
   const connection = await Connection.connect(target.connectionOptions);
   const client = new Client({ connection, namespace: target.namespace });
   const nativeConnection = await NativeConnection.connect(target.connectionOptions);

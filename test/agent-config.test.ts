@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { parse as parseYaml } from 'yaml';
+import { loadAgentConfigFile, serializeAgentConfig } from '../src/client/load-config';
+import { budgetMode, describeAgent, parseAgentConfig } from '../src/shared/agent-config';
+import { AgentConfigError } from '../src/shared/errors';
+
+/** The seeds' "configured example" (001, Serialized Agent-Config Example), with the tools it gates. */
+const SEEDS_EXAMPLE = {
+  name: 'ops-supervisor',
+  model: 'openai:gpt-4o',
+  instructions: 'Plan first, execute carefully, and escalate dangerous actions.',
+  max_steps: 12,
+  temperature: 0.2,
+  max_tokens: 4096,
+  planning_enabled: true,
+  planning_model: 'openai:gpt-4o-mini',
+  planning_instructions: 'Return a short numbered execution plan before acting.',
+  budget_awareness: 'limit:70',
+  hitl_tools: ['deploy_service', 'rotate_credentials'],
+  emit_mcp_progress: true,
+  injected_tool_args: {
+    ui_request_id: 'Opaque UI correlation id exposed only in tool schemas.',
+    run_origin: 'Short label for the caller surface, such as playground or workflow.',
+  },
+  allow_parallel_subagents: true,
+  max_parallel_subagents: 4,
+  tools: ['deploy_service', 'rotate_credentials', 'read_logs'],
+};
+
+function problemsOf(input: unknown): string[] {
+  try {
+    parseAgentConfig(input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentConfigError);
+    return (error as AgentConfigError).problems;
+  }
+  throw new Error('expected the config to be refused');
+}
+
+describe('AgentConfig', () => {
+  it('fills the defaults of the seeds when only the name is given', () => {
+    expect(parseAgentConfig({ name: 'bot' })).toEqual({
+      name: 'bot',
+      model: 'openai:gpt-4o',
+      instructions: '',
+      temperature: 1,
+      max_tokens: null,
+      max_steps: 10,
+      max_retries: 3,
+      tools: [],
+      handoffs: [],
+      output_type: null,
+      planning_enabled: false,
+      planning_model: null,
+      planning_instructions: '',
+      budget_awareness: null,
+      hitl_tools: [],
+      emit_mcp_progress: true,
+      injected_tool_args: {},
+      allow_parallel_subagents: false,
+      max_parallel_subagents: 3,
+    });
+  });
+
+  it.each([
+    [{}, 'name'],
+    [{ name: 'bot', model: 'gpt-4o' }, 'model'],
+    [{ name: 'bot', temperature: 2.5 }, 'temperature'],
+    [{ name: 'bot', temperature: -0.1 }, 'temperature'],
+    [{ name: 'bot', max_steps: 0 }, 'max_steps'],
+    [{ name: 'bot', max_tokens: 0 }, 'max_tokens'],
+    [{ name: 'bot', planning_model: 'mini' }, 'planning_model'],
+    [{ name: 'bot', budget_awareness: 'limit:101' }, 'budget_awareness'],
+    [{ name: 'bot', budget_awareness: 'always' }, 'budget_awareness'],
+    [{ name: 'bot', max_parallel_subagents: 8 }, 'max_parallel_subagents'],
+    [{ name: 'bot', max_parallel_subagents: 0 }, 'max_parallel_subagents'],
+    [{ name: 'bot', injected_tool_args: { 'not valid!': 'x' } }, 'injected_tool_args'],
+    [{ name: 'bot', max_step: 3 }, '(root)'],
+  ])('refuses %j with an error naming %s', (input, field) => {
+    const problems = problemsOf(input);
+    expect(problems.some((problem) => problem.startsWith(field))).toBe(true);
+  });
+
+  it('accepts the budget modes of the seeds', () => {
+    expect(budgetMode(parseAgentConfig({ name: 'a', budget_awareness: 'per-message' }))).toEqual({ kind: 'per-message' });
+    expect(budgetMode(parseAgentConfig({ name: 'a', budget_awareness: 'limit:0' }))).toEqual({ kind: 'limit', percent: 0 });
+    expect(budgetMode(parseAgentConfig({ name: 'a', budget_awareness: 'limit:100' }))).toEqual({ kind: 'limit', percent: 100 });
+    expect(budgetMode(parseAgentConfig({ name: 'a' }))).toEqual({ kind: 'off' });
+  });
+
+  it('refuses hitl_tools naming a tool the agent lacks', () => {
+    const problems = problemsOf({ name: 'ops', tools: ['read_logs'], hitl_tools: ['deploy_service'] });
+    expect(problems).toEqual([expect.stringContaining("hitl_tools.0: names tool 'deploy_service', which agent 'ops' does not have")]);
+  });
+
+  it('refuses duplicate tool and handoff names, naming the tool and the agent', () => {
+    expect(problemsOf({ name: 'bot', tools: ['greet', 'greet'] })).toEqual(["tools: Duplicate tool name 'greet' on agent 'bot'"]);
+    expect(problemsOf({ name: 'bot', handoffs: ['writer', 'writer'] })).toEqual(["handoffs: Duplicate handoff name 'writer' on agent 'bot'"]);
+  });
+
+  it('round-trips the seeds example: parse, serialise, parse is identical (JSON and YAML)', () => {
+    const parsed = parseAgentConfig(SEEDS_EXAMPLE);
+    expect(parseAgentConfig(JSON.parse(serializeAgentConfig(parsed, 'json')))).toEqual(parsed);
+    expect(parseAgentConfig(parseYaml(serializeAgentConfig(parsed, 'yaml')))).toEqual(parsed);
+    expect(parsed).toMatchObject(SEEDS_EXAMPLE);
+  });
+
+  it('loads config files and names the file in errors', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'config-'));
+    try {
+      const good = path.join(folder, 'agent.yaml');
+      writeFileSync(good, serializeAgentConfig(parseAgentConfig(SEEDS_EXAMPLE), 'yaml'));
+      expect(loadAgentConfigFile(good).name).toBe('ops-supervisor');
+      const bad = path.join(folder, 'bad.json');
+      writeFileSync(bad, JSON.stringify({ name: 'x', temperature: 9 }));
+      expect(() => loadAgentConfigFile(bad)).toThrow(`Invalid agent config in ${bad}`);
+      expect(() => loadAgentConfigFile(bad)).toThrow('temperature');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('describes an agent as the seeds do', () => {
+    const config = parseAgentConfig({ name: 'helper', model: 'anthropic:claude-sonnet-4-20250514', tools: ['get_weather'], max_steps: 5 });
+    expect(describeAgent(config)).toEqual({
+      name: 'helper',
+      model: 'anthropic:claude-sonnet-4-20250514',
+      tools: ['get_weather'],
+      handoffs: [],
+      max_steps: 5,
+      output_type: null,
+    });
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from '@jest/globals';
+import { addUsage, buildSystemPrompt, emptyUsage, lastAssistantText } from '../src/workflows/agent-loop';
+import { EventLog } from '../src/workflows/event-log';
+import { parseAgentConfig } from '../src/shared/agent-config';
+
+describe('agent loop rules', () => {
+  it('adds the output contract to the system prompt only when an output type is set', () => {
+    expect(buildSystemPrompt(parseAgentConfig({ name: 'a', instructions: 'Be brief.' }))).toBe('Be brief.');
+    const structured = buildSystemPrompt(parseAgentConfig({ name: 'a', instructions: 'Be brief.', output_type: { type: 'object' } }));
+    expect(structured).toContain('Be brief.');
+    expect(structured).toContain('{"type":"object"}');
+  });
+
+  it('sums usage in total and per model', () => {
+    const usage = emptyUsage();
+    addUsage(usage, 'openai:a', { inputTokens: 10, outputTokens: 2 });
+    addUsage(usage, 'openai:b', { inputTokens: 5, outputTokens: 1 });
+    addUsage(usage, 'openai:a', { inputTokens: 1, outputTokens: 1 });
+    expect(usage).toEqual({ inputTokens: 16, outputTokens: 4, byModel: { 'openai:a': { inputTokens: 11, outputTokens: 3 }, 'openai:b': { inputTokens: 5, outputTokens: 1 } } });
+  });
+
+  it('finds the last assistant text', () => {
+    expect(lastAssistantText([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a1', toolCalls: [] }, { role: 'assistant', content: '', toolCalls: [] }])).toBe('a1');
+  });
+});
+
+describe('event log', () => {
+  it('pages events after a cursor', () => {
+    const log = new EventLog(10);
+    for (let index = 0; index < 5; index++) log.push({ type: 'status-changed', phase: 'model', step: index });
+    const first = log.page(0, 3, false);
+    expect(first.events.map((event) => event.seq)).toEqual([1, 2, 3]);
+    const rest = log.page(first.nextCursor, 10, true);
+    expect(rest.events.map((event) => event.seq)).toEqual([4, 5]);
+    expect(rest.finished).toBe(true);
+    expect(log.page(5, 10, false)).toMatchObject({ events: [], nextCursor: 5, missed: 0 });
+  });
+
+  it('stays bounded and tells a late reader how many events it missed', () => {
+    const log = new EventLog(3);
+    for (let index = 0; index < 10; index++) log.push({ type: 'status-changed', phase: 'model', step: index });
+    const page = log.page(0, 100, false);
+    expect(page.events.map((event) => event.seq)).toEqual([8, 9, 10]);
+    expect(page.missed).toBe(7);
+  });
+});

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts `durable-agents worker` as a real child process (tsx), with the crash tools, on a task
+ * queue; resolves once it polls.
+ */
+export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'src/client/cli.ts'), 'worker', '--tools', path.join(ROOT, 'test/support/crash-tools.ts'), '--task-queue', taskQueue],
+    { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start within 60 s:\n${output}`)), 60_000);
+    const check = () => {
+      if (output.includes('Worker polling')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code} before polling:\n${output}`));
+    });
+  });
+  return {
+    child,
+    output: () => output,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

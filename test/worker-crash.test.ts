@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client, Connection } from '@temporalio/client';
+import { stringify as stringifyYaml } from 'yaml';
+import { AgentClient } from '../src/client/agent-client';
+import { resolveTemporalTarget } from '../src/connection/temporal-target';
+import { eventually } from './support/test-env';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+
+let folder: string;
+let connection: Connection;
+let agents: AgentClient;
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(os.tmpdir(), 'crash-'));
+  const target = resolveTemporalTarget();
+  connection = await Connection.connect(target.connectionOptions);
+  agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `crash-${randomUUID()}` });
+});
+
+afterAll(async () => {
+  for (const worker of workers) await worker.kill('SIGKILL');
+  await connection?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function executions(logFile: string): string[] {
+  return existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+describe('a worker killed mid-run', () => {
+  it('is replaced by a new worker that finishes the run without re-running completed tools', async () => {
+    const logFile = path.join(folder, 'executions.log');
+    const release = path.join(folder, 'release');
+    const script = path.join(folder, 'model.yaml');
+    writeFileSync(
+      script,
+      stringifyYaml({
+        replies: [
+          { toolCalls: [{ name: 'record', args: { label: 'A' } }, { name: 'record', args: { label: 'B' } }] },
+          { toolCalls: [{ name: 'wait_for_release', args: { label: 'C', release } }] },
+          { text: 'All done: {{tool:wait_for_release}}' },
+        ],
+      }),
+    );
+    const environment = { CRASH_LOG: logFile };
+    const first = await startWorkerProcess(agents.taskQueue, environment);
+    workers.push(first);
+    const run = await agents.startRun({
+      config: { name: 'crash', model: `scripted:${script}`, tools: ['record', 'wait_for_release'] },
+      task: 'Survive',
+      timeouts: { heartbeatMs: 2_000 },
+    });
+    await eventually(() => executions(logFile).includes('start C'), 60_000);
+    await first.kill('SIGKILL');
+
+    writeFileSync(release, 'go');
+    const second = await startWorkerProcess(agents.taskQueue, environment);
+    workers.push(second);
+    const result = await run.result();
+
+    expect(result.output).toBe('All done: released C');
+    const lines = executions(logFile);
+    expect(lines.filter((line) => line === 'done A')).toHaveLength(1);
+    expect(lines.filter((line) => line === 'done B')).toHaveLength(1);
+    // C was in flight when the worker died: it ran again on the new worker and completed once.
+    expect(lines.filter((line) => line === 'start C')).toHaveLength(2);
+    expect(lines.filter((line) => line === 'done C')).toHaveLength(1);
+    const history = await run.workflow.fetchHistory();
+    const toolC = (history.events ?? []).find((event) => event.activityTaskScheduledEventAttributes?.activityId === 'step-2.tool-1.wait_for_release');
+    const startedC = (history.events ?? []).find((event) => event.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === toolC?.eventId?.toString());
+    expect(startedC?.activityTaskStartedEventAttributes?.attempt).toBe(2);
+  });
+});
