@@ -1,4 +1,3 @@
-import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
 
@@ -11,7 +10,10 @@ const INDEXED_VALUE_TYPE: Record<string, temporal.api.enums.v1.IndexedValueType>
  * Registers the runtime's custom search attributes on a namespace if they are missing (the dev
  * server gets them at start; a cluster gets them here, once). Idempotent.
  */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+export async function ensureSearchAttributes(
+  connection: { operatorService: temporal.api.operatorservice.v1.OperatorService },
+  namespace: string,
+): Promise<string[]> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const known = new Set(Object.keys(existing.customAttributes ?? {}));
   const missing = AGENT_SEARCH_ATTRIBUTES.filter((attribute) => !known.has(attribute.name));
