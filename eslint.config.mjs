@@ -1,0 +1,34 @@
+// ESLint: type-aware rules for promises everywhere, and the Temporal samples' rule that workflow
+// code (the deterministic sandbox) imports no Node modules.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.temporal-bin/**', '.temporal-data/**', 'test/histories/**', '*.js', '*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  {
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net'], message: 'Workflow code runs in a deterministic sandbox: no Node modules.' },
+            { group: ['../activities', '../activities/*'], message: 'Import activities with `import type` only.', allowTypeImports: true },
+            { group: ['../worker/*', '../client/*', '../models/*', '../tools/*'], message: 'Workflows may import only @temporalio/workflow, src/shared and types.', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { demoTools } from '../src/tools/demo-tools';
+import { runCli } from './support/cli-process';
+import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
+
+let env: TestEnvironment;
+let folder: string;
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(os.tmpdir(), 'cli-'));
+  env = await createTestEnvironment({ tools: demoTools });
+});
+
+afterAll(async () => {
+  await env?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('CLI', () => {
+  it('runs the demo agent with --follow, then shows its status and a readable history', async () => {
+    const run = await runCli([
+      'run', '--config', 'examples/weather-agent.yaml', '--task', 'Weather in Tokyo?', '--follow', '--task-queue', env.taskQueue, '--workflow-id', `cli-${Date.now()}`,
+    ], { TEMPORAL_UI_URL: 'http://127.0.0.1:8233' });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const workflowId = /Started run (\S+)/.exec(run.stdout)?.[1];
+    expect(workflowId).toBeDefined();
+    expect(run.stdout).toContain(`Web UI: http://127.0.0.1:8233/namespaces/default/workflows/${workflowId}/`);
+    expect(run.stdout).toContain('→ get_weather({"city":"Tokyo"})');
+    expect(run.stdout).toContain('Answer (completed, 3 steps');
+    expect(run.stdout).toContain('"utc_offset":"+09:00"');
+
+    const status = await runCli(['status', workflowId!, '--json']);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ execution: 'COMPLETED', phase: 'completed', step: 3, stopReason: 'completed' });
+
+    const history = await runCli(['history', workflowId!]);
+    expect(history.code).toBe(0);
+    expect(history.stdout).toContain('step 1 · model scripted:examples/demo-model.yaml');
+    expect(history.stdout).toMatch(/step 1 · tool get_weather\(\{"city":"Tokyo"\}\) ✓/);
+    expect(history.stdout).toMatch(/step 1 · tool get_timezone\(\{"city":"Tokyo"\}\) ✓/);
+    expect(history.stdout).toContain('[status success · approval not_required]');
+    expect(history.stdout).toContain('completed: completed after 3 steps');
+  });
+
+  it('refuses an invalid config before any workflow starts, naming the file and the field (exit 2)', async () => {
+    const config = path.join(folder, 'bad.yaml');
+    const name = `invalid-${Date.now()}`;
+    writeFileSync(config, `name: ${name}\nmodel: scripted:x\ntools: [get_weather]\nhitl_tools: [deploy]\ntemperature: 3\n`);
+    const result = await runCli(['run', '--config', config, '--task', 'x', '--task-queue', env.taskQueue]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Invalid agent config in ${config}`);
+    expect(result.stderr).toContain('temperature');
+    expect(result.stderr).toContain("hitl_tools.0: names tool 'deploy'");
+    // Nothing was started: visibility knows no run of that agent.
+    const count = await env.client.workflow.count(`AgentName = '${name}'`);
+    expect(count.count).toBe(0);
+  });
+
+  it('finds runs by the AgentName search attribute in visibility', async () => {
+    const run = await env.agents.startRun({ config: { name: 'findable', model: 'scripted:examples/demo-model.yaml', tools: demoTools.map((tool) => tool.name) }, task: 'Weather?' });
+    await run.result();
+    await eventually(async () => (await env.client.workflow.count(`AgentName = 'findable' AND AgentStatus = 'completed'`)).count > 0);
+  });
+});
