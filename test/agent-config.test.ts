@@ -58,6 +58,7 @@ describe('AgentConfig', () => {
       planning_instructions: '',
       budget_awareness: null,
       hitl_tools: [],
+      hitl_timeout: '24h',
       emit_mcp_progress: true,
       injected_tool_args: {},
       allow_parallel_subagents: false,
@@ -79,6 +80,7 @@ describe('AgentConfig', () => {
     [{ name: 'bot', max_parallel_subagents: 0 }, 'max_parallel_subagents'],
     [{ name: 'bot', injected_tool_args: { 'not valid!': 'x' } }, 'injected_tool_args'],
     [{ name: 'bot', max_step: 3 }, '(root)'],
+    [{ name: 'bot', hitl_timeout: 'soon' }, 'hitl_timeout'],
   ])('refuses %j with an error naming %s', (input, field) => {
     const problems = problemsOf(input);
     expect(problems.some((problem) => problem.startsWith(field))).toBe(true);

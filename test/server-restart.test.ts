@@ -55,4 +55,31 @@ describe('the dev server restarted mid-run', () => {
     expect(result.output).toBe('Survived: released B');
     expect(log().split('\n').filter((line) => line === 'done A')).toHaveLength(1);
   });
+
+  it('keeps a run waiting for approval across a server restart; the approval then applies', async () => {
+    const port = await freePort();
+    const dbFile = path.join(folder, 'approval.db');
+    await env?.close();
+    await server?.stop();
+    server = await startDevServer({ port, uiPort: null, dbFile });
+    const target = { ...resolveTemporalTarget({}), address: server.address, connectionOptions: { address: server.address } };
+    env = await createTestEnvironment({
+      target,
+      tools,
+      scripts: { gated: { replies: [{ toolCalls: [{ name: 'record', args: { label: 'payment' } }] }, { text: 'Paid: {{tool:record}}' }] } },
+    });
+    const run = await env.agents.startRun({ config: { name: 'payer', model: 'scripted:gated', tools: ['record'], hitl_tools: ['record'] }, task: 'Pay' });
+    await eventually(async () => ((await run.status()).pendingApprovals.length === 1 ? true : undefined), 30_000);
+
+    await server.stop();
+    server = await startDevServer({ port, uiPort: null, dbFile });
+
+    const pending = await eventually(async () => {
+      const approvals = (await run.status()).pendingApprovals;
+      return approvals.length > 0 ? approvals : undefined;
+    }, 60_000);
+    expect(pending.map((request) => request.approvalId)).toEqual(['step-1.call-1']);
+    await run.approve('step-1.call-1', { decidedBy: 'treasurer' });
+    expect((await run.result()).output).toBe('Paid: recorded payment');
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { modelToolSpecs } from '../src/activities/model-tool-specs';
-import { splitInjectedArgs } from '../src/activities/split-injected-args';
+import { splitInjectedArgs } from '../src/shared/split-injected-args';
 import { defineTool } from '../src/tools/define-tool';
 import { ToolRegistry } from '../src/tools/tool-registry';
 import { DuplicateToolError } from '../src/shared/errors';

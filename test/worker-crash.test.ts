@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { stringify as stringifyYaml } from 'yaml';
 import { AgentClient } from '../src/client/agent-client';
@@ -22,8 +22,12 @@ beforeAll(async () => {
   agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `crash-${randomUUID()}` });
 });
 
+// Each test starts its own workers: none may answer for the next test's runs.
+afterEach(async () => {
+  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
+});
+
 afterAll(async () => {
-  for (const worker of workers) await worker.kill('SIGKILL');
   await connection?.close();
   rmSync(folder, { recursive: true, force: true });
 });
@@ -74,5 +78,31 @@ describe('a worker killed mid-run', () => {
     const toolC = (history.events ?? []).find((event) => event.activityTaskScheduledEventAttributes?.activityId === 'step-2.tool-1.wait_for_release');
     const startedC = (history.events ?? []).find((event) => event.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === toolC?.eventId?.toString());
     expect(startedC?.activityTaskStartedEventAttributes?.attempt).toBe(2);
+  });
+
+  it('keeps a run waiting for approval while no worker runs; the decision sent then is applied by a new worker', async () => {
+    const logFile = path.join(folder, 'approval.log');
+    const script = path.join(folder, 'approval-model.yaml');
+    writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'record', args: { label: 'deploy' } }] }, { text: 'Shipped: {{tool:record}}' }] }));
+    const environment = { CRASH_LOG: logFile };
+    const first = await startWorkerProcess(agents.taskQueue, environment);
+    workers.push(first);
+    const run = await agents.startRun({
+      config: { name: 'gated', model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'], hitl_timeout: '3d' },
+      task: 'Deploy',
+    });
+    await eventually(async () => ((await run.status()).pendingApprovals.length === 1 ? true : undefined), 30_000);
+    await first.kill('SIGKILL');
+
+    const receipt = await run.approve('step-1.call-1', { decidedBy: 'alice', waitMs: 2_000 });
+    expect(receipt).toEqual({ delivery: 'signal', approvalId: 'step-1.call-1', outcome: null });
+    expect(executions(logFile)).toEqual([]);
+
+    const second = await startWorkerProcess(agents.taskQueue, environment);
+    workers.push(second);
+    const result = await run.result();
+    expect(result.output).toBe('Shipped: recorded deploy');
+    expect(result.toolResults[0]?.metadata).toMatchObject({ approval_status: 'approved', approval_id: 'step-1.call-1' });
+    expect(executions(logFile)).toEqual(['done deploy']);
   });
 });

@@ -4,7 +4,7 @@ import type { RunToolInput, ToolResult } from '../shared/run-types';
 import { RetryableToolError, type ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { withHeartbeat } from './heartbeat';
-import { splitInjectedArgs } from './split-injected-args';
+import { splitInjectedArgs } from '../shared/split-injected-args';
 import { currentRunExecution } from './run-execution';
 
 export interface RunToolDependencies {
@@ -35,8 +35,8 @@ export function createRunTool(dependencies: RunToolDependencies) {
           started_at: startedAt,
           completed_at: completedAt,
           execution_time_ms: completedAt - startedAt,
-          approval_status: 'not_required',
-          approval_id: null,
+          approval_status: input.approvalId ? 'approved' : 'not_required',
+          approval_id: input.approvalId ?? null,
           injected_args: injected,
           offloaded_artifact_id: null,
         },

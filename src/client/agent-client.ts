@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
 import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
-import { eventsQuery, statusQuery } from '../shared/run-messages';
-import type { AgentRunInput, AgentRunResult, RunStatus, RunTimeouts } from '../shared/run-types';
+import { approvalSignal, decideApprovalUpdate, eventsQuery, statusQuery } from '../shared/run-messages';
+import { ApprovalRefusedError } from '../shared/errors';
+import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
@@ -82,16 +83,36 @@ export class AgentClient {
       ],
       requestEagerStart: this.eagerStart,
     });
-    return new RunHandle(handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));
+    return new RunHandle(this.temporal, handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));
   }
 
   /** A handle on an existing run (latest execution unless `runId` is given). */
   getRun(workflowId: string, runId?: string): RunHandle {
-    return new RunHandle(this.temporal.workflow.getHandle(workflowId, runId), this.runUrl(workflowId, runId));
+    return new RunHandle(this.temporal, this.temporal.workflow.getHandle(workflowId, runId), this.runUrl(workflowId, runId));
   }
 
   runUrl(workflowId: string, runId?: string): string | null {
     return this.uiUrl ? webUiRunUrl(this.uiUrl, this.namespace, workflowId, runId) : null;
+  }
+
+  /**
+   * Every pending approval across running runs: a visibility query for runs whose AgentStatus is
+   * awaiting_approval, then each run's status query. Runs whose worker does not answer within
+   * `waitMs` are reported with `unreachable: true`.
+   */
+  async listPendingApprovals(options: { waitMs?: number } = {}): Promise<PendingApprovals[]> {
+    const query = `${AgentStatusAttribute.name} = 'awaiting_approval' AND ExecutionStatus = 'Running'`;
+    const found: PendingApprovals[] = [];
+    for await (const execution of this.temporal.workflow.list({ query })) {
+      const run = this.getRun(execution.workflowId, execution.runId);
+      try {
+        const status = await this.temporal.withDeadline(Date.now() + (options.waitMs ?? 5_000), () => run.status());
+        found.push({ workflowId: execution.workflowId, runId: execution.runId, approvals: status.pendingApprovals, unreachable: false });
+      } catch {
+        found.push({ workflowId: execution.workflowId, runId: execution.runId, approvals: [], unreachable: true });
+      }
+    }
+    return found;
   }
 
   async close(): Promise<void> {
@@ -99,8 +120,23 @@ export class AgentClient {
   }
 }
 
+export interface PendingApprovals {
+  workflowId: string;
+  runId: string;
+  approvals: ApprovalRequest[];
+  /** No worker answered the status query in time (the approvals are then unknown). */
+  unreachable: boolean;
+}
+
+/** How a decision reached the run. */
+export type DecisionReceipt =
+  | { delivery: 'update'; approvalId: string; outcome: ApprovalOutcome }
+  /** No worker answered in time: the signal is in the run's history and applies when a worker runs it. */
+  | { delivery: 'signal'; approvalId: string; outcome: null };
+
 export class RunHandle {
   constructor(
+    private readonly temporal: Client,
     readonly workflow: WorkflowHandle,
     /** Link to the run in the Temporal Web UI, when the UI's address is known. */
     readonly webUiUrl: string | null,
@@ -116,6 +152,38 @@ export class RunHandle {
 
   status(): Promise<RunStatus> {
     return this.workflow.query(statusQuery);
+  }
+
+  /**
+   * Sends a human decision on a gated tool call and reports what happened. When a worker answers
+   * within `waitMs`, the decision goes as the `decideApproval` update, which confirms the outcome
+   * or refuses an unknown, decided or expired id (ApprovalRefusedError). Otherwise it goes as the
+   * `approval` signal, which is durably recorded and applied when a worker next runs the run.
+   */
+  async decide(decision: ApprovalDecision, options: { waitMs?: number } = {}): Promise<DecisionReceipt> {
+    const workerAnswers = await this.temporal
+      .withDeadline(Date.now() + (options.waitMs ?? 5_000), () => this.status())
+      .then(() => true)
+      .catch(() => false);
+    if (!workerAnswers) {
+      await this.workflow.signal(approvalSignal, decision);
+      return { delivery: 'signal', approvalId: decision.approvalId, outcome: null };
+    }
+    try {
+      const result = await this.workflow.executeUpdate(decideApprovalUpdate, { args: [decision] });
+      return { delivery: 'update', approvalId: result.approvalId, outcome: result.outcome };
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError) throw new ApprovalRefusedError(error.cause?.message ?? error.message);
+      throw error;
+    }
+  }
+
+  approve(approvalId: string, options: { reason?: string; decidedBy?: string; waitMs?: number } = {}): Promise<DecisionReceipt> {
+    return this.decide({ approvalId, decision: 'approve', reason: options.reason, decidedBy: options.decidedBy }, options);
+  }
+
+  reject(approvalId: string, options: { reason: string; decidedBy?: string; waitMs?: number }): Promise<DecisionReceipt> {
+    return this.decide({ approvalId, decision: 'reject', reason: options.reason, decidedBy: options.decidedBy }, options);
   }
 
   /**

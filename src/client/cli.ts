@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { AgentRuntimeError } from '../shared/errors';
+import { approvalsCommand, decisionCommand } from './commands/approval-commands';
 import { demoCommand } from './commands/demo-command';
 import { devCommand } from './commands/dev-command';
 import { historyCommand } from './commands/history-command';
@@ -38,6 +39,24 @@ program
   .action((run, options) => historyCommand(run, options));
 
 program.command('watch <run>').description("print a run's events live until it finishes").action((run) => watchCommand(run));
+
+program.command('approvals').description('pending tool approvals across running runs').option('--json', 'machine-readable output').action((options) => approvalsCommand(options));
+
+program
+  .command('approve <run> <approvalId>')
+  .description('approve a gated tool call')
+  .option('--reason <text>', 'why')
+  .option('--by <name>', 'who decides (default: $USER)')
+  .option('--json', 'machine-readable output')
+  .action((run, approvalId, options) => decisionCommand('approve', run, approvalId, options));
+
+program
+  .command('reject <run> <approvalId>')
+  .description('reject a gated tool call; the model sees the reason')
+  .requiredOption('--reason <text>', 'why (the model sees it)')
+  .option('--by <name>', 'who decides (default: $USER)')
+  .option('--json', 'machine-readable output')
+  .action((run, approvalId, options) => decisionCommand('reject', run, approvalId, options));
 
 program
   .command('worker')

@@ -37,7 +37,7 @@ export type TranscriptEntry =
       result: ToolResult | null;
       failure: string | null;
     }
-  | { kind: 'signal'; at: string; name: string; payload: unknown }
+  | { kind: 'signal' | 'update'; at: string; name: string; payload: unknown }
   | { kind: 'finished'; at: string; status: string; result: AgentRunResult | null; failure: string | null };
 
 export interface Transcript {
@@ -120,6 +120,11 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
       entries.push({ kind: 'signal', at: iso(at), name: signaled.signalName ?? '', payload: decode(signaled.input?.payloads?.[0]) });
       continue;
     }
+    const update = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
+    if (update) {
+      entries.push({ kind: 'update', at: iso(at), name: update.name ?? '', payload: decode(update.args?.payloads?.[0]) });
+      continue;
+    }
     const finished = finishedStatus(event);
     if (finished) entries.push({ kind: 'finished', at: iso(at), ...finished });
   }
@@ -197,10 +202,14 @@ export function renderTranscript(transcript: Transcript): string {
         break;
       }
       case 'signal':
-        lines.push(`${time}  signal ${entry.name}: ${compact(entry.payload)}`);
+      case 'update':
+        lines.push(`${time}  ${entry.kind} ${entry.name}: ${compact(entry.payload)}`);
         break;
       case 'finished':
         lines.push(`${time}  ${entry.status}${entry.result ? `: ${entry.result.stopReason} after ${entry.result.steps} steps` : ''}${entry.failure ? `: ${entry.failure}` : ''}`);
+        for (const unapproved of entry.result?.toolResults.filter((result) => result.metadata.approval_status === 'rejected' || result.metadata.approval_status === 'timed_out') ?? []) {
+          lines.push(`              step ${unapproved.step} · tool ${unapproved.toolName} not run: ${unapproved.metadata.approval_status} (${unapproved.metadata.approval_id})`);
+        }
         if (entry.result?.output) lines.push(indent(entry.result.output));
         break;
     }

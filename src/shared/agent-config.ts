@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentConfigError } from './errors';
+import { isDuration } from './duration';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -44,6 +45,8 @@ export const agentConfigSchema = z
     planning_instructions: z.string().default(''),
     budget_awareness: budgetAwareness.nullable().default(null),
     hitl_tools: z.array(toolName).default([]),
+    /** How long a gated tool call waits for a human decision before it times out. */
+    hitl_timeout: z.string().refine(isDuration, 'must be a duration such as 30s, 15m, 4h or 3d').default('24h'),
     emit_mcp_progress: z.boolean().default(true),
     injected_tool_args: z
       .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())

@@ -19,6 +19,7 @@ export const ErrorCode = {
   missingApiKey: 'MissingApiKey',
   scriptedModelMismatch: 'ScriptedModelMismatch',
   conversationUnavailable: 'ConversationUnavailable',
+  approvalRefused: 'ApprovalRefused',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -47,5 +48,12 @@ export class AgentConfigError extends AgentRuntimeError {
 export class DuplicateToolError extends AgentRuntimeError {
   constructor(message: string) {
     super(ErrorCode.duplicateTool, message);
+  }
+}
+
+/** A decision the run refused: unknown, already decided or expired approval id. */
+export class ApprovalRefusedError extends AgentRuntimeError {
+  constructor(message: string) {
+    super(ErrorCode.approvalRefused, message);
   }
 }

@@ -1,5 +1,5 @@
 import type { ToolCall } from './messages';
-import type { RunPhase, StopReason, ToolResultMetadata } from './run-types';
+import type { ApprovalOutcome, ApprovalRequest, RunPhase, StopReason, ToolResultMetadata } from './run-types';
 
 /**
  * The typed events of a run's live log, as the `events` query returns them. `seq` grows by one per
@@ -26,6 +26,9 @@ export type RunEvent = EventBase &
         metadata: ToolResultMetadata;
       }
     | { type: 'output-rejected'; step: number; reason: string }
+    | { type: 'approval-requested'; request: ApprovalRequest }
+    | { type: 'approval-decided'; approvalId: string; toolName: string; outcome: ApprovalOutcome; reason: string | null; decidedBy: string | null }
+    | { type: 'approval-ignored'; approvalId: string; reason: string }
     | { type: 'run-completed'; stopReason: StopReason; output: string }
   );
 

@@ -1,6 +1,6 @@
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { EventPage } from './run-events';
-import type { ConversationSlice, RunStatus } from './run-types';
+import type { ApprovalDecision, ApprovalOutcome, ConversationSlice, RunStatus } from './run-types';
 import { WireName } from './wire-names';
 
 /**
@@ -23,3 +23,14 @@ export interface ConversationRequest {
  * carries the whole conversation (history grows O(1) per step).
  */
 export const conversationQuery = defineQuery<ConversationSlice, [ConversationRequest]>(WireName.conversationQuery);
+
+/**
+ * A human decision on a gated tool call. Recorded durably even when no worker runs; an unknown,
+ * already decided or expired approval id is ignored, logged and recorded in the event log.
+ */
+export const approvalSignal = defineSignal<[ApprovalDecision]>(WireName.approvalSignal);
+
+/** The same decision as an update: its validator refuses an unknown, decided or expired id. */
+export const decideApprovalUpdate = defineUpdate<{ approvalId: string; outcome: ApprovalOutcome }, [ApprovalDecision]>(
+  WireName.decideApprovalUpdate,
+);

@@ -116,6 +116,8 @@ export interface RunToolInput {
   step: number;
   /** Argument names that are injected (schema-only): split off, never passed to the tool. */
   injectedArgNames: string[];
+  /** Set for a gated call that a human approved. */
+  approvalId?: string;
 }
 
 /** The reply of the `conversation` query. */
@@ -138,4 +140,39 @@ export interface RunStatus {
   usage: UsageSummary;
   messageCount: number;
   stopReason: StopReason | null;
+  /** Gated tool calls waiting for a human decision. */
+  pendingApprovals: ApprovalRequest[];
+}
+
+/** A gated tool call waiting for (or given) a human decision. */
+export interface ApprovalRequest {
+  /** Deterministic: `step-<step>.call-<n>`, unique within the run. */
+  approvalId: string;
+  toolName: string;
+  callId: string;
+  step: number;
+  /** The arguments the tool will receive. */
+  args: Record<string, unknown>;
+  injectedArgs: Record<string, unknown>;
+  /** Epoch milliseconds (workflow clock). */
+  requestedAt: number;
+  expiresAt: number;
+}
+
+export type ApprovalOutcome = 'approved' | 'rejected' | 'timed_out';
+
+/** What an operator sends: the payload of the `approval` signal and the `decideApproval` update. */
+export interface ApprovalDecision {
+  approvalId: string;
+  decision: 'approve' | 'reject';
+  reason?: string;
+  /** Who decided (free text: a user name, an email, a service). */
+  decidedBy?: string;
+}
+
+export interface ApprovalRecord extends ApprovalRequest {
+  outcome: ApprovalOutcome | null;
+  reason: string | null;
+  decidedBy: string | null;
+  decidedAt: number | null;
 }

@@ -7,6 +7,8 @@ export const WireName = {
   statusQuery: 'status',
   eventsQuery: 'events',
   conversationQuery: 'conversation',
+  approvalSignal: 'approval',
+  decideApprovalUpdate: 'decideApproval',
 } as const;
 
 /** The default task queue of workers and clients. */

@@ -1,6 +1,7 @@
 import type { AgentConfig } from '../shared/agent-config';
 import type { Message, ToolCall, ToolMessage, Usage } from '../shared/messages';
-import type { AgentRunInput, ToolResult, UsageSummary } from '../shared/run-types';
+import type { AgentRunInput, ApprovalRecord, ToolResult, UsageSummary } from '../shared/run-types';
+import { formatDuration } from '../shared/duration';
 
 /**
  * Pure rules of the agent loop, free of Temporal calls so they are unit-tested without a server.
@@ -91,4 +92,31 @@ export const RESULT_CONTENT_LIMIT = 1_000;
 export function summarizeToolResult(result: ToolResult): ToolResult {
   if (result.content.length <= RESULT_CONTENT_LIMIT) return result;
   return { ...result, content: `${result.content.slice(0, RESULT_CONTENT_LIMIT)}…`, contentTruncated: true };
+}
+
+/** The result the model sees for a gated call that was rejected or timed out: the tool never ran. */
+export function unapprovedResult(call: ToolCall, step: number, approval: ApprovalRecord): ToolResult {
+  const decidedAt = approval.decidedAt ?? approval.expiresAt;
+  const rejected = approval.outcome === 'rejected';
+  const content = rejected
+    ? `Error: the call to '${call.name}' was rejected${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}${approval.reason ? `: ${approval.reason}` : ''}. The tool did not run.`
+    : `Error: the call to '${call.name}' was not approved within ${formatDuration(approval.expiresAt - approval.requestedAt)} (timed out). The tool did not run.`;
+  return {
+    callId: call.id,
+    toolName: call.name,
+    content,
+    isError: true,
+    errorCode: rejected ? 'ToolRejected' : 'ApprovalTimedOut',
+    step,
+    metadata: {
+      status: rejected ? 'rejected' : 'timed_out',
+      started_at: decidedAt,
+      completed_at: decidedAt,
+      execution_time_ms: 0,
+      approval_status: rejected ? 'rejected' : 'timed_out',
+      approval_id: approval.approvalId,
+      injected_args: approval.injectedArgs,
+      offloaded_artifact_id: null,
+    },
+  };
 }

@@ -16,6 +16,7 @@ import {
   DEFAULT_TIMEOUTS,
   type AgentRunInput,
   type AgentRunResult,
+  type ApprovalRecord,
   type ModelStepResult,
   type RunPhase,
   type StopReason,
@@ -31,9 +32,12 @@ import {
   outputCorrectionMessage,
   summarizeToolResult,
   toToolMessage,
+  unapprovedResult,
   workflowErrorResult,
 } from './agent-loop';
 import { EventLog } from './event-log';
+import { ApprovalGate } from './approval-gate';
+import { parseDuration } from '../shared/duration';
 
 const EVENT_LOG_CAPACITY = 1000;
 
@@ -84,8 +88,10 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     usage,
     messageCount: messages.length,
     stopReason,
+    pendingApprovals: approvals.book.pending(),
   }));
   setHandler(eventsQuery, (cursor, limit = 200) => events.page(cursor, limit, stopReason !== null));
+  const approvals = new ApprovalGate(events, parseDuration(config.hitl_timeout), injectedArgNames);
 
   if (!workflowInfo().typedSearchAttributes.get(AgentNameAttribute)) {
     upsertSearchAttributes([
@@ -115,12 +121,17 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       const available = activeTools.join(', ') || 'none';
       return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available}`, ErrorCode.toolNotFound);
     }
+    let approval: ApprovalRecord | null = null;
+    if (config.hitl_tools.includes(call.name)) {
+      approval = await approvals.awaitDecision(call, step, index);
+      if (approval.outcome !== 'approved') return unapprovedResult(call, step, approval);
+    }
     runningTools.push(call.name);
     try {
       const { runTool } = proxyActivities<AgentActivities>(
         toolActivityOptions(`step-${step}.tool-${index + 1}.${call.name}`, `step ${step}: tool ${call.name}`, timeouts),
       );
-      return await runTool({ call, step, injectedArgNames });
+      return await runTool({ call, step, injectedArgNames, ...(approval ? { approvalId: approval.approvalId } : {}) });
     } catch (error) {
       if (isCancellation(error)) throw error;
       return workflowErrorResult(call, step, Date.now(), `Error: tool '${call.name}' did not complete: ${describeFailure(error)}`, ErrorCode.toolFailed);
