@@ -1,7 +1,13 @@
-/** Activities of the benchmark baseline workflow. */
-export function createBenchActivities() {
+import { Context } from '@temporalio/activity';
+
+/**
+ * Activities of the benchmark baseline workflows. `onStart` lets the bench time when an activity
+ * began (in the worker's process).
+ */
+export function createBenchActivities(onStart?: (workflowId: string) => void) {
   return {
     async noop(step: number): Promise<number> {
+      onStart?.(Context.current().info.workflowExecution?.workflowId ?? '');
       return step;
     },
   };

@@ -20,6 +20,8 @@ export interface AgentWorkerOptions {
   models?: ModelRegistry;
   /** A pre-built workflow bundle (faster start); otherwise the workflows are bundled now. */
   workflowBundlePath?: string;
+  /** Called when a baseline benchmark activity starts (bench only). */
+  onBenchActivityStart?: (workflowId: string) => void;
   /** Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -39,7 +41,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       models: options.models ?? defaultModelRegistry(),
       conversations: new QueryConversationSource(options.client),
     }),
-    ...createBenchActivities(),
+    ...createBenchActivities(options.onBenchActivityStart),
   };
   const bundlePath = options.workflowBundlePath ?? process.env.AGENT_WORKFLOW_BUNDLE;
   return Worker.create({

@@ -19,7 +19,7 @@ export async function demoCommand(options: { keep?: boolean; task?: string }): P
   installRuntimeLogger('agent-demo');
   const server = await ensureLocalServer((line) => console.log(line));
   const running = await startWorker(server.target, demoTools);
-  const agents = new AgentClient(running.client, { uiUrl: server.target.uiUrl, eagerStart: true });
+  const agents = new AgentClient(running.client, { uiUrl: server.target.uiUrl });
   try {
     const config = loadAgentConfigFile(DEMO_CONFIG);
     const run = await agents.startRun({ config, task: options.task ?? DEMO_TASK });

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { RunHandle } from '../src/client/agent-client';
+import type { signalThenActivity } from '../src/workflows/signal-then-activity';
+import { mib, median, ms, type BenchStack } from './bench-stack';
+
+async function waitFor(check: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** A gated run parked on its approval. */
+async function parkAgentRun(stack: BenchStack): Promise<RunHandle> {
+  const run = await stack.agents.startRun({ config: { name: 'gated', model: 'scripted:gated', tools: ['noop'], hitl_tools: ['noop'] }, task: 'go' });
+  await waitFor(async () => (await run.status()).pendingApprovals.length === 1);
+  return run;
+}
+
+async function agentApprovalLatency(stack: BenchStack): Promise<number> {
+  const run = await parkAgentRun(stack);
+  const sent = performance.now();
+  await run.workflow.signal('approval', { approvalId: 'step-1.call-1', decision: 'approve' });
+  await waitFor(() => stack.activityStarts.has(run.workflowId));
+  const latency = stack.activityStarts.get(run.workflowId)! - sent;
+  await run.result();
+  return latency;
+}
+
+async function bareSignalLatency(stack: BenchStack): Promise<number> {
+  const workflowId = `signal-${randomUUID()}`;
+  const handle = await stack.agents.temporal.workflow.start<typeof signalThenActivity>('signalThenActivity', { taskQueue: stack.agents.taskQueue, workflowId });
+  // Let the first workflow task finish so the workflow is parked on its condition.
+  await waitFor(async () => ((await handle.fetchHistory()).events?.length ?? 0) >= 4);
+  const sent = performance.now();
+  await handle.signal('go');
+  await waitFor(() => stack.activityStarts.has(workflowId));
+  const latency = stack.activityStarts.get(workflowId)! - sent;
+  await handle.result();
+  return latency;
+}
+
+/** Signal-to-tool-start latency against a bare signal-then-activity workflow, interleaved. */
+export async function measureApprovalLatency(stack: BenchStack, rounds: number): Promise<void> {
+  await agentApprovalLatency(stack);
+  await bareSignalLatency(stack);
+  const agent: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    agent.push(await agentApprovalLatency(stack));
+    bare.push(await bareSignalLatency(stack));
+  }
+  console.log(`Approval latency (signal sent → tool activity started; median of ${rounds} interleaved rounds):`);
+  console.log(`  agent run: ${ms(median(agent))}, bare signal-then-activity workflow: ${ms(median(bare))}, ratio ${(median(agent) / median(bare)).toFixed(2)}`);
+}
+
+/** Worker process memory with `count` runs parked on approvals. */
+export async function measureParkedMemory(stack: BenchStack, count: number): Promise<void> {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  const runs: RunHandle[] = [];
+  for (let index = 0; index < count; index++) {
+    runs.push(await stack.agents.startRun({ config: { name: 'parked', model: 'scripted:gated', tools: ['noop'], hitl_tools: ['noop'] }, task: 'wait' }));
+  }
+  await waitFor(async () => (await stack.agents.temporal.workflow.count(`AgentName = 'parked' AND AgentStatus = 'awaiting_approval'`)).count === count);
+  global.gc?.();
+  const after = process.memoryUsage().rss;
+  console.log(`Memory with ${count} runs parked on approvals (worker and client in one process, workflows cached):`);
+  console.log(`  RSS before ${mib(before)}, after ${mib(after)}: +${mib(after - before)}, ${((after - before) / count / 1024).toFixed(0)} KiB per parked run`);
+  await Promise.all(runs.map((run) => run.workflow.terminate('bench finished')));
+}

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { z } from 'zod';
+import { AgentClient } from '../src/client/agent-client';
+import { startDevServer, type DevServer } from '../src/devserver/dev-server';
+import { ScriptedModel, type ModelScriptInput } from '../src/models/scripted-model';
+import { defineTool } from '../src/tools/define-tool';
+import { createAgentWorker } from '../src/worker/create-worker';
+import { defaultModelRegistry } from '../src/worker/default-models';
+
+/** A dev server, a worker and clients for one side of a side-by-side measurement. */
+export interface BenchStack {
+  server: DevServer;
+  worker: Worker;
+  agents: AgentClient;
+  eagerAgents: AgentClient;
+  /** When each tool / baseline activity started, by workflow id (performance.now()). */
+  activityStarts: Map<string, number>;
+  close(): Promise<void>;
+}
+
+export function noopScript(steps: number): ModelScriptInput {
+  return {
+    replies: [...Array.from({ length: steps - 1 }, () => ({ toolCalls: [{ name: 'noop', args: {} }] })), { text: 'done' }],
+  };
+}
+
+export async function startBenchStack(folder: string, name: string, options: { eagerActivities: boolean; scripts: Record<string, ModelScriptInput> }): Promise<BenchStack> {
+  const server = await startDevServer({
+    port: 0,
+    uiPort: null,
+    dbFile: path.join(folder, `${name}.db`),
+    dynamicConfig: { 'system.enableActivityEagerExecution': options.eagerActivities },
+  });
+  const activityStarts = new Map<string, number>();
+  const noop = defineTool({
+    name: 'noop',
+    description: 'Does nothing.',
+    parameters: z.object({}),
+    execute: (_args, context) => {
+      activityStarts.set(context.workflowId, performance.now());
+      return 'ok';
+    },
+  });
+  const connection = await NativeConnection.connect({ address: server.address });
+  const client = new Client({ connection });
+  const taskQueue = `bench-${randomUUID()}`;
+  const worker = await createAgentWorker({
+    connection,
+    client,
+    taskQueue,
+    tools: [noop],
+    models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts })),
+    onBenchActivityStart: (workflowId) => activityStarts.set(workflowId, performance.now()),
+  });
+  const running = worker.run();
+  return {
+    server,
+    worker,
+    activityStarts,
+    agents: new AgentClient(client, { taskQueue }),
+    eagerAgents: new AgentClient(client, { taskQueue, eagerStart: true }),
+    async close() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await server.stop();
+    },
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

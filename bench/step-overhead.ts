@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentClient } from '../src/client/agent-client';
+import type { bareSteps } from '../src/workflows/bare-steps';
+import { historyBytesPerStep } from '../test/support/history-bytes';
+import { median, ms, type BenchStack } from './bench-stack';
+
+export const STEPS = 10;
+
+async function timeAgentRun(agents: AgentClient): Promise<number> {
+  const started = performance.now();
+  const run = await agents.startRun({ config: { name: 'bench', model: 'scripted:steps10', tools: ['noop'], max_steps: STEPS }, task: 'go' });
+  const result = await run.result();
+  if (result.steps !== STEPS) throw new Error(`expected ${STEPS} steps, got ${result.steps}`);
+  return performance.now() - started;
+}
+
+async function timeBareRun(agents: AgentClient, activities: number): Promise<number> {
+  const started = performance.now();
+  await agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: agents.taskQueue, workflowId: `bare-${randomUUID()}`, args: [activities] });
+  return performance.now() - started;
+}
+
+/** Per-step overhead against a bare workflow, and the latency levers, interleaved round by round. */
+export async function measureStepOverhead(eagerOn: BenchStack, eagerOff: BenchStack, rounds: number): Promise<void> {
+  for (const stack of [eagerOn, eagerOff]) {
+    await timeAgentRun(stack.agents);
+    await timeBareRun(stack.agents, STEPS * 2);
+  }
+  const samples = { agent: [] as number[], bare: [] as number[], eagerStart: [] as number[], noEagerActivities: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    samples.agent.push(await timeAgentRun(eagerOn.agents));
+    samples.bare.push(await timeBareRun(eagerOn.agents, STEPS * 2));
+    samples.eagerStart.push(await timeAgentRun(eagerOn.eagerAgents));
+    samples.noEagerActivities.push(await timeAgentRun(eagerOff.agents));
+  }
+  const agent = median(samples.agent);
+  const bare = median(samples.bare);
+  console.log(`Per-step overhead (median of ${rounds} interleaved rounds; ${STEPS} steps = ${STEPS * 2} activities):`);
+  console.log(`  agent run (model step + no-op tool per step): ${ms(agent)} total, ${ms(agent / STEPS)} per step`);
+  console.log(`  bare workflow, ${STEPS * 2} no-op activities:          ${ms(bare)} total, ${ms(bare / STEPS)} per step`);
+  console.log(`  ratio agent / bare:                            ${(agent / bare).toFixed(2)}`);
+  const eagerStart = median(samples.eagerStart);
+  const noEagerActivities = median(samples.noEagerActivities);
+  console.log('Latency levers (agent run, medians of the same rounds):');
+  console.log(`  eager workflow start on / off:    ${ms(eagerStart)} / ${ms(agent)}, ratio ${(eagerStart / agent).toFixed(2)}`);
+  console.log(`  eager activity dispatch on / off: ${ms(agent)} / ${ms(noEagerActivities)}, ratio ${(agent / noEagerActivities).toFixed(2)}`);
+}
+
+/** History bytes that step 5 and step 49 add to one 50-step run. */
+export async function measureHistoryBytes(stack: BenchStack): Promise<void> {
+  const run = await stack.agents.startRun({ config: { name: 'bench', model: 'scripted:steps50', tools: ['noop'], max_steps: 50 }, task: 'go' });
+  await run.result();
+  const perStep = historyBytesPerStep((await run.workflow.fetchHistory()).events ?? []);
+  const at5 = perStep.get(5) ?? 0;
+  const at49 = perStep.get(49) ?? 0;
+  console.log('History bytes per step (one 50-step run):');
+  console.log(`  step 5: ${at5} B, step 49: ${at49} B (the last tool step), ratio ${(at49 / at5).toFixed(2)}`);
+}
