@@ -57,6 +57,7 @@ describe('AgentConfig', () => {
       planning_model: null,
       planning_instructions: '',
       budget_awareness: null,
+      context_window: null,
       hitl_tools: [],
       hitl_timeout: '24h',
       emit_mcp_progress: true,
@@ -81,6 +82,7 @@ describe('AgentConfig', () => {
     [{ name: 'bot', injected_tool_args: { 'not valid!': 'x' } }, 'injected_tool_args'],
     [{ name: 'bot', max_step: 3 }, '(root)'],
     [{ name: 'bot', hitl_timeout: 'soon' }, 'hitl_timeout'],
+    [{ name: 'bot', model: 'scripted:x', budget_awareness: 'per-message' }, 'context_window'],
   ])('refuses %j with an error naming %s', (input, field) => {
     const problems = problemsOf(input);
     expect(problems.some((problem) => problem.startsWith(field))).toBe(true);

@@ -39,13 +39,15 @@ export class QueryConversationSource implements ConversationSource {
   ) {}
 
   async load(execution: RunExecution, ref: ConversationRef): Promise<Conversation> {
-    let cached = this.cache.get(execution.runId);
+    const thread = ref.thread ?? 'executor';
+    const key = `${execution.runId}:${thread}`;
+    let cached = this.cache.get(key);
     if (!cached || cached.epoch !== ref.epoch || cached.messages.length > ref.count) {
       cached = { epoch: ref.epoch, messages: [] };
     }
     const slice = await this.client.workflow
       .getHandle(execution.workflowId, execution.runId)
-      .query(conversationQuery, { epoch: ref.epoch, from: cached.messages.length, count: ref.count });
+      .query(conversationQuery, { ...(ref.thread ? { thread: ref.thread } : {}), epoch: ref.epoch, from: cached.messages.length, count: ref.count });
     if (slice.epoch !== ref.epoch || slice.from !== cached.messages.length) {
       throw new AgentRuntimeError(
         ErrorCode.conversationUnavailable,
@@ -53,13 +55,13 @@ export class QueryConversationSource implements ConversationSource {
       );
     }
     const messages = cached.messages.concat(slice.messages);
-    this.remember(execution.runId, { epoch: ref.epoch, messages });
+    this.remember(key, { epoch: ref.epoch, messages });
     return { system: slice.system, messages };
   }
 
-  private remember(runId: string, conversation: CachedConversation): void {
-    this.cache.delete(runId);
-    this.cache.set(runId, conversation);
+  private remember(key: string, conversation: CachedConversation): void {
+    this.cache.delete(key);
+    this.cache.set(key, conversation);
     if (this.cache.size > this.maxCachedRuns) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);

@@ -1,5 +1,6 @@
 import { createModelStep, type ModelStepDependencies } from './model-step';
 import { createRunTool } from './run-tool';
+import { createCompactConversation } from './compact-conversation';
 
 export type ActivityDependencies = ModelStepDependencies;
 
@@ -11,6 +12,7 @@ export function createActivities(dependencies: ActivityDependencies) {
   return {
     modelStep: createModelStep(dependencies),
     runTool: createRunTool(dependencies),
+    compactConversation: createCompactConversation(dependencies),
   };
 }
 

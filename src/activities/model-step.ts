@@ -1,4 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { withBudgetAdvisories, promptTokens } from '../budget/budget-advisory';
 import type { ModelRegistry } from '../models/model-registry';
 import { ModelError } from '../models/model-provider';
 import { classifyProviderError } from '../models/ai-sdk-provider';
@@ -17,8 +18,10 @@ export interface ModelStepDependencies {
 }
 
 /**
- * One model call. Its input names the conversation (epoch, message count) instead of carrying it;
- * its result, the assistant message, is the only place that message is recorded.
+ * One model call. Its input names the conversation (thread, epoch, message count) instead of
+ * carrying it; its result, the assistant message, is the only place that message is recorded.
+ * With budget awareness it counts the prompt: `per-message` adds advisories to what the model
+ * sees; `limit` returns `overBudget` without calling the model when the prompt is too big.
  * Failures are classified: rate limits, 5xx and timeouts are retried by Temporal (honouring a
  * retry-after); auth, bad request and context length are non-retryable with a stable `type`.
  */
@@ -26,18 +29,36 @@ export function createModelStep(dependencies: ModelStepDependencies) {
   return async function modelStep(input: ModelStepInput): Promise<ModelStepResult> {
     const context = Context.current();
     const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
+    const tools = modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs);
+    let messages = conversation.messages;
+    let tokens: number | undefined;
+    if (input.budget) {
+      if (input.budget.mode === 'per-message') messages = withBudgetAdvisories(conversation.system, tools, messages, input.budget.contextWindow);
+      tokens = promptTokens(conversation.system, tools, messages);
+      const limitTokens = input.budget.limitPercent === null ? null : Math.floor((input.budget.contextWindow * input.budget.limitPercent) / 100);
+      if (limitTokens !== null && tokens > limitTokens) {
+        return {
+          message: { role: 'assistant', content: '', toolCalls: [] },
+          usage: { inputTokens: 0, outputTokens: 0 },
+          model: input.model,
+          promptTokens: tokens,
+          overBudget: { promptTokens: tokens, limitTokens },
+        };
+      }
+    }
     const response = await withHeartbeat(async () => {
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
         return await provider.complete({
           modelId,
           system: conversation.system,
-          messages: conversation.messages,
-          tools: modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs),
+          messages,
+          tools,
           temperature: input.temperature,
           maxTokens: input.maxTokens,
           outputSchema: input.outputSchema,
           attempt: context.info.attempt,
+          purpose: input.purpose ?? 'executor',
           abortSignal: context.cancellationSignal,
         });
       } catch (error) {
@@ -48,6 +69,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       message: { role: 'assistant', content: response.text, toolCalls: response.toolCalls },
       usage: response.usage,
       model: input.model,
+      ...(tokens !== undefined ? { promptTokens: tokens } : {}),
     };
     if (input.outputSchema && response.toolCalls.length === 0) {
       const check = checkStructuredOutput(response.text, input.outputSchema);
@@ -58,7 +80,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
   };
 }
 
-function toApplicationFailure(error: ModelError): ApplicationFailure {
+export function toApplicationFailure(error: ModelError): ApplicationFailure {
   return ApplicationFailure.create({
     type: error.code,
     message: error.message,

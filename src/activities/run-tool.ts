@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ErrorCode } from '../shared/errors';
-import type { RunToolInput, ToolResult } from '../shared/run-types';
+import type { ProgressNote, RunToolInput, ToolResult } from '../shared/run-types';
 import { RetryableToolError, type ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { withHeartbeat } from './heartbeat';
@@ -54,6 +54,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
     }
     const activity = Context.current();
     const { workflowId, runId } = currentRunExecution();
+    const progress: ProgressNote[] = [];
     const toolContext: ToolContext = {
       workflowId,
       runId,
@@ -61,10 +62,16 @@ export function createRunTool(dependencies: RunToolDependencies) {
       step,
       signal: activity.cancellationSignal,
       heartbeat: (details) => activity.heartbeat(details),
+      reportProgress: (value, total, message) => {
+        const note: ProgressNote = { progress: value, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
+        progress.push(note);
+        activity.heartbeat({ progress: note });
+      },
     };
     try {
       const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext));
-      return finish(typeof output === 'string' ? output : (JSON.stringify(output) ?? ''));
+      const result = finish(typeof output === 'string' ? output : (JSON.stringify(output) ?? ''));
+      return progress.length > 0 ? { ...result, progress } : result;
     } catch (error) {
       if (error instanceof RetryableToolError) {
         throw ApplicationFailure.retryable(error.message, 'RetryableToolError');

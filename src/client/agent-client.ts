@@ -3,8 +3,8 @@ import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } fr
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
 import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
-import { approvalSignal, decideApprovalUpdate, eventsQuery, statusQuery } from '../shared/run-messages';
-import { ApprovalRefusedError } from '../shared/errors';
+import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
+import { ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
@@ -184,6 +184,26 @@ export class RunHandle {
 
   reject(approvalId: string, options: { reason: string; decidedBy?: string; waitMs?: number }): Promise<DecisionReceipt> {
     return this.decide({ approvalId, decision: 'reject', reason: options.reason, decidedBy: options.decidedBy }, options);
+  }
+
+  /**
+   * Pushes a user message into the running run; it joins the conversation before the next model
+   * call (FIFO, after the previous step's tool results). Sent as a signal, so it is durable even
+   * while no worker runs. @throws EmptyMessageError before sending anything when `text` is blank.
+   */
+  async inject(text: string): Promise<void> {
+    if (!text.trim()) throw new EmptyMessageError();
+    await this.workflow.signal(injectMessageSignal, { text });
+  }
+
+  /** Like `inject`, as an update: needs a running worker, returns the queue position. */
+  async injectAndConfirm(text: string): Promise<{ queued: number }> {
+    try {
+      return await this.workflow.executeUpdate(injectMessageUpdate, { args: [{ text }] });
+    } catch (error) {
+      if (error instanceof WorkflowUpdateFailedError && /must not be empty/.test(error.cause?.message ?? '')) throw new EmptyMessageError();
+      throw error;
+    }
   }
 
   /**

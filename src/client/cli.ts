@@ -5,6 +5,7 @@ import { approvalsCommand, decisionCommand } from './commands/approval-commands'
 import { demoCommand } from './commands/demo-command';
 import { devCommand } from './commands/dev-command';
 import { historyCommand } from './commands/history-command';
+import { injectCommand } from './commands/inject-command';
 import { runCommand } from './commands/run-command';
 import { statusCommand } from './commands/status-command';
 import { watchCommand } from './commands/watch-command';
@@ -39,6 +40,8 @@ program
   .action((run, options) => historyCommand(run, options));
 
 program.command('watch <run>').description("print a run's events live until it finishes").action((run) => watchCommand(run));
+
+program.command('inject <run> <text>').description('push a user message into a running run (before its next model call)').action((run, text) => injectCommand(run, text));
 
 program.command('approvals').description('pending tool approvals across running runs').option('--json', 'machine-readable output').action((options) => approvalsCommand(options));
 

@@ -24,6 +24,18 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':
       return `! ignored a decision for ${event.approvalId}: ${event.reason}`;
+    case 'message-injected':
+      return `» injected before step ${event.step}: ${event.text}`;
+    case 'plan-created':
+      return `☰ plan (${event.plan.model}):\n  ${event.plan.text.split('\n').join('\n  ')}`;
+    case 'budget-advisory':
+      return `· context: ${event.promptTokens} of ${event.contextWindow} tokens (${event.percent}%)`;
+    case 'context-compacted':
+      return `! step ${event.step}: compacted ${event.removedMessages} older messages (${event.tokensBefore} tokens before)`;
+    case 'budget-stopped':
+      return `! step ${event.step}: budget limit: the prompt needs ${event.promptTokens} tokens, the limit is ${event.limitTokens}`;
+    case 'mcp-progress':
+      return `… ${event.toolName}: ${event.progress.progress}${event.progress.total !== undefined ? `/${event.progress.total}` : ''}${event.progress.message ? ` ${event.progress.message}` : ''}`;
     case 'run-completed':
       return `■ finished: ${event.stopReason}`;
   }

@@ -1,4 +1,5 @@
 import type { JsonSchema, Message, ToolCall, ToolSpec, Usage } from '../shared/messages';
+import type { ModelPurpose } from '../shared/run-types';
 import { ErrorCode, type ErrorCodeValue } from '../shared/errors';
 
 /**
@@ -17,6 +18,10 @@ export interface ModelRequest {
   outputSchema: JsonSchema | null;
   /** 1 on the first try of this step, 2 on the first retry, ... */
   attempt: number;
+  /** What the call is for (executor step, planner step, compaction). Default: executor. */
+  purpose?: ModelPurpose;
+  /** For compaction: how many compactions this run made before. */
+  sequence?: number;
   abortSignal?: AbortSignal;
 }
 

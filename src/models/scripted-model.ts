@@ -40,7 +40,14 @@ const replySchema = z.strictObject({
   usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
 });
 
-export const modelScriptSchema = z.strictObject({ replies: z.array(replySchema).min(1) });
+export const modelScriptSchema = z.strictObject({
+  /** The executor's replies. */
+  replies: z.array(replySchema).min(1),
+  /** The planner phase's replies (reply N answers the planner call that sees N planner replies). */
+  planner: z.array(replySchema).optional(),
+  /** Compaction summaries: the Nth compaction of a run gets reply N (the last one repeats). */
+  compaction: z.array(replySchema).optional(),
+});
 export type ModelScript = z.output<typeof modelScriptSchema>;
 export type ModelScriptInput = z.input<typeof modelScriptSchema>;
 export type ScriptedReply = z.output<typeof replySchema>;
@@ -87,13 +94,18 @@ export class ScriptedModel implements ModelProvider {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const script = this.scriptFor(request.modelId);
-    const replyIndex = request.messages.filter((message) => message.role === 'assistant').length;
+    const purpose = request.purpose ?? 'executor';
+    const replies = purpose === 'planner' ? script.planner : purpose === 'compaction' ? script.compaction : script.replies;
+    const replyIndex =
+      purpose === 'compaction'
+        ? Math.min(request.sequence ?? 0, (replies?.length ?? 1) - 1)
+        : request.messages.filter((message) => message.role === 'assistant').length;
     this.options.onCall?.({ modelId: request.modelId, request, replyIndex });
-    const reply = script.replies[replyIndex];
+    const reply = replies?.[replyIndex];
     if (!reply) {
       throw new ModelError(
         ErrorCode.scriptedModelMismatch,
-        `Script '${request.modelId}' has ${script.replies.length} replies; the model was called for reply ${replyIndex + 1}`,
+        `Script '${request.modelId}' has ${replies?.length ?? 0} ${purpose} replies; the model was called for ${purpose} reply ${replyIndex + 1}`,
       );
     }
     if (reply.delayMs) await sleep(reply.delayMs, request.abortSignal);

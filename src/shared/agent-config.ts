@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentConfigError } from './errors';
 import { isDuration } from './duration';
+import { knownContextWindow } from './context-windows';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -44,6 +45,8 @@ export const agentConfigSchema = z
     planning_model: modelString.nullable().default(null),
     planning_instructions: z.string().default(''),
     budget_awareness: budgetAwareness.nullable().default(null),
+    /** Context window in tokens, for models the built-in table does not know. */
+    context_window: z.number().int().min(256).nullable().default(null),
     hitl_tools: z.array(toolName).default([]),
     /** How long a gated tool call waits for a human decision before it times out. */
     hitl_timeout: z.string().refine(isDuration, 'must be a duration such as 30s, 15m, 4h or 3d').default('24h'),
@@ -61,6 +64,13 @@ export const agentConfigSchema = z
     reportDuplicates(config.handoffs, (name) =>
       context.addIssue({ code: 'custom', path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` }),
     );
+    if (config.budget_awareness !== null && config.context_window === null && knownContextWindow(config.model) === null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['context_window'],
+        message: `is required with budget_awareness: the context window of '${config.model}' is not in the built-in table`,
+      });
+    }
     config.hitl_tools.forEach((name, index) => {
       if (!config.tools.includes(name)) {
         context.addIssue({
@@ -136,4 +146,9 @@ export function describeAgent(config: AgentConfig): AgentDescription {
 export function splitModelString(model: string): { provider: string; modelId: string } {
   const colon = model.indexOf(':');
   return { provider: model.slice(0, colon), modelId: model.slice(colon + 1) };
+}
+
+/** The context window used for budgets: the config's override, else the built-in table. */
+export function contextWindowOf(config: Pick<AgentConfig, 'model' | 'context_window'>): number | null {
+  return config.context_window ?? knownContextWindow(config.model);
 }

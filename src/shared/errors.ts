@@ -20,6 +20,7 @@ export const ErrorCode = {
   scriptedModelMismatch: 'ScriptedModelMismatch',
   conversationUnavailable: 'ConversationUnavailable',
   approvalRefused: 'ApprovalRefused',
+  emptyMessage: 'EmptyMessage',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -55,5 +56,12 @@ export class DuplicateToolError extends AgentRuntimeError {
 export class ApprovalRefusedError extends AgentRuntimeError {
   constructor(message: string) {
     super(ErrorCode.approvalRefused, message);
+  }
+}
+
+/** An injected message with no text. */
+export class EmptyMessageError extends AgentRuntimeError {
+  constructor() {
+    super(ErrorCode.emptyMessage, 'text: an injected message must not be empty');
   }
 }

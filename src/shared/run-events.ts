@@ -1,5 +1,5 @@
 import type { ToolCall } from './messages';
-import type { ApprovalOutcome, ApprovalRequest, RunPhase, StopReason, ToolResultMetadata } from './run-types';
+import type { ApprovalOutcome, ApprovalRequest, PlanArtifact, ProgressNote, RunPhase, StopReason, ToolResultMetadata } from './run-types';
 
 /**
  * The typed events of a run's live log, as the `events` query returns them. `seq` grows by one per
@@ -26,6 +26,12 @@ export type RunEvent = EventBase &
         metadata: ToolResultMetadata;
       }
     | { type: 'output-rejected'; step: number; reason: string }
+    | { type: 'message-injected'; step: number; text: string }
+    | { type: 'plan-created'; plan: PlanArtifact }
+    | { type: 'budget-advisory'; step: number; promptTokens: number; contextWindow: number; percent: number }
+    | { type: 'context-compacted'; step: number; tokensBefore: number; removedMessages: number }
+    | { type: 'budget-stopped'; step: number; promptTokens: number; limitTokens: number }
+    | { type: 'mcp-progress'; step: number; callId: string; toolName: string; progress: ProgressNote }
     | { type: 'approval-requested'; request: ApprovalRequest }
     | { type: 'approval-decided'; approvalId: string; toolName: string; outcome: ApprovalOutcome; reason: string | null; decidedBy: string | null }
     | { type: 'approval-ignored'; approvalId: string; reason: string }

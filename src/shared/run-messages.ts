@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { EventPage } from './run-events';
-import type { ApprovalDecision, ApprovalOutcome, ConversationSlice, RunStatus } from './run-types';
+import type { ApprovalDecision, ApprovalOutcome, ConversationSlice, ConversationThread, RunStatus } from './run-types';
 import { WireName } from './wire-names';
 
 /**
@@ -13,6 +13,7 @@ export const statusQuery = defineQuery<RunStatus>(WireName.statusQuery);
 export const eventsQuery = defineQuery<EventPage, [cursor: number, limit?: number]>(WireName.eventsQuery);
 
 export interface ConversationRequest {
+  thread?: ConversationThread;
   epoch: number;
   from: number;
   count: number;
@@ -34,3 +35,14 @@ export const approvalSignal = defineSignal<[ApprovalDecision]>(WireName.approval
 export const decideApprovalUpdate = defineUpdate<{ approvalId: string; outcome: ApprovalOutcome }, [ApprovalDecision]>(
   WireName.decideApprovalUpdate,
 );
+
+/** A user message pushed into a running run; it joins the conversation before the next model call. */
+export interface InjectedMessage {
+  text: string;
+}
+
+/** Fire-and-forget injection (durable without a worker). The client refuses empty text first. */
+export const injectMessageSignal = defineSignal<[InjectedMessage]>(WireName.injectMessageSignal);
+
+/** Injection with an answer: the validator refuses empty text; returns the queue position. */
+export const injectMessageUpdate = defineUpdate<{ queued: number }, [InjectedMessage]>(WireName.injectMessageUpdate);

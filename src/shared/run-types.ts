@@ -32,7 +32,8 @@ export type StopReason =
   | 'completed'
   | 'max_steps'
   | 'context_length_exceeded'
-  | 'output_invalid';
+  | 'output_invalid'
+  | 'budget_limit';
 
 export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';
 export type ApprovalStatus = 'not_required' | 'approved' | 'rejected' | 'timed_out';
@@ -62,10 +63,13 @@ export interface ToolResult {
   metadata: ToolResultMetadata;
   /** Set in a run result when `content` was cut (the full content is in the run's history). */
   contentTruncated?: boolean;
+  /** Progress the tool reported while it ran. */
+  progress?: ProgressNote[];
 }
 
 export interface AgentRunResult {
   output: string;
+  plan?: PlanArtifact;
   /** The validated structured answer, when the config has an `output_type`. */
   structuredOutput?: unknown;
   stopReason: StopReason;
@@ -85,8 +89,23 @@ export interface UsageSummary extends Usage {
  * the first `count` messages of conversation `epoch` through the `conversation` query on its run.
  */
 export interface ConversationRef {
+  /** The executor's conversation, or the planner's own transcript. Default: executor. */
+  thread?: ConversationThread;
   epoch: number;
   count: number;
+}
+
+export type ConversationThread = 'executor' | 'planner';
+
+/** What a model call is for: the scripted model keeps a separate script for each. */
+export type ModelPurpose = 'executor' | 'planner' | 'compaction';
+
+/** Budget awareness as a model step applies it. */
+export interface StepBudget {
+  mode: 'per-message' | 'limit';
+  /** For `limit`: the share of the window the prompt may use, 0-100. */
+  limitPercent: number | null;
+  contextWindow: number;
 }
 
 export interface ModelStepInput {
@@ -100,15 +119,44 @@ export interface ModelStepInput {
   injectedToolArgs: Record<string, string>;
   outputSchema: JsonSchema | null;
   step: number;
+  purpose?: ModelPurpose;
+  budget?: StepBudget | null;
 }
 
 export interface ModelStepResult {
   message: AssistantMessage;
   usage: Usage;
   model: string;
+  /** Tokens of the prompt this step sent (counted when budget awareness is on). */
+  promptTokens?: number;
+  /** Set (and no model was called) when the prompt exceeds the `limit` budget. */
+  overBudget?: { promptTokens: number; limitTokens: number };
   /** Set when an `outputSchema` was given and the reply is a final answer. */
   structuredOutput?: unknown;
   outputError?: string;
+}
+
+/** Summarises the older part of a conversation so it fits the budget again. */
+export interface CompactionInput {
+  conversation: ConversationRef;
+  model: string;
+  /** Messages before this index (after the task) are summarised; the rest is kept. */
+  keepFrom: number;
+  /** Index of the task message, which is always kept. */
+  taskIndex: number;
+  sequence: number;
+}
+
+export interface CompactionResult {
+  summary: string;
+  usage: Usage;
+}
+
+/** A progress notification a tool reported while it ran (MCP progress). */
+export interface ProgressNote {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 export interface RunToolInput {
@@ -129,7 +177,15 @@ export interface ConversationSlice {
   messages: Message[];
 }
 
-export type RunPhase = 'starting' | 'model' | 'tools' | 'completed';
+export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed';
+
+/** The planner's output: the final plan text and its numbered steps. */
+export interface PlanArtifact {
+  text: string;
+  steps: string[];
+  model: string;
+  plannerSteps: number;
+}
 
 export interface RunStatus {
   phase: RunPhase;
@@ -142,6 +198,11 @@ export interface RunStatus {
   stopReason: StopReason | null;
   /** Gated tool calls waiting for a human decision. */
   pendingApprovals: ApprovalRequest[];
+  plan: PlanArtifact | null;
+  /** The last model step's prompt size against the window (budget awareness on). */
+  budget: { promptTokens: number; contextWindow: number } | null;
+  /** Injected messages waiting for the next model call. */
+  queuedMessages: number;
 }
 
 /** A gated tool call waiting for (or given) a human decision. */

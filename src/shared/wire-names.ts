@@ -9,6 +9,8 @@ export const WireName = {
   conversationQuery: 'conversation',
   approvalSignal: 'approval',
   decideApprovalUpdate: 'decideApproval',
+  injectMessageSignal: 'injectMessage',
+  injectMessageUpdate: 'injectMessageChecked',
 } as const;
 
 /** The default task queue of workers and clients. */

@@ -16,6 +16,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Report liveness (and optional progress details); long tools should call it. */
   heartbeat(details?: unknown): void;
+  /**
+   * Report progress (MCP progress notifications use this). Shown live through the activity's
+   * heartbeat details, and as `mcp-progress` events unless the agent sets emit_mcp_progress: false.
+   */
+  reportProgress(progress: number, total?: number, message?: string): void;
 }
 
 export interface Tool<Args = any> {

@@ -1,6 +1,6 @@
-import type { AgentConfig } from '../shared/agent-config';
+import { budgetMode, contextWindowOf, type AgentConfig } from '../shared/agent-config';
 import type { Message, ToolCall, ToolMessage, Usage } from '../shared/messages';
-import type { AgentRunInput, ApprovalRecord, ToolResult, UsageSummary } from '../shared/run-types';
+import type { AgentRunInput, ApprovalRecord, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../shared/run-types';
 import { formatDuration } from '../shared/duration';
 
 /**
@@ -119,4 +119,61 @@ export function unapprovedResult(call: ToolCall, step: number, approval: Approva
       offloaded_artifact_id: null,
     },
   };
+}
+
+/** The planner's system prompt when `planning_instructions` is empty. */
+export const DEFAULT_PLANNER_PROMPT =
+  'You are the planning phase of an agent. Read the task and the tools available, then reply with a short ' +
+  'numbered plan of the steps to take (one line each). You may call tools to look things up first. ' +
+  'Do not carry out the task: the executor will follow your plan.';
+
+/** The plan as a structured artifact: the text and its numbered (or bulleted) lines. */
+export function planArtifact(text: string, model: string, plannerSteps: number): PlanArtifact {
+  const steps = text
+    .split('\n')
+    .map((line) => /^\s*(?:\d+[.)]|[-*])\s+(.*\S)\s*$/.exec(line)?.[1])
+    .filter((line): line is string => line !== undefined);
+  return { text, steps, model, plannerSteps };
+}
+
+/** The task message the executor sees when a plan was made: the original task, then the plan. */
+export function taskWithPlan(task: string, plan: PlanArtifact): string {
+  return `${task}\n\nPlan from the planning phase:\n${plan.text}`;
+}
+
+/** Budget awareness of a config, as model steps apply it; null when off. */
+export function stepBudget(config: AgentConfig): StepBudget | null {
+  const mode = budgetMode(config);
+  const contextWindow = contextWindowOf(config);
+  if (mode.kind === 'off' || contextWindow === null) return null;
+  return { mode: mode.kind, limitPercent: mode.kind === 'limit' ? mode.percent : null, contextWindow };
+}
+
+/** Turns (an assistant message and the tool results after it) kept verbatim by compaction. */
+export const KEEP_RECENT_TURNS = 2;
+
+/**
+ * Where the kept part of a conversation starts when compacting: at the assistant message that
+ * opens the last `KEEP_RECENT_TURNS` turns, so a tool call is never separated from its results.
+ * Null when there is nothing older than that to summarise.
+ */
+export function compactionKeepFrom(messages: readonly Message[], taskIndex: number): number | null {
+  let keepFrom = messages.length;
+  let turns = 0;
+  for (let index = messages.length - 1; index > taskIndex && turns < KEEP_RECENT_TURNS; index--) {
+    if (messages[index]?.role === 'assistant') {
+      keepFrom = index;
+      turns++;
+    }
+  }
+  return keepFrom > taskIndex + 1 ? keepFrom : null;
+}
+
+/** The conversation after compaction: everything up to the task, the summary, the recent turns. */
+export function compactedMessages(messages: readonly Message[], taskIndex: number, keepFrom: number, summary: string): Message[] {
+  return [
+    ...messages.slice(0, taskIndex + 1),
+    { role: 'user', content: `Summary of the earlier part of this conversation:\n${summary}` },
+    ...messages.slice(keepFrom),
+  ];
 }

@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   isCancellation,
+  log,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -9,35 +10,47 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
+import { parseDuration } from '../shared/duration';
 import { ErrorCode } from '../shared/errors';
-import type { Message, ToolCall } from '../shared/messages';
-import { conversationQuery, eventsQuery, statusQuery } from '../shared/run-messages';
+import type { ToolCall } from '../shared/messages';
+import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
 import {
   DEFAULT_TIMEOUTS,
   type AgentRunInput,
   type AgentRunResult,
   type ApprovalRecord,
+  type ConversationThread,
+  type ModelPurpose,
   type ModelStepResult,
+  type PlanArtifact,
   type RunPhase,
+  type RunTimeouts,
   type StopReason,
   type ToolResult,
 } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { upgradeConfig } from '../shared/upgrade-config';
 import {
   addUsage,
   buildSystemPrompt,
+  compactedMessages,
+  compactionKeepFrom,
+  DEFAULT_PLANNER_PROMPT,
   emptyUsage,
   initialMessages,
   lastAssistantText,
   outputCorrectionMessage,
+  planArtifact,
+  stepBudget,
   summarizeToolResult,
+  taskWithPlan,
   toToolMessage,
   unapprovedResult,
   workflowErrorResult,
 } from './agent-loop';
-import { EventLog } from './event-log';
 import { ApprovalGate } from './approval-gate';
-import { parseDuration } from '../shared/duration';
+import { ConversationThreads } from './conversation-threads';
+import { EventLog } from './event-log';
 
 const EVENT_LOG_CAPACITY = 1000;
 
@@ -51,34 +64,46 @@ const NON_RETRYABLE_MODEL_ERRORS = [
   ErrorCode.scriptedModelMismatch,
 ];
 
+/** Thrown inside the run to end it early with a normal result (never escapes the workflow). */
+class RunStop {
+  constructor(
+    readonly reason: StopReason,
+    readonly detail: string,
+  ) {}
+}
+
 /**
- * One agent run: model step → the requested tool calls in parallel, each its own activity →
- * results fed back → repeat until a text-only answer or `max_steps`. Every message enters the
- * history once; model steps read the conversation through the `conversation` query.
- * A stop (max steps, context length, invalid output) is a normal result with its reason.
+ * One agent run: (optional planner phase) → per step: drain injected messages → model step
+ * (with budget checks and compaction) → the requested tool calls in parallel, each its own
+ * activity, gated ones after a human decision → results fed back → until a text-only answer or
+ * `max_steps`. Every message enters the history once; model steps read the conversation through
+ * the `conversation` query. A stop (max steps, context length, budget, invalid output) is a
+ * normal result with its reason.
  */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
-  const { config } = input;
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...input.timeouts };
-  const system = buildSystemPrompt(config);
-  const messages: Message[] = initialMessages(input);
-  const conversationEpoch = 0;
+  const config = upgradeConfig(input.config);
+  const timeouts: RunTimeouts = { ...DEFAULT_TIMEOUTS, ...input.timeouts };
+  const messages = initialMessages(input);
+  const taskIndex = messages.length - 1;
+  const threads = new ConversationThreads(buildSystemPrompt(config), messages);
   const activeTools = [...config.tools];
   const injectedArgNames = Object.keys(config.injected_tool_args);
+  const budget = stepBudget(config);
   const events = new EventLog(EVENT_LOG_CAPACITY);
   const usage = emptyUsage();
   const toolResults: ToolResult[] = [];
   const runningTools: string[] = [];
+  const injectedQueue: string[] = [];
   let phase: RunPhase = 'starting';
   let step = 0;
   let stopReason: StopReason | null = null;
+  let plan: PlanArtifact | null = null;
+  let lastPromptTokens: number | null = null;
+  let compactions = 0;
 
-  setHandler(conversationQuery, ({ epoch, from, count }) => ({
-    epoch: conversationEpoch,
-    system,
-    from,
-    messages: epoch === conversationEpoch ? messages.slice(from, count) : [],
-  }));
+  setHandler(conversationQuery, (request) => threads.slice(request));
+  setHandler(eventsQuery, (cursor, limit = 200) => events.page(cursor, limit, stopReason !== null));
+  const approvals = new ApprovalGate(events, parseDuration(config.hitl_timeout), injectedArgNames);
   setHandler(statusQuery, () => ({
     phase,
     step,
@@ -86,12 +111,32 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     activeTools: [...activeTools],
     runningTools: [...runningTools],
     usage,
-    messageCount: messages.length,
+    messageCount: threads.messages('executor').length,
     stopReason,
     pendingApprovals: approvals.book.pending(),
+    plan,
+    budget: budget && lastPromptTokens !== null ? { promptTokens: lastPromptTokens, contextWindow: budget.contextWindow } : null,
+    queuedMessages: injectedQueue.length,
   }));
-  setHandler(eventsQuery, (cursor, limit = 200) => events.page(cursor, limit, stopReason !== null));
-  const approvals = new ApprovalGate(events, parseDuration(config.hitl_timeout), injectedArgNames);
+  setHandler(injectMessageSignal, (message) => {
+    if (typeof message?.text !== 'string' || !message.text.trim()) {
+      log.warn('Ignored an empty injected message');
+      return;
+    }
+    injectedQueue.push(message.text);
+  });
+  setHandler(
+    injectMessageUpdate,
+    (message) => {
+      injectedQueue.push(message.text);
+      return { queued: injectedQueue.length };
+    },
+    {
+      validator: (message) => {
+        if (typeof message?.text !== 'string' || !message.text.trim()) throw new Error('text: an injected message must not be empty');
+      },
+    },
+  );
 
   if (!workflowInfo().typedSearchAttributes.get(AgentNameAttribute)) {
     upsertSearchAttributes([
@@ -113,10 +158,85 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }]);
     events.push({ type: 'run-completed', stopReason: reason, output });
     setCurrentDetails(`completed: ${reason}`);
-    return { output, stopReason: reason, steps: step, usage, toolResults, ...extra };
+    return { output, stopReason: reason, steps: step, usage, toolResults, ...(plan ? { plan } : {}), ...extra };
   };
 
-  const runToolCall = async (call: ToolCall, index: number): Promise<ToolResult> => {
+  /** One model call on a thread; a context-length error becomes a RunStop. */
+  const callModel = async (thread: ConversationThread, activityId: string, purpose: ModelPurpose, model: string, withBudget: boolean): Promise<ModelStepResult> => {
+    const { modelStep } = proxyActivities<AgentActivities>({
+      activityId,
+      summary: activitySummary(activityId, `model ${model}`),
+      startToCloseTimeout: timeouts.modelStepMs,
+      heartbeatTimeout: timeouts.heartbeatMs,
+      retry: { maximumAttempts: config.max_retries, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
+    });
+    try {
+      const reply = await modelStep({
+        conversation: threads.ref(thread),
+        model,
+        temperature: config.temperature,
+        maxTokens: config.max_tokens,
+        toolNames: activeTools,
+        injectedToolArgs: config.injected_tool_args,
+        outputSchema: thread === 'executor' ? config.output_type : null,
+        step,
+        ...(purpose === 'executor' ? {} : { purpose }),
+        ...(withBudget && budget ? { budget } : {}),
+      });
+      addUsage(usage, reply.model, reply.usage);
+      return reply;
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      if (failureType(error) === ErrorCode.contextLengthExceeded) {
+        throw new RunStop('context_length_exceeded', `The conversation no longer fits the context window of ${model}: ${describeFailure(error)}`);
+      }
+      throw ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? 'ModelStepFailed');
+    }
+  };
+
+  /** Summarises older turns into a new conversation epoch; false when nothing can be compacted. */
+  const compact = async (tokensBefore: number): Promise<boolean> => {
+    const current = threads.messages('executor');
+    const keepFrom = compactionKeepFrom(current, taskIndex);
+    if (keepFrom === null) return false;
+    enterPhase('compacting');
+    const { compactConversation } = proxyActivities<AgentActivities>({
+      activityId: `step-${step}.compaction`,
+      summary: activitySummary(`step-${step}.compaction`, 'compact the conversation'),
+      startToCloseTimeout: timeouts.modelStepMs,
+      heartbeatTimeout: timeouts.heartbeatMs,
+      retry: { maximumAttempts: config.max_retries, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
+    });
+    const result = await compactConversation({ conversation: threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: compactions++ });
+    addUsage(usage, config.model, result.usage);
+    threads.rewrite('executor', compactedMessages(current, taskIndex, keepFrom, result.summary));
+    events.push({ type: 'context-compacted', step, tokensBefore, removedMessages: keepFrom - taskIndex - 1 });
+    return true;
+  };
+
+  /** The executor's model step with budget awareness: compaction first, a budget stop if still too big. */
+  const executorStep = async (): Promise<ModelStepResult> => {
+    let reply = await callModel('executor', `step-${step}.model`, 'executor', config.model, true);
+    if (reply.overBudget && (await compact(reply.overBudget.promptTokens))) {
+      enterPhase('model');
+      reply = await callModel('executor', `step-${step}.model-after-compaction`, 'executor', config.model, true);
+    }
+    if (reply.overBudget) {
+      events.push({ type: 'budget-stopped', step, ...reply.overBudget });
+      throw new RunStop(
+        'budget_limit',
+        `The prompt needs ${reply.overBudget.promptTokens} tokens, above the budget of ${reply.overBudget.limitTokens} (${config.budget_awareness} of a ${budget?.contextWindow}-token window), even after compaction; no further model call was made.`,
+      );
+    }
+    if (budget && reply.promptTokens !== undefined) {
+      lastPromptTokens = reply.promptTokens;
+      const percent = Math.round((reply.promptTokens / budget.contextWindow) * 1000) / 10;
+      events.push({ type: 'budget-advisory', step, promptTokens: reply.promptTokens, contextWindow: budget.contextWindow, percent });
+    }
+    return reply;
+  };
+
+  const runToolCall = async (call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> => {
     if (!activeTools.includes(call.name)) {
       const available = activeTools.join(', ') || 'none';
       return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available}`, ErrorCode.toolNotFound);
@@ -128,9 +248,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     }
     runningTools.push(call.name);
     try {
-      const { runTool } = proxyActivities<AgentActivities>(
-        toolActivityOptions(`step-${step}.tool-${index + 1}.${call.name}`, `step ${step}: tool ${call.name}`, timeouts),
-      );
+      const { runTool } = proxyActivities<AgentActivities>(toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, timeouts));
       return await runTool({ call, step, injectedArgNames, ...(approval ? { approvalId: approval.approvalId } : {}) });
     } catch (error) {
       if (isCancellation(error)) throw error;
@@ -140,95 +258,99 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     }
   };
 
-  for (step = 1; step <= config.max_steps; step++) {
-    enterPhase('model');
-    let reply: ModelStepResult;
-    try {
-      const { modelStep } = proxyActivities<AgentActivities>({
-        activityId: `step-${step}.model`,
-        summary: `step ${step}: model ${config.model}`,
-        startToCloseTimeout: timeouts.modelStepMs,
-        heartbeatTimeout: timeouts.heartbeatMs,
-        retry: {
-          maximumAttempts: config.max_retries,
-          initialInterval: '1s',
-          backoffCoefficient: 2,
-          maximumInterval: '1m',
-          nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS,
-        },
-      });
-      reply = await modelStep({
-        conversation: { epoch: conversationEpoch, count: messages.length },
-        model: config.model,
-        temperature: config.temperature,
-        maxTokens: config.max_tokens,
-        toolNames: activeTools,
-        injectedToolArgs: config.injected_tool_args,
-        outputSchema: config.output_type,
-        step,
-      });
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      if (failureType(error) === ErrorCode.contextLengthExceeded) {
-        return finish('context_length_exceeded', lastAssistantText(messages), {
-          stopDetail: `The conversation no longer fits the context window of ${config.model}: ${describeFailure(error)}`,
-        });
-      }
-      throw ApplicationFailure.nonRetryable(
-        `Model step ${step} (${config.model}) failed: ${describeFailure(error)}`,
-        failureType(error) ?? 'ModelStepFailed',
-      );
-    }
-
-    addUsage(usage, reply.model, reply.usage);
-    messages.push(reply.message);
-    if (reply.message.content) events.push({ type: 'text-produced', step, text: reply.message.content });
-    const calls = reply.message.toolCalls;
-
-    if (calls.length === 0) {
-      if (reply.outputError === undefined) {
-        return finish('completed', reply.message.content, reply.structuredOutput !== undefined ? { structuredOutput: reply.structuredOutput } : {});
-      }
-      events.push({ type: 'output-rejected', step, reason: reply.outputError });
-      if (step === config.max_steps) {
-        return finish('output_invalid', reply.message.content, { stopDetail: reply.outputError });
-      }
-      messages.push(outputCorrectionMessage(reply.outputError));
-      continue;
-    }
-
-    enterPhase('tools');
+  /** Runs a step's tool calls in parallel and reports them; results come back in call order. */
+  const runToolCalls = async (calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> => {
     for (const call of calls) events.push({ type: 'tool-called', step, call });
-    const results = await Promise.all(calls.map(runToolCall));
-    for (const result of results) {
-      messages.push(toToolMessage(result));
-      toolResults.push(summarizeToolResult(result));
-      events.push({
-        type: 'tool-completed',
-        step,
-        callId: result.callId,
-        toolName: result.toolName,
-        content: result.content,
-        isError: result.isError,
-        metadata: result.metadata,
-      });
+    const results = await Promise.all(calls.map((call, index) => runToolCall(call, index, activityPrefix)));
+    for (const { progress, ...result } of results) {
+      if (config.emit_mcp_progress) {
+        for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
+      }
+      events.push({ type: 'tool-completed', step, callId: result.callId, toolName: result.toolName, content: result.content, isError: result.isError, metadata: result.metadata });
     }
+    return results;
+  };
+
+  /** The planner phase: its own transcript, model and instructions; only the plan text comes back. */
+  const runPlanner = async (): Promise<PlanArtifact> => {
+    const plannerModel = config.planning_model ?? config.model;
+    threads.start('planner', config.planning_instructions.trim() || DEFAULT_PLANNER_PROMPT, [{ role: 'user', content: input.task }]);
+    enterPhase('planning');
+    for (let plannerStep = 1; plannerStep <= config.max_steps; plannerStep++) {
+      const reply = await callModel('planner', `plan-${plannerStep}.model`, 'planner', plannerModel, false);
+      threads.push('planner', reply.message);
+      if (reply.message.toolCalls.length === 0) return planArtifact(reply.message.content, plannerModel, plannerStep);
+      const results = await runToolCalls(reply.message.toolCalls, `plan-${plannerStep}`);
+      for (const result of results) threads.push('planner', toToolMessage(result));
+    }
+    return planArtifact(lastAssistantText(threads.messages('planner')), plannerModel, config.max_steps);
+  };
+
+  const drainInjectedMessages = () => {
+    while (injectedQueue.length > 0) {
+      const text = injectedQueue.shift()!;
+      threads.push('executor', { role: 'user', content: text });
+      events.push({ type: 'message-injected', step, text });
+    }
+  };
+
+  try {
+    if (config.planning_enabled) {
+      plan = await runPlanner();
+      const executorMessages = threads.messages('executor');
+      executorMessages[taskIndex] = { role: 'user', content: taskWithPlan(input.task, plan) };
+      events.push({ type: 'plan-created', plan });
+    }
+    for (step = 1; step <= config.max_steps; step++) {
+      drainInjectedMessages();
+      enterPhase('model');
+      const reply = await executorStep();
+      threads.push('executor', reply.message);
+      if (reply.message.content) events.push({ type: 'text-produced', step, text: reply.message.content });
+      const calls = reply.message.toolCalls;
+
+      if (calls.length === 0) {
+        if (reply.outputError === undefined) {
+          return finish('completed', reply.message.content, reply.structuredOutput !== undefined ? { structuredOutput: reply.structuredOutput } : {});
+        }
+        events.push({ type: 'output-rejected', step, reason: reply.outputError });
+        if (step === config.max_steps) return finish('output_invalid', reply.message.content, { stopDetail: reply.outputError });
+        threads.push('executor', outputCorrectionMessage(reply.outputError));
+        continue;
+      }
+
+      enterPhase('tools');
+      for (const result of await runToolCalls(calls, `step-${step}`)) {
+        threads.push('executor', toToolMessage(result));
+        toolResults.push(summarizeToolResult(result));
+      }
+    }
+    step = config.max_steps;
+    return finish('max_steps', lastAssistantText(threads.messages('executor')), {
+      stopDetail: `Stopped after max_steps (${config.max_steps}) model steps without a final answer`,
+    });
+  } catch (error) {
+    if (error instanceof RunStop) return finish(error.reason, lastAssistantText(threads.messages('executor')), { stopDetail: error.detail });
+    throw error;
   }
-  step = config.max_steps;
-  return finish('max_steps', lastAssistantText(messages), {
-    stopDetail: `Stopped after max_steps (${config.max_steps}) model steps without a final answer`,
-  });
 }
 
-function toolActivityOptions(activityId: string, summary: string, timeouts: typeof DEFAULT_TIMEOUTS): ActivityOptions {
+function toolActivityOptions(activityId: string, timeouts: RunTimeouts): ActivityOptions {
   return {
     activityId,
-    summary,
+    summary: activitySummary(activityId, `tool ${activityId.split('.')[2] ?? ''}`),
     startToCloseTimeout: timeouts.toolMs,
     heartbeatTimeout: timeouts.heartbeatMs,
     // Tool errors are results, not failures: only a dead worker or a RetryableToolError retries.
     retry: { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
   };
+}
+
+/** What the Web UI shows for an activity: "step 3: tool get_weather", "plan 1: model openai:gpt-4o". */
+function activitySummary(activityId: string, what: string): string {
+  const [label = '', part = ''] = activityId.split('.');
+  const suffix = part.endsWith('-after-compaction') ? ' (after compaction)' : '';
+  return `${label.replace('-', ' ')}: ${what}${suffix}`;
 }
 
 /** The `type` of the ApplicationFailure at the root of an activity failure, if any. */

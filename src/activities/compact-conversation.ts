@@ -1,0 +1,60 @@
+import { Context } from '@temporalio/activity';
+import { classifyProviderError } from '../models/ai-sdk-provider';
+import type { Message } from '../shared/messages';
+import type { CompactionInput, CompactionResult } from '../shared/run-types';
+import type { ModelStepDependencies } from './model-step';
+import { toApplicationFailure } from './model-step';
+import { currentRunExecution } from './run-execution';
+import { withHeartbeat } from './heartbeat';
+
+const COMPACTION_PROMPT =
+  'You compress the earlier part of an agent conversation so the agent can continue within its context budget. ' +
+  'Write a concise summary of the facts found, tool results that still matter, decisions made and open questions. ' +
+  'Do not invent anything.';
+
+/**
+ * `limit:<n>` budget awareness: summarises the turns between the task and the recent turns with
+ * the agent's own model. The workflow keeps the system prompt, the task, this summary and the
+ * recent turns as a new conversation epoch.
+ */
+export function createCompactConversation(dependencies: Omit<ModelStepDependencies, 'tools'>) {
+  return async function compactConversation(input: CompactionInput): Promise<CompactionResult> {
+    const context = Context.current();
+    const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
+    const older = conversation.messages.slice(input.taskIndex + 1, input.keepFrom);
+    const response = await withHeartbeat(async () => {
+      try {
+        const { provider, modelId } = dependencies.models.resolve(input.model);
+        return await provider.complete({
+          modelId,
+          system: COMPACTION_PROMPT,
+          messages: [{ role: 'user', content: transcript(older) }],
+          tools: [],
+          temperature: 0,
+          maxTokens: null,
+          outputSchema: null,
+          attempt: context.info.attempt,
+          purpose: 'compaction',
+          sequence: input.sequence,
+          abortSignal: context.cancellationSignal,
+        });
+      } catch (error) {
+        throw toApplicationFailure(classifyProviderError(error));
+      }
+    });
+    return { summary: response.text, usage: response.usage };
+  };
+}
+
+function transcript(messages: Message[]): string {
+  return messages
+    .map((message) => {
+      if (message.role === 'assistant') {
+        const calls = message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(', ');
+        return `assistant: ${message.content}${calls ? ` [called ${calls}]` : ''}`;
+      }
+      if (message.role === 'tool') return `tool ${message.toolName}${message.isError ? ' (error)' : ''}: ${message.content}`;
+      return `user: ${message.content}`;
+    })
+    .join('\n');
+}

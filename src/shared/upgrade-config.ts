@@ -1,0 +1,14 @@
+import type { AgentConfig } from './agent-config';
+
+/**
+ * Fills fields that were added to AgentConfig after runs were already started with older
+ * versions: a workflow replaying such a run gets a config without them. Pure (workflow-safe);
+ * every field added from now on needs its default here.
+ */
+export function upgradeConfig(config: AgentConfig): AgentConfig {
+  return {
+    ...config,
+    hitl_timeout: config.hitl_timeout ?? '24h',
+    context_window: config.context_window ?? null,
+  };
+}
