@@ -5,7 +5,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { AgentClient } from '../src/client/agent-client';
 import { startDevServer, type DevServer } from '../src/devserver/dev-server';
-import { ScriptedModel, type ModelScriptInput } from '../src/models/scripted-model';
+import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../src/models/scripted-model';
 import { defineTool } from '../src/tools/define-tool';
 import { createAgentWorker } from '../src/worker/create-worker';
 import { defaultModelRegistry } from '../src/worker/default-models';
@@ -18,6 +18,10 @@ export interface BenchStack {
   eagerAgents: AgentClient;
   /** When each tool / baseline activity started, by workflow id (performance.now()). */
   activityStarts: Map<string, number>;
+  /** Called on every scripted model call, in the worker's process. */
+  onModelCall: (call: ScriptedCall) => void;
+  /** Opens the `gate` tool of one run (by workflow id). */
+  gates: Map<string, () => void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +48,13 @@ export async function startBenchStack(folder: string, name: string, options: { e
       return 'ok';
     },
   });
+  const gates = new Map<string, () => void>();
+  const gate = defineTool({
+    name: 'gate',
+    description: 'Waits until the bench opens it.',
+    parameters: z.object({}),
+    execute: (_args, context) => new Promise<string>((resolve) => gates.set(context.workflowId, () => resolve('open'))),
+  });
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
   const taskQueue = `bench-${randomUUID()}`;
@@ -51,15 +62,17 @@ export async function startBenchStack(folder: string, name: string, options: { e
     connection,
     client,
     taskQueue,
-    tools: [noop],
-    models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts })),
+    tools: [noop, gate],
+    models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts, onCall: (call) => stack.onModelCall(call) })),
     onBenchActivityStart: (workflowId) => activityStarts.set(workflowId, performance.now()),
   });
   const running = worker.run();
-  return {
+  const stack: BenchStack = {
     server,
     worker,
     activityStarts,
+    onModelCall: () => {},
+    gates,
     agents: new AgentClient(client, { taskQueue }),
     eagerAgents: new AgentClient(client, { taskQueue, eagerStart: true }),
     async close() {
@@ -69,6 +82,7 @@ export async function startBenchStack(folder: string, name: string, options: { e
       await server.stop();
     },
   };
+  return stack;
 }
 
 export function median(values: number[]): number {

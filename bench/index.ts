@@ -10,6 +10,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { measureApprovalLatency, measureParkedMemory } from './approval-latency';
 import { noopScript, startBenchStack } from './bench-stack';
 import { measureHistoryBytes, measureStepOverhead, STEPS } from './step-overhead';
+import { measureRuntimeContract } from './runtime-contract';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     steps10: noopScript(STEPS),
     steps50: noopScript(50),
     gated: { replies: [{ toolCalls: [{ name: 'noop', args: {} }] }, { text: 'done' }] },
+    'gated-step': { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
   };
   const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
     await measureStepOverhead(eagerOn, eagerOff, ROUNDS);
     await measureHistoryBytes(eagerOn);
     await measureApprovalLatency(eagerOn, ROUNDS);
+    await measureRuntimeContract(eagerOn, ROUNDS);
     await measureParkedMemory(eagerOn, PARKED_RUNS);
   } finally {
     await eagerOn.close();

@@ -65,4 +65,14 @@ describe('CLI', () => {
     await run.result();
     await eventually(async () => (await env.client.workflow.count(`AgentName = 'findable' AND AgentStatus = 'completed'`)).count > 0);
   });
+
+  it('watches a run: its events and its result', async () => {
+    const run = await env.agents.startRun({ config: { name: 'watched', model: 'scripted:examples/demo-model.yaml', tools: demoTools.map((tool) => tool.name) }, task: 'Weather?' });
+    const watched = await runCli(['watch', run.workflowId]);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toContain('▶ watched started on scripted:examples/demo-model.yaml');
+    expect(watched.stdout).toContain('← get_timezone ✓');
+    expect(watched.stdout).toContain('■ finished: completed');
+    expect(watched.stdout).toContain('Answer (completed, 3 steps');
+  });
 });

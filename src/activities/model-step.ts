@@ -59,6 +59,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
           outputSchema: input.outputSchema,
           attempt: context.info.attempt,
           purpose: input.purpose ?? 'executor',
+          step: input.step,
           abortSignal: context.cancellationSignal,
         });
       } catch (error) {

@@ -6,7 +6,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'run-started':
       return `▶ ${event.agent} started on ${event.model}`;
     case 'status-changed':
-      return event.phase === 'model' ? `· step ${event.step}: model is thinking` : null;
+      return event.phase === 'model' ? `· step ${event.step}: model` : null;
     case 'text-produced':
       return `  ${event.text.split('\n').join('\n  ')}`;
     case 'tool-called':

@@ -72,7 +72,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
       const activityId = scheduled.activityId ?? '';
       scheduledAt.set(id, at);
       const type = scheduled.activityType?.name;
-      if (type === 'modelStep') {
+      if (type === 'modelStep' || type === 'compactConversation') {
         const input = decode<ModelStepInput>(scheduled.input?.payloads?.[0]);
         const entry = { kind: 'model' as const, step: input?.step ?? 0, activityId, at: iso(at), durationMs: null, attempts: 1, model: input?.model ?? '', text: null, toolCalls: [], failure: null };
         activities.set(id, entry);
@@ -177,7 +177,7 @@ export function renderTranscript(transcript: Transcript): string {
         break;
       case 'model': {
         const retries = entry.attempts > 1 ? `, ${entry.attempts} attempts` : '';
-        lines.push(`${time}  step ${entry.step} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries})`);
+        lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries})`);
         if (entry.text) lines.push(indent(entry.text));
         for (const call of entry.toolCalls) lines.push(`              → ${call.name}(${compact(call.args)})`);
         if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
@@ -186,7 +186,7 @@ export function renderTranscript(transcript: Transcript): string {
       case 'tool': {
         const retries = entry.attempts > 1 ? `, ${entry.attempts} attempts` : '';
         const mark = entry.failure || entry.result?.isError ? '✗' : '✓';
-        lines.push(`${time}  step ${entry.step} · tool ${entry.tool}(${compact(entry.args)}) ${mark} (${formatDuration(entry.durationMs)}${retries})`);
+        lines.push(`${time}  ${stepLabel(entry.activityId)} · tool ${entry.tool}(${compact(entry.args)}) ${mark} (${formatDuration(entry.durationMs)}${retries})`);
         if (entry.result) {
           lines.push(indent(truncate(entry.result.content, 400)));
           const metadata = entry.result.metadata;
@@ -215,6 +215,11 @@ export function renderTranscript(transcript: Transcript): string {
     }
   }
   return lines.join('\n');
+}
+
+/** "step-3.tool-1.x" → "step 3"; "plan-1.model" → "plan 1" (the planner phase). */
+function stepLabel(activityId: string): string {
+  return (activityId.split('.')[0] ?? '').replace('-', ' ');
 }
 
 function formatDuration(ms: number | null): string {

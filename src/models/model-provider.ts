@@ -22,6 +22,8 @@ export interface ModelRequest {
   purpose?: ModelPurpose;
   /** For compaction: how many compactions this run made before. */
   sequence?: number;
+  /** The run's step (1-based) for executor calls. */
+  step?: number;
   abortSignal?: AbortSignal;
 }
 

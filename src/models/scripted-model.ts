@@ -7,9 +7,10 @@ import type { Message, ToolCall } from '../shared/messages';
 import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from './model-provider';
 
 /**
- * A deterministic model driven by a script: reply N answers the call that sees N earlier assistant
- * messages. Because the reply depends only on the conversation, a retried or replayed step gets the
- * same reply on any worker. It stands in for a real provider in the demo and the tests, behind the
+ * A deterministic model driven by a script: executor reply N answers step N of the run (planner
+ * reply N answers the planner call that sees N earlier planner replies). Because the reply depends
+ * only on the step and the conversation, a retried or replayed step gets the same reply on any
+ * worker. It stands in for a real provider in the demo and the tests, behind the
  * same interface.
  *
  * Text may quote tool results: `{{tool:get_weather}}` is replaced by the content of the latest
@@ -99,7 +100,9 @@ export class ScriptedModel implements ModelProvider {
     const replyIndex =
       purpose === 'compaction'
         ? Math.min(request.sequence ?? 0, (replies?.length ?? 1) - 1)
-        : request.messages.filter((message) => message.role === 'assistant').length;
+        : purpose === 'executor' && request.step !== undefined && request.step > 0
+          ? request.step - 1
+          : request.messages.filter((message) => message.role === 'assistant').length;
     this.options.onCall?.({ modelId: request.modelId, request, replyIndex });
     const reply = replies?.[replyIndex];
     if (!reply) {

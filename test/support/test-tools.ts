@@ -49,5 +49,43 @@ export function createTestTools() {
     parameters: z.object({}),
     execute: () => 'ok',
   });
-  return { tools: [add, echo, explode, flaky, noop], executions };
+  const bulk = defineTool({
+    name: 'bulk',
+    description: 'Returns a long text of the given number of words.',
+    parameters: z.object({ words: z.number().int().min(1) }),
+    execute: ({ words }) => 'lorem '.repeat(words).trim(),
+  });
+  let releaseGate: () => void = () => {};
+  let gateOpen = new Promise<void>((resolve) => (releaseGate = resolve));
+  let gateEntered: () => void = () => {};
+  let gateReached = new Promise<void>((resolve) => (gateEntered = resolve));
+  const gate = defineTool({
+    name: 'gate',
+    description: 'Waits until the test opens the gate.',
+    parameters: z.object({}),
+    execute: async () => {
+      gateEntered();
+      await gateOpen;
+      return 'gate passed';
+    },
+  });
+  const progressive = defineTool({
+    name: 'progressive',
+    description: 'Reports progress three times.',
+    parameters: z.object({}),
+    execute: (_args, context) => {
+      for (let done = 1; done <= 3; done++) context.reportProgress(done, 3, `part ${done}`);
+      return 'all parts done';
+    },
+  });
+  const gateControl = {
+    /** Resolves when a run is inside the gate tool. */
+    reached: () => gateReached,
+    open: () => releaseGate(),
+    reset: () => {
+      gateOpen = new Promise<void>((resolve) => (releaseGate = resolve));
+      gateReached = new Promise<void>((resolve) => (gateEntered = resolve));
+    },
+  };
+  return { tools: [add, echo, explode, flaky, noop, bulk, gate, progressive], executions, gateControl };
 }

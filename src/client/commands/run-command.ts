@@ -1,5 +1,7 @@
 import { AgentClient, type RunHandle } from '../agent-client';
 import { formatRunEvent } from '../event-printer';
+import { ProgressLine } from '../progress-line';
+import type { RunEvent } from '../../shared/run-events';
 import { loadAgentConfigFile } from '../load-config';
 import type { AgentRunResult } from '../../shared/run-types';
 
@@ -34,14 +36,35 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
   }
 }
 
-/** Prints events as they happen, then returns the run's result. */
+/** Prints events as they happen (with a spinner while a step runs, on a terminal), then returns the run's result. */
 export async function followRun(run: RunHandle, quiet: boolean): Promise<AgentRunResult> {
-  for await (const event of run.events()) {
-    if (quiet) continue;
-    const line = formatRunEvent(event);
-    if (line !== null) console.log(line);
+  const progress = new ProgressLine();
+  try {
+    for await (const event of run.events()) {
+      if (quiet) continue;
+      const line = formatRunEvent(event);
+      if (line !== null) progress.print(line);
+      const waiting = spinnerLabel(event);
+      if (waiting) progress.set(waiting);
+    }
+  } finally {
+    progress.stop();
   }
   return run.result();
+}
+
+/** What the run is busy with after an event, for the spinner. */
+function spinnerLabel(event: RunEvent): string | null {
+  switch (event.type) {
+    case 'status-changed':
+      return event.phase === 'model' ? `step ${event.step}: model` : event.phase === 'planning' ? 'planning' : event.phase === 'compacting' ? `step ${event.step}: compacting` : null;
+    case 'tool-called':
+      return `step ${event.step}: running tools`;
+    case 'approval-requested':
+      return `waiting for approval ${event.request.approvalId}`;
+    default:
+      return null;
+  }
 }
 
 export function printResult(result: AgentRunResult, webUiUrl: string | null): void {
