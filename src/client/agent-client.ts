@@ -19,6 +19,8 @@ export interface StartRunOptions {
   workflowId?: string;
   messages?: Message[];
   timeouts?: Partial<RunTimeouts>;
+  /** Continue as new at this many history events (default: when Temporal suggests it). */
+  historyEventLimit?: number;
 }
 
 export interface AgentClientOptions {
@@ -70,7 +72,13 @@ export class AgentClient {
   async startRun(options: StartRunOptions): Promise<RunHandle> {
     const config = parseAgentConfig(options.config);
     if (!options.task.trim()) throw new Error('task: must not be empty');
-    const input: AgentRunInput = { config, task: options.task, messages: options.messages, timeouts: options.timeouts };
+    const input: AgentRunInput = {
+      config,
+      task: options.task,
+      messages: options.messages,
+      timeouts: options.timeouts,
+      ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
+    };
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
     const handle = await this.temporal.workflow.start<typeof agentRun>(WireName.agentRunWorkflow, {
       workflowId,

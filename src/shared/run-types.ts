@@ -1,5 +1,6 @@
 import type { AgentConfig } from './agent-config';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, Usage } from './messages';
+import type { RunEvent } from './run-events';
 
 /**
  * Serialisable shapes that cross the workflow boundary: run input and result, activity inputs and
@@ -26,6 +27,27 @@ export interface AgentRunInput {
   /** Prior conversation to continue from (optional). */
   messages?: Message[];
   timeouts?: Partial<RunTimeouts>;
+  /**
+   * Continue as new once the history has this many events (default: when Temporal suggests it).
+   * Long runs keep their history far from Temporal's limits this way.
+   */
+  historyEventLimit?: number;
+  /** State carried over from the previous run of a continued-as-new agent run. */
+  carried?: CarriedState;
+}
+
+/** What a run hands to its continuation: the conversation and the counters, nothing in flight. */
+export interface CarriedState {
+  messages: Message[];
+  taskIndex: number;
+  step: number;
+  usage: UsageSummary;
+  toolResults: ToolResult[];
+  plan: PlanArtifact | null;
+  compactions: number;
+  /** The newest events, so live readers keep their place (event numbers continue). */
+  recentEvents: RunEvent[];
+  continuations: number;
 }
 
 export type StopReason =

@@ -1,5 +1,6 @@
 import {
   ApplicationFailure,
+  continueAsNew,
   isCancellation,
   log,
   proxyActivities,
@@ -83,23 +84,24 @@ class RunStop {
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const config = upgradeConfig(input.config);
   const timeouts: RunTimeouts = { ...DEFAULT_TIMEOUTS, ...input.timeouts };
-  const messages = initialMessages(input);
-  const taskIndex = messages.length - 1;
+  const carried = input.carried;
+  const messages = carried ? [...carried.messages] : initialMessages(input);
+  const taskIndex = carried ? carried.taskIndex : messages.length - 1;
   const threads = new ConversationThreads(buildSystemPrompt(config), messages);
   const activeTools = [...config.tools];
   const injectedArgNames = Object.keys(config.injected_tool_args);
   const budget = stepBudget(config);
-  const events = new EventLog(EVENT_LOG_CAPACITY);
-  const usage = emptyUsage();
-  const toolResults: ToolResult[] = [];
+  const events = new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents);
+  const usage = carried?.usage ?? emptyUsage();
+  const toolResults: ToolResult[] = carried ? [...carried.toolResults] : [];
   const runningTools: string[] = [];
   const injectedQueue: string[] = [];
   let phase: RunPhase = 'starting';
   let step = 0;
   let stopReason: StopReason | null = null;
-  let plan: PlanArtifact | null = null;
+  let plan: PlanArtifact | null = carried?.plan ?? null;
   let lastPromptTokens: number | null = null;
-  let compactions = 0;
+  let compactions = carried?.compactions ?? 0;
 
   setHandler(conversationQuery, (request) => threads.slice(request));
   setHandler(eventsQuery, (cursor, limit = 200) => events.page(cursor, limit, stopReason !== null));
@@ -144,7 +146,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       { key: AgentStatusAttribute, value: 'running' },
     ]);
   }
-  events.push({ type: 'run-started', agent: config.name, model: config.model, task: input.task });
+  if (!carried) events.push({ type: 'run-started', agent: config.name, model: config.model, task: input.task });
 
   const enterPhase = (next: RunPhase) => {
     phase = next;
@@ -294,14 +296,41 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     }
   };
 
+  /** Hands the conversation to a fresh run before the history grows near Temporal's limits. */
+  const continueIfHistoryIsLong = async (): Promise<void> => {
+    const info = workflowInfo();
+    const due = input.historyEventLimit !== undefined ? info.historyLength >= input.historyEventLimit : info.continueAsNewSuggested;
+    if (!due) return;
+    drainInjectedMessages();
+    log.info('Continuing as new to keep the history small', { step, historyLength: info.historyLength });
+    await continueAsNew<typeof agentRun>({
+      config,
+      task: input.task,
+      timeouts: input.timeouts,
+      historyEventLimit: input.historyEventLimit,
+      carried: {
+        messages: threads.messages('executor'),
+        taskIndex,
+        step: step - 1,
+        usage,
+        toolResults,
+        plan,
+        compactions,
+        recentEvents: events.tail(200),
+        continuations: (carried?.continuations ?? 0) + 1,
+      },
+    });
+  };
+
   try {
-    if (config.planning_enabled) {
+    if (config.planning_enabled && !carried) {
       plan = await runPlanner();
       const executorMessages = threads.messages('executor');
       executorMessages[taskIndex] = { role: 'user', content: taskWithPlan(input.task, plan) };
       events.push({ type: 'plan-created', plan });
     }
-    for (step = 1; step <= config.max_steps; step++) {
+    for (step = (carried?.step ?? 0) + 1; step <= config.max_steps; step++) {
+      if (step > 1) await continueIfHistoryIsLong();
       drainInjectedMessages();
       enterPhase('model');
       const reply = await executorStep();

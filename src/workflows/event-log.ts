@@ -8,7 +8,19 @@ export class EventLog {
   private readonly entries: RunEvent[] = [];
   private nextSeq = 1;
 
-  constructor(private readonly capacity: number) {}
+  /** `carried`: the newest events of the run this one continues; numbering goes on after them. */
+  constructor(
+    private readonly capacity: number,
+    carried: RunEvent[] = [],
+  ) {
+    this.entries.push(...carried.slice(-capacity));
+    this.nextSeq = (carried.at(-1)?.seq ?? 0) + 1;
+  }
+
+  /** The newest `count` events, to carry over on continue-as-new. */
+  tail(count: number): RunEvent[] {
+    return this.entries.slice(-count);
+  }
 
   push(event: NewRunEvent): RunEvent {
     const stamped = { ...event, seq: this.nextSeq++, at: Date.now() } as RunEvent;
