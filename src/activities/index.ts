@@ -1,8 +1,8 @@
 import { createModelStep, type ModelStepDependencies } from './model-step';
-import { createRunTool } from './run-tool';
+import { createRunTool, type RunToolDependencies } from './run-tool';
 import { createCompactConversation } from './compact-conversation';
 
-export type ActivityDependencies = ModelStepDependencies;
+export type ActivityDependencies = ModelStepDependencies & RunToolDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,

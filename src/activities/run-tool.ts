@@ -6,10 +6,16 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import { withHeartbeat } from './heartbeat';
 import { splitInjectedArgs } from '../shared/split-injected-args';
 import { currentRunExecution } from './run-execution';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import { READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 
 export interface RunToolDependencies {
   tools: ToolRegistry;
+  /** Where results above the run's offload threshold go; without one, nothing is offloaded. */
+  artifacts?: ArtifactStore;
 }
+
+const PREVIEW_LENGTH = 1_000;
 
 /**
  * Runs one tool call. Bad input never fails the run: an unknown tool, arguments that fail the
@@ -21,7 +27,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
     const startedAt = Date.now();
     const { call, step } = input;
     const { executable, injected } = splitInjectedArgs(call.args, input.injectedArgNames);
-    const finish = (content: string, errorCode?: string): ToolResult => {
+    const finish = (content: string, errorCode?: string, artifactId: string | null = null): ToolResult => {
       const completedAt = Date.now();
       return {
         callId: call.id,
@@ -38,7 +44,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
           approval_status: input.approvalId ? 'approved' : 'not_required',
           approval_id: input.approvalId ?? null,
           injected_args: injected,
-          offloaded_artifact_id: null,
+          offloaded_artifact_id: artifactId,
         },
       };
     };
@@ -68,9 +74,19 @@ export function createRunTool(dependencies: RunToolDependencies) {
         activity.heartbeat({ progress: note });
       },
     };
+    const offload = async (content: string, threshold: number | undefined, meta: { workflowId: string; toolName: string; callId: string }) => {
+      if (!dependencies.artifacts || threshold === undefined || content.length <= threshold) return null;
+      const artifactId = await dependencies.artifacts.put(content, meta);
+      const preview =
+        `${content.slice(0, PREVIEW_LENGTH)}…\n[${content.length} characters in all, stored as artifact ${artifactId}; ` +
+        `call ${READ_ARTIFACT_TOOL} with artifact_id "${artifactId}" to read more]`;
+      return { artifactId, preview };
+    };
     try {
       const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext));
-      const result = finish(typeof output === 'string' ? output : (JSON.stringify(output) ?? ''));
+      const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+      const offloaded = await offload(content, input.offloadThreshold, { workflowId, toolName: call.name, callId: call.id });
+      const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(content);
       return progress.length > 0 ? { ...result, progress } : result;
     } catch (error) {
       if (error instanceof RetryableToolError) {

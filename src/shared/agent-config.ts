@@ -54,6 +54,8 @@ export const agentConfigSchema = z
     injected_tool_args: z
       .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())
       .default({}),
+    /** Tool results longer than this (characters) go to the artifact store; the history keeps a preview. */
+    offload_threshold: z.number().int().min(1_000).default(16_000),
     allow_parallel_subagents: z.boolean().default(false),
     max_parallel_subagents: z.number().int().min(1).max(7).default(3),
   })

@@ -188,6 +188,8 @@ export interface RunToolInput {
   injectedArgNames: string[];
   /** Set for a gated call that a human approved. */
   approvalId?: string;
+  /** Results longer than this many characters are offloaded to the artifact store. */
+  offloadThreshold?: number;
 }
 
 /** The reply of the `conversation` query. */

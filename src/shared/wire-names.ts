@@ -15,3 +15,6 @@ export const WireName = {
 
 /** The default task queue of workers and clients. */
 export const DEFAULT_TASK_QUEUE = 'agent-runs';
+
+/** The built-in tool that reads offloaded tool results (added to a run once something is offloaded). */
+export const READ_ARTIFACT_TOOL = 'read_artifact';

@@ -8,6 +8,11 @@ import { DEFAULT_TASK_QUEUE } from '../shared/wire-names';
 import type { Tool } from '../tools/define-tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import { defaultModelRegistry } from './default-models';
+import path from 'node:path';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import { FolderArtifactStore } from '../artifacts/folder-artifact-store';
+import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
+import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
 
 export interface AgentWorkerOptions {
   /** The worker's connection (tasks) ... */
@@ -18,6 +23,8 @@ export interface AgentWorkerOptions {
   taskQueue?: string;
   tools: Iterable<Tool>;
   models?: ModelRegistry;
+  /** Where large tool results go. Default: a folder (AGENT_ARTIFACT_DIR or .temporal-data/artifacts). */
+  artifacts?: ArtifactStore;
   /** A pre-built workflow bundle (faster start); otherwise the workflows are bundled now. */
   workflowBundlePath?: string;
   /** Called when a baseline benchmark activity starts (bench only). */
@@ -34,10 +41,13 @@ export interface AgentWorkerOptions {
  * await worker.run();
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  const artifacts = options.artifacts ?? new FolderArtifactStore(process.env.AGENT_ARTIFACT_DIR ?? path.join(DEFAULT_DATA_DIR, 'artifacts'));
   const tools = new ToolRegistry(options.tools);
+  if (!tools.has(READ_ARTIFACT_TOOL)) tools.register(createReadArtifactTool(artifacts));
   const activities = {
     ...createActivities({
       tools,
+      artifacts,
       models: options.models ?? defaultModelRegistry(),
       conversations: new QueryConversationSource(options.client),
     }),

@@ -31,6 +31,7 @@ import {
 } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { upgradeConfig } from '../shared/upgrade-config';
+import { READ_ARTIFACT_TOOL } from '../shared/wire-names';
 import {
   addUsage,
   buildSystemPrompt,
@@ -251,7 +252,10 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     runningTools.push(call.name);
     try {
       const { runTool } = proxyActivities<AgentActivities>(toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, timeouts));
-      return await runTool({ call, step, injectedArgNames, ...(approval ? { approvalId: approval.approvalId } : {}) });
+      const result = await runTool({ call, step, injectedArgNames, offloadThreshold: config.offload_threshold, ...(approval ? { approvalId: approval.approvalId } : {}) });
+      // The model can read an offloaded result from the next step on.
+      if (result.metadata.offloaded_artifact_id && !activeTools.includes(READ_ARTIFACT_TOOL)) activeTools.push(READ_ARTIFACT_TOOL);
+      return result;
     } catch (error) {
       if (isCancellation(error)) throw error;
       return workflowErrorResult(call, step, Date.now(), `Error: tool '${call.name}' did not complete: ${describeFailure(error)}`, ErrorCode.toolFailed);

@@ -5,6 +5,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection/temporal-target';
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
 import type { Tool } from '../../src/tools/define-tool';
+import type { ArtifactStore } from '../../src/artifacts/artifact-store';
 import { createAgentWorker } from '../../src/worker/create-worker';
 import { defaultModelRegistry } from '../../src/worker/default-models';
 
@@ -29,6 +30,7 @@ export interface TestEnvironmentOptions {
   workerOptions?: Partial<WorkerOptions>;
   /** Default: the test run's server. */
   target?: TemporalTarget;
+  artifacts?: ArtifactStore;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -46,6 +48,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     taskQueue,
     tools: options.tools,
     models: defaultModelRegistry(scripted),
+    artifacts: options.artifacts,
     workerOptions: {
       // A nondeterminism error fails the test instead of retrying the task forever.
       workflowFailureErrorTypes: { '*': ['DeterminismViolationError'] },
