@@ -48,6 +48,8 @@ export const modelScriptSchema = z.strictObject({
   planner: z.array(replySchema).optional(),
   /** Compaction summaries: the Nth compaction of a run gets reply N (the last one repeats). */
   compaction: z.array(replySchema).optional(),
+  /** Other executor replies for runs whose task contains `taskIncludes` (sub-agents, for example). */
+  variants: z.array(z.strictObject({ taskIncludes: z.string().min(1), replies: z.array(replySchema).min(1) })).optional(),
 });
 export type ModelScript = z.output<typeof modelScriptSchema>;
 export type ModelScriptInput = z.input<typeof modelScriptSchema>;
@@ -96,7 +98,9 @@ export class ScriptedModel implements ModelProvider {
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const script = this.scriptFor(request.modelId);
     const purpose = request.purpose ?? 'executor';
-    const replies = purpose === 'planner' ? script.planner : purpose === 'compaction' ? script.compaction : script.replies;
+    const task = request.messages.find((message) => message.role === 'user')?.content ?? '';
+    const variant = script.variants?.find((candidate) => task.includes(candidate.taskIncludes));
+    const replies = purpose === 'planner' ? script.planner : purpose === 'compaction' ? script.compaction : (variant?.replies ?? script.replies);
     const replyIndex =
       purpose === 'compaction'
         ? Math.min(request.sequence ?? 0, (replies?.length ?? 1) - 1)

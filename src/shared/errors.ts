@@ -21,6 +21,7 @@ export const ErrorCode = {
   conversationUnavailable: 'ConversationUnavailable',
   approvalRefused: 'ApprovalRefused',
   emptyMessage: 'EmptyMessage',
+  subagentRefused: 'SubagentRefused',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -18,3 +18,7 @@ export const DEFAULT_TASK_QUEUE = 'agent-runs';
 
 /** The built-in tool that reads offloaded tool results (added to a run once something is offloaded). */
 export const READ_ARTIFACT_TOOL = 'read_artifact';
+
+/** Sub-agent tools: carried out by the workflow as child workflows. */
+export const SPAWN_SELF_TOOL = 'spawn_self';
+export const SPAWN_PARALLEL_TOOL = 'spawn_subagents';

@@ -13,6 +13,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import { FolderArtifactStore } from '../artifacts/folder-artifact-store';
 import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
+import { subagentTools } from '../tools/subagent-tools';
 
 export interface AgentWorkerOptions {
   /** The worker's connection (tasks) ... */
@@ -44,6 +45,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const artifacts = options.artifacts ?? new FolderArtifactStore(process.env.AGENT_ARTIFACT_DIR ?? path.join(DEFAULT_DATA_DIR, 'artifacts'));
   const tools = new ToolRegistry(options.tools);
   if (!tools.has(READ_ARTIFACT_TOOL)) tools.register(createReadArtifactTool(artifacts));
+  for (const tool of subagentTools) if (!tools.has(tool.name)) tools.register(tool);
   const activities = {
     ...createActivities({
       tools,

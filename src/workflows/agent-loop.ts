@@ -46,26 +46,31 @@ export function toToolMessage(result: ToolResult): ToolMessage {
   };
 }
 
-/** An error result made in the workflow itself (no activity ran), for example an unknown tool. */
-export function workflowErrorResult(call: ToolCall, step: number, now: number, content: string, errorCode: string): ToolResult {
+/** A tool result made in the workflow itself (no tool activity ran): sub-agents, refusals. */
+export function workflowToolResult(call: ToolCall, step: number, startedAt: number, completedAt: number, content: string, errorCode?: string): ToolResult {
   return {
     callId: call.id,
     toolName: call.name,
     content,
-    isError: true,
-    errorCode,
+    isError: errorCode !== undefined,
+    ...(errorCode !== undefined ? { errorCode } : {}),
     step,
     metadata: {
-      status: 'error',
-      started_at: now,
-      completed_at: now,
-      execution_time_ms: 0,
+      status: errorCode === undefined ? 'success' : 'error',
+      started_at: startedAt,
+      completed_at: completedAt,
+      execution_time_ms: completedAt - startedAt,
       approval_status: 'not_required',
       approval_id: null,
       injected_args: {},
       offloaded_artifact_id: null,
     },
   };
+}
+
+/** An error result made in the workflow itself, for example an unknown tool. */
+export function workflowErrorResult(call: ToolCall, step: number, now: number, content: string, errorCode: string): ToolResult {
+  return workflowToolResult(call, step, now, now, content, errorCode);
 }
 
 /** The message that asks the model to fix a final answer that failed the output schema. */

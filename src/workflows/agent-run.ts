@@ -1,7 +1,9 @@
 import {
   ApplicationFailure,
   continueAsNew,
+  executeChild,
   isCancellation,
+  ParentClosePolicy,
   log,
   proxyActivities,
   setCurrentDetails,
@@ -31,7 +33,8 @@ import {
 } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { upgradeConfig } from '../shared/upgrade-config';
-import { READ_ARTIFACT_TOOL } from '../shared/wire-names';
+import { READ_ARTIFACT_TOOL, SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
+import { childConfig, childSafeTools, childTask, isSubagentTool, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
 import {
   addUsage,
   buildSystemPrompt,
@@ -49,6 +52,7 @@ import {
   toToolMessage,
   unapprovedResult,
   workflowErrorResult,
+  workflowToolResult,
 } from './agent-loop';
 import { ApprovalGate } from './approval-gate';
 import { ConversationThreads } from './conversation-threads';
@@ -90,6 +94,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const taskIndex = carried ? carried.taskIndex : messages.length - 1;
   const threads = new ConversationThreads(buildSystemPrompt(config), messages);
   const activeTools = [...config.tools];
+  if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   const injectedArgNames = Object.keys(config.injected_tool_args);
   const budget = stepBudget(config);
   const events = new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents);
@@ -239,6 +244,37 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     return reply;
   };
 
+  /** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
+  const runSubagents = async (call: ToolCall, activityPrefix: string): Promise<ToolResult> => {
+    const startedAt = Date.now();
+    const childSafe = childSafeTools(activeTools);
+    const parsed = parseJobs(call, config.max_parallel_subagents, childSafe);
+    if ('error' in parsed) return workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused);
+    const parentId = workflowInfo().workflowId;
+    const outcomes = await Promise.all(
+      parsed.jobs.map(async (job, index): Promise<SubagentOutcome> => {
+        const workflowId = `${parentId}.${activityPrefix}.sub-${index + 1}`;
+        try {
+          const result = await executeChild(agentRun, {
+            workflowId,
+            args: [{ config: childConfig(config, job, childSafe), task: childTask(job), timeouts: input.timeouts }],
+            parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+            staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
+            typedSearchAttributes: [
+              { key: AgentNameAttribute, value: config.name },
+              { key: AgentStatusAttribute, value: 'running' },
+            ],
+          });
+          return outcomeOf(index, job, workflowId, result);
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          return { job: index, task: job.task, status: 'error', error: describeFailure(error), workflow_id: workflowId };
+        }
+      }),
+    );
+    return workflowToolResult(call, step, startedAt, Date.now(), JSON.stringify({ results: outcomes }));
+  };
+
   const runToolCall = async (call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> => {
     if (!activeTools.includes(call.name)) {
       const available = activeTools.join(', ') || 'none';
@@ -249,6 +285,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       approval = await approvals.awaitDecision(call, step, index);
       if (approval.outcome !== 'approved') return unapprovedResult(call, step, approval);
     }
+    if (isSubagentTool(call.name)) return runSubagents(call, activityPrefix);
     runningTools.push(call.name);
     try {
       const { runTool } = proxyActivities<AgentActivities>(toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, timeouts));

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { WorkflowExecutionStatusName } from '@temporalio/client';
+import type { RunHandle } from '../src/client/agent-client';
+import { recordHistory } from './support/history-recorder';
+import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
+import { createTestTools } from './support/test-tools';
+
+const testTools = createTestTools();
+let env: TestEnvironment;
+
+const cityAnswer = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+const jobs = [
+  { task: 'job-ok-1 say hi', tool_names: ['echo'] },
+  { task: 'job-ok-2 add', tool_names: ['add'] },
+  { task: 'job-structured city', output_schema: cityAnswer },
+  { task: 'job-schema-fail city', output_schema: cityAnswer },
+  { task: 'job-model-error', additional_context: 'the model will refuse' },
+  { task: 'job-ok-3 plain', system_prompt: 'Be terse.' },
+  { task: 'job-ok-4 plain' },
+];
+
+beforeAll(async () => {
+  env = await createTestEnvironment({
+    tools: testTools.tools,
+    scripts: {
+      parent: {
+        replies: [{ toolCalls: [{ name: 'spawn_subagents', args: { jobs } }] }, { text: 'aggregated' }],
+        variants: [
+          { taskIncludes: 'job-ok-1', replies: [{ toolCalls: [{ name: 'echo', args: { text: 'hi' } }], expect: { toolsInclude: ['echo'], toolsExclude: ['add', 'spawn_subagents', 'spawn_self'] } }, { text: 'said {{tool:echo}}' }] },
+          { taskIncludes: 'job-ok-2', replies: [{ toolCalls: [{ name: 'add', args: { a: 20, b: 22 } }] }, { text: '{{tool:add}}' }] },
+          { taskIncludes: 'job-structured', replies: [{ text: '{"city": "Lisbon"}' }] },
+          { taskIncludes: 'job-schema-fail', replies: [{ text: '{"town": 1}' }, { text: 'still no city' }] },
+          { taskIncludes: 'job-model-error', replies: [{ error: { code: 'ModelAuthFailed', message: 'no key for the child' } }] },
+          { taskIncludes: 'job-ok-', replies: [{ text: 'plain answer', expect: { systemIncludes: 'Parent instructions.' } }] },
+        ],
+      },
+      tooMany: { replies: [{ toolCalls: [{ name: 'spawn_subagents', args: { jobs: Array.from({ length: 8 }, (_, index) => ({ task: `t${index}` })) } }] }, { text: 'refused' }] },
+      notSubset: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'spawn_self', args: { task: 'a', tool_names: ['echo', 'add'] } },
+              { name: 'spawn_self', args: { task: 'b', tool_names: ['explode_everything'] } },
+              { name: 'spawn_self', args: { task: 'c', tool_names: ['spawn_self'] } },
+            ],
+          },
+          { text: 'refused' },
+        ],
+      },
+      single: {
+        replies: [{ toolCalls: [{ name: 'spawn_self', args: { task: 'child-single', tool_names: ['add'] } }] }, { text: 'child said {{tool:spawn_self}}' }],
+        variants: [{ taskIncludes: 'child-single', replies: [{ text: 'forty-two', expect: { toolsInclude: ['add'], toolsExclude: ['echo', 'spawn_self'] } }] }],
+      },
+      blocked: {
+        replies: [{ toolCalls: [{ name: 'spawn_self', args: { task: 'child-blocked' } }] }, { text: 'never' }],
+        variants: [{ taskIncludes: 'child-blocked', replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'never' }] }],
+      },
+      plainTools: { replies: [{ text: 'no sub-agents here' }] },
+    },
+  });
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+function results(content: string | undefined): Array<Record<string, unknown>> {
+  return (JSON.parse(content ?? '{}') as { results: Array<Record<string, unknown>> }).results;
+}
+
+describe('sub-agents', () => {
+  it('runs 7 parallel children and aggregates per-job success and error entries', async () => {
+    const run = await env.agents.startRun({
+      config: { name: 'boss', model: 'scripted:parent', instructions: 'Parent instructions.', tools: ['echo', 'add'], allow_parallel_subagents: true, max_parallel_subagents: 7, max_steps: 2 },
+      task: 'Fan out',
+    });
+    const result = await run.result();
+    expect(result.output).toBe('aggregated');
+    // The run result keeps 1,000 characters of a tool result; the event has all of it.
+    expect(result.toolResults[0]?.contentTruncated).toBe(true);
+    let full: string | undefined;
+    for await (const event of run.events()) if (event.type === 'tool-completed') full = event.content;
+    const entries = results(full);
+    expect(entries.map((entry) => [entry.job, entry.status])).toEqual([
+      [0, 'success'], [1, 'success'], [2, 'success'], [3, 'error'], [4, 'error'], [5, 'success'], [6, 'success'],
+    ]);
+    expect(entries[0]).toMatchObject({ output: 'said hi', workflow_id: `${run.workflowId}.step-1.sub-1` });
+    expect(entries[1]).toMatchObject({ output: '42' });
+    expect(entries[2]).toMatchObject({ structured_output: { city: 'Lisbon' } });
+    expect(entries[3]?.error).toContain('output_invalid');
+    expect(entries[4]?.error).toContain('no key for the child');
+    // The parent is unchanged by its children's overrides.
+    expect((await run.status()).activeTools).toEqual(['echo', 'add', 'spawn_subagents']);
+    const child = await env.client.workflow.getHandle(`${run.workflowId}.step-1.sub-1`).describe();
+    expect(child.parentExecution?.workflowId).toBe(run.workflowId);
+    await recordHistory('subagents-parallel', run);
+  });
+
+  it('refuses more jobs than max_parallel_subagents, naming the limit', async () => {
+    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:tooMany', tools: ['echo'], allow_parallel_subagents: true, max_parallel_subagents: 7 }, task: 'Too many' });
+    const result = await run.result();
+    expect(result.toolResults[0]).toMatchObject({ isError: true, errorCode: 'SubagentRefused' });
+    expect(result.toolResults[0]?.content).toContain('8 jobs requested, but max_parallel_subagents is 7');
+  });
+
+  it('requires tool_names to be a strict subset of the child-safe tools', async () => {
+    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:notSubset', tools: ['echo', 'add', 'spawn_self'] }, task: 'Subsets' });
+    const result = await run.result();
+    expect(result.toolResults.map((toolResult) => toolResult.errorCode)).toEqual(['SubagentRefused', 'SubagentRefused', 'SubagentRefused']);
+    expect(result.toolResults[0]?.content).toContain('must be a strict subset of the child-safe tools (echo, add)');
+    expect(result.toolResults[1]?.content).toContain('names tools a sub-agent may not have: explode_everything');
+    expect(result.toolResults[2]?.content).toContain('names tools a sub-agent may not have: spawn_self');
+  });
+
+  it('runs one child with spawn_self and a narrowed tool set', async () => {
+    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'] }, task: 'Delegate' });
+    const result = await run.result();
+    expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'forty-two' })]);
+    await recordHistory('subagents-single', run);
+  });
+
+  it('offers no parallel sub-agent tool when allow_parallel_subagents is false', async () => {
+    const before = env.modelCalls.length;
+    await (await env.agents.startRun({ config: { name: 'boss', model: 'scripted:plainTools', tools: ['echo'] }, task: 'Hi' })).result();
+    expect(env.modelCalls[before]?.request.tools.map((tool) => tool.name)).toEqual(['echo']);
+  });
+
+  it('cancels its children when the parent is cancelled', async () => {
+    testTools.gateControl.reset();
+    const run: RunHandle = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:blocked', tools: ['gate', 'spawn_self'] }, task: 'Block' });
+    await testTools.gateControl.reached();
+    await run.workflow.cancel();
+    const childStatus = async (): Promise<WorkflowExecutionStatusName> => (await env.client.workflow.getHandle(`${run.workflowId}.step-1.sub-1`).describe()).status.name;
+    await eventually(async () => ((await childStatus()) === 'CANCELLED' ? true : undefined), 20_000);
+    testTools.gateControl.open();
+    await expect(run.result()).rejects.toThrow();
+  });
+});
