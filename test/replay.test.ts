@@ -19,7 +19,7 @@ describe('replay of recorded histories', () => {
 
   it('replays every recorded history without nondeterminism', async () => {
     const histories = files.map((file) => ({
-      workflowId: path.basename(file, '.json'),
+      workflowId: path.basename(file, '.json').split('@')[1] ?? path.basename(file, '.json'),
       history: historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'))),
     }));
     const failures: string[] = [];

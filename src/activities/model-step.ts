@@ -29,7 +29,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
   return async function modelStep(input: ModelStepInput): Promise<ModelStepResult> {
     const context = Context.current();
     const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
-    const tools = modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs);
+    const tools = [...modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs), ...(input.extraToolSpecs ?? [])];
     let messages = conversation.messages;
     let tokens: number | undefined;
     if (input.budget) {

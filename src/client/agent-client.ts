@@ -4,7 +4,7 @@ import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../sh
 import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
-import { ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
+import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
@@ -21,6 +21,8 @@ export interface StartRunOptions {
   timeouts?: Partial<RunTimeouts>;
   /** Continue as new at this many history events (default: when Temporal suggests it). */
   historyEventLimit?: number;
+  /** Configs of other agents by name: every agent in `handoffs` (and in theirs) must be here. */
+  agents?: Record<string, AgentConfigInput | AgentConfig>;
 }
 
 export interface AgentClientOptions {
@@ -72,9 +74,11 @@ export class AgentClient {
   async startRun(options: StartRunOptions): Promise<RunHandle> {
     const config = parseAgentConfig(options.config);
     if (!options.task.trim()) throw new Error('task: must not be empty');
+    const agents = resolveHandoffAgents(config, options.agents ?? {});
     const input: AgentRunInput = {
       config,
       task: options.task,
+      ...(Object.keys(agents).length > 0 ? { agents } : {}),
       messages: options.messages,
       timeouts: options.timeouts,
       ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
@@ -229,6 +233,29 @@ export class RunHandle {
       if (page.events.length === 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
+}
+
+/**
+ * The configs of every agent reachable through handoffs, validated.
+ * @throws AgentConfigError naming a handoff without a config.
+ */
+export function resolveHandoffAgents(config: AgentConfig, known: Record<string, AgentConfigInput | AgentConfig>): Record<string, AgentConfig> {
+  const resolved: Record<string, AgentConfig> = {};
+  const pending = [...config.handoffs];
+  while (pending.length > 0) {
+    const name = pending.shift()!;
+    if (resolved[name] || name === config.name) continue;
+    const raw = known[name];
+    if (!raw) {
+      throw new AgentConfigError(`Invalid agent config:\n  handoffs: no config for agent '${name}' (known agents: ${Object.keys(known).join(', ') || 'none'})`, [
+        `handoffs: no config for agent '${name}'`,
+      ]);
+    }
+    resolved[name] = parseAgentConfig(raw, `agent '${name}'`);
+    pending.push(...resolved[name]!.handoffs);
+  }
+  if (config.handoffs.length > 0 || Object.keys(resolved).length > 0) resolved[config.name] = config;
+  return resolved;
 }
 
 function oneLine(text: string, max: number): string {

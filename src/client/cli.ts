@@ -27,6 +27,7 @@ program
   .option('-f, --follow', 'print events live and wait for the result')
   .option('--workflow-id <id>', 'workflow id (default: <agent>-<random>)')
   .option('--task-queue <name>', 'task queue of the workers')
+  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
   .option('--json', 'machine-readable output')
   .action((options) => runCommand(options));
 

@@ -24,6 +24,8 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':
       return `! ignored a decision for ${event.approvalId}: ${event.reason}`;
+    case 'handoff':
+      return `⇄ step ${event.step}: ${event.from} hands the conversation to ${event.to}`;
     case 'message-injected':
       return `» injected before step ${event.step}: ${event.text}`;
     case 'plan-created':

@@ -12,7 +12,7 @@ import type { AgentRunInput, AgentRunResult, ModelStepInput, ModelStepResult, Ru
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 export type TranscriptEntry =
-  | { kind: 'started'; at: string; agent: string; model: string; task: string }
+  | { kind: 'started'; at: string; agent: string; model: string; task: string; continued: boolean }
   | {
       kind: 'model';
       step: number;
@@ -46,11 +46,21 @@ export interface Transcript {
   entries: TranscriptEntry[];
 }
 
+/**
+ * The transcript of a run, following its continue-as-new chain (long runs, handoffs) back to the
+ * first execution, so the whole conversation reads as one.
+ */
 export async function buildTranscript(client: Client, workflowId: string, runId?: string): Promise<Transcript> {
-  const handle = client.workflow.getHandle(workflowId, runId);
-  const history = await handle.fetchHistory();
-  const description = await handle.describe();
-  return { workflowId, runId: description.runId, entries: transcriptFromEvents(history.events ?? []) };
+  const description = await client.workflow.getHandle(workflowId, runId).describe();
+  const chain: HistoryEvent[][] = [];
+  let current: string | undefined = description.runId;
+  while (current && chain.length < 100) {
+    const history: temporal.api.history.v1.IHistory = await client.workflow.getHandle(workflowId, current).fetchHistory();
+    const events: HistoryEvent[] = history.events ?? [];
+    chain.unshift(events);
+    current = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return { workflowId, runId: description.runId, entries: chain.flatMap((events) => transcriptFromEvents(events)) };
 }
 
 /** Pure: history events → transcript entries, in the order things happened. */
@@ -63,7 +73,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
     const started = event.workflowExecutionStartedEventAttributes;
     if (started) {
       const input = decode<AgentRunInput>(started.input?.payloads?.[0]);
-      if (input?.config) entries.push({ kind: 'started', at: iso(at), agent: input.config.name, model: input.config.model, task: input.task });
+      if (input?.config) entries.push({ kind: 'started', at: iso(at), agent: input.config.name, model: input.config.model, task: input.task, continued: Boolean(input.carried) });
       continue;
     }
     const scheduled = event.activityTaskScheduledEventAttributes;
@@ -173,7 +183,8 @@ export function renderTranscript(transcript: Transcript): string {
     const time = entry.at.slice(11, 23);
     switch (entry.kind) {
       case 'started':
-        lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`, `              task: ${entry.task}`);
+        if (entry.continued) lines.push(`${time}  continued (new run): agent ${entry.agent}, model ${entry.model}`);
+        else lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`, `              task: ${entry.task}`);
         break;
       case 'model': {
         const retries = entry.attempts > 1 ? `, ${entry.attempts} attempts` : '';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { AgentConfigError } from '../shared/errors';
@@ -25,4 +25,20 @@ export function serializeAgentConfig(config: AgentConfig, format: 'yaml' | 'json
 
 export function formatForFile(file: string): 'yaml' | 'json' {
   return path.extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
+}
+
+/**
+ * Every agent config in a folder (*.yaml, *.yml, *.json), by agent name: the registry handoffs
+ * are resolved from. A file that is not a valid config is an error naming it.
+ */
+export function loadAgentDirectory(folder: string): Record<string, AgentConfig> {
+  const agents: Record<string, AgentConfig> = {};
+  for (const file of readdirSync(folder).filter((name) => /\.(ya?ml|json)$/i.test(name)).sort()) {
+    const full = path.join(folder, file);
+    const raw = parseYaml(readFileSync(full, 'utf8')) as { replies?: unknown } | null;
+    if (!raw || typeof raw !== 'object' || 'replies' in raw) continue; // scripted-model scripts live beside configs
+    const config = loadAgentConfigFile(full);
+    agents[config.name] = config;
+  }
+  return agents;
 }

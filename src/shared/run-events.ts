@@ -27,6 +27,7 @@ export type RunEvent = EventBase &
       }
     | { type: 'output-rejected'; step: number; reason: string }
     | { type: 'message-injected'; step: number; text: string }
+    | { type: 'handoff'; step: number; from: string; to: string }
     | { type: 'plan-created'; plan: PlanArtifact }
     | { type: 'budget-advisory'; step: number; promptTokens: number; contextWindow: number; percent: number }
     | { type: 'context-compacted'; step: number; tokensBefore: number; removedMessages: number }

@@ -1,5 +1,5 @@
 import type { AgentConfig } from './agent-config';
-import type { AssistantMessage, JsonSchema, Message, ToolCall, Usage } from './messages';
+import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
 import type { RunEvent } from './run-events';
 
 /**
@@ -34,6 +34,15 @@ export interface AgentRunInput {
   historyEventLimit?: number;
   /** State carried over from the previous run of a continued-as-new agent run. */
   carried?: CarriedState;
+  /** Configs of the agents this run may hand off to (and theirs), by name, resolved by the client. */
+  agents?: Record<string, AgentConfig>;
+}
+
+/** A transfer of the conversation from one agent to another. */
+export interface HandoffRecord {
+  from: string;
+  to: string;
+  step: number;
 }
 
 /** What a run hands to its continuation: the conversation and the counters, nothing in flight. */
@@ -48,6 +57,9 @@ export interface CarriedState {
   /** The newest events, so live readers keep their place (event numbers continue). */
   recentEvents: RunEvent[];
   continuations: number;
+  /** Steps taken before the current agent took over (its max_steps counts from here). */
+  stepBase?: number;
+  handoffs?: HandoffRecord[];
 }
 
 export type StopReason =
@@ -92,6 +104,9 @@ export interface ToolResult {
 export interface AgentRunResult {
   output: string;
   plan?: PlanArtifact;
+  /** The agent that gave the answer, and the handoffs on the way (when there were any). */
+  agent?: string;
+  handoffs?: HandoffRecord[];
   /** The validated structured answer, when the config has an `output_type`. */
   structuredOutput?: unknown;
   stopReason: StopReason;
@@ -139,6 +154,8 @@ export interface ModelStepInput {
   toolNames: string[];
   /** The config's injected tool args: merged into every tool schema the model sees. */
   injectedToolArgs: Record<string, string>;
+  /** Tools the workflow itself provides (handoffs), given to the model as they are. */
+  extraToolSpecs?: ToolSpec[];
   outputSchema: JsonSchema | null;
   step: number;
   purpose?: ModelPurpose;

@@ -2,6 +2,7 @@ import {
   ApplicationFailure,
   continueAsNew,
   executeChild,
+  makeContinueAsNewFunc,
   isCancellation,
   ParentClosePolicy,
   log,
@@ -21,6 +22,8 @@ import {
   DEFAULT_TIMEOUTS,
   type AgentRunInput,
   type AgentRunResult,
+  type CarriedState,
+  type HandoffRecord,
   type ApprovalRecord,
   type ConversationThread,
   type ModelPurpose,
@@ -34,6 +37,8 @@ import {
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { upgradeConfig } from '../shared/upgrade-config';
 import { READ_ARTIFACT_TOOL, SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
+import { handoffTarget, handoffToolSpecs } from './handoffs';
+import type { AgentConfig } from '../shared/agent-config';
 import { childConfig, childSafeTools, childTask, isSubagentTool, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
 import {
   addUsage,
@@ -97,6 +102,11 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   const injectedArgNames = Object.keys(config.injected_tool_args);
   const budget = stepBudget(config);
+  const agents = input.agents ?? {};
+  const handoffSpecs = handoffToolSpecs(config, agents);
+  const handoffs: HandoffRecord[] = carried?.handoffs ?? [];
+  const stepLimit = (carried?.stepBase ?? 0) + config.max_steps;
+  let handoffTo: string | null = null;
   const events = new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents);
   const usage = carried?.usage ?? emptyUsage();
   const toolResults: ToolResult[] = carried ? [...carried.toolResults] : [];
@@ -166,7 +176,16 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }]);
     events.push({ type: 'run-completed', stopReason: reason, output });
     setCurrentDetails(`completed: ${reason}`);
-    return { output, stopReason: reason, steps: step, usage, toolResults, ...(plan ? { plan } : {}), ...extra };
+    return {
+      output,
+      stopReason: reason,
+      steps: step,
+      usage,
+      toolResults,
+      ...(plan ? { plan } : {}),
+      ...(handoffs.length > 0 ? { agent: config.name, handoffs } : {}),
+      ...extra,
+    };
   };
 
   /** One model call on a thread; a context-length error becomes a RunStop. */
@@ -186,6 +205,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
         maxTokens: config.max_tokens,
         toolNames: activeTools,
         injectedToolArgs: config.injected_tool_args,
+        ...(handoffSpecs.length > 0 ? { extraToolSpecs: handoffSpecs } : {}),
         outputSchema: thread === 'executor' ? config.output_type : null,
         step,
         ...(purpose === 'executor' ? {} : { purpose }),
@@ -276,6 +296,15 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   };
 
   const runToolCall = async (call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> => {
+    const target = handoffTarget(call.name, config);
+    if (target !== null) {
+      // The first handoff of a step wins; the transfer happens once this step's tools are done.
+      if (handoffTo !== null && handoffTo !== target) {
+        return workflowErrorResult(call, step, Date.now(), `Error: already handing off to '${handoffTo}' in this step`, ErrorCode.toolFailed);
+      }
+      handoffTo = target;
+      return workflowToolResult(call, step, Date.now(), Date.now(), `Transferred the conversation to agent '${target}'.`);
+    }
     if (!activeTools.includes(call.name)) {
       const available = activeTools.join(', ') || 'none';
       return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available}`, ErrorCode.toolNotFound);
@@ -337,30 +366,42 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     }
   };
 
+  /** Continues as new with the conversation and counters; `next` is the agent that takes over. */
+  const continueWith = async (next: AgentConfig, stepBase: number): Promise<never> => {
+    drainInjectedMessages();
+    const carry: CarriedState = {
+      messages: threads.messages('executor'),
+      taskIndex,
+      step: step - 1,
+      usage,
+      toolResults,
+      plan,
+      compactions,
+      recentEvents: events.tail(200),
+      continuations: (carried?.continuations ?? 0) + 1,
+      stepBase,
+      handoffs,
+    };
+    const nextInput: AgentRunInput = { config: next, task: input.task, timeouts: input.timeouts, historyEventLimit: input.historyEventLimit, agents, carried: carry };
+    if (next.name === config.name) return continueAsNew<typeof agentRun>(nextInput);
+    return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes: [{ key: AgentNameAttribute, value: next.name }] })(nextInput);
+  };
+
   /** Hands the conversation to a fresh run before the history grows near Temporal's limits. */
   const continueIfHistoryIsLong = async (): Promise<void> => {
     const info = workflowInfo();
     const due = input.historyEventLimit !== undefined ? info.historyLength >= input.historyEventLimit : info.continueAsNewSuggested;
     if (!due) return;
-    drainInjectedMessages();
     log.info('Continuing as new to keep the history small', { step, historyLength: info.historyLength });
-    await continueAsNew<typeof agentRun>({
-      config,
-      task: input.task,
-      timeouts: input.timeouts,
-      historyEventLimit: input.historyEventLimit,
-      carried: {
-        messages: threads.messages('executor'),
-        taskIndex,
-        step: step - 1,
-        usage,
-        toolResults,
-        plan,
-        compactions,
-        recentEvents: events.tail(200),
-        continuations: (carried?.continuations ?? 0) + 1,
-      },
-    });
+    await continueWith(config, carried?.stepBase ?? 0);
+  };
+
+  /** Transfers the conversation to another agent: a new run (continue-as-new) with its config. */
+  const handOff = async (target: string): Promise<never> => {
+    handoffs.push({ from: config.name, to: target, step });
+    events.push({ type: 'handoff', step, from: config.name, to: target });
+    step++;
+    return continueWith(agents[target]!, step - 1);
   };
 
   try {
@@ -370,7 +411,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       executorMessages[taskIndex] = { role: 'user', content: taskWithPlan(input.task, plan) };
       events.push({ type: 'plan-created', plan });
     }
-    for (step = (carried?.step ?? 0) + 1; step <= config.max_steps; step++) {
+    for (step = (carried?.step ?? 0) + 1; step <= stepLimit; step++) {
       if (step > 1) await continueIfHistoryIsLong();
       drainInjectedMessages();
       enterPhase('model');
@@ -384,7 +425,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
           return finish('completed', reply.message.content, reply.structuredOutput !== undefined ? { structuredOutput: reply.structuredOutput } : {});
         }
         events.push({ type: 'output-rejected', step, reason: reply.outputError });
-        if (step === config.max_steps) return finish('output_invalid', reply.message.content, { stopDetail: reply.outputError });
+        if (step === stepLimit) return finish('output_invalid', reply.message.content, { stopDetail: reply.outputError });
         threads.push('executor', outputCorrectionMessage(reply.outputError));
         continue;
       }
@@ -394,8 +435,9 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
         threads.push('executor', toToolMessage(result));
         toolResults.push(summarizeToolResult(result));
       }
+      if (handoffTo !== null) await handOff(handoffTo);
     }
-    step = config.max_steps;
+    step = stepLimit;
     return finish('max_steps', lastAssistantText(threads.messages('executor')), {
       stopDetail: `Stopped after max_steps (${config.max_steps}) model steps without a final answer`,
     });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
@@ -16,5 +16,7 @@ export async function recordHistory(name: string, run: RunHandle): Promise<void>
   const fetched = await run.workflow.fetchHistory();
   const history = temporal.api.history.v1.History.decode(temporal.api.history.v1.History.encode(fetched).finish());
   mkdirSync(HISTORIES_DIR, { recursive: true });
-  writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), `${historyToJSON(history)}\n`);
+  // The workflow id is part of the name: replay needs it (child workflow ids derive from it).
+  for (const old of readdirSync(HISTORIES_DIR).filter((file) => file.startsWith(`${name}@`))) unlinkSync(path.join(HISTORIES_DIR, old));
+  writeFileSync(path.join(HISTORIES_DIR, `${name}@${run.workflowId}.json`), `${historyToJSON(history)}\n`);
 }

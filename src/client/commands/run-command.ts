@@ -2,7 +2,8 @@ import { AgentClient, type RunHandle } from '../agent-client';
 import { formatRunEvent } from '../event-printer';
 import { ProgressLine } from '../progress-line';
 import type { RunEvent } from '../../shared/run-events';
-import { loadAgentConfigFile } from '../load-config';
+import path from 'node:path';
+import { loadAgentConfigFile, loadAgentDirectory } from '../load-config';
 import type { AgentRunResult } from '../../shared/run-types';
 
 export interface RunCommandOptions {
@@ -12,14 +13,17 @@ export interface RunCommandOptions {
   json?: boolean;
   workflowId?: string;
   taskQueue?: string;
+  /** Folder of agent configs that handoffs resolve from (default: the config file's folder). */
+  agentsDir?: string;
 }
 
 /** `run --config FILE --task TEXT [--follow]`: validates the config, starts a run, prints its id and Web UI link. */
 export async function runCommand(options: RunCommandOptions, agents?: AgentClient): Promise<void> {
   const config = loadAgentConfigFile(options.config);
+  const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
-    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId });
+    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId, agents: handoffAgents });
     if (!options.json) {
       console.log(`Started run ${run.workflowId}`);
       if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);

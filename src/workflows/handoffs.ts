@@ -1,0 +1,28 @@
+import type { AgentConfig } from '../shared/agent-config';
+import type { ToolSpec } from '../shared/messages';
+
+/**
+ * Handoffs, pure: each agent named in `handoffs` becomes a `transfer_to_<name>` tool; calling it
+ * transfers the conversation to that agent (the workflow continues as new with its config).
+ */
+const PREFIX = 'transfer_to_';
+
+export function handoffToolName(agent: string): string {
+  return `${PREFIX}${agent.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/** The handoff tools of an agent, for the model. Agents without a known config are left out. */
+export function handoffToolSpecs(config: AgentConfig, agents: Record<string, AgentConfig>): ToolSpec[] {
+  return config.handoffs
+    .filter((name) => agents[name])
+    .map((name) => ({
+      name: handoffToolName(name),
+      description: `Hand the conversation over to the agent '${name}'${agents[name]!.instructions ? `: ${agents[name]!.instructions.slice(0, 200)}` : ''}. It answers from here on.`,
+      parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why this agent should take over' } } },
+    }));
+}
+
+/** The agent a tool call hands off to, or null when the call is not a handoff of this agent. */
+export function handoffTarget(toolName: string, config: AgentConfig): string | null {
+  return config.handoffs.find((name) => handoffToolName(name) === toolName) ?? null;
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { stringify as stringifyYaml } from 'yaml';
+import { buildTranscript, renderTranscript } from '../src/client/history-view';
+import { runCli } from './support/cli-process';
+import { recordHistory } from './support/history-recorder';
+import { createTestEnvironment, type TestEnvironment } from './support/test-env';
+import { createTestTools } from './support/test-tools';
+
+let env: TestEnvironment;
+let folder: string;
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(os.tmpdir(), 'handoffs-'));
+  env = await createTestEnvironment({
+    tools: createTestTools().tools,
+    scripts: {
+      triage: {
+        replies: [
+          { toolCalls: [{ name: 'echo', args: { text: 'ticket 7' } }] },
+          { text: 'This is for billing.', toolCalls: [{ name: 'transfer_to_billing', args: { reason: 'a refund' } }], expect: { toolsInclude: ['transfer_to_billing', 'echo'] } },
+        ],
+      },
+      billing: {
+        replies: [
+          { text: 'unused: step 1 is triage' },
+          { text: 'unused: step 2 is triage' },
+          { toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }], expect: { systemIncludes: 'You handle billing.', toolsInclude: ['add'], toolsExclude: ['echo', 'transfer_to_billing'], lastMessageIncludes: "Transferred the conversation to agent 'billing'" } },
+          { text: 'Refunded {{tool:add}} euros.' },
+        ],
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await env?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const triage = { name: 'triage', model: 'scripted:triage', instructions: 'You route tickets.', tools: ['echo'], handoffs: ['billing'] };
+const billing = { name: 'billing', model: 'scripted:billing', instructions: 'You handle billing.', tools: ['add'] };
+
+describe('handoffs', () => {
+  it('transfers the conversation to the target agent, durably, and the history shows it', async () => {
+    const run = await env.agents.startRun({ config: triage, task: 'I want my money back', agents: { billing } });
+    const result = await run.result();
+    expect(result.output).toBe('Refunded 42 euros.');
+    expect(result.agent).toBe('billing');
+    expect(result.handoffs).toEqual([{ from: 'triage', to: 'billing', step: 2 }]);
+    expect(result.toolResults.map((toolResult) => toolResult.toolName)).toEqual(['echo', 'transfer_to_billing', 'add']);
+    // billing saw the whole conversation, including triage's work.
+    const billingCall = env.modelCalls.find((call) => call.modelId === 'billing');
+    expect(billingCall?.request.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    const transcript = renderTranscript(await buildTranscript(env.client, run.workflowId));
+    expect(transcript).toContain('started: agent triage');
+    expect(transcript).toContain('→ transfer_to_billing({"reason":"a refund"})');
+    expect(transcript).toContain('continued (new run): agent billing, model scripted:billing');
+    expect(transcript).toContain('Refunded 42 euros.');
+    await recordHistory('handoff', run);
+  });
+
+  it('refuses a handoff to an agent without a config before anything starts', async () => {
+    await expect(env.agents.startRun({ config: triage, task: 'x' })).rejects.toMatchObject({
+      code: 'AgentConfigError',
+      message: expect.stringContaining("handoffs: no config for agent 'billing'"),
+    });
+  });
+
+  it('resolves handoffs from the folder of the config file in the CLI', async () => {
+    writeFileSync(path.join(folder, 'triage.yaml'), stringifyYaml(triage));
+    writeFileSync(path.join(folder, 'billing.yaml'), stringifyYaml(billing));
+    const result = await runCli(['run', '--config', path.join(folder, 'triage.yaml'), '--task', 'refund', '--follow', '--task-queue', env.taskQueue]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('⇄ step 2: triage hands the conversation to billing');
+    expect(result.stdout).toContain('Refunded 42 euros.');
+  });
+});
