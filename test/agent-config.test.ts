@@ -62,6 +62,7 @@ describe('AgentConfig', () => {
       hitl_timeout: '24h',
       emit_mcp_progress: true,
       injected_tool_args: {},
+      mcp_servers: [],
       offload_threshold: 16000,
       allow_parallel_subagents: false,
       max_parallel_subagents: 3,

@@ -1,8 +1,9 @@
 import { createModelStep, type ModelStepDependencies } from './model-step';
 import { createRunTool, type RunToolDependencies } from './run-tool';
 import { createCompactConversation } from './compact-conversation';
+import { createMcpActivities, type McpDependencies } from './mcp-activities';
 
-export type ActivityDependencies = ModelStepDependencies & RunToolDependencies;
+export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -13,6 +14,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     modelStep: createModelStep(dependencies),
     runTool: createRunTool(dependencies),
     compactConversation: createCompactConversation(dependencies),
+    ...createMcpActivities(dependencies),
   };
 }
 

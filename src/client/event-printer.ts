@@ -38,6 +38,8 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! step ${event.step}: budget limit: the prompt needs ${event.promptTokens} tokens, the limit is ${event.limitTokens}`;
     case 'mcp-progress':
       return `… ${event.toolName}: ${event.progress.progress}${event.progress.total !== undefined ? `/${event.progress.total}` : ''}${event.progress.message ? ` ${event.progress.message}` : ''}`;
+    case 'mcp-server-unavailable':
+      return `! MCP server ${event.server} is unavailable: ${event.error}`;
     case 'run-completed':
       return `■ finished: ${event.stopReason}`;
   }

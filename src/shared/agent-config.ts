@@ -26,6 +26,22 @@ const budgetAwareness = z
     return match !== null && (match[2] === undefined || Number(match[2]) <= 100);
   }, 'must be "per-message" or "limit:<0-100>"');
 
+/**
+ * An MCP server: a command for stdio, or a URL for streamable HTTP. No secret values here (the
+ * config travels in workflow inputs): `env_from_worker` names worker environment variables to pass on.
+ */
+export const mcpServerSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,31}$/, 'must be 1-32 letters, digits or "-", starting with a letter'),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).default([]),
+    env_from_worker: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+    url: z.url().optional(),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), 'needs exactly one of command (stdio) or url (streamable HTTP)');
+
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+
 /** The zod schema of an agent config. `parse` fills every default. */
 export const agentConfigSchema = z
   .strictObject({
@@ -54,6 +70,7 @@ export const agentConfigSchema = z
     injected_tool_args: z
       .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())
       .default({}),
+    mcp_servers: z.array(mcpServerSchema).default([]),
     /** Tool results longer than this (characters) go to the artifact store; the history keeps a preview. */
     offload_threshold: z.number().int().min(1_000).default(16_000),
     allow_parallel_subagents: z.boolean().default(false),
@@ -62,6 +79,10 @@ export const agentConfigSchema = z
   .superRefine((config, context) => {
     reportDuplicates(config.tools, (name) =>
       context.addIssue({ code: 'custom', path: ['tools'], message: `Duplicate tool name '${name}' on agent '${config.name}'` }),
+    );
+    reportDuplicates(
+      config.mcp_servers.map((server) => server.name),
+      (name) => context.addIssue({ code: 'custom', path: ['mcp_servers'], message: `Duplicate MCP server name '${name}' on agent '${config.name}'` }),
     );
     reportDuplicates(config.handoffs, (name) =>
       context.addIssue({ code: 'custom', path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` }),

@@ -33,6 +33,7 @@ export type RunEvent = EventBase &
     | { type: 'context-compacted'; step: number; tokensBefore: number; removedMessages: number }
     | { type: 'budget-stopped'; step: number; promptTokens: number; limitTokens: number }
     | { type: 'mcp-progress'; step: number; callId: string; toolName: string; progress: ProgressNote }
+    | { type: 'mcp-server-unavailable'; server: string; error: string }
     | { type: 'approval-requested'; request: ApprovalRequest }
     | { type: 'approval-decided'; approvalId: string; toolName: string; outcome: ApprovalOutcome; reason: string | null; decidedBy: string | null }
     | { type: 'approval-ignored'; approvalId: string; reason: string }

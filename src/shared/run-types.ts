@@ -1,4 +1,4 @@
-import type { AgentConfig } from './agent-config';
+import type { AgentConfig, McpServerConfig } from './agent-config';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
 import type { RunEvent } from './run-events';
 
@@ -189,6 +189,21 @@ export interface CompactionInput {
 export interface CompactionResult {
   summary: string;
   usage: Usage;
+}
+
+export interface McpToolListing {
+  tools: Array<ToolSpec & { server: string; mcpName: string }>;
+  unavailable: Array<{ server: string; error: string }>;
+}
+
+export interface McpToolCallInput {
+  server: McpServerConfig;
+  /** The tool's own name on its server. */
+  mcpName: string;
+  call: ToolCall;
+  step: number;
+  injectedArgNames: string[];
+  approvalId?: string;
 }
 
 /** A progress notification a tool reported while it ran (MCP progress). */

@@ -11,5 +11,6 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     hitl_timeout: config.hitl_timeout ?? '24h',
     context_window: config.context_window ?? null,
     offload_threshold: config.offload_threshold ?? 16_000,
+    mcp_servers: config.mcp_servers ?? [],
   };
 }

@@ -14,6 +14,7 @@ import { FolderArtifactStore } from '../artifacts/folder-artifact-store';
 import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
 import { subagentTools } from '../tools/subagent-tools';
+import { McpConnections } from '../mcp/mcp-connections';
 
 export interface AgentWorkerOptions {
   /** The worker's connection (tasks) ... */
@@ -28,6 +29,8 @@ export interface AgentWorkerOptions {
   artifacts?: ArtifactStore;
   /** A pre-built workflow bundle (faster start); otherwise the workflows are bundled now. */
   workflowBundlePath?: string;
+  /** MCP clients (one per server, reused). Close them with `closeAll()` after the worker stops. */
+  mcp?: McpConnections;
   /** Called when a baseline benchmark activity starts (bench only). */
   onBenchActivityStart?: (workflowId: string) => void;
   /** Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`). */
@@ -50,6 +53,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...createActivities({
       tools,
       artifacts,
+      mcp: options.mcp ?? new McpConnections(),
       models: options.models ?? defaultModelRegistry(),
       conversations: new QueryConversationSource(options.client),
     }),

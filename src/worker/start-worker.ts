@@ -4,6 +4,7 @@ import { ensureSearchAttributes } from '../connection/ensure-search-attributes';
 import type { TemporalTarget } from '../connection/temporal-target';
 import type { Tool } from '../tools/define-tool';
 import { createAgentWorker } from './create-worker';
+import { McpConnections } from '../mcp/mcp-connections';
 import { createProcessLogger, PinoTemporalLogger } from './logger';
 
 export interface RunningWorker {
@@ -38,8 +39,13 @@ export async function startWorker(target: TemporalTarget, tools: Tool[], taskQue
       process.stderr.write(`warning: could not register search attributes: ${String(error)}\n`);
     });
   }
-  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue, tools });
-  const done = worker.run().finally(() => connection.close());
+  const mcp = new McpConnections();
+  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue, tools, mcp });
+  // MCP server processes end with the worker: no orphans.
+  const done = worker.run().finally(async () => {
+    await mcp.closeAll();
+    await connection.close();
+  });
   return {
     worker,
     client,

@@ -16,7 +16,7 @@ import {
 import type { AgentActivities } from '../activities';
 import { parseDuration } from '../shared/duration';
 import { ErrorCode } from '../shared/errors';
-import type { ToolCall } from '../shared/messages';
+import type { ToolCall, ToolSpec } from '../shared/messages';
 import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
 import {
   DEFAULT_TIMEOUTS,
@@ -38,7 +38,7 @@ import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attri
 import { upgradeConfig } from '../shared/upgrade-config';
 import { READ_ARTIFACT_TOOL, SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
 import { handoffTarget, handoffToolSpecs } from './handoffs';
-import type { AgentConfig } from '../shared/agent-config';
+import type { AgentConfig, McpServerConfig } from '../shared/agent-config';
 import { childConfig, childSafeTools, childTask, isSubagentTool, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
 import {
   addUsage,
@@ -104,6 +104,9 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const budget = stepBudget(config);
   const agents = input.agents ?? {};
   const handoffSpecs = handoffToolSpecs(config, agents);
+  /** MCP tools found at the start of this run, by their namespaced name. */
+  const mcpTools = new Map<string, { server: McpServerConfig; mcpName: string; spec: ToolSpec }>();
+  const extraToolSpecs = () => [...handoffSpecs, ...[...mcpTools.values()].map((tool) => tool.spec)];
   const handoffs: HandoffRecord[] = carried?.handoffs ?? [];
   const stepLimit = (carried?.stepBase ?? 0) + config.max_steps;
   let handoffTo: string | null = null;
@@ -205,7 +208,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
         maxTokens: config.max_tokens,
         toolNames: activeTools,
         injectedToolArgs: config.injected_tool_args,
-        ...(handoffSpecs.length > 0 ? { extraToolSpecs: handoffSpecs } : {}),
+        ...(handoffSpecs.length > 0 || mcpTools.size > 0 ? { extraToolSpecs: extraToolSpecs() } : {}),
         outputSchema: thread === 'executor' ? config.output_type : null,
         step,
         ...(purpose === 'executor' ? {} : { purpose }),
@@ -317,6 +320,11 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     if (isSubagentTool(call.name)) return runSubagents(call, activityPrefix);
     runningTools.push(call.name);
     try {
+      const mcpTool = mcpTools.get(call.name);
+      if (mcpTool) {
+        const { callMcpTool } = proxyActivities<AgentActivities>(toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, timeouts));
+        return await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames, ...(approval ? { approvalId: approval.approvalId } : {}) });
+      }
       const { runTool } = proxyActivities<AgentActivities>(toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, timeouts));
       const result = await runTool({ call, step, injectedArgNames, offloadThreshold: config.offload_threshold, ...(approval ? { approvalId: approval.approvalId } : {}) });
       // The model can read an offloaded result from the next step on.
@@ -404,7 +412,24 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     return continueWith(agents[target]!, step - 1);
   };
 
+  /** Lists the tools of the agent's MCP servers; a server that is down is reported, not fatal. */
+  const discoverMcpTools = async (): Promise<void> => {
+    const { listMcpTools } = proxyActivities<AgentActivities>({
+      activityId: 'mcp.list-tools',
+      summary: `list tools of MCP servers ${config.mcp_servers.map((server) => server.name).join(', ')}`,
+      startToCloseTimeout: '2m',
+      retry: { maximumAttempts: 3 },
+    });
+    const listing = await listMcpTools(config.mcp_servers);
+    for (const { server, mcpName, ...spec } of listing.tools) {
+      mcpTools.set(spec.name, { server: config.mcp_servers.find((candidate) => candidate.name === server)!, mcpName, spec });
+      if (!activeTools.includes(spec.name)) activeTools.push(spec.name);
+    }
+    for (const unavailable of listing.unavailable) events.push({ type: 'mcp-server-unavailable', server: unavailable.server, error: unavailable.error });
+  };
+
   try {
+    if (config.mcp_servers.length > 0) await discoverMcpTools();
     if (config.planning_enabled && !carried) {
       plan = await runPlanner();
       const executorMessages = threads.messages('executor');

@@ -6,6 +6,7 @@ import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
 import type { Tool } from '../../src/tools/define-tool';
 import type { ArtifactStore } from '../../src/artifacts/artifact-store';
+import { McpConnections } from '../../src/mcp/mcp-connections';
 import { createAgentWorker } from '../../src/worker/create-worker';
 import { defaultModelRegistry } from '../../src/worker/default-models';
 
@@ -40,6 +41,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
   const nativeConnection = await NativeConnection.connect(target.connectionOptions);
   const taskQueue = `test-${randomUUID()}`;
   const modelCalls: ScriptedCall[] = [];
+  const mcp = new McpConnections();
   const scripted = new ScriptedModel({ scripts: options.scripts, onCall: (call) => modelCalls.push(call) });
   const worker = await createAgentWorker({
     connection: nativeConnection,
@@ -49,6 +51,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     tools: options.tools,
     models: defaultModelRegistry(scripted),
     artifacts: options.artifacts,
+    mcp,
     workerOptions: {
       // A nondeterminism error fails the test instead of retrying the task forever.
       workflowFailureErrorTypes: { '*': ['DeterminismViolationError'] },
@@ -69,6 +72,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     async close() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
+      await mcp.closeAll();
       await connection.close();
       await nativeConnection.close();
     },

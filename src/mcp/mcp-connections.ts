@@ -1,0 +1,52 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServerConfig } from '../shared/agent-config';
+
+/**
+ * MCP clients of one worker process, one per server config, reused across calls (a stdio server
+ * is spawned once, not per call). A connection that fails is dropped, so the next call retries.
+ */
+export class McpConnections {
+  private readonly clients = new Map<string, Promise<Client>>();
+
+  async client(server: McpServerConfig): Promise<Client> {
+    const key = JSON.stringify(server);
+    let client = this.clients.get(key);
+    if (!client) {
+      client = connect(server);
+      this.clients.set(key, client);
+      client.catch(() => this.clients.delete(key));
+    }
+    return client;
+  }
+
+  /** Forgets a client after an error (for example its process died). */
+  async discard(server: McpServerConfig): Promise<void> {
+    const key = JSON.stringify(server);
+    const client = this.clients.get(key);
+    this.clients.delete(key);
+    await client?.then((connected) => connected.close()).catch(() => undefined);
+  }
+
+  async closeAll(): Promise<void> {
+    const clients = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(clients.map((client) => client.then((connected) => connected.close()).catch(() => undefined)));
+  }
+}
+
+async function connect(server: McpServerConfig): Promise<Client> {
+  const client = new Client({ name: 'durable-agents', version: '0.1.0' });
+  const transport = server.url
+    ? new StreamableHTTPClientTransport(new URL(server.url))
+    : new StdioClientTransport({ command: server.command!, args: server.args, env: environmentFor(server), stderr: 'ignore' });
+  await client.connect(transport);
+  return client;
+}
+
+/** PATH and the like, plus the variables the config names; no other secret of the worker. */
+function environmentFor(server: McpServerConfig): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'NODE_OPTIONS', 'SystemRoot', ...server.env_from_worker];
+  return Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+}

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { StartRunOptions } from '../src/client/agent-client';
+import type { RunEvent } from '../src/shared/run-events';
+import type { AgentRunResult } from '../src/shared/run-types';
+import { recordHistory } from './support/history-recorder';
+import { createTestEnvironment, type TestEnvironment } from './support/test-env';
+
+let env: TestEnvironment;
+
+const testServer = { name: 'test', command: process.execPath, args: ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-test-server.ts')] };
+
+beforeAll(async () => {
+  env = await createTestEnvironment({
+    tools: [],
+    scripts: {
+      mcp: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'test__shout', args: { text: 'hello' } },
+              { name: 'test__count', args: { n: 3 } },
+              { name: 'test__fail', args: {} },
+            ],
+            expect: { toolsInclude: ['test__shout', 'test__count', 'test__fail', 'test__crash'] },
+          },
+          { text: '{{tool:test__shout}} / {{tool:test__count}}' },
+        ],
+      },
+      down: { replies: [{ toolCalls: [{ name: 'down__anything', args: {} }] }, { text: 'carried on' }] },
+      crash: { replies: [{ toolCalls: [{ name: 'test__crash', args: {} }] }, { toolCalls: [{ name: 'test__shout', args: { text: 'back' } }] }, { text: '{{tool:test__shout}}' }] },
+    },
+  });
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+async function complete(historyName: string, options: StartRunOptions): Promise<{ result: AgentRunResult; events: RunEvent[] }> {
+  const run = await env.agents.startRun(options);
+  const result = await run.result();
+  const events: RunEvent[] = [];
+  for await (const event of run.events()) events.push(event);
+  await recordHistory(historyName, run);
+  return { result, events };
+}
+
+describe('MCP tools', () => {
+  it('lists namespaced tools from a real stdio server, calls them in parallel and reports progress', async () => {
+    const { result, events } = await complete('mcp-progress-on', { config: { name: 'mcp-user', model: 'scripted:mcp', mcp_servers: [testServer] }, task: 'Use MCP' });
+    expect(result.output).toBe('HELLO / counted to 3');
+    expect(result.toolResults.map((toolResult) => [toolResult.toolName, toolResult.isError])).toEqual([
+      ['test__shout', false],
+      ['test__count', false],
+      ['test__fail', true],
+    ]);
+    expect(result.toolResults[2]?.content).toBe('Error: the disk is full');
+    const progress = events.filter((event) => event.type === 'mcp-progress');
+    expect(progress.map((event) => event.type === 'mcp-progress' && [event.toolName, event.progress.progress, event.progress.total])).toEqual([
+      ['test__count', 1, 3],
+      ['test__count', 2, 3],
+      ['test__count', 3, 3],
+    ]);
+  });
+
+  it('suppresses only the progress events when emit_mcp_progress is false', async () => {
+    const { result, events } = await complete('mcp-progress-off', {
+      config: { name: 'mcp-user', model: 'scripted:mcp', mcp_servers: [testServer], emit_mcp_progress: false },
+      task: 'Use MCP',
+    });
+    expect(result.output).toBe('HELLO / counted to 3');
+    expect(events.some((event) => event.type === 'mcp-progress')).toBe(false);
+  });
+
+  it('reports a server that is down and gives error results instead of crashing the run', async () => {
+    const { result, events } = await complete('mcp-down', {
+      config: { name: 'mcp-user', model: 'scripted:down', mcp_servers: [{ name: 'down', command: '/nonexistent/mcp-server' }] },
+      task: 'Try',
+    });
+    expect(result.output).toBe('carried on');
+    expect(result.toolResults[0]).toMatchObject({ isError: true, errorCode: 'ToolNotFoundError' });
+    expect(events.find((event) => event.type === 'mcp-server-unavailable')).toMatchObject({ server: 'down' });
+  });
+
+  it('turns a server that dies mid-call into an error result, and reconnects for the next call', async () => {
+    const { result } = await complete('mcp-crash', { config: { name: 'mcp-user', model: 'scripted:crash', mcp_servers: [testServer] }, task: 'Crash' });
+    expect(result.toolResults[0]).toMatchObject({ toolName: 'test__crash', isError: true });
+    expect(result.toolResults[1]).toMatchObject({ toolName: 'test__shout', isError: false, content: 'BACK' });
+    expect(result.output).toBe('BACK');
+  });
+});
