@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { RunHandle } from '../src/client/agent-client';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { stringify as stringifyYaml } from 'yaml';
+import { AgentClient, type RunHandle } from '../src/client/agent-client';
+import { startWorkerProcess } from '../test/support/worker-process';
 import type { signalThenActivity } from '../src/workflows/signal-then-activity';
 import { mib, median, ms, type BenchStack } from './bench-stack';
 
@@ -51,18 +55,42 @@ export async function measureApprovalLatency(stack: BenchStack, rounds: number):
   console.log(`  agent run: ${ms(median(agent))}, bare signal-then-activity workflow: ${ms(median(bare))}, ratio ${(median(agent) / median(bare)).toFixed(2)}`);
 }
 
-/** Worker process memory with `count` runs parked on approvals. */
-export async function measureParkedMemory(stack: BenchStack, count: number): Promise<void> {
-  global.gc?.();
-  const before = process.memoryUsage().rss;
-  const runs: RunHandle[] = [];
-  for (let index = 0; index < count; index++) {
-    runs.push(await stack.agents.startRun({ config: { name: 'parked', model: 'scripted:gated', tools: ['noop'], hitl_tools: ['noop'] }, task: 'wait' }));
+/** RSS of a process, from /proc (Linux). */
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/**
+ * Memory of a separate worker process (`durable-agents worker`) with `count` runs parked on
+ * approvals: its RSS once idle, then with every run parked.
+ */
+export async function measureParkedMemory(stack: BenchStack, folder: string, count: number, maxCachedWorkflows?: number): Promise<void> {
+  const script = path.join(folder, 'parked-model.yaml');
+  writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'record', args: { label: 'x' } }] }, { text: 'done' }] }));
+  const taskQueue = `parked-${randomUUID()}`;
+  const worker = await startWorkerProcess(taskQueue, {
+    TEMPORAL_ADDRESS: stack.server.address,
+    CRASH_LOG: path.join(folder, 'parked.log'),
+    ...(maxCachedWorkflows !== undefined ? { AGENT_MAX_CACHED_WORKFLOWS: String(maxCachedWorkflows) } : {}),
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const before = rssOf(worker.child.pid!);
+    const agents = new AgentClient(stack.agents.temporal, { taskQueue });
+    const name = `parked-${randomUUID().slice(0, 8)}`;
+    const runs: RunHandle[] = [];
+    for (let index = 0; index < count; index++) {
+      runs.push(await agents.startRun({ config: { name, model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'] }, task: 'wait' }));
+    }
+    await waitFor(async () => (await stack.agents.temporal.workflow.count(`AgentName = '${name}' AND AgentStatus = 'awaiting_approval'`)).count === count);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const after = rssOf(worker.child.pid!);
+    const cache = maxCachedWorkflows === undefined ? 'default workflow cache' : `workflow cache of ${maxCachedWorkflows}`;
+    console.log(`Memory of a worker process with ${count} runs parked on approvals (RSS, ${cache}):`);
+    console.log(`  idle ${mib(before)}, with ${count} parked runs ${mib(after)}: +${mib(after - before)}, ${((after - before) / count / 1024).toFixed(0)} KiB per parked run`);
+    await Promise.all(runs.map((run) => run.workflow.terminate('bench finished')));
+  } finally {
+    await worker.kill('SIGTERM');
   }
-  await waitFor(async () => (await stack.agents.temporal.workflow.count(`AgentName = 'parked' AND AgentStatus = 'awaiting_approval'`)).count === count);
-  global.gc?.();
-  const after = process.memoryUsage().rss;
-  console.log(`Memory with ${count} runs parked on approvals (worker and client in one process, workflows cached):`);
-  console.log(`  RSS before ${mib(before)}, after ${mib(after)}: +${mib(after - before)}, ${((after - before) / count / 1024).toFixed(0)} KiB per parked run`);
-  await Promise.all(runs.map((run) => run.workflow.terminate('bench finished')));
 }

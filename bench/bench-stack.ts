@@ -9,6 +9,7 @@ import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../src/
 import { defineTool } from '../src/tools/define-tool';
 import { createAgentWorker } from '../src/worker/create-worker';
 import { defaultModelRegistry } from '../src/worker/default-models';
+import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 
 /** A dev server, a worker and clients for one side of a side-by-side measurement. */
 export interface BenchStack {
@@ -55,6 +56,12 @@ export async function startBenchStack(folder: string, name: string, options: { e
     parameters: z.object({}),
     execute: (_args, context) => new Promise<string>((resolve) => gates.set(context.workflowId, () => resolve('open'))),
   });
+  const big = defineTool({
+    name: 'big',
+    description: 'Returns 64 KB of text.',
+    parameters: z.object({ part: z.number() }),
+    execute: ({ part }) => `${part}`.padEnd(64 * 1024, 'x'),
+  });
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
   const taskQueue = `bench-${randomUUID()}`;
@@ -62,7 +69,8 @@ export async function startBenchStack(folder: string, name: string, options: { e
     connection,
     client,
     taskQueue,
-    tools: [noop, gate],
+    tools: [noop, gate, big],
+    artifacts: new FolderArtifactStore(path.join(folder, `${name}-artifacts`)),
     models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts, onCall: (call) => stack.onModelCall(call) })),
     onBenchActivityStart: (workflowId) => activityStarts.set(workflowId, performance.now()),
   });

@@ -11,6 +11,7 @@ import { measureApprovalLatency, measureParkedMemory } from './approval-latency'
 import { noopScript, startBenchStack } from './bench-stack';
 import { measureHistoryBytes, measureStepOverhead, STEPS } from './step-overhead';
 import { measureRuntimeContract } from './runtime-contract';
+import { measureOffload, measureSubagents, subagentScripts } from './subagents';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     steps50: noopScript(50),
     gated: { replies: [{ toolCalls: [{ name: 'noop', args: {} }] }, { text: 'done' }] },
     'gated-step': { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
+    ...subagentScripts(),
   };
   const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
@@ -31,7 +33,10 @@ async function main(): Promise<void> {
     await measureHistoryBytes(eagerOn);
     await measureApprovalLatency(eagerOn, ROUNDS);
     await measureRuntimeContract(eagerOn, ROUNDS);
-    await measureParkedMemory(eagerOn, PARKED_RUNS);
+    await measureSubagents(eagerOn, ROUNDS);
+    await measureOffload(eagerOn);
+    await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
+    await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
   } finally {
     await eagerOn.close();
     await eagerOff.close();

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StartRunOptions } from '../src/client/agent-client';
@@ -7,10 +8,22 @@ import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 
 let env: TestEnvironment;
+let httpServer: ChildProcess | undefined;
+let httpUrl = '';
 
 const testServer = { name: 'test', command: process.execPath, args: ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-test-server.ts')] };
 
+/** Starts the streamable-HTTP test server as a child process; resolves with its URL. */
+function startHttpServer(): Promise<string> {
+  httpServer = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-http-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    httpServer!.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    httpServer!.once('exit', (code) => reject(new Error(`MCP HTTP server exited with ${code}`)));
+  });
+}
+
 beforeAll(async () => {
+  httpUrl = await startHttpServer();
   env = await createTestEnvironment({
     tools: [],
     scripts: {
@@ -27,6 +40,7 @@ beforeAll(async () => {
           { text: '{{tool:test__shout}} / {{tool:test__count}}' },
         ],
       },
+      http: { replies: [{ toolCalls: [{ name: 'web__shout', args: { text: 'over http' } }] }, { text: '{{tool:web__shout}}' }] },
       down: { replies: [{ toolCalls: [{ name: 'down__anything', args: {} }] }, { text: 'carried on' }] },
       crash: { replies: [{ toolCalls: [{ name: 'test__crash', args: {} }] }, { toolCalls: [{ name: 'test__shout', args: { text: 'back' } }] }, { text: '{{tool:test__shout}}' }] },
     },
@@ -35,6 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await env?.close();
+  httpServer?.kill();
 });
 
 async function complete(historyName: string, options: StartRunOptions): Promise<{ result: AgentRunResult; events: RunEvent[] }> {
@@ -71,6 +86,11 @@ describe('MCP tools', () => {
     });
     expect(result.output).toBe('HELLO / counted to 3');
     expect(events.some((event) => event.type === 'mcp-progress')).toBe(false);
+  });
+
+  it('calls tools of a streamable HTTP server named by URL', async () => {
+    const { result } = await complete('mcp-http', { config: { name: 'mcp-user', model: 'scripted:http', mcp_servers: [{ name: 'web', url: httpUrl }] }, task: 'Over HTTP' });
+    expect(result.output).toBe('OVER HTTP');
   });
 
   it('reports a server that is down and gives error results instead of crashing the run', async () => {

@@ -66,6 +66,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
     activities,
+    // Parked runs (approvals, long waits) stay in this cache until evicted; a smaller cache trades
+    // replay time for memory (docs/performance.md).
+    ...(process.env.AGENT_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.AGENT_MAX_CACHED_WORKFLOWS) } : {}),
     ...options.workerOptions,
   });
 }

@@ -1,35 +1,5 @@
-/**
- * A real MCP server (stdio) for the tests, built with the official SDK: `shout`, `count` (reports
- * progress), `fail` (an error result) and `crash` (the process exits mid-call).
- */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+/** A real MCP server process speaking stdio, for the tests. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
+import { buildTestMcpServer } from './mcp-test-tools';
 
-const server = new McpServer({ name: 'test-server', version: '1.0.0' });
-
-server.registerTool('shout', { description: 'Upper-cases text.', inputSchema: { text: z.string() } }, async ({ text }) => ({
-  content: [{ type: 'text', text: text.toUpperCase() }],
-}));
-
-server.registerTool('count', { description: 'Counts to n, reporting progress.', inputSchema: { n: z.number().int().min(1).max(20) } }, async ({ n }, extra) => {
-  const progressToken = extra._meta?.progressToken;
-  for (let done = 1; done <= n; done++) {
-    if (progressToken !== undefined) {
-      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: done, total: n, message: `counted ${done}` } });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { content: [{ type: 'text', text: `counted to ${n}` }] };
-});
-
-server.registerTool('fail', { description: 'Always fails.', inputSchema: {} }, async () => ({
-  content: [{ type: 'text', text: 'the disk is full' }],
-  isError: true,
-}));
-
-server.registerTool('crash', { description: 'Exits the server process.', inputSchema: {} }, async () => {
-  process.exit(3);
-});
-
-void server.connect(new StdioServerTransport());
+void buildTestMcpServer().connect(new StdioServerTransport());
