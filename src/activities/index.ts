@@ -2,8 +2,9 @@ import { createModelStep, type ModelStepDependencies } from './model-step';
 import { createRunTool, type RunToolDependencies } from './run-tool';
 import { createCompactConversation } from './compact-conversation';
 import { createMcpActivities, type McpDependencies } from './mcp-activities';
+import { createSkillActivities, type SkillDependencies } from './skill-activities';
 
-export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies;
+export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -15,6 +16,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     runTool: createRunTool(dependencies),
     compactConversation: createCompactConversation(dependencies),
     ...createMcpActivities(dependencies),
+    ...createSkillActivities(dependencies),
   };
 }
 

@@ -6,7 +6,8 @@ import type { RunEvent } from '../shared/run-events';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
 import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
-import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { skillSourceKey } from '../skills/skill-source';
 import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
 import type { agentRun } from '../workflows/agent-run';
@@ -72,7 +73,9 @@ export class AgentClient {
    * @throws AgentConfigError naming the invalid fields; nothing is started then.
    */
   async startRun(options: StartRunOptions): Promise<RunHandle> {
-    const config = parseAgentConfig(options.config);
+    const parsed = parseAgentConfig(options.config);
+    // Skill sources are known by absolute folder paths (or URLs) in runs, signals and search attributes.
+    const config = { ...parsed, skill_sources: parsed.skill_sources.map((source) => skillSourceKey(source)) };
     if (!options.task.trim()) throw new Error('task: must not be empty');
     const agents = resolveHandoffAgents(config, options.agents ?? {});
     const input: AgentRunInput = {
@@ -92,6 +95,7 @@ export class AgentClient {
       typedSearchAttributes: [
         { key: AgentNameAttribute, value: config.name },
         { key: AgentStatusAttribute, value: 'running' },
+        ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
       ],
       requestEagerStart: this.eagerStart,
     });

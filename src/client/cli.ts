@@ -7,6 +7,7 @@ import { devCommand } from './commands/dev-command';
 import { historyCommand } from './commands/history-command';
 import { injectCommand } from './commands/inject-command';
 import { runCommand } from './commands/run-command';
+import { skillsWatchCommand } from './commands/skills-watch-command';
 import { statusCommand } from './commands/status-command';
 import { watchCommand } from './commands/watch-command';
 import { workerCommand } from './commands/worker-command';
@@ -61,6 +62,14 @@ program
   .option('--by <name>', 'who decides (default: $USER)')
   .option('--json', 'machine-readable output')
   .action((run, approvalId, options) => decisionCommand('reject', run, approvalId, options));
+
+program
+  .command('skills')
+  .description('skill sources')
+  .command('watch <folders...>')
+  .description('watch skill folders and push each change into the running runs that follow them')
+  .option('--debounce <ms>', 'quiet time before a burst of edits is read (default 500)')
+  .action((folders, options) => skillsWatchCommand(folders, options));
 
 program
   .command('worker')

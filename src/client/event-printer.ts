@@ -24,6 +24,14 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':
       return `! ignored a decision for ${event.approvalId}: ${event.reason}`;
+    case 'skills-changed':
+      return `✦ skills from ${event.source} (version ${event.version}${event.reloaded ? ', reloaded' : ''}): ${[
+        ...event.added.map((name) => `+${name}`),
+        ...event.modified.map((name) => `~${name}`),
+        ...event.removed.map((name) => `-${name}`),
+      ].join(' ') || 'no change'}`;
+    case 'skill-error':
+      return `! skill file error: ${event.message}`;
     case 'handoff':
       return `⇄ step ${event.step}: ${event.from} hands the conversation to ${event.to}`;
     case 'message-injected':

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { AgentConfigError } from '../shared/errors';
 import { parseAgentConfig, type AgentConfig } from '../shared/agent-config';
+import { skillSourceKey } from '../skills/skill-source';
 
 /**
  * Reads an agent config file (YAML, or JSON, which YAML also reads) and validates it.
@@ -15,7 +16,9 @@ export function loadAgentConfigFile(file: string): AgentConfig {
   } catch (error) {
     throw new AgentConfigError(`Cannot read agent config ${file}: ${(error as Error).message}`, [(error as Error).message]);
   }
-  return parseAgentConfig(raw, file);
+  const config = parseAgentConfig(raw, file);
+  // Relative skill folders are relative to the config file.
+  return { ...config, skill_sources: config.skill_sources.map((source) => skillSourceKey(source, path.dirname(path.resolve(file)))) };
 }
 
 /** Serialises a config for a file; `parseAgentConfig(parse(serialise(c)))` equals `c`. */

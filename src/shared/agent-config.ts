@@ -71,6 +71,12 @@ export const agentConfigSchema = z
       .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())
       .default({}),
     mcp_servers: z.array(mcpServerSchema).default([]),
+    /** Skill sources (folders or git URLs) whose skills this agent follows while it runs. */
+    skill_sources: z.array(z.string().min(1)).default([]),
+    /** Which skills of those sources are active (null: all of them). */
+    skills: z.array(z.string()).nullable().default(null),
+    /** How the instructions are rebuilt from the active skills: appended as a list, or not at all. */
+    instructions_builder: z.enum(['skill-list', 'none']).default('skill-list'),
     /** Tool results longer than this (characters) go to the artifact store; the history keeps a preview. */
     offload_threshold: z.number().int().min(1_000).default(16_000),
     allow_parallel_subagents: z.boolean().default(false),

@@ -28,6 +28,8 @@ export type RunEvent = EventBase &
     | { type: 'output-rejected'; step: number; reason: string }
     | { type: 'message-injected'; step: number; text: string }
     | { type: 'handoff'; step: number; from: string; to: string }
+    | { type: 'skills-changed'; step: number; source: string; version: number; added: string[]; modified: string[]; removed: string[]; reloaded: boolean }
+    | { type: 'skill-error'; source: string; file: string; message: string }
     | { type: 'plan-created'; plan: PlanArtifact }
     | { type: 'budget-advisory'; step: number; promptTokens: number; contextWindow: number; percent: number }
     | { type: 'context-compacted'; step: number; tokensBefore: number; removedMessages: number }

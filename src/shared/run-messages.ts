@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { EventPage } from './run-events';
 import type { ApprovalDecision, ApprovalOutcome, ConversationSlice, ConversationThread, RunStatus } from './run-types';
 import { WireName } from './wire-names';
+import type { SkillBatch } from './skill-types';
 
 /**
  * Query definitions of an agent run, shared by the workflow and the client (defining a query is
@@ -46,3 +47,6 @@ export const injectMessageSignal = defineSignal<[InjectedMessage]>(WireName.inje
 
 /** Injection with an answer: the validator refuses empty text; returns the queue position. */
 export const injectMessageUpdate = defineUpdate<{ queued: number }, [InjectedMessage]>(WireName.injectMessageUpdate);
+
+/** A batch of skill changes of one source, from the watcher process. */
+export const skillsChangedSignal = defineSignal<[SkillBatch]>(WireName.skillsChangedSignal);

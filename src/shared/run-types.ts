@@ -259,6 +259,8 @@ export interface RunStatus {
   budget: { promptTokens: number; contextWindow: number } | null;
   /** Injected messages waiting for the next model call. */
   queuedMessages: number;
+  /** Active skills by source, with the version and hash the run has of each source. */
+  skills: Array<{ source: string; version: number; hash: string; names: string[] }>;
 }
 
 /** A gated tool call waiting for (or given) a human decision. */

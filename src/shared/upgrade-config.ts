@@ -12,5 +12,8 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     context_window: config.context_window ?? null,
     offload_threshold: config.offload_threshold ?? 16_000,
     mcp_servers: config.mcp_servers ?? [],
+    skill_sources: config.skill_sources ?? [],
+    skills: config.skills ?? null,
+    instructions_builder: config.instructions_builder ?? 'skill-list',
   };
 }

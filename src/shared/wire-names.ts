@@ -11,6 +11,7 @@ export const WireName = {
   decideApprovalUpdate: 'decideApproval',
   injectMessageSignal: 'injectMessage',
   injectMessageUpdate: 'injectMessageChecked',
+  skillsChangedSignal: 'skillsChanged',
 } as const;
 
 /** The default task queue of workers and clients. */

@@ -17,7 +17,10 @@ import type { AgentActivities } from '../activities';
 import { parseDuration } from '../shared/duration';
 import { ErrorCode } from '../shared/errors';
 import type { ToolCall, ToolSpec } from '../shared/messages';
-import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
+import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, skillsChangedSignal, statusQuery } from '../shared/run-messages';
+import { buildSkillInstructions } from '../shared/skill-instructions';
+import type { SkillInfo } from '../shared/skill-types';
+import { RunSkills } from './run-skills';
 import {
   DEFAULT_TIMEOUTS,
   type AgentRunInput,
@@ -104,6 +107,10 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const budget = stepBudget(config);
   const agents = input.agents ?? {};
   const handoffSpecs = handoffToolSpecs(config, agents);
+  const skills = new RunSkills(config.skill_sources, config.skills);
+  const reloadSkillSources = new Map<string, number>();
+  /** The run's tools: its own, those its skills bring, and built-ins found on the way. */
+  const availableTools = () => [...activeTools, ...skills.tools().filter((name) => !activeTools.includes(name))];
   /** MCP tools found at the start of this run, by their namespaced name. */
   const mcpTools = new Map<string, { server: McpServerConfig; mcpName: string; spec: ToolSpec }>();
   const extraToolSpecs = () => [...handoffSpecs, ...[...mcpTools.values()].map((tool) => tool.spec)];
@@ -129,7 +136,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     phase,
     step,
     maxSteps: config.max_steps,
-    activeTools: [...activeTools],
+    activeTools: availableTools(),
     runningTools: [...runningTools],
     usage,
     messageCount: threads.messages('executor').length,
@@ -138,6 +145,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     plan,
     budget: budget && lastPromptTokens !== null ? { promptTokens: lastPromptTokens, contextWindow: budget.contextWindow } : null,
     queuedMessages: injectedQueue.length,
+    skills: skills.status(),
   }));
   setHandler(injectMessageSignal, (message) => {
     if (typeof message?.text !== 'string' || !message.text.trim()) {
@@ -206,7 +214,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
         model,
         temperature: config.temperature,
         maxTokens: config.max_tokens,
-        toolNames: activeTools,
+        toolNames: availableTools(),
         injectedToolArgs: config.injected_tool_args,
         ...(handoffSpecs.length > 0 || mcpTools.size > 0 ? { extraToolSpecs: extraToolSpecs() } : {}),
         outputSchema: thread === 'executor' ? config.output_type : null,
@@ -270,7 +278,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   /** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
   const runSubagents = async (call: ToolCall, activityPrefix: string): Promise<ToolResult> => {
     const startedAt = Date.now();
-    const childSafe = childSafeTools(activeTools);
+    const childSafe = childSafeTools(availableTools());
     const parsed = parseJobs(call, config.max_parallel_subagents, childSafe);
     if ('error' in parsed) return workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused);
     const parentId = workflowInfo().workflowId;
@@ -308,8 +316,8 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       handoffTo = target;
       return workflowToolResult(call, step, Date.now(), Date.now(), `Transferred the conversation to agent '${target}'.`);
     }
-    if (!activeTools.includes(call.name)) {
-      const available = activeTools.join(', ') || 'none';
+    if (!availableTools().includes(call.name)) {
+      const available = availableTools().join(', ') || 'none';
       return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available}`, ErrorCode.toolNotFound);
     }
     let approval: ApprovalRecord | null = null;
@@ -412,6 +420,74 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     return continueWith(agents[target]!, step - 1);
   };
 
+  /** After a skill change: the system prompt is rebuilt from the active skills (tools follow availableTools). */
+  const rebuildSkillInstructions = () => {
+    const skillText = buildSkillInstructions(config.instructions_builder, skills.active());
+    threads.setSystem('executor', [buildSystemPrompt(config), skillText].filter(Boolean).join('\n\n'));
+  };
+
+  const reportSkillChanges = (source: string, version: number, before: string[], after: SkillInfo[], reloaded: boolean) => {
+    const afterNames = after.map((skill) => skill.name);
+    events.push({
+      type: 'skills-changed',
+      step,
+      source,
+      version,
+      added: afterNames.filter((name) => !before.includes(name)),
+      modified: [],
+      removed: before.filter((name) => !afterNames.includes(name)),
+      reloaded,
+    });
+  };
+
+  setHandler(skillsChangedSignal, (batch) => {
+    const outcome = skills.offer(batch);
+    for (const error of batch.errors ?? []) events.push({ type: 'skill-error', source: batch.source, file: error.file, message: error.message });
+    if (outcome === 'applied') {
+      rebuildSkillInstructions();
+      events.push({
+        type: 'skills-changed',
+        step,
+        source: batch.source,
+        version: batch.version,
+        added: batch.changes.filter((change) => change.kind === 'added').map((change) => change.skillName),
+        modified: batch.changes.filter((change) => change.kind === 'modified').map((change) => change.skillName),
+        removed: batch.changes.filter((change) => change.kind === 'removed').map((change) => change.skillName),
+        reloaded: false,
+      });
+    } else if (outcome === 'gap') {
+      // A missed batch: reload the whole source before the next model call.
+      reloadSkillSources.set(batch.source, Math.max(batch.version, reloadSkillSources.get(batch.source) ?? 0));
+    } else {
+      log.info('Ignored a skills batch', { source: batch.source, version: batch.version, outcome });
+    }
+  });
+
+  /** Reads whole skill sources through an activity: at the start, and after a gap. */
+  const loadSkillSources = async (sources: Map<string, number>): Promise<void> => {
+    const { loadSkillSources: load } = proxyActivities<AgentActivities>({
+      activityId: `step-${step}.load-skills`,
+      summary: `load skills from ${[...sources.keys()].join(', ')}`,
+      startToCloseTimeout: '2m',
+      retry: { maximumAttempts: 3 },
+    });
+    const snapshots = await load([...sources.keys()]);
+    for (const snapshot of snapshots) {
+      const before = skills.status().find((entry) => entry.source === snapshot.source)?.names ?? [];
+      skills.load(snapshot, sources.get(snapshot.source) ?? 0);
+      for (const error of snapshot.errors) events.push({ type: 'skill-error', source: snapshot.source, file: error.file, message: error.message });
+      reportSkillChanges(snapshot.source, sources.get(snapshot.source) ?? 0, before, snapshot.skills, true);
+    }
+    rebuildSkillInstructions();
+  };
+
+  const reloadSkillsIfNeeded = async () => {
+    if (reloadSkillSources.size === 0) return;
+    const sources = new Map(reloadSkillSources);
+    reloadSkillSources.clear();
+    await loadSkillSources(sources);
+  };
+
   /** Lists the tools of the agent's MCP servers; a server that is down is reported, not fatal. */
   const discoverMcpTools = async (): Promise<void> => {
     const { listMcpTools } = proxyActivities<AgentActivities>({
@@ -429,6 +505,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   };
 
   try {
+    if (config.skill_sources.length > 0) await loadSkillSources(new Map(config.skill_sources.map((source) => [source, 0])));
     if (config.mcp_servers.length > 0) await discoverMcpTools();
     if (config.planning_enabled && !carried) {
       plan = await runPlanner();
@@ -438,6 +515,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     }
     for (step = (carried?.step ?? 0) + 1; step <= stepLimit; step++) {
       if (step > 1) await continueIfHistoryIsLong();
+      await reloadSkillsIfNeeded();
       drainInjectedMessages();
       enterPhase('model');
       const reply = await executorStep();

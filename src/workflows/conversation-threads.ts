@@ -35,6 +35,11 @@ export class ConversationThreads {
     this.threads[thread] = { epoch: this.threads[thread].epoch + 1, system, messages };
   }
 
+  /** A new system prompt (skills changed); the messages stay. */
+  setSystem(thread: ConversationThread, system: string): void {
+    this.threads[thread].system = system;
+  }
+
   /** Replaces a thread's messages (compaction): a new epoch. */
   rewrite(thread: ConversationThread, messages: Message[]): void {
     const current = this.threads[thread];

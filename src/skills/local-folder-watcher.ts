@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import chokidar, { type FSWatcher } from 'chokidar';
+import type { SkillFileError, SkillInfo, SkillSnapshot } from '../shared/skill-types';
+import { diffSkills } from './skill-diff';
+import { isSkillFile } from './skill-file';
+import { readSkillFolder } from './skill-source';
+import { BatchQueue, type SkillWatcher, type WatcherBatch } from './skill-watcher';
+import { AllowedToolsResolver, type ToolResolver } from './tool-resolver';
+
+export interface LocalFolderWatcherOptions {
+  /** Quiet time after the last file event before the folder is re-read. Default 500 ms. */
+  debounceMs?: number;
+  resolver?: ToolResolver;
+  /** How often a missing folder is checked for (it may come back). Default 1 s. */
+  missingCheckMs?: number;
+}
+
+/**
+ * Watches a folder of skills with chokidar (recursive, skill files only), debounced: a burst of
+ * edits becomes one batch. Each settle re-reads the folder and diffs it against the snapshot, so
+ * a save with no change in content yields nothing, and a malformed file keeps its previous
+ * version. A removed folder removes its skills; the watcher keeps waiting for it to come back.
+ */
+export class LocalFolderWatcher implements SkillWatcher {
+  private readonly debounceMs: number;
+  private readonly resolver: ToolResolver;
+  private readonly queue = new BatchQueue();
+  private watcher: FSWatcher | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private missingCheck: NodeJS.Timeout | null = null;
+  private skills: SkillInfo[] = [];
+  private reportedErrors = '';
+  private folderExisted = false;
+
+  constructor(
+    readonly source: string,
+    private readonly options: LocalFolderWatcherOptions = {},
+  ) {
+    this.debounceMs = options.debounceMs ?? 500;
+    this.resolver = options.resolver ?? new AllowedToolsResolver();
+  }
+
+  async start(): Promise<SkillSnapshot> {
+    const snapshot = readSkillFolder(this.source, this.source, this.resolver);
+    this.skills = snapshot.skills;
+    this.reportedErrors = errorKey(snapshot.errors);
+    this.folderExisted = existsSync(this.source);
+    if (this.folderExisted) await this.openWatcher();
+    // chokidar cannot watch a folder that is gone; this notices it leaving and coming back.
+    this.missingCheck = setInterval(() => void this.checkFolder(), this.options.missingCheckMs ?? 1_000);
+    return snapshot;
+  }
+
+  watch(): AsyncIterable<WatcherBatch> {
+    return this.queue.iterate();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.missingCheck) clearInterval(this.missingCheck);
+    await this.watcher?.close();
+    this.watcher = null;
+    this.queue.close();
+  }
+
+  private async openWatcher(): Promise<void> {
+    const watcher = chokidar.watch(this.source, {
+      ignoreInitial: true,
+      ignored: (file, stats) => Boolean(stats?.isFile()) && !isSkillFile(file),
+    });
+    watcher.on('all', () => this.schedule());
+    watcher.on('error', (error) => this.queue.close(error instanceof Error ? error : new Error(String(error))));
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    this.watcher = watcher;
+  }
+
+  private async checkFolder(): Promise<void> {
+    const exists = existsSync(this.source);
+    if (exists === this.folderExisted) return;
+    this.folderExisted = exists;
+    await this.watcher?.close();
+    this.watcher = null;
+    if (exists) await this.openWatcher();
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), this.debounceMs);
+  }
+
+  private flush(): void {
+    this.timer = null;
+    const snapshot = readSkillFolder(this.source, this.source, this.resolver, this.skills);
+    const changes = diffSkills(this.skills, snapshot.skills);
+    const errors = errorKey(snapshot.errors) === this.reportedErrors ? [] : snapshot.errors;
+    this.skills = snapshot.skills;
+    this.reportedErrors = errorKey(snapshot.errors);
+    if (changes.length > 0 || errors.length > 0) this.queue.push({ changes, errors });
+  }
+}
+
+function errorKey(errors: SkillFileError[]): string {
+  return errors.map((error) => `${error.file}\n${error.message}`).sort().join('\n');
+}

@@ -1,0 +1,71 @@
+import type { SkillChange, SkillFileError, SkillSnapshot } from '../shared/skill-types';
+
+/** One settled round of changes of a source (debounced file events, or one poll). */
+export interface WatcherBatch {
+  changes: SkillChange[];
+  /** Files that could not be read as skills this round (their previous versions stay). */
+  errors: SkillFileError[];
+}
+
+/**
+ * The watcher contract: an async iterator of batches, one per settle cycle, never an empty one;
+ * `stop()` makes the iterator end.
+ */
+export interface SkillWatcher {
+  /** The source key (an absolute folder path or a git URL). */
+  readonly source: string;
+  /** Reads the source now and returns every skill (also the baseline for later batches). */
+  start(): Promise<SkillSnapshot>;
+  watch(): AsyncIterable<WatcherBatch>;
+  stop(): Promise<void>;
+}
+
+/** A small async queue behind the watchers' iterators. */
+export class BatchQueue {
+  private readonly items: WatcherBatch[] = [];
+  private waiting: ((result: IteratorResult<WatcherBatch>) => void) | null = null;
+  private closed = false;
+  private failure: Error | null = null;
+
+  push(batch: WatcherBatch): void {
+    if (this.closed) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ value: batch, done: false });
+    } else this.items.push(batch);
+  }
+
+  /** Ends the iterator; with an error, the iterator throws it (so the manager restarts the watcher). */
+  close(failure?: Error): void {
+    this.closed = true;
+    this.failure = failure ?? null;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      if (failure) {
+        this.failure = null;
+        resolve(Promise.reject(failure) as never);
+      } else resolve({ value: undefined, done: true });
+    }
+  }
+
+  async *iterate(): AsyncGenerator<WatcherBatch> {
+    while (true) {
+      const next = this.items.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.failure) {
+        const failure = this.failure;
+        this.failure = null;
+        throw failure;
+      }
+      if (this.closed) return;
+      const result = await new Promise<IteratorResult<WatcherBatch>>((resolve) => (this.waiting = resolve));
+      if (result.done) return;
+      yield result.value;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunHandle } from '../../src/client/agent-client';
+import type { RunEvent } from '../../src/shared/run-events';
+import { LocalFolderWatcher } from '../../src/skills/local-folder-watcher';
+import { RunNotifier } from '../../src/skills/run-notifier';
+import { SkillSyncManager } from '../../src/skills/skill-sync-manager';
+import { recordHistory } from '../support/history-recorder';
+import { removeSkill, skillMarkdown, tempSkillRoot, writeSkill } from '../support/skill-files';
+import { createTestEnvironment, eventually, type TestEnvironment } from '../support/test-env';
+import { createTestTools } from '../support/test-tools';
+
+const testTools = createTestTools();
+let env: TestEnvironment;
+let root: string;
+let manager: SkillSyncManager;
+
+beforeAll(async () => {
+  root = tempSkillRoot();
+  env = await createTestEnvironment({
+    tools: testTools.tools,
+    scripts: {
+      learner: {
+        replies: [
+          { toolCalls: [{ name: 'gate', args: {} }], expect: { toolsExclude: ['echo'] } },
+          { toolCalls: [{ name: 'echo', args: { text: 'new skill' } }], expect: { toolsInclude: ['echo'], systemIncludes: '- greeter: Greets people.' } },
+          { toolCalls: [{ name: 'gate', args: {} }] },
+          { text: 'forgot it', expect: { toolsExclude: ['echo'] } },
+        ],
+      },
+      converger: { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
+    },
+  });
+  manager = new SkillSyncManager();
+  manager.addWatcher(new LocalFolderWatcher(root, { debounceMs: 100 }));
+  const notifier = new RunNotifier(env.client, { settleMs: 1_500 });
+  manager.onBatch(async (batch) => void (await notifier.notify(batch)));
+  await manager.start();
+});
+
+afterAll(async () => {
+  await manager?.stop();
+  await env?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function toolsOf(run: RunHandle): Promise<string[]> {
+  return (await run.status()).activeTools;
+}
+
+describe('skills in running runs', () => {
+  it('gains a tool from a new SKILL.md on its next step, then loses it after removal', async () => {
+    testTools.gateControl.reset();
+    const run = await env.agents.startRun({ config: { name: 'learner', model: 'scripted:learner', tools: ['gate'], skill_sources: [root] }, task: 'Learn' });
+    await testTools.gateControl.reached();
+    writeSkill(root, 'greeter', skillMarkdown('greeter', 'Greets people.', ['echo']));
+    await eventually(async () => (await toolsOf(run)).includes('echo'));
+    // Release the waiting call, then arm the gate for the next one (synchronously, before step 3).
+    testTools.gateControl.open();
+    testTools.gateControl.reset();
+    await testTools.gateControl.reached();
+    removeSkill(root, 'greeter');
+    await eventually(async () => !(await toolsOf(run)).includes('echo'));
+    testTools.gateControl.open();
+    const result = await run.result();
+    expect(result.output).toBe('forgot it');
+    expect(result.toolResults.map((toolResult) => toolResult.toolName)).toEqual(['gate', 'echo', 'gate']);
+    const events: RunEvent[] = [];
+    for await (const event of run.events()) events.push(event);
+    const changes = events.filter((event) => event.type === 'skills-changed');
+    expect(changes.map((event) => event.type === 'skills-changed' && [event.added, event.removed])).toEqual([
+      [[], []],
+      [['greeter'], []],
+      [[], ['greeter']],
+    ]);
+    await recordHistory('skills-gain-and-lose', run);
+  });
+
+  it('converges every run to the latest skills, whenever it started', async () => {
+    testTools.gateControl.reset();
+    const start = () => env.agents.startRun({ config: { name: 'converger', model: 'scripted:converger', tools: ['gate'], skill_sources: [root] }, task: 'Wait' });
+    const runs: RunHandle[] = [await start()];
+    writeSkill(root, 'one', skillMarkdown('one', 'One', ['echo']));
+    runs.push(await start());
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    runs.push(await start());
+    writeSkill(root, 'two', skillMarkdown('two', 'Two', ['add']));
+    runs.push(await start());
+    writeSkill(root, 'one', skillMarkdown('one', 'One, changed', ['echo', 'noop']));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    runs.push(await start());
+    removeSkill(root, 'two');
+    runs.push(await start());
+    // Let the watcher settle, then let every run take its next step.
+    await eventually(() => manager.snapshot(root).skills.map((skill) => skill.name).join() === 'one');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    testTools.gateControl.open();
+    await Promise.all(runs.map((run) => run.result()));
+    const expected = manager.snapshot(root).hash;
+    for (const run of runs) {
+      const status = await run.status();
+      expect(status.skills).toEqual([expect.objectContaining({ source: root, hash: expected, names: ['one'] })]);
+      expect(status.activeTools).toEqual(['gate', 'echo', 'noop']);
+    }
+  });
+});
