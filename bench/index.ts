@@ -12,6 +12,7 @@ import { noopScript, startBenchStack } from './bench-stack';
 import { measureHistoryBytes, measureStepOverhead, STEPS } from './step-overhead';
 import { measureRuntimeContract } from './runtime-contract';
 import { measureOffload, measureSubagents, subagentScripts } from './subagents';
+import { measureSkills } from './skills';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     await measureRuntimeContract(eagerOn, ROUNDS);
     await measureSubagents(eagerOn, ROUNDS);
     await measureOffload(eagerOn);
+    await measureSkills(eagerOn, folder);
     await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
     await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
   } finally {
