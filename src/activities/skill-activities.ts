@@ -1,10 +1,15 @@
 import type { SkillSnapshot } from '../shared/skill-types';
-import { readSkillFolder } from '../skills/skill-source';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
+import { checkoutFolder, syncCheckout } from '../skills/git-checkout';
+import { isGitSource, readSkillFolder } from '../skills/skill-source';
 import { AllowedToolsResolver, type ToolResolver } from '../skills/tool-resolver';
 
 export interface SkillDependencies {
   /** Maps skills to tool names; must match the watcher process's resolver. Default: `allowed-tools`. */
   skillResolver?: ToolResolver;
+  /** Where workers clone git skill sources. Default: AGENT_SKILL_CACHE or .temporal-data/skill-cache/worker. */
+  skillCacheDir?: string;
 }
 
 /**
@@ -14,14 +19,27 @@ export interface SkillDependencies {
  */
 export function createSkillActivities(dependencies: SkillDependencies) {
   const resolver = dependencies.skillResolver ?? new AllowedToolsResolver();
+  const cacheDir = dependencies.skillCacheDir ?? process.env.AGENT_SKILL_CACHE ?? path.join(DEFAULT_DATA_DIR, 'skill-cache', 'worker');
   return {
     async loadSkillSources(sources: string[]): Promise<SkillSnapshot[]> {
-      return sources.map((source) => {
-        if (/^[a-z]+:\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source)) {
-          return { source, skills: [], hash: '', errors: [{ file: source, message: `${source}: git sources reach runs only through the watcher process (skills watch)` }] };
+      const snapshots: SkillSnapshot[] = [];
+      for (const source of sources) {
+        if (!isGitSource(source)) {
+          snapshots.push(readSkillFolder(source, source, resolver));
+          continue;
         }
-        return readSkillFolder(source, source, resolver);
-      });
+        const folder = checkoutFolder(cacheDir, source);
+        const errors: SkillSnapshot['errors'] = [];
+        try {
+          await syncCheckout(source, folder);
+        } catch (error) {
+          // The previous checkout (if any) still serves; the run sees the error as an event.
+          errors.push({ file: source, message: `${source}: ${error instanceof Error ? error.message : String(error)}` });
+        }
+        const snapshot = readSkillFolder(folder, source, resolver);
+        snapshots.push({ ...snapshot, errors: [...errors, ...snapshot.errors] });
+      }
+      return snapshots;
     },
   };
 }

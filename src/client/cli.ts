@@ -66,10 +66,11 @@ program
 program
   .command('skills')
   .description('skill sources')
-  .command('watch <folders...>')
-  .description('watch skill folders and push each change into the running runs that follow them')
-  .option('--debounce <ms>', 'quiet time before a burst of edits is read (default 500)')
-  .action((folders, options) => skillsWatchCommand(folders, options));
+  .command('watch <sources...>')
+  .description('watch skill folders and git repositories; push each change into the running runs that follow them')
+  .option('--debounce <ms>', 'folders: quiet time before a burst of edits is read (default 500)')
+  .option('--poll <seconds>', 'git repositories: seconds between pulls (default 300)')
+  .action((sources, options) => skillsWatchCommand(sources, options));
 
 program
   .command('worker')

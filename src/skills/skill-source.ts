@@ -75,6 +75,11 @@ export function skillSetHash(skills: SkillInfo[]): string {
   return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 32);
 }
 
+/** Whether a source is a git repository URL (else a local folder). */
+export function isGitSource(source: string): boolean {
+  return /^(https?|ssh|git|file):\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source) || source.endsWith('.git');
+}
+
 /** The key a source is known by in configs, signals and search attributes. */
 export function skillSourceKey(source: string, baseDir = process.cwd()): string {
   if (/^(https?|ssh|git|file):\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source)) return source.replace(/\/+$/, '');

@@ -1,7 +1,11 @@
-import { rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunHandle } from '../../src/client/agent-client';
 import type { RunEvent } from '../../src/shared/run-events';
+import { GitPollingWatcher } from '../../src/skills/git-polling-watcher';
 import { LocalFolderWatcher } from '../../src/skills/local-folder-watcher';
 import { RunNotifier } from '../../src/skills/run-notifier';
 import { SkillSyncManager } from '../../src/skills/skill-sync-manager';
@@ -29,6 +33,12 @@ beforeAll(async () => {
         ],
       },
       converger: { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
+      gitLearner: {
+        replies: [
+          { toolCalls: [{ name: 'gate', args: {} }], expect: { toolsInclude: ['noop'], toolsExclude: ['add'] } },
+          { text: 'learned from git', expect: { toolsInclude: ['noop', 'add'] } },
+        ],
+      },
     },
   });
   manager = new SkillSyncManager();
@@ -101,6 +111,41 @@ describe('skills in running runs', () => {
       const status = await run.status();
       expect(status.skills).toEqual([expect.objectContaining({ source: root, hash: expected, names: ['one'] })]);
       expect(status.activeTools).toEqual(['gate', 'echo', 'noop']);
+    }
+  });
+
+  it('follows a git repository: the worker clones it at the start, pushed commits reach the run', async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'git-run-'));
+    const remote = path.join(base, 'skills.git');
+    const work = path.join(base, 'work');
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
+    git(base, 'init', '--bare', '--initial-branch=main', remote);
+    git(base, 'clone', remote, work);
+    git(work, 'checkout', '-B', 'main');
+    writeSkill(work, 'first', skillMarkdown('first', 'From git', ['noop']));
+    git(work, 'add', '-A');
+    git(work, 'commit', '-m', 'first');
+    git(work, 'push', 'origin', 'main');
+    const gitManager = new SkillSyncManager();
+    gitManager.addWatcher(new GitPollingWatcher(remote, { cacheDir: path.join(base, 'watcher-cache'), pollIntervalMs: 200 }));
+    const notifier = new RunNotifier(env.client, { settleMs: 1_000 });
+    gitManager.onBatch(async (batch) => void (await notifier.notify(batch)));
+    await gitManager.start();
+    try {
+      testTools.gateControl.reset();
+      const run = await env.agents.startRun({ config: { name: 'git-learner', model: 'scripted:gitLearner', tools: ['gate'], skill_sources: [remote] }, task: 'Learn from git' });
+      await testTools.gateControl.reached();
+      writeSkill(work, 'second', skillMarkdown('second', 'Also from git', ['add']));
+      git(work, 'add', '-A');
+      git(work, 'commit', '-m', 'second');
+      git(work, 'push', 'origin', 'main');
+      await eventually(async () => (await toolsOf(run)).includes('add'));
+      testTools.gateControl.open();
+      expect((await run.result()).output).toBe('learned from git');
+    } finally {
+      await gitManager.stop();
+      rmSync(base, { recursive: true, force: true });
     }
   });
 });

@@ -2,17 +2,21 @@ import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { LocalFolderWatcher } from '../../skills/local-folder-watcher';
 import { RunNotifier } from '../../skills/run-notifier';
 import { logSkillEvents, SkillMetrics } from '../../skills/skill-event-bus';
-import { skillSourceKey } from '../../skills/skill-source';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR } from '../../devserver/dev-server';
+import { GitPollingWatcher } from '../../skills/git-polling-watcher';
+import { isGitSource, skillSourceKey } from '../../skills/skill-source';
 import { SkillSyncManager } from '../../skills/skill-sync-manager';
 import { createProcessLogger } from '../../worker/logger';
 import { AgentClient } from '../agent-client';
 import { waitForInterrupt } from './dev-command';
 
 /**
- * `skills watch <folder>...`: the watcher process. Watches skill folders and signals every running
+ * `skills watch <folder | git URL>...`: the watcher process. Watches skill folders (chokidar) and git
+ * repositories (polling) and signals every running
  * run bound to them with each batch of changes, until Ctrl-C.
  */
-export async function skillsWatchCommand(sources: string[], options: { debounce?: string }): Promise<void> {
+export async function skillsWatchCommand(sources: string[], options: { debounce?: string; poll?: string }): Promise<void> {
   const logger = createProcessLogger('skills-watch', process.env.LOG_LEVEL ?? 'info');
   const agents = await AgentClient.connect(resolveTemporalTarget());
   const manager = new SkillSyncManager({ logger });
@@ -20,8 +24,17 @@ export async function skillsWatchCommand(sources: string[], options: { debounce?
   const metrics = new SkillMetrics(manager.bus);
   for (const source of sources) {
     const key = skillSourceKey(source);
-    if (/^[a-z]+:\/\//.test(key) || /^[\w.-]+@[\w.-]+:/.test(key)) throw new Error(`${source}: git sources are not supported by skills watch yet`);
-    manager.addWatcher(new LocalFolderWatcher(key, { debounceMs: options.debounce ? Number(options.debounce) : undefined }));
+    if (isGitSource(key)) {
+      manager.addWatcher(
+        new GitPollingWatcher(key, {
+          cacheDir: process.env.AGENT_SKILL_CACHE ?? path.join(DEFAULT_DATA_DIR, 'skill-cache', 'watcher'),
+          pollIntervalMs: options.poll ? Number(options.poll) * 1000 : undefined,
+          logger,
+        }),
+      );
+    } else {
+      manager.addWatcher(new LocalFolderWatcher(key, { debounceMs: options.debounce ? Number(options.debounce) : undefined }));
+    }
   }
   const notifier = new RunNotifier(agents.temporal, { logger });
   manager.onBatch(async (batch) => void (await notifier.notify(batch)));
