@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunHandle } from '../../src/client/agent-client';
 import type { RunEvent } from '../../src/shared/run-events';
+import { eventsQuery } from '../../src/shared/run-messages';
 import { GitPollingWatcher } from '../../src/skills/git-polling-watcher';
 import { LocalFolderWatcher } from '../../src/skills/local-folder-watcher';
 import { RunNotifier } from '../../src/skills/run-notifier';
@@ -65,6 +66,10 @@ describe('skills in running runs', () => {
     await testTools.gateControl.reached();
     writeSkill(root, 'greeter', skillMarkdown('greeter', 'Greets people.', ['echo']));
     await eventually(async () => (await toolsOf(run)).includes('echo'));
+    // A malformed edit keeps the previous version of the skill, and the run logs an event naming the file.
+    const file = writeSkill(root, 'greeter', '---\nname: greeter\n---\nno description');
+    await eventually(async () => (await run.workflow.query(eventsQuery, 0, 1000)).events.some((event) => event.type === 'skill-error' && event.file === file));
+    expect(await toolsOf(run)).toContain('echo');
     // Release the waiting call, then arm the gate for the next one (synchronously, before step 3).
     testTools.gateControl.open();
     testTools.gateControl.reset();
@@ -81,8 +86,10 @@ describe('skills in running runs', () => {
     expect(changes.map((event) => event.type === 'skills-changed' && [event.added, event.removed])).toEqual([
       [[], []],
       [['greeter'], []],
+      [[], []],
       [[], ['greeter']],
     ]);
+    expect(events.find((event) => event.type === 'skill-error')).toMatchObject({ message: expect.stringContaining('greeter/SKILL.md: description') });
     await recordHistory('skills-gain-and-lose', run);
   });
 
