@@ -5,6 +5,7 @@ import type { ToolSpec } from '../shared/messages';
 import { mcpToolName } from '../shared/mcp-tool-names';
 import type { McpToolCallInput, McpToolListing, ProgressNote, ToolResult } from '../shared/run-types';
 import { splitInjectedArgs } from '../shared/split-injected-args';
+import { buildToolResult } from '../shared/tool-results';
 import type { McpConnections } from '../mcp/mcp-connections';
 
 export interface McpDependencies {
@@ -46,28 +47,19 @@ export function createMcpActivities(dependencies: McpDependencies) {
       const startedAt = Date.now();
       const { executable, injected } = splitInjectedArgs(input.call.args, input.injectedArgNames);
       const progress: ProgressNote[] = [];
-      const finish = (content: string, isError: boolean): ToolResult => {
-        const completedAt = Date.now();
-        return {
-          callId: input.call.id,
-          toolName: input.call.name,
-          content,
-          isError,
-          ...(isError ? { errorCode: ErrorCode.toolFailed } : {}),
+      const finish = (content: string, isError: boolean): ToolResult => ({
+        ...buildToolResult({
+          call: input.call,
           step: input.step,
-          metadata: {
-            status: isError ? 'error' : 'success',
-            started_at: startedAt,
-            completed_at: completedAt,
-            execution_time_ms: completedAt - startedAt,
-            approval_status: input.approvalId ? 'approved' : 'not_required',
-            approval_id: input.approvalId ?? null,
-            injected_args: injected,
-            offloaded_artifact_id: null,
-          },
-          ...(progress.length > 0 ? { progress } : {}),
-        };
-      };
+          content,
+          startedAt,
+          completedAt: Date.now(),
+          errorCode: isError ? ErrorCode.toolFailed : undefined,
+          approvalId: input.approvalId,
+          injectedArgs: injected,
+        }),
+        ...(progress.length > 0 ? { progress } : {}),
+      });
       try {
         const client = await dependencies.mcp.client(input.server);
         const result = await client.callTool(

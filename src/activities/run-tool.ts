@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ErrorCode } from '../shared/errors';
 import type { ProgressNote, RunToolInput, ToolResult } from '../shared/run-types';
+import { buildToolResult } from '../shared/tool-results';
 import { RetryableToolError, type ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { withHeartbeat } from './heartbeat';
@@ -27,27 +28,8 @@ export function createRunTool(dependencies: RunToolDependencies) {
     const startedAt = Date.now();
     const { call, step } = input;
     const { executable, injected } = splitInjectedArgs(call.args, input.injectedArgNames);
-    const finish = (content: string, errorCode?: string, artifactId: string | null = null): ToolResult => {
-      const completedAt = Date.now();
-      return {
-        callId: call.id,
-        toolName: call.name,
-        content,
-        isError: errorCode !== undefined,
-        ...(errorCode !== undefined ? { errorCode } : {}),
-        step,
-        metadata: {
-          status: errorCode === undefined ? 'success' : 'error',
-          started_at: startedAt,
-          completed_at: completedAt,
-          execution_time_ms: completedAt - startedAt,
-          approval_status: input.approvalId ? 'approved' : 'not_required',
-          approval_id: input.approvalId ?? null,
-          injected_args: injected,
-          offloaded_artifact_id: artifactId,
-        },
-      };
-    };
+    const finish = (content: string, errorCode?: string, artifactId: string | null = null): ToolResult =>
+      buildToolResult({ call, step, content, startedAt, completedAt: Date.now(), errorCode, approvalId: input.approvalId, injectedArgs: injected, artifactId });
 
     const tool = dependencies.tools.get(call.name);
     if (!tool) {

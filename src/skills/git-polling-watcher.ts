@@ -1,9 +1,8 @@
 import path from 'node:path';
-import type { SkillFileError, SkillInfo, SkillSnapshot } from '../shared/skill-types';
+import type { SkillSnapshot } from '../shared/skill-types';
 import { checkoutFolder, syncCheckout } from './git-checkout';
-import { diffSkills } from './skill-diff';
 import { readSkillFolder } from './skill-source';
-import { BatchQueue, type SkillWatcher, type WatcherBatch } from './skill-watcher';
+import { BatchQueue, SkillSetTracker, type SkillWatcher, type WatcherBatch } from './skill-watcher';
 import { AllowedToolsResolver, type ToolResolver } from './tool-resolver';
 
 export interface GitPollingWatcherOptions {
@@ -28,8 +27,7 @@ export class GitPollingWatcher implements SkillWatcher {
   private readonly folder: string;
   private readonly resolver: ToolResolver;
   private timer: NodeJS.Timeout | null = null;
-  private skills: SkillInfo[] = [];
-  private reportedErrors = '';
+  private readonly tracker = new SkillSetTracker();
   private readonly abort = new AbortController();
   private stopped = false;
 
@@ -48,8 +46,7 @@ export class GitPollingWatcher implements SkillWatcher {
       this.options.logger?.warn({ source: this.source, error: String(error) }, 'could not clone the skill repository; will retry');
     }
     const snapshot = this.read();
-    this.skills = snapshot.skills;
-    this.reportedErrors = errorKey(snapshot.errors);
+    this.tracker.reset(snapshot);
     this.schedule();
     return snapshot;
   }
@@ -79,19 +76,12 @@ export class GitPollingWatcher implements SkillWatcher {
       return;
     }
     if (this.stopped) return;
-    const snapshot = this.read();
-    const changes = diffSkills(this.skills, snapshot.skills);
-    const errors = errorKey(snapshot.errors) === this.reportedErrors ? [] : snapshot.errors;
-    this.skills = snapshot.skills;
-    this.reportedErrors = errorKey(snapshot.errors);
-    if (changes.length > 0 || errors.length > 0) this.queue.push({ changes, errors });
+    const batch = this.tracker.next(this.read());
+    if (batch) this.queue.push(batch);
   }
 
   private read(): SkillSnapshot {
-    return readSkillFolder(path.join(this.folder, this.options.subfolder ?? ''), this.source, this.resolver, this.skills);
+    return readSkillFolder(path.join(this.folder, this.options.subfolder ?? ''), this.source, this.resolver, this.tracker.skills);
   }
 }
 
-function errorKey(errors: SkillFileError[]): string {
-  return errors.map((error) => `${error.file}\n${error.message}`).sort().join('\n');
-}

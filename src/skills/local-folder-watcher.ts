@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
-import type { SkillFileError, SkillInfo, SkillSnapshot } from '../shared/skill-types';
-import { diffSkills } from './skill-diff';
+import type { SkillSnapshot } from '../shared/skill-types';
 import { isSkillFile } from './skill-file';
 import { readSkillFolder } from './skill-source';
-import { BatchQueue, type SkillWatcher, type WatcherBatch } from './skill-watcher';
+import { BatchQueue, SkillSetTracker, type SkillWatcher, type WatcherBatch } from './skill-watcher';
 import { AllowedToolsResolver, type ToolResolver } from './tool-resolver';
 
 export interface LocalFolderWatcherOptions {
@@ -28,8 +27,7 @@ export class LocalFolderWatcher implements SkillWatcher {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private missingCheck: NodeJS.Timeout | null = null;
-  private skills: SkillInfo[] = [];
-  private reportedErrors = '';
+  private readonly tracker = new SkillSetTracker();
   private folderExisted = false;
 
   constructor(
@@ -42,8 +40,7 @@ export class LocalFolderWatcher implements SkillWatcher {
 
   async start(): Promise<SkillSnapshot> {
     const snapshot = readSkillFolder(this.source, this.source, this.resolver);
-    this.skills = snapshot.skills;
-    this.reportedErrors = errorKey(snapshot.errors);
+    this.tracker.reset(snapshot);
     this.folderExisted = existsSync(this.source);
     if (this.folderExisted) await this.openWatcher();
     // chokidar cannot watch a folder that is gone; this notices it leaving and coming back.
@@ -91,15 +88,8 @@ export class LocalFolderWatcher implements SkillWatcher {
 
   private flush(): void {
     this.timer = null;
-    const snapshot = readSkillFolder(this.source, this.source, this.resolver, this.skills);
-    const changes = diffSkills(this.skills, snapshot.skills);
-    const errors = errorKey(snapshot.errors) === this.reportedErrors ? [] : snapshot.errors;
-    this.skills = snapshot.skills;
-    this.reportedErrors = errorKey(snapshot.errors);
-    if (changes.length > 0 || errors.length > 0) this.queue.push({ changes, errors });
+    const batch = this.tracker.next(readSkillFolder(this.source, this.source, this.resolver, this.tracker.skills));
+    if (batch) this.queue.push(batch);
   }
 }
 
-function errorKey(errors: SkillFileError[]): string {
-  return errors.map((error) => `${error.file}\n${error.message}`).sort().join('\n');
-}

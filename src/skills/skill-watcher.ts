@@ -1,4 +1,5 @@
-import type { SkillChange, SkillFileError, SkillSnapshot } from '../shared/skill-types';
+import type { SkillChange, SkillFileError, SkillInfo, SkillSnapshot } from '../shared/skill-types';
+import { diffSkills } from './skill-diff';
 
 /** One settled round of changes of a source (debounced file events, or one poll). */
 export interface WatcherBatch {
@@ -68,4 +69,32 @@ export class BatchQueue {
       yield result.value;
     }
   }
+}
+
+/**
+ * What a watcher last reported: each fresh read of its source becomes a batch of real changes
+ * (and of errors not reported yet), or nothing.
+ */
+export class SkillSetTracker {
+  skills: SkillInfo[] = [];
+  private reportedErrors = '';
+
+  /** The baseline (the watcher's start). */
+  reset(snapshot: SkillSnapshot): void {
+    this.skills = snapshot.skills;
+    this.reportedErrors = errorKey(snapshot.errors);
+  }
+
+  next(snapshot: SkillSnapshot): WatcherBatch | null {
+    const changes = diffSkills(this.skills, snapshot.skills);
+    const key = errorKey(snapshot.errors);
+    const errors = key === this.reportedErrors ? [] : snapshot.errors;
+    this.skills = snapshot.skills;
+    this.reportedErrors = key;
+    return changes.length > 0 || errors.length > 0 ? { changes, errors } : null;
+  }
+}
+
+function errorKey(errors: SkillFileError[]): string {
+  return errors.map((error) => `${error.file}\n${error.message}`).sort().join('\n');
 }

@@ -2,6 +2,7 @@ import { budgetMode, contextWindowOf, type AgentConfig } from '../shared/agent-c
 import type { Message, ToolCall, ToolMessage, Usage } from '../shared/messages';
 import type { AgentRunInput, ApprovalRecord, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../shared/run-types';
 import { formatDuration } from '../shared/duration';
+import { buildToolResult } from '../shared/tool-results';
 
 /**
  * Pure rules of the agent loop, free of Temporal calls so they are unit-tested without a server.
@@ -48,24 +49,7 @@ export function toToolMessage(result: ToolResult): ToolMessage {
 
 /** A tool result made in the workflow itself (no tool activity ran): sub-agents, refusals. */
 export function workflowToolResult(call: ToolCall, step: number, startedAt: number, completedAt: number, content: string, errorCode?: string): ToolResult {
-  return {
-    callId: call.id,
-    toolName: call.name,
-    content,
-    isError: errorCode !== undefined,
-    ...(errorCode !== undefined ? { errorCode } : {}),
-    step,
-    metadata: {
-      status: errorCode === undefined ? 'success' : 'error',
-      started_at: startedAt,
-      completed_at: completedAt,
-      execution_time_ms: completedAt - startedAt,
-      approval_status: 'not_required',
-      approval_id: null,
-      injected_args: {},
-      offloaded_artifact_id: null,
-    },
-  };
+  return buildToolResult({ call, step, content, startedAt, completedAt, errorCode });
 }
 
 /** An error result made in the workflow itself, for example an unknown tool. */

@@ -1,0 +1,39 @@
+import type { ToolCall } from './messages';
+import type { ToolResult } from './run-types';
+
+/** The facts a tool result is made of; the metadata follows from them. Pure (workflow-safe). */
+export interface ToolResultFacts {
+  call: ToolCall;
+  step: number;
+  content: string;
+  startedAt: number;
+  completedAt: number;
+  /** Set for an error result the model sees (a stable code). */
+  errorCode?: string;
+  approvalId?: string | null;
+  injectedArgs?: Record<string, unknown>;
+  artifactId?: string | null;
+}
+
+/** A tool result with the seeds' metadata (status, timings, approval, injected args, artifact). */
+export function buildToolResult(facts: ToolResultFacts): ToolResult {
+  const isError = facts.errorCode !== undefined;
+  return {
+    callId: facts.call.id,
+    toolName: facts.call.name,
+    content: facts.content,
+    isError,
+    ...(isError ? { errorCode: facts.errorCode } : {}),
+    step: facts.step,
+    metadata: {
+      status: isError ? 'error' : 'success',
+      started_at: facts.startedAt,
+      completed_at: facts.completedAt,
+      execution_time_ms: facts.completedAt - facts.startedAt,
+      approval_status: facts.approvalId ? 'approved' : 'not_required',
+      approval_id: facts.approvalId ?? null,
+      injected_args: facts.injectedArgs ?? {},
+      offloaded_artifact_id: facts.artifactId ?? null,
+    },
+  };
+}
