@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { GitPollingWatcher } from '../../src/skills/git-polling-watcher';
 import type { WatcherBatch } from '../../src/skills/skill-watcher';
-import { removeSkill, skillMarkdown, writeSkill } from '../support/skill-files';
+import { collectBatches, removeSkill, skillMarkdown, writeSkill } from '../support/skill-files';
 import { eventually } from '../support/test-env';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -40,15 +40,8 @@ async function startWatcher(source: string, base: string, logs: string[] = []) {
     pollIntervalMs: 150,
     logger: { warn: (_object: unknown, message: string) => void logs.push(message), info: () => undefined },
   });
-  const initial = await watcher.start();
-  const batches: WatcherBatch[] = [];
-  const consuming = (async () => {
-    for await (const batch of watcher.watch()) batches.push(batch);
-  })();
-  cleanups.push(async () => {
-    await watcher.stop();
-    await consuming;
-  });
+  const { initial, batches, stop } = await collectBatches(watcher);
+  cleanups.push(stop);
   return { initial, batches, logs };
 }
 

@@ -8,7 +8,7 @@ import { SkillSyncManager } from '../../src/skills/skill-sync-manager';
 import type { SkillSnapshot, SkillBatch } from '../../src/shared/skill-types';
 import type { SkillWatcher } from '../../src/skills/skill-watcher';
 import { eventually } from '../support/test-env';
-import { removeSkill, skillMarkdown, tempSkillRoot, writeSkill } from '../support/skill-files';
+import { collectBatches, removeSkill, skillMarkdown, tempSkillRoot, writeSkill } from '../support/skill-files';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -17,15 +17,8 @@ afterEach(async () => {
 
 async function startWatcher(root: string) {
   const watcher = new LocalFolderWatcher(root, { debounceMs: 150, missingCheckMs: 200 });
-  const initial = await watcher.start();
-  const batches: WatcherBatch[] = [];
-  const consuming = (async () => {
-    for await (const batch of watcher.watch()) batches.push(batch);
-  })();
-  cleanups.push(async () => {
-    await watcher.stop();
-    await consuming;
-  });
+  const { initial, batches, stop } = await collectBatches(watcher);
+  cleanups.push(stop);
   return { watcher, initial, batches };
 }
 
