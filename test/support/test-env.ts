@@ -6,6 +6,8 @@ import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
 import type { Tool } from '../../src/tools/define-tool';
 import type { ArtifactStore } from '../../src/artifacts/artifact-store';
+import type { ModelProvider } from '../../src/models/model-provider';
+import type { ModelRegistry } from '../../src/models/model-registry';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { createAgentWorker } from '../../src/worker/create-worker';
 import { defaultModelRegistry } from '../../src/worker/default-models';
@@ -32,6 +34,8 @@ export interface TestEnvironmentOptions {
   /** Default: the test run's server. */
   target?: TemporalTarget;
   artifacts?: ArtifactStore;
+  /** Extra model providers by prefix (for example a real provider pointed at a loopback server). */
+  providers?: Record<string, ModelProvider>;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -49,7 +53,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     namespace: target.namespace,
     taskQueue,
     tools: options.tools,
-    models: defaultModelRegistry(scripted),
+    models: withProviders(defaultModelRegistry(scripted), options.providers ?? {}),
     artifacts: options.artifacts,
     mcp,
     workerOptions: {
@@ -77,6 +81,11 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
       await nativeConnection.close();
     },
   };
+}
+
+function withProviders(registry: ModelRegistry, providers: Record<string, ModelProvider>): ModelRegistry {
+  for (const [prefix, provider] of Object.entries(providers)) registry.register(prefix, provider);
+  return registry;
 }
 
 /** Polls `check` until it returns a truthy value (bounded, for a loaded 2-core machine). */
