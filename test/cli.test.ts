@@ -32,6 +32,8 @@ describe('CLI', () => {
     expect(run.stdout).toContain('→ get_weather({"city":"Tokyo"})');
     expect(run.stdout).toContain('Answer (completed, 3 steps');
     expect(run.stdout).toContain('"utc_offset":"+09:00"');
+    // The streamed answer is printed once as it is written, and once more in the result block.
+    expect(run.stdout.split('Tokyo right now:').length - 1).toBe(2);
 
     const status = await runCli(['status', workflowId!, '--json']);
     expect(status.code).toBe(0);

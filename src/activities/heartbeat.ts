@@ -1,17 +1,38 @@
 import { Context } from '@temporalio/activity';
 
 /**
+ * An activity's heartbeat, carrying the latest details it reported (model text so far, MCP
+ * progress). Temporal keeps only the last heartbeat's details, so the keep-alive beat re-sends
+ * them instead of wiping them. Clients read them live with DescribeWorkflowExecution; they never
+ * enter the workflow history.
+ */
+export class LiveHeartbeat {
+  private details: unknown = undefined;
+
+  constructor(private readonly context: Context = Context.current()) {}
+
+  /** Replaces the details and heartbeats them (the worker throttles what reaches the server). */
+  report(details: unknown): void {
+    this.details = details;
+    this.context.heartbeat(details);
+  }
+
+  beat(): void {
+    this.context.heartbeat(this.details);
+  }
+}
+
+/**
  * Runs `work` while heartbeating at a third of the activity's heartbeat timeout, so a worker that
  * dies mid-call is noticed after that timeout instead of the (long) start-to-close timeout.
  */
-export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
-  const context = Context.current();
-  const timeoutMs = context.info.heartbeatTimeoutMs;
-  if (!timeoutMs) return work();
-  context.heartbeat();
-  const timer = setInterval(() => context.heartbeat(), Math.max(100, Math.floor(timeoutMs / 3)));
+export async function withHeartbeat<T>(work: (live: LiveHeartbeat) => Promise<T>, live: LiveHeartbeat = new LiveHeartbeat()): Promise<T> {
+  const timeoutMs = Context.current().info.heartbeatTimeoutMs;
+  if (!timeoutMs) return work(live);
+  live.beat();
+  const timer = setInterval(() => live.beat(), Math.max(100, Math.floor(timeoutMs / 3)));
   try {
-    return await work();
+    return await work(live);
   } finally {
     clearInterval(timer);
   }

@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import type { ModelStepInput, ModelStepResult } from '../shared/run-types';
 import type { ConversationSource } from './conversation-source';
 import { withHeartbeat } from './heartbeat';
+import type { ModelTextSnapshot } from '../shared/live-text';
 import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
@@ -46,7 +47,14 @@ export function createModelStep(dependencies: ModelStepDependencies) {
         };
       }
     }
-    const response = await withHeartbeat(async () => {
+    const purpose = input.purpose ?? 'executor';
+    const response = await withHeartbeat(async (live) => {
+      let streamedText = '';
+      const onTextDelta = (delta: string) => {
+        streamedText += delta;
+        const snapshot: ModelTextSnapshot = { kind: 'model-text', step: input.step, purpose, attempt: context.info.attempt, text: streamedText };
+        live.report(snapshot);
+      };
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
         return await provider.complete({
@@ -58,9 +66,10 @@ export function createModelStep(dependencies: ModelStepDependencies) {
           maxTokens: input.maxTokens,
           outputSchema: input.outputSchema,
           attempt: context.info.attempt,
-          purpose: input.purpose ?? 'executor',
+          purpose,
           step: input.step,
           abortSignal: context.cancellationSignal,
+          onTextDelta,
         });
       } catch (error) {
         throw toApplicationFailure(classifyProviderError(error));

@@ -4,7 +4,7 @@ import type { ProgressNote, RunToolInput, ToolResult } from '../shared/run-types
 import { buildToolResult } from '../shared/tool-results';
 import { RetryableToolError, type ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
-import { withHeartbeat } from './heartbeat';
+import { LiveHeartbeat, withHeartbeat } from './heartbeat';
 import { splitInjectedArgs } from '../shared/split-injected-args';
 import { currentRunExecution } from './run-execution';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -43,17 +43,18 @@ export function createRunTool(dependencies: RunToolDependencies) {
     const activity = Context.current();
     const { workflowId, runId } = currentRunExecution();
     const progress: ProgressNote[] = [];
+    const live = new LiveHeartbeat(activity);
     const toolContext: ToolContext = {
       workflowId,
       runId,
       callId: call.id,
       step,
       signal: activity.cancellationSignal,
-      heartbeat: (details) => activity.heartbeat(details),
+      heartbeat: (details) => live.report(details),
       reportProgress: (value, total, message) => {
         const note: ProgressNote = { progress: value, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
         progress.push(note);
-        activity.heartbeat({ progress: note });
+        live.report({ progress: note });
       },
     };
     const offload = async (content: string, threshold: number | undefined, meta: { workflowId: string; toolName: string; callId: string }) => {
@@ -65,7 +66,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       return { artifactId, preview };
     };
     try {
-      const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext));
+      const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext), live);
       const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
       const offloaded = await offload(content, input.offloadThreshold, { workflowId, toolName: call.name, callId: call.id });
       const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(content);

@@ -3,6 +3,8 @@ import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } fr
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
 import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
+import type { ModelTextSnapshot } from '../shared/live-text';
+import { liveModelText } from './live-text';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
 import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
@@ -223,18 +225,38 @@ export class RunHandle {
   }
 
   /**
+   * The answer text of the run's model steps while they stream (real providers stream by default),
+   * read from heartbeat details: live, and never recorded in the history. Each item is the whole
+   * text so far of one attempt of one step; a retried step starts again with a new attempt.
+   */
+  liveText(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<ModelTextSnapshot> {
+    return liveModelText(this.temporal, this.workflow, options);
+  }
+
+  /**
    * The run's events from `cursor` on, live: yields as they happen and ends when the run has
-   * finished and every event was read. Polls the `events` query (queries add nothing to history).
+   * finished (or failed, or was cancelled or terminated) and every event was read. Polls the
+   * `events` query (queries add nothing to history); while nothing happens it also checks, about
+   * once a second, whether the execution is still open.
    */
   async *events(options: { cursor?: number; pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
     let cursor = options.cursor ?? 0;
     const pollMs = options.pollMs ?? 200;
+    let lastOpenCheck = Date.now();
+    let closed = false;
     while (!options.signal?.aborted) {
       const page = await this.workflow.query(eventsQuery, cursor, 200);
       for (const event of page.events) yield event;
       cursor = page.nextCursor;
-      if (page.finished) return;
-      if (page.events.length === 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+      if (page.finished || (closed && page.events.length === 0)) return;
+      if (page.events.length > 0) continue;
+      if (Date.now() - lastOpenCheck >= 1_000) {
+        lastOpenCheck = Date.now();
+        // One more query after the close is seen drains what the run logged before it ended.
+        closed = (await this.workflow.describe()).status.name !== 'RUNNING';
+        if (closed) continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
 }

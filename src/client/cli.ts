@@ -26,6 +26,7 @@ program
   .requiredOption('-c, --config <file>', 'agent config (YAML or JSON)')
   .requiredOption('-t, --task <text>', 'the task for the agent')
   .option('-f, --follow', 'print events live and wait for the result')
+  .option('-m, --model <provider:model>', "use this model instead of the config's")
   .option('--workflow-id <id>', 'workflow id (default: <agent>-<random>)')
   .option('--task-queue <name>', 'task queue of the workers')
   .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
@@ -90,10 +91,22 @@ program
   .description('dev server + worker + one demo agent run with the offline scripted model')
   .option('--keep', 'keep the server and worker up afterwards (for the Web UI)')
   .option('--task <text>', 'a different task')
+  .option('-m, --model <provider:model>', 'a real model instead of the scripted one (its key in this environment)')
   .action((options) => demoCommand(options));
+
+/** The message and its causes ("Workflow execution failed: Model step … failed: …"), with the error type. */
+function describeError(error: unknown): string {
+  const parts: string[] = [];
+  let type: string | undefined;
+  for (let current: unknown = error; current instanceof Error && parts.length < 5; current = current.cause) {
+    if (!parts.some((part) => part.includes(current.message))) parts.push(current.message);
+    type = (current as { type?: string }).type ?? type;
+  }
+  return parts.length > 0 ? `${parts.join(': ')}${type ? ` (${type})` : ''}` : String(error);
+}
 
 program.parseAsync().catch((error: unknown) => {
   const userError = error instanceof AgentRuntimeError;
-  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`error: ${describeError(error)}\n`);
   process.exit(userError ? 2 : 1);
 });

@@ -6,17 +6,19 @@ import { parseAgentConfig, type AgentConfig } from '../shared/agent-config';
 import { skillSourceKey } from '../skills/skill-source';
 
 /**
- * Reads an agent config file (YAML, or JSON, which YAML also reads) and validates it.
+ * Reads an agent config file (YAML, or JSON, which YAML also reads) and validates it, with
+ * `overrides` (for example `--model` on the command line) applied before validation.
  * @throws AgentConfigError naming the file and every invalid field.
  */
-export function loadAgentConfigFile(file: string): AgentConfig {
+export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentConfig, 'model'>> = {}): AgentConfig {
   let raw: unknown;
   try {
     raw = parseYaml(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new AgentConfigError(`Cannot read agent config ${file}: ${(error as Error).message}`, [(error as Error).message]);
   }
-  const config = parseAgentConfig(raw, file);
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+  const config = parseAgentConfig(raw && typeof raw === 'object' ? { ...raw, ...defined } : raw, file);
   // Relative skill folders are relative to the config file.
   return { ...config, skill_sources: config.skill_sources.map((source) => skillSourceKey(source, path.dirname(path.resolve(file)))) };
 }

@@ -10,7 +10,7 @@ export class ProgressLine {
   private frame = 0;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly stream: NodeJS.WriteStream = process.stdout) {}
+  constructor(private readonly stream: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout) {}
 
   private get enabled(): boolean {
     return Boolean(this.stream.isTTY);

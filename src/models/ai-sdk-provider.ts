@@ -1,9 +1,10 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError, generateText, jsonSchema, Output, streamText, type LanguageModel, type ModelMessage, type StreamTextResult, type ToolSet } from 'ai';
 import { ErrorCode } from '../shared/errors';
 import type { Message } from '../shared/messages';
+import { isStrictCompatible } from './strict-json-schema';
 import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from './model-provider';
 
 /**
@@ -32,11 +33,24 @@ export const PROVIDER_SETTINGS: Record<ProviderKind, ProviderSettings> = {
   },
 };
 
+export interface AiSdkProviderOptions {
+  /**
+   * Stream answers (server-sent events) so text reaches `onTextDelta` as it is written. Default:
+   * on, unless the worker's environment sets AGENT_MODEL_STREAMING=off (for servers that cannot).
+   */
+  streaming?: boolean;
+}
+
 export class AiSdkProvider implements ModelProvider {
+  private readonly streaming: boolean;
+
   constructor(
     private readonly kind: ProviderKind,
     private readonly environment: NodeJS.ProcessEnv = process.env,
-  ) {}
+    options: AiSdkProviderOptions = {},
+  ) {
+    this.streaming = options.streaming ?? !/^(0|off|false|no)$/i.test(environment.AGENT_MODEL_STREAMING ?? '');
+  }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const model = this.languageModel(request.modelId);
@@ -46,26 +60,31 @@ export class AiSdkProvider implements ModelProvider {
         { description: tool.description, inputSchema: jsonSchema(tool.parameters as Parameters<typeof jsonSchema>[0]) },
       ]),
     );
+    const call = {
+      model,
+      system: request.system || undefined,
+      messages: toModelMessages(request.messages),
+      tools: request.tools.length > 0 ? tools : undefined,
+      temperature: request.temperature,
+      maxOutputTokens: request.maxTokens ?? undefined,
+      // Provider-native structured output (OpenAI response_format, Anthropic output format or
+      // JSON tool): the SDK picks each provider's mechanism. The activity validates the answer.
+      ...(request.outputSchema
+        ? {
+            output: Output.object({ schema: jsonSchema(request.outputSchema as Parameters<typeof jsonSchema>[0]) }),
+            providerOptions: { openai: { strictJsonSchema: isStrictCompatible(request.outputSchema) } },
+          }
+        : {}),
+      maxRetries: 0,
+      abortSignal: request.abortSignal,
+    };
     try {
-      const result = await generateText({
-        model,
-        system: request.system || undefined,
-        messages: toModelMessages(request.messages),
-        tools: request.tools.length > 0 ? tools : undefined,
-        temperature: request.temperature,
-        maxOutputTokens: request.maxTokens ?? undefined,
-        maxRetries: 0,
-        abortSignal: request.abortSignal,
-      });
-      return {
-        text: result.text,
-        toolCalls: result.toolCalls.map((call) => ({
-          id: call.toolCallId,
-          name: call.toolName,
-          args: (call.input ?? {}) as Record<string, unknown>,
-        })),
-        usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
-      };
+      if (this.streaming && request.onTextDelta) {
+        // Stream errors are thrown from `streamed` and classified below, not logged by the SDK.
+        return await streamed(streamText({ ...call, onError: () => undefined }), request.onTextDelta);
+      }
+      const result = await generateText(call);
+      return toResponse(result.text, result.toolCalls, result.usage);
     } catch (error) {
       throw classifyProviderError(error);
     }
@@ -87,9 +106,36 @@ export class AiSdkProvider implements ModelProvider {
         if (!baseURL) {
           throw new ModelError(ErrorCode.missingApiKey, `${settings.baseUrlVariable} is not set in the worker's environment`);
         }
-        return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey }).chatModel(modelId);
+        return createOpenAICompatible({
+          name: 'openai-compatible',
+          baseURL,
+          apiKey,
+          // Many local servers (vLLM, Ollama, LM Studio) accept json_schema; opt in per worker.
+          supportsStructuredOutputs: /^(1|on|true|yes)$/i.test(this.environment.OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS ?? ''),
+        }).chatModel(modelId);
     }
   }
+}
+
+/** Reads a streamed answer, passing text deltas on; a failure in the stream is thrown. */
+async function streamed(result: StreamTextResult<ToolSet, never>, onTextDelta: (delta: string) => void): Promise<ModelResponse> {
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') onTextDelta(part.text);
+    else if (part.type === 'error') throw part.error;
+  }
+  return toResponse(await result.text, await result.toolCalls, await result.usage);
+}
+
+function toResponse(
+  text: string,
+  toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown }>,
+  usage: { inputTokens: number | undefined; outputTokens: number | undefined },
+): ModelResponse {
+  return {
+    text,
+    toolCalls: toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, unknown> })),
+    usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
+  };
 }
 
 function toModelMessages(messages: Message[]): ModelMessage[] {

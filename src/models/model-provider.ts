@@ -25,6 +25,11 @@ export interface ModelRequest {
   /** The run's step (1-based) for executor calls. */
   step?: number;
   abortSignal?: AbortSignal;
+  /**
+   * Called with each piece of answer text as the provider streams it. Providers that cannot stream
+   * never call it; the complete text is always in the response.
+   */
+  onTextDelta?: (delta: string) => void;
 }
 
 export interface ModelResponse {

@@ -38,6 +38,8 @@ const replySchema = z.strictObject({
     })
     .optional(),
   delayMs: z.number().int().min(0).optional(),
+  /** Stream the text word by word, this many ms apart (as real providers do), to clients that follow the run. */
+  streamMs: z.number().int().min(0).optional(),
   usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
 });
 
@@ -126,6 +128,7 @@ export class ScriptedModel implements ModelProvider {
       name: call.name,
       args: call.args,
     }));
+    if (reply.streamMs !== undefined && request.onTextDelta) await streamWords(text, reply.streamMs, request.onTextDelta, request.abortSignal);
     return { text, toolCalls, usage: reply.usage ?? estimateUsage(request, text, toolCalls) };
   }
 
@@ -180,12 +183,23 @@ function estimateUsage(request: ModelRequest, text: string, toolCalls: ToolCall[
   return { inputTokens: Math.ceil(input / 4), outputTokens: Math.ceil(output / 4) };
 }
 
+async function streamWords(text: string, intervalMs: number, onTextDelta: (delta: string) => void, signal?: AbortSignal): Promise<void> {
+  for (const word of text.match(/\S+\s*|\s+/g) ?? []) {
+    onTextDelta(word);
+    await sleep(intervalMs, signal);
+  }
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    });
+      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -16,6 +16,9 @@ import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
 import { subagentTools } from '../tools/subagent-tools';
 import { McpConnections } from '../mcp/mcp-connections';
 
+/** How often (at most) live heartbeat details reach the server, in ms. */
+const DEFAULT_LIVE_UPDATE_MS = 250;
+
 export interface AgentWorkerOptions {
   /** The worker's connection (tasks) ... */
   connection: NativeConnection;
@@ -68,6 +71,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     activities,
     // Parked runs (approvals, long waits) stay in this cache until evicted; a smaller cache trades
     // replay time for memory (docs/performance.md).
+    // Heartbeats carry streamed model text and MCP progress to clients (DescribeWorkflowExecution),
+    // so they may reach the server this often instead of at 80% of the heartbeat timeout.
+    maxHeartbeatThrottleInterval: Number(process.env.AGENT_LIVE_UPDATE_MS ?? DEFAULT_LIVE_UPDATE_MS),
     ...(process.env.AGENT_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.AGENT_MAX_CACHED_WORKFLOWS) } : {}),
     ...options.workerOptions,
   });

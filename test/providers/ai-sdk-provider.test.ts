@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AiSdkProvider } from '../../src/models/ai-sdk-provider';
 import type { ModelError, ModelRequest } from '../../src/models/model-provider';
-import { anthropicReply, openAiReply, startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server';
+import { anthropicReply, anthropicStream, openAiReply, openAiStream, startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server';
 
 const CANARY = 'sk-canary-0123456789-never-log-me';
 let server: FakeProviderServer;
@@ -118,5 +118,90 @@ describe('Anthropic (Messages wire format, loopback server)', () => {
     const error = await failure(anthropic().complete(request()));
     expect(error.code).toBe('ContextLengthExceeded');
     expect(error.message).not.toContain(CANARY);
+  });
+});
+
+describe('streaming (server-sent events from the loopback server)', () => {
+  const streamingRequest = (deltas: string[], overrides: Partial<ModelRequest> = {}) => request({ onTextDelta: (delta) => deltas.push(delta), ...overrides });
+
+  it.each([
+    ['OpenAI', openai, openAiStream, '/v1/chat/completions'],
+    ['Anthropic', anthropic, anthropicStream, '/v1/messages'],
+  ] as const)('%s: passes text deltas on in order and maps tool calls and usage', async (_name, provider, stream, url) => {
+    server.respond(stream({ chunks: ['Adding ', 'both', '.'], toolCalls: [{ id: 'call_s1', name: 'add', args: { a: 1, b: 2 } }, { id: 'call_s2', name: 'add', args: { a: 3, b: 4 } }], usage: [17, 8] }));
+    const deltas: string[] = [];
+    const response = await provider().complete(streamingRequest(deltas));
+    expect(deltas).toEqual(['Adding ', 'both', '.']);
+    expect(response).toEqual({
+      text: 'Adding both.',
+      toolCalls: [
+        { id: 'call_s1', name: 'add', args: { a: 1, b: 2 } },
+        { id: 'call_s2', name: 'add', args: { a: 3, b: 4 } },
+      ],
+      usage: { inputTokens: 17, outputTokens: 8 },
+    });
+    const sent = server.requests.at(-1)!;
+    expect(sent.url).toBe(url);
+    expect(sent.body.stream).toBe(true);
+  });
+
+  it('classifies a rate limit answered before the stream starts, with its retry-after', async () => {
+    server.respond({ status: 429, body: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '3' } });
+    const error = await failure(openai().complete(streamingRequest([])));
+    expect([error.code, error.retryable, error.retryAfterMs]).toEqual(['ModelRateLimited', true, 3000]);
+  });
+
+  it('makes a connection dropped mid-stream a retryable server error', async () => {
+    server.respond(openAiStream({ chunks: ['The answer', ' is', ' 42.'], delayMs: 30, cutAfter: 2 }));
+    const deltas: string[] = [];
+    const error = await failure(openai().complete(streamingRequest(deltas)));
+    expect([error.code, error.retryable]).toEqual(['ModelServerError', true]);
+    expect(deltas).toEqual(['The answer']);
+  });
+
+  it('does not stream when the worker turns streaming off (AGENT_MODEL_STREAMING=off)', async () => {
+    server.respond(openAiReply({ text: 'Whole.' }));
+    const deltas: string[] = [];
+    const provider = new AiSdkProvider('openai', { OPENAI_API_KEY: CANARY, OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' });
+    expect((await provider.complete(streamingRequest(deltas))).text).toBe('Whole.');
+    expect(deltas).toEqual([]);
+    expect(server.requests.at(-1)!.body.stream).toBeUndefined();
+  });
+});
+
+describe('structured output, provider-native', () => {
+  const strictSchema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false };
+  const laxSchema = { type: 'object', properties: { answer: { type: 'number' }, note: { type: 'string' } }, required: ['answer'] };
+
+  it.each([
+    ['strict-compatible', strictSchema, true],
+    ['not strict-compatible', laxSchema, false],
+  ])('OpenAI: sends a %s schema as response_format json_schema (strict: %s)', async (_kind, schema, strict) => {
+    server.respond(openAiReply({ text: '{"answer":3}' }));
+    const response = await openai().complete(request({ outputSchema: schema }));
+    expect(response.text).toBe('{"answer":3}');
+    expect(server.requests.at(-1)!.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema, strict } });
+  });
+
+  it('Anthropic: sends the schema as its output format', async () => {
+    server.respond(anthropicReply({ text: '{"answer":3}' }));
+    const response = await anthropic().complete(request({ modelId: 'claude-sonnet-4-5', outputSchema: strictSchema }));
+    expect(response.text).toBe('{"answer":3}');
+    expect(server.requests.at(-1)!.body.output_config).toEqual({ format: { type: 'json_schema', schema: strictSchema } });
+  });
+
+  it('OpenAI-compatible: sends json_schema when the worker opts in, and needs no API key', async () => {
+    server.respond(openAiReply({ text: '{"answer":3}' }));
+    const provider = new AiSdkProvider('openai-compatible', { OPENAI_COMPATIBLE_BASE_URL: `${server.baseUrl}/v1`, OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS: 'on' });
+    expect((await provider.complete(request({ outputSchema: strictSchema }))).text).toBe('{"answer":3}');
+    const sent = server.requests.at(-1)!;
+    expect(sent.url).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(sent.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: strictSchema } });
+  });
+
+  it('OpenAI-compatible: names the missing base URL variable', async () => {
+    const error = await failure(new AiSdkProvider('openai-compatible', {}).complete(request()));
+    expect(error.message).toBe("OPENAI_COMPATIBLE_BASE_URL is not set in the worker's environment");
   });
 });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { temporal } from '@temporalio/proto';
+import { PassThrough } from 'node:stream';
+import { followRun } from '../../src/client/commands/run-command';
+import type { RunHandle } from '../../src/client/agent-client';
 import { AiSdkProvider } from '../../src/models/ai-sdk-provider';
-import { openAiReply, startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server';
+import type { ModelTextSnapshot } from '../../src/shared/live-text';
+import { anthropicStream, openAiStream, startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server';
 import { createTestEnvironment, type TestEnvironment } from '../support/test-env';
 import { createTestTools } from '../support/test-tools';
 
@@ -11,9 +15,13 @@ let env: TestEnvironment;
 
 beforeAll(async () => {
   server = await startFakeProviderServer();
+  const baseUrl = `${server.baseUrl}/v1`;
   env = await createTestEnvironment({
     tools: createTestTools().tools,
-    providers: { openai: new AiSdkProvider('openai', { OPENAI_API_KEY: CANARY, OPENAI_BASE_URL: `${server.baseUrl}/v1` }) },
+    providers: {
+      openai: new AiSdkProvider('openai', { OPENAI_API_KEY: CANARY, OPENAI_BASE_URL: baseUrl }),
+      anthropic: new AiSdkProvider('anthropic', { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: baseUrl }),
+    },
   });
 });
 
@@ -22,28 +30,127 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('agent runs against a real provider implementation (OpenAI wire format on loopback)', () => {
-  it('runs parallel tool calls, sums usage per model, honours retry-after, and never records the key', async () => {
+async function historyText(run: RunHandle): Promise<string> {
+  const history = await run.workflow.fetchHistory();
+  return Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
+}
+
+/** Everything `run --follow` prints for a run, and every live snapshot a client saw. */
+async function watch(run: RunHandle): Promise<{ printed: string; snapshots: Array<ModelTextSnapshot & { at: number }>; finishedAt: number }> {
+  const out = new PassThrough();
+  let printed = '';
+  out.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  const snapshots: Array<ModelTextSnapshot & { at: number }> = [];
+  const collecting = (async () => {
+    for await (const snapshot of run.liveText({ pollMs: 100 })) snapshots.push({ ...snapshot, at: Date.now() });
+  })();
+  await followRun(run, false, out);
+  const finishedAt = Date.now();
+  await collecting;
+  return { printed, snapshots, finishedAt };
+}
+
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+describe('agent runs against real provider implementations (wire formats on loopback)', () => {
+  it('OpenAI: runs parallel tool calls, sums usage per model, honours retry-after, and never records the key', async () => {
     server.respond(
-      { status: 429, body: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '1' } },
-      openAiReply({ toolCalls: [{ id: 'call_a', name: 'add', args: { a: 2, b: 3 } }, { id: 'call_b', name: 'echo', args: { text: 'hi' } }], usage: [40, 10] }),
-      openAiReply({ text: 'Five, and hi.', usage: [60, 6] }),
+      { status: 429, body: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '2' } },
+      openAiStream({ toolCalls: [{ id: 'call_a', name: 'add', args: { a: 2, b: 3 } }, { id: 'call_b', name: 'echo', args: { text: 'hi' } }], usage: [40, 10] }),
+      openAiStream({ chunks: ['Five, ', 'and hi.'], usage: [60, 6] }),
     );
-    const started = Date.now();
+    const before = server.requests.length;
     const run = await env.agents.startRun({ config: { name: 'real', model: 'openai:gpt-4o-mini', tools: ['add', 'echo'] }, task: 'Add and echo' });
     const result = await run.result();
     expect(result.output).toBe('Five, and hi.');
     expect(result.toolResults.map((toolResult) => toolResult.content)).toEqual(['5', 'hi']);
     expect(result.usage.byModel).toEqual({ 'openai:gpt-4o-mini': { inputTokens: 100, outputTokens: 16 } });
-    // The 429 was retried after the server's retry-after (1 s), not the default backoff.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    // The 429 was retried after the server's retry-after (2 s), not the default backoff (1 s).
+    const [limited, retried] = server.requests.slice(before);
+    expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(1_900);
     const secondCall = server.requests.at(-1)!.body;
     expect(secondCall.messages.slice(-2).map((message: { role: string; tool_call_id: string }) => [message.role, message.tool_call_id])).toEqual([
       ['tool', 'call_a'],
       ['tool', 'call_b'],
     ]);
-    const history = await run.workflow.fetchHistory();
-    const bytes = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
-    expect(bytes).not.toContain(CANARY);
+    expect(await historyText(run)).not.toContain(CANARY);
+  });
+
+  it('Anthropic: a tool step, then a structured answer in the provider-native output format', async () => {
+    const schema = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'], additionalProperties: false };
+    server.respond(anthropicStream({ toolCalls: [{ id: 'toolu_a', name: 'add', args: { a: 20, b: 22 } }], usage: [30, 4] }), anthropicStream({ chunks: ['{"total":', '42}'], usage: [50, 3] }));
+    const run = await env.agents.startRun({ config: { name: 'typed', model: 'anthropic:claude-sonnet-4-5', tools: ['add'], output_type: schema }, task: 'Add 20 and 22' });
+    const result = await run.result();
+    expect(result.structuredOutput).toEqual({ total: 42 });
+    expect(result.usage.byModel).toEqual({ 'anthropic:claude-sonnet-4-5': { inputTokens: 80, outputTokens: 7 } });
+    expect(server.requests.at(-1)!.body.output_config).toEqual({ format: { type: 'json_schema', schema } });
+    expect(server.requests.at(-1)!.body.messages.at(-1).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a', content: '42' });
+  });
+
+  it('streams the answer to the client while the step runs, through heartbeats, never into the history', async () => {
+    server.respond(openAiStream({ chunks: ['The ', 'answer ', 'is ', 'forty', '-two.'], delayMs: 400 }));
+    const run = await env.agents.startRun({ config: { name: 'streamer', model: 'openai:gpt-4o-mini' }, task: 'Answer slowly' });
+    const { printed, snapshots, finishedAt } = await watch(run);
+    expect((await run.result()).output).toBe('The answer is forty-two.');
+    const texts = snapshots.map((snapshot) => snapshot.text);
+    expect(texts.length).toBeGreaterThanOrEqual(3);
+    texts.slice(1).forEach((text, index) => expect(text.startsWith(texts[index]!)).toBe(true));
+    expect(snapshots[0]!.at).toBeLessThan(finishedAt - 500);
+    expect(snapshots.every((snapshot) => snapshot.step === 1 && snapshot.purpose === 'executor')).toBe(true);
+    expect(occurrences(printed, 'The answer is forty-two.')).toBe(1);
+    const history = await historyText(run);
+    expect(history).not.toContain('model-text');
+    expect(history).not.toContain(CANARY);
+  });
+
+  it('shows a retried step once: the second attempt continues what the first one showed', async () => {
+    server.respond(
+      openAiStream({ chunks: ['Retried ', 'answer ', 'arrives ', 'whole.'], delayMs: 400, cutAfter: 4 }),
+      openAiStream({ chunks: ['Retried ', 'answer ', 'arrives ', 'whole.'], delayMs: 300 }),
+    );
+    const run = await env.agents.startRun({ config: { name: 'retrier', model: 'openai:gpt-4o-mini' }, task: 'Answer twice' });
+    const { printed, snapshots } = await watch(run);
+    expect((await run.result()).output).toBe('Retried answer arrives whole.');
+    expect(new Set(snapshots.map((snapshot) => snapshot.attempt))).toEqual(new Set([1, 2]));
+    expect(occurrences(printed, 'Retried')).toBe(1);
+    expect(printed).toContain('Retried answer arrives whole.');
+    expect(printed).not.toContain('↻');
+  });
+
+  it.each([
+    ['ModelAuthFailed', 401, { error: { message: 'Incorrect API key provided' } }],
+    ['ModelBadRequest', 400, { error: { message: 'Invalid parameter', type: 'invalid_request_error' } }],
+  ])('ends the run with a typed %s after one attempt (HTTP %i)', async (code, status, body) => {
+    const before = server.requests.length;
+    server.respond({ status, body });
+    const run = await env.agents.startRun({ config: { name: 'failing', model: 'openai:gpt-4o-mini' }, task: 'Fail' });
+    // Following a run that fails ends with its failure (it does not wait for a completion event).
+    await expect(followRun(run, false, new PassThrough())).rejects.toMatchObject({ cause: { type: code } });
+    expect(server.requests.length - before).toBe(1);
+  });
+
+  it('retries a server error after the backoff interval (1 s)', async () => {
+    const before = server.requests.length;
+    server.respond({ status: 503, body: { error: { message: 'overloaded' } } }, openAiStream({ chunks: ['Recovered.'] }));
+    const recovered = await env.agents.startRun({ config: { name: 'flaky', model: 'openai:gpt-4o-mini' }, task: 'Try' });
+    expect((await recovered.result()).output).toBe('Recovered.');
+    const [failed, retried] = server.requests.slice(before);
+    expect(retried!.at - failed!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it('retries a step that times out', async () => {
+    const before = server.requests.length;
+    server.respond(openAiStream({ chunks: ['Too ', 'slow ', 'to ', 'finish.'], delayMs: 1_000 }), openAiStream({ chunks: ['In time.'] }));
+    const run = await env.agents.startRun({ config: { name: 'slow', model: 'openai:gpt-4o-mini' }, task: 'Hurry', timeouts: { modelStepMs: 1_500 } });
+    expect((await run.result()).output).toBe('In time.');
+    expect(server.requests.length - before).toBe(2);
+  });
+
+  it('makes a context-length error the run\'s stop reason', async () => {
+    server.respond({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } } });
+    const tooLong = await env.agents.startRun({ config: { name: 'long', model: 'anthropic:claude-sonnet-4-5' }, task: 'Too long' });
+    const result = await tooLong.result();
+    expect(result.stopReason).toBe('context_length_exceeded');
+    expect(result.stopDetail).toContain('prompt is too long');
   });
 });

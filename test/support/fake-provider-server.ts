@@ -7,8 +7,10 @@ import http from 'node:http';
  */
 export interface ScriptedResponse {
   status?: number;
-  body: unknown;
+  body?: unknown;
   headers?: Record<string, string>;
+  /** Server-sent events instead of a JSON body, written `delayMs` apart. */
+  stream?: { events: string[]; delayMs?: number; /** Drop the connection after this many events. */ cutAfter?: number };
 }
 
 export interface RecordedRequest {
@@ -16,6 +18,8 @@ export interface RecordedRequest {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: any;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface FakeProviderServer {
@@ -33,8 +37,12 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString();
-      requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : null });
+      requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : null, at: Date.now() });
       const next = queue.shift() ?? { status: 500, body: { error: { message: 'the fake server has no scripted response left' } } };
+      if (next.stream) {
+        void writeStream(response, next.stream);
+        return;
+      }
       response.writeHead(next.status ?? 200, { 'content-type': 'application/json', ...next.headers });
       response.end(JSON.stringify(next.body));
     });
@@ -48,6 +56,67 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     respond: (...responses) => void queue.push(...responses),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+async function writeStream(response: http.ServerResponse, stream: NonNullable<ScriptedResponse['stream']>): Promise<void> {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const [index, event] of stream.events.entries()) {
+    if (stream.cutAfter !== undefined && index >= stream.cutAfter) {
+      response.socket?.destroy();
+      return;
+    }
+    response.write(event);
+    if (stream.delayMs) await new Promise((resolve) => setTimeout(resolve, stream.delayMs));
+  }
+  response.end();
+}
+
+type StreamOptions = { chunks?: string[]; toolCalls?: Array<{ id: string; name: string; args: unknown }>; usage?: [number, number]; delayMs?: number; cutAfter?: number };
+
+/** An OpenAI Chat Completions reply as a stream of chunks (text in `chunks`, then tool calls, then usage). */
+export function openAiStream(options: StreamOptions): ScriptedResponse {
+  const chunk = (choices: unknown[], extra: object = {}) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-stream', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices, ...extra })}\n\n`;
+  const toolCalls = options.toolCalls ?? [];
+  const events = [
+    chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]),
+    ...(options.chunks ?? []).map((text) => chunk([{ index: 0, delta: { content: text }, finish_reason: null }])),
+    ...toolCalls.map((call, index) =>
+      chunk([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] }, finish_reason: null }]),
+    ),
+    chunk([{ index: 0, delta: {}, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }]),
+    chunk([], { usage: { prompt_tokens: options.usage?.[0] ?? 11, completion_tokens: options.usage?.[1] ?? 7, total_tokens: (options.usage?.[0] ?? 11) + (options.usage?.[1] ?? 7) } }),
+    'data: [DONE]\n\n',
+  ];
+  return { stream: { events, delayMs: options.delayMs, cutAfter: options.cutAfter } };
+}
+
+/** An Anthropic Messages reply as a stream of events (text in `chunks`, then tool uses). */
+export function anthropicStream(options: StreamOptions): ScriptedResponse {
+  const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const toolCalls = options.toolCalls ?? [];
+  const chunks = options.chunks ?? [];
+  const textBlocks = chunks.length > 0 ? 1 : 0;
+  const events = [
+    event('message_start', {
+      message: { id: 'msg_stream', type: 'message', role: 'assistant', model: 'claude-sonnet-4-20250514', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: options.usage?.[0] ?? 13, output_tokens: 1 } },
+    }),
+    ...(textBlocks
+      ? [
+          event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+          ...chunks.map((text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })),
+          event('content_block_stop', { index: 0 }),
+        ]
+      : []),
+    ...toolCalls.flatMap((call, offset) => [
+      event('content_block_start', { index: textBlocks + offset, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }),
+      event('content_block_delta', { index: textBlocks + offset, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.args) } }),
+      event('content_block_stop', { index: textBlocks + offset }),
+    ]),
+    event('message_delta', { delta: { stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: options.usage?.[1] ?? 5 } }),
+    event('message_stop', {}),
+  ];
+  return { stream: { events, delayMs: options.delayMs, cutAfter: options.cutAfter } };
 }
 
 /** An OpenAI Chat Completions reply. */

@@ -15,13 +15,13 @@ export const DEMO_TASK = 'What is the weather in Tokyo right now, what is its UT
  * `demo` (what `npm start` runs): the real Temporal dev server, a worker, and one agent run of the
  * offline scripted model calling tools in parallel; prints the answer and the run's Web UI link.
  */
-export async function demoCommand(options: { keep?: boolean; task?: string }): Promise<void> {
+export async function demoCommand(options: { keep?: boolean; task?: string; model?: string }): Promise<void> {
   installRuntimeLogger('agent-demo');
+  const config = loadAgentConfigFile(DEMO_CONFIG, { model: options.model });
   const server = await ensureLocalServer((line) => console.log(line));
   const running = await startWorker(server.target, demoTools);
   const agents = new AgentClient(running.client, { uiUrl: server.target.uiUrl });
   try {
-    const config = loadAgentConfigFile(DEMO_CONFIG);
     const run = await agents.startRun({ config, task: options.task ?? DEMO_TASK });
     console.log(`\nStarted run ${run.workflowId} (agent ${config.name}, model ${config.model})\n`);
     const result = await followRun(run, false);

@@ -1,5 +1,6 @@
 import { AgentClient, type RunHandle } from '../agent-client';
 import { formatRunEvent } from '../event-printer';
+import { LiveAnswer } from '../live-answer';
 import { ProgressLine } from '../progress-line';
 import type { RunEvent } from '../../shared/run-events';
 import path from 'node:path';
@@ -10,6 +11,8 @@ export interface RunCommandOptions {
   config: string;
   task: string;
   follow?: boolean;
+  /** Overrides the config's model. */
+  model?: string;
   json?: boolean;
   workflowId?: string;
   taskQueue?: string;
@@ -19,7 +22,7 @@ export interface RunCommandOptions {
 
 /** `run --config FILE --task TEXT [--follow]`: validates the config, starts a run, prints its id and Web UI link. */
 export async function runCommand(options: RunCommandOptions, agents?: AgentClient): Promise<void> {
-  const config = loadAgentConfigFile(options.config);
+  const config = loadAgentConfigFile(options.config, { model: options.model });
   const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
@@ -40,19 +43,38 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
   }
 }
 
-/** Prints events as they happen (with a spinner while a step runs, on a terminal), then returns the run's result. */
-export async function followRun(run: RunHandle, quiet: boolean): Promise<AgentRunResult> {
-  const progress = new ProgressLine();
+/**
+ * Prints events as they happen (with a spinner while a step runs, on a terminal) and each answer
+ * as it streams, then returns the run's result.
+ */
+export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.WritableStream = process.stdout): Promise<AgentRunResult> {
+  if (quiet) return run.result();
+  const progress = new ProgressLine(out);
+  const answer = new LiveAnswer((text) => out.write(text));
+  const stopStreaming = new AbortController();
+  const streaming = (async () => {
+    for await (const snapshot of run.liveText({ signal: stopStreaming.signal })) {
+      if (snapshot.purpose !== 'executor') continue;
+      progress.stop();
+      answer.snapshot(snapshot.step, snapshot.text);
+    }
+  })().catch(() => undefined); // live text is a nicety: the events below carry every answer
   try {
     for await (const event of run.events()) {
-      if (quiet) continue;
+      if (event.type === 'text-produced' && answer.final(event.step, event.text)) continue;
       const line = formatRunEvent(event);
-      if (line !== null) progress.print(line);
+      if (line !== null) {
+        answer.endLine();
+        progress.print(line);
+      }
       const waiting = spinnerLabel(event);
       if (waiting) progress.set(waiting);
     }
   } finally {
+    stopStreaming.abort();
+    await streaming;
     progress.stop();
+    answer.endLine();
   }
   return run.result();
 }
