@@ -86,7 +86,7 @@ export class AiSdkProvider implements ModelProvider {
       const result = await generateText(call);
       return toResponse(result.text, result.toolCalls, result.usage);
     } catch (error) {
-      throw classifyProviderError(error);
+      throw withoutSecret(classifyProviderError(error), this.environment[PROVIDER_SETTINGS[this.kind].apiKeyVariable]);
     }
   }
 
@@ -170,6 +170,15 @@ function toModelMessages(messages: Message[]): ModelMessage[] {
         };
     }
   });
+}
+
+/**
+ * Some servers and gateways echo the key they were sent in their error text. The message becomes
+ * an activity failure (history, logs, the CLI), so the key is cut out of it here.
+ */
+function withoutSecret(error: ModelError, secret: string | undefined): ModelError {
+  if (!secret || !error.message.includes(secret)) return error;
+  return new ModelError(error.code, error.message.split(secret).join('[redacted]'), error.retryAfterMs);
 }
 
 const CONTEXT_LENGTH_PATTERN = /context[_ ]length|maximum context|too many tokens|prompt is too long|context window/i;

@@ -21,6 +21,7 @@ beforeAll(async () => {
     providers: {
       openai: new AiSdkProvider('openai', { OPENAI_API_KEY: CANARY, OPENAI_BASE_URL: baseUrl }),
       anthropic: new AiSdkProvider('anthropic', { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: baseUrl }),
+      'openai-compatible': new AiSdkProvider('openai-compatible', { OPENAI_COMPATIBLE_BASE_URL: baseUrl }),
     },
   });
 });
@@ -85,6 +86,37 @@ describe('agent runs against real provider implementations (wire formats on loop
     expect(result.usage.byModel).toEqual({ 'anthropic:claude-sonnet-4-5': { inputTokens: 80, outputTokens: 7 } });
     expect(server.requests.at(-1)!.body.output_config).toEqual({ format: { type: 'json_schema', schema } });
     expect(server.requests.at(-1)!.body.messages.at(-1).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a', content: '42' });
+  });
+
+  it('sums usage per model when the planner and the executor use different providers', async () => {
+    server.respond(
+      anthropicStream({ chunks: ['1. Echo the word\n', '2. Answer'], usage: [25, 9] }),
+      openAiStream({ toolCalls: [{ id: 'call_e', name: 'echo', args: { text: 'plan' } }], usage: [44, 5] }),
+      openAiStream({ chunks: ['Echoed.'], usage: [70, 2] }),
+    );
+    const run = await env.agents.startRun({
+      config: { name: 'mixed', model: 'openai:gpt-4o-mini', tools: ['echo'], planning_enabled: true, planning_model: 'anthropic:claude-sonnet-4-5' },
+      task: 'Echo plan',
+    });
+    const result = await run.result();
+    expect(result.plan?.text).toBe('1. Echo the word\n2. Answer');
+    expect(result.usage.byModel).toEqual({
+      'anthropic:claude-sonnet-4-5': { inputTokens: 25, outputTokens: 9 },
+      'openai:gpt-4o-mini': { inputTokens: 114, outputTokens: 7 },
+    });
+    expect(result.usage).toMatchObject({ inputTokens: 139, outputTokens: 16 });
+  });
+
+  it('OpenAI-compatible server: a streamed tool step and answer, no key needed', async () => {
+    const before = server.requests.length;
+    server.respond(openAiStream({ toolCalls: [{ id: 'call_c', name: 'add', args: { a: 1, b: 1 } }] }), openAiStream({ chunks: ['Two.'] }));
+    const run = await env.agents.startRun({ config: { name: 'local', model: 'openai-compatible:llama3.1', tools: ['add'] }, task: 'One plus one' });
+    expect((await run.result()).output).toBe('Two.');
+    const sent = server.requests.slice(before);
+    expect(sent.map((request) => [request.url, request.body.model, request.body.stream, request.headers.authorization])).toEqual([
+      ['/v1/chat/completions', 'llama3.1', true, undefined],
+      ['/v1/chat/completions', 'llama3.1', true, undefined],
+    ]);
   });
 
   it('streams the answer to the client while the step runs, through heartbeats, never into the history', async () => {
