@@ -13,6 +13,7 @@ import { measureHistoryBytes, measureStepOverhead, STEPS } from './step-overhead
 import { measureRuntimeContract } from './runtime-contract';
 import { measureOffload, measureSubagents, subagentScripts } from './subagents';
 import { measureSkills } from './skills';
+import { measureStreaming, streamingScripts } from './streaming';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     gated: { replies: [{ toolCalls: [{ name: 'noop', args: {} }] }, { text: 'done' }] },
     'gated-step': { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
     ...subagentScripts(),
+    ...streamingScripts(),
   };
   const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     await measureRuntimeContract(eagerOn, ROUNDS);
     await measureSubagents(eagerOn, ROUNDS);
     await measureOffload(eagerOn);
+    await measureStreaming(eagerOn, Math.min(ROUNDS, 5));
     await measureSkills(eagerOn, folder);
     await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
     await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);

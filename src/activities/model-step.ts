@@ -52,7 +52,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       let streamedText = '';
       const onTextDelta = (delta: string) => {
         streamedText += delta;
-        const snapshot: ModelTextSnapshot = { kind: 'model-text', step: input.step, purpose, attempt: context.info.attempt, text: streamedText };
+        const snapshot: ModelTextSnapshot = { kind: 'model-text', step: input.step, purpose, attempt: context.info.attempt, text: streamedText, at: Date.now() };
         live.report(snapshot);
       };
       try {

@@ -11,6 +11,8 @@ export interface ModelTextSnapshot {
   purpose: ModelPurpose;
   attempt: number;
   text: string;
+  /** When the worker took this snapshot (ms since the epoch, the worker's clock). */
+  at: number;
 }
 
 export function isModelTextSnapshot(value: unknown): value is ModelTextSnapshot {
