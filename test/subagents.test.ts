@@ -56,6 +56,18 @@ beforeAll(async () => {
         variants: [{ taskIncludes: 'child-blocked', replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'never' }] }],
       },
       plainTools: { replies: [{ text: 'no sub-agents here' }] },
+      guarded: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'spawn_self', args: { task: 'child-guarded-asks', tool_names: ['transfer_funds'] } },
+              { name: 'spawn_self', args: { task: 'child-guarded-all' } },
+            ],
+          },
+          { text: 'done' },
+        ],
+        variants: [{ taskIncludes: 'child-guarded-all', replies: [{ text: 'no money tools', expect: { toolsInclude: ['echo', 'add'], toolsExclude: ['transfer_funds'] } }] }],
+      },
     },
   });
 });
@@ -110,6 +122,15 @@ describe('sub-agents', () => {
     expect(result.toolResults[0]?.content).toContain('must be a strict subset of the child-safe tools (echo, add)');
     expect(result.toolResults[1]?.content).toContain('names tools a sub-agent may not have: explode_everything');
     expect(result.toolResults[2]?.content).toContain('names tools a sub-agent may not have: spawn_self');
+  });
+
+  it('never gives a child a tool the worker declares not child-safe', async () => {
+    const config = { name: 'boss', model: 'scripted:guarded', tools: ['echo', 'add', 'transfer_funds', 'spawn_self'] };
+    const run = await env.agents.startRun({ config, task: 'Guarded' });
+    const result = await run.result();
+    expect(result.toolResults[0]).toMatchObject({ isError: true, errorCode: 'SubagentRefused' });
+    expect(result.toolResults[0]?.content).toContain('names tools a sub-agent may not have: transfer_funds (child-safe tools: echo, add)');
+    expect(results(result.toolResults[1]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'no money tools' })]);
   });
 
   it('runs one child with spawn_self and a narrowed tool set', async () => {

@@ -75,11 +75,14 @@ export function createModelStep(dependencies: ModelStepDependencies) {
         throw toApplicationFailure(classifyProviderError(error));
       }
     });
+    const childUnsafeTools = input.toolNames.filter((name) => dependencies.tools.get(name)?.childSafe === false);
     const result: ModelStepResult = {
       message: { role: 'assistant', content: response.text, toolCalls: response.toolCalls },
       usage: response.usage,
       model: input.model,
       ...(tokens !== undefined ? { promptTokens: tokens } : {}),
+      // Tool properties live on the worker; the workflow learns them from the step that may spawn.
+      ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),
     };
     if (input.outputSchema && response.toolCalls.length === 0) {
       const check = checkStructuredOutput(response.text, input.outputSchema);

@@ -173,6 +173,8 @@ export interface ModelStepResult {
   /** Set when an `outputSchema` was given and the reply is a final answer. */
   structuredOutput?: unknown;
   outputError?: string;
+  /** The step's tools that sub-agents may not be given (declared `childSafe: false` on the worker). */
+  childUnsafeTools?: string[];
 }
 
 /** Summarises the older part of a conversation so it fits the budget again. */

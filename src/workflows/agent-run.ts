@@ -110,6 +110,8 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const skills = new RunSkills(config.skill_sources, config.skills);
   const reloadSkillSources = new Map<string, number>();
   /** The run's tools: its own, those its skills bring, and built-ins found on the way. */
+  /** From the latest executor step: tools the worker says sub-agents may not have. */
+  let childUnsafeTools: string[] = [];
   const availableTools = () => [...activeTools, ...skills.tools().filter((name) => !activeTools.includes(name))];
   /** MCP tools found at the start of this run, by their namespaced name. */
   const mcpTools = new Map<string, { server: McpServerConfig; mcpName: string; spec: ToolSpec }>();
@@ -260,6 +262,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       enterPhase('model');
       reply = await callModel('executor', `step-${step}.model-after-compaction`, 'executor', config.model, true);
     }
+    childUnsafeTools = reply.childUnsafeTools ?? [];
     if (reply.overBudget) {
       events.push({ type: 'budget-stopped', step, ...reply.overBudget });
       throw new RunStop(
@@ -278,7 +281,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   /** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
   const runSubagents = async (call: ToolCall, activityPrefix: string): Promise<ToolResult> => {
     const startedAt = Date.now();
-    const childSafe = childSafeTools(availableTools());
+    const childSafe = childSafeTools(availableTools(), childUnsafeTools);
     const parsed = parseJobs(call, config.max_parallel_subagents, childSafe);
     if ('error' in parsed) return workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused);
     const parentId = workflowInfo().workflowId;

@@ -30,9 +30,12 @@ export function isSubagentTool(name: string): boolean {
   return SUBAGENT_TOOLS.includes(name);
 }
 
-/** Tools a child may be given: the parent's, minus the sub-agent tools themselves. */
-export function childSafeTools(activeTools: readonly string[]): string[] {
-  return activeTools.filter((name) => !isSubagentTool(name) && name !== READ_ARTIFACT_TOOL);
+/**
+ * Tools a child may be given: the parent's, minus the sub-agent tools themselves and the tools
+ * the worker declares not child-safe.
+ */
+export function childSafeTools(activeTools: readonly string[], childUnsafe: readonly string[] = []): string[] {
+  return activeTools.filter((name) => !isSubagentTool(name) && name !== READ_ARTIFACT_TOOL && !childUnsafe.includes(name));
 }
 
 /** The jobs of a sub-agent call, or why the call is refused (the model sees the reason). */

@@ -87,5 +87,12 @@ export function createTestTools() {
       gateReached = new Promise<void>((resolve) => (gateEntered = resolve));
     },
   };
-  return { tools: [add, echo, explode, flaky, noop, bulk, gate, progressive], executions, gateControl };
+  const transferFunds = defineTool({
+    name: 'transfer_funds',
+    description: 'Moves money (only the top-level agent may).',
+    parameters: z.object({ amount: z.number() }),
+    childSafe: false,
+    execute: ({ amount }) => `moved ${amount}`,
+  });
+  return { tools: [add, echo, explode, flaky, noop, bulk, gate, progressive, transferFunds], executions, gateControl };
 }
