@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify as stringifyYaml } from 'yaml';
 import { buildTranscript, renderTranscript } from '../src/client/history-view';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../src/shared/search-attributes';
 import { runCli } from './support/cli-process';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
@@ -60,6 +61,18 @@ describe('handoffs', () => {
     expect(transcript).toContain('continued (new run): agent billing, model scripted:billing');
     expect(transcript).toContain('Refunded 42 euros.');
     await recordHistory('handoff', run);
+  });
+
+  it("gives the run the target's search attributes, so the skills watcher finds it by the target's sources", async () => {
+    const skillsFolder = path.join(folder, 'billing-skills');
+    mkdirSync(skillsFolder);
+    const withSkills = { ...billing, skill_sources: [path.relative(process.cwd(), skillsFolder)] };
+    const run = await env.agents.startRun({ config: triage, task: 'Refund please', agents: { billing: withSkills } });
+    expect((await run.result()).agent).toBe('billing');
+    const attributes = (await run.workflow.describe()).typedSearchAttributes;
+    expect(attributes.get(AgentNameAttribute)).toBe('billing');
+    expect(attributes.get(AgentStatusAttribute)).toBe('completed');
+    expect(attributes.get(AgentSkillSourcesAttribute)).toEqual([skillsFolder]);
   });
 
   it('refuses a handoff to an agent without a config before anything starts', async () => {

@@ -277,7 +277,8 @@ export function resolveHandoffAgents(config: AgentConfig, known: Record<string, 
         `handoffs: no config for agent '${name}'`,
       ]);
     }
-    resolved[name] = parseAgentConfig(raw, `agent '${name}'`);
+    const parsed = parseAgentConfig(raw, `agent '${name}'`);
+    resolved[name] = { ...parsed, skill_sources: parsed.skill_sources.map((source) => skillSourceKey(source)) };
     pending.push(...resolved[name]!.handoffs);
   }
   if (config.handoffs.length > 0 || Object.keys(resolved).length > 0) resolved[config.name] = config;

@@ -6,6 +6,7 @@ import {
   isCancellation,
   ParentClosePolicy,
   log,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -13,6 +14,7 @@ import {
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
+import type { SearchAttributePair } from '@temporalio/common';
 import type { AgentActivities } from '../activities';
 import { parseDuration } from '../shared/duration';
 import { ErrorCode } from '../shared/errors';
@@ -37,7 +39,7 @@ import {
   type StopReason,
   type ToolResult,
 } from '../shared/run-types';
-import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { upgradeConfig } from '../shared/upgrade-config';
 import { READ_ARTIFACT_TOOL, SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
 import { handoffTarget, handoffToolSpecs } from './handoffs';
@@ -67,6 +69,9 @@ import { ConversationThreads } from './conversation-threads';
 import { EventLog } from './event-log';
 
 const EVENT_LOG_CAPACITY = 1000;
+
+/** Handoffs carry the target's status and skill sources as search attributes (runs before: only its name). */
+const HANDOFF_SEARCH_ATTRIBUTES_PATCH = 'handoff-search-attributes';
 
 /** Model failures that retrying cannot fix. */
 const NON_RETRYABLE_MODEL_ERRORS = [
@@ -403,7 +408,16 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     };
     const nextInput: AgentRunInput = { config: next, task: input.task, timeouts: input.timeouts, historyEventLimit: input.historyEventLimit, agents, carried: carry };
     if (next.name === config.name) return continueAsNew<typeof agentRun>(nextInput);
-    return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes: [{ key: AgentNameAttribute, value: next.name }] })(nextInput);
+    // The attributes given here replace the run's: the target's name, status and skill sources
+    // (so the skills watcher signals the run that now follows the target's sources).
+    const targetAttributes = patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH)
+      ? [
+          { key: AgentNameAttribute, value: next.name },
+          { key: AgentStatusAttribute, value: 'running' },
+          ...(next.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: next.skill_sources }] : []),
+        ]
+      : [{ key: AgentNameAttribute, value: next.name }];
+    return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes: targetAttributes as SearchAttributePair[] })(nextInput);
   };
 
   /** Hands the conversation to a fresh run before the history grows near Temporal's limits. */
