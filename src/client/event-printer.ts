@@ -30,6 +30,8 @@ export function formatRunEvent(event: RunEvent): string | null {
         ...event.modified.map((name) => `~${name}`),
         ...event.removed.map((name) => `-${name}`),
       ].join(' ') || 'no change'}`;
+    case 'skill-shadowed':
+      return `! skill '${event.name}' from ${event.hidden} is hidden by the one from ${event.winner} (listed first in skill_sources)`;
     case 'skill-error':
       return `! skill file error: ${event.message}`;
     case 'handoff':

@@ -30,6 +30,8 @@ export type RunEvent = EventBase &
     | { type: 'handoff'; step: number; from: string; to: string }
     | { type: 'skills-changed'; step: number; source: string; version: number; added: string[]; modified: string[]; removed: string[]; reloaded: boolean }
     | { type: 'skill-error'; source: string; file: string; message: string }
+    /** Two sources have a skill of this name: the one listed first in skill_sources is used. */
+    | { type: 'skill-shadowed'; name: string; winner: string; hidden: string }
     | { type: 'plan-created'; plan: PlanArtifact }
     | { type: 'budget-advisory'; step: number; promptTokens: number; contextWindow: number; percent: number }
     | { type: 'context-compacted'; step: number; tokensBefore: number; removedMessages: number }

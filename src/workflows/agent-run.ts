@@ -437,10 +437,18 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     return continueWith(agents[target]!, step - 1);
   };
 
+  const reportedClashes = new Set<string>();
   /** After a skill change: the system prompt is rebuilt from the active skills (tools follow availableTools). */
   const rebuildSkillInstructions = () => {
     const skillText = buildSkillInstructions(config.instructions_builder, skills.active());
     threads.setSystem('executor', [buildSystemPrompt(config), skillText].filter(Boolean).join('\n\n'));
+    for (const clash of skills.clashes()) {
+      const key = `${clash.name}\n${clash.hidden}`;
+      if (reportedClashes.has(key)) continue;
+      reportedClashes.add(key);
+      log.warn('Two skill sources have a skill of the same name; the first listed wins', clash);
+      events.push({ type: 'skill-shadowed', ...clash });
+    }
   };
 
   const reportSkillChanges = (source: string, version: number, before: string[], after: SkillInfo[], reloaded: boolean) => {

@@ -53,6 +53,21 @@ export class RunSkills {
     return [...byName.values()];
   }
 
+  /** Skills hidden by a same-named skill of a source listed earlier (the rule `active()` applies). */
+  clashes(): Array<{ name: string; winner: string; hidden: string }> {
+    const owner = new Map<string, string>();
+    const clashes: Array<{ name: string; winner: string; hidden: string }> = [];
+    for (const source of this.sourceOrder) {
+      for (const skill of this.sources.get(source)?.skills ?? []) {
+        if (this.selected && !this.selected.includes(skill.name)) continue;
+        const winner = owner.get(skill.name);
+        if (winner === undefined) owner.set(skill.name, source);
+        else clashes.push({ name: skill.name, winner, hidden: source });
+      }
+    }
+    return clashes;
+  }
+
   tools(): string[] {
     return [...new Set(this.active().flatMap((skill) => skill.tools))];
   }

@@ -95,6 +95,7 @@ describe('a run applying skill batches', () => {
     run.load({ source: 'b', hash: 'hb', skills: [{ ...skill('x', ['add']), source: 'b' }], errors: [] }, 0);
     run.load({ source: 'a', hash: 'ha', skills: [skill('x', ['echo']), skill('y', ['noop'])], errors: [] }, 0);
     expect(run.active().map((entry) => [entry.name, entry.source])).toEqual([['x', 'a'], ['y', 'a']]);
+    expect(run.clashes()).toEqual([{ name: 'x', winner: 'a', hidden: 'b' }]);
     const selective = new RunSkills(['a'], ['y']);
     selective.load({ source: 'a', hash: 'ha', skills: [skill('x', ['echo']), skill('y', ['noop'])], errors: [] }, 0);
     expect(selective.tools()).toEqual(['noop']);

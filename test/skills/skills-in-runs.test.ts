@@ -34,6 +34,7 @@ beforeAll(async () => {
         ],
       },
       converger: { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
+      clash: { replies: [{ text: 'one greeter', expect: { toolsInclude: ['echo'], toolsExclude: ['add'] } }] },
       gitLearner: {
         replies: [
           { toolCalls: [{ name: 'gate', args: {} }], expect: { toolsInclude: ['noop'], toolsExclude: ['add'] } },
@@ -60,6 +61,23 @@ async function toolsOf(run: RunHandle): Promise<string[]> {
 }
 
 describe('skills in running runs', () => {
+  it('uses the skill of the source listed first when two sources share a name, and logs a skill-shadowed event', async () => {
+    const first = tempSkillRoot();
+    const second = tempSkillRoot();
+    try {
+      writeSkill(first, 'greeter', skillMarkdown('greeter', 'Greets people.', ['echo']));
+      writeSkill(second, 'greeter', skillMarkdown('greeter', 'Greets with numbers.', ['add']));
+      const run = await env.agents.startRun({ config: { name: 'clasher', model: 'scripted:clash', skill_sources: [first, second] }, task: 'Hi' });
+      expect((await run.result()).output).toBe('one greeter');
+      const events: RunEvent[] = [];
+      for await (const event of run.events()) events.push(event);
+      expect(events.filter((event) => event.type === 'skill-shadowed')).toEqual([expect.objectContaining({ type: 'skill-shadowed', name: 'greeter', winner: first, hidden: second })]);
+    } finally {
+      rmSync(first, { recursive: true, force: true });
+      rmSync(second, { recursive: true, force: true });
+    }
+  });
+
   it('gains a tool from a new SKILL.md on its next step, then loses it after removal', async () => {
     testTools.gateControl.reset();
     const run = await env.agents.startRun({ config: { name: 'learner', model: 'scripted:learner', tools: ['gate'], skill_sources: [root] }, task: 'Learn' });
