@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StartRunOptions } from '../src/client/agent-client';
 import type { RunEvent } from '../src/shared/run-events';
 import type { AgentRunResult } from '../src/shared/run-types';
+import { PassThrough } from 'node:stream';
+import { followRun } from '../src/client/commands/run-command';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 
@@ -40,6 +42,7 @@ beforeAll(async () => {
           { text: '{{tool:test__shout}} / {{tool:test__count}}' },
         ],
       },
+      slowCount: { replies: [{ toolCalls: [{ name: 'test__count', args: { n: 6, pause_ms: 400 } }] }, { text: '{{tool:test__count}}' }] },
       http: { replies: [{ toolCalls: [{ name: 'web__shout', args: { text: 'over http' } }] }, { text: '{{tool:web__shout}}' }] },
       down: { replies: [{ toolCalls: [{ name: 'down__anything', args: {} }] }, { text: 'carried on' }] },
       crash: { replies: [{ toolCalls: [{ name: 'test__crash', args: {} }] }, { toolCalls: [{ name: 'test__shout', args: { text: 'back' } }] }, { text: '{{tool:test__shout}}' }] },
@@ -86,6 +89,32 @@ describe('MCP tools', () => {
     });
     expect(result.output).toBe('HELLO / counted to 3');
     expect(events.some((event) => event.type === 'mcp-progress')).toBe(false);
+  });
+
+  it.each([
+    ['shows progress live to a follower while the call runs, each note once', true],
+    ['shows no live progress when emit_mcp_progress is false', false],
+  ])('%s', async (_title, emit) => {
+    const run = await env.agents.startRun({ config: { name: 'counter', model: 'scripted:slowCount', mcp_servers: [testServer], emit_mcp_progress: emit }, task: 'Count slowly' });
+    const out = new PassThrough();
+    let printed = '';
+    out.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const counts: number[] = [];
+    const collecting = (async () => {
+      for await (const snapshot of run.live({ pollMs: 100 })) if (snapshot.kind === 'tool-progress') counts.push(snapshot.count);
+    })();
+    expect((await followRun(run, false, out)).output).toBe('counted to 6');
+    await collecting;
+    const lines = printed.split('\n');
+    if (emit) {
+      // Seen while the call ran (the call takes 2.4 s), in order.
+      expect(counts.length).toBeGreaterThanOrEqual(3);
+      expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+      for (let done = 1; done <= 6; done++) expect(lines.filter((line) => line === `… test__count: ${done}/6 counted ${done}`)).toHaveLength(1);
+    } else {
+      expect(counts).toEqual([]);
+      expect(printed).not.toContain('… test__count');
+    }
   });
 
   it('calls tools of a streamable HTTP server named by URL', async () => {

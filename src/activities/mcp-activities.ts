@@ -3,10 +3,12 @@ import type { McpServerConfig } from '../shared/agent-config';
 import { ErrorCode } from '../shared/errors';
 import type { ToolSpec } from '../shared/messages';
 import { mcpToolName } from '../shared/mcp-tool-names';
-import type { McpToolCallInput, McpToolListing, ProgressNote, ToolResult } from '../shared/run-types';
+import type { McpToolCallInput, McpToolListing, ToolResult } from '../shared/run-types';
 import { splitInjectedArgs } from '../shared/split-injected-args';
 import { buildToolResult } from '../shared/tool-results';
 import type { McpConnections } from '../mcp/mcp-connections';
+import { LiveHeartbeat, withHeartbeat } from './heartbeat';
+import { ProgressReporter } from './progress-reporter';
 
 export interface McpDependencies {
   mcp: McpConnections;
@@ -46,7 +48,8 @@ export function createMcpActivities(dependencies: McpDependencies) {
       const activity = Context.current();
       const startedAt = Date.now();
       const { executable, injected } = splitInjectedArgs(input.call.args, input.injectedArgNames);
-      const progress: ProgressNote[] = [];
+      const live = new LiveHeartbeat(activity);
+      const progress = new ProgressReporter(live, { step: input.step, callId: input.call.id, toolName: input.call.name, quiet: Boolean(input.quietProgress) });
       const finish = (content: string, isError: boolean): ToolResult => ({
         ...buildToolResult({
           call: input.call,
@@ -58,27 +61,24 @@ export function createMcpActivities(dependencies: McpDependencies) {
           approvalId: input.approvalId,
           injectedArgs: injected,
         }),
-        ...(progress.length > 0 ? { progress } : {}),
+        ...(progress.notes.length > 0 ? { progress: progress.notes } : {}),
       });
       try {
         const client = await dependencies.mcp.client(input.server);
-        const result = await client.callTool(
-          { name: input.mcpName, arguments: executable },
-          undefined,
-          {
-            signal: activity.cancellationSignal,
-            resetTimeoutOnProgress: true,
-            onprogress: (notification) => {
-              const note: ProgressNote = {
-                progress: notification.progress,
-                ...(notification.total !== undefined ? { total: notification.total } : {}),
-                ...(notification.message !== undefined ? { message: notification.message } : {}),
-              };
-              progress.push(note);
-              // Live for anyone describing the workflow while the call runs.
-              activity.heartbeat({ progress: note });
-            },
-          },
+        // Heartbeats keep a long call alive (the activity has a heartbeat timeout) and carry its progress.
+        const result = await withHeartbeat(
+          () =>
+            client.callTool({ name: input.mcpName, arguments: executable }, undefined, {
+              signal: activity.cancellationSignal,
+              resetTimeoutOnProgress: true,
+              onprogress: (notification) =>
+                progress.report({
+                  progress: notification.progress,
+                  ...(notification.total !== undefined ? { total: notification.total } : {}),
+                  ...(notification.message !== undefined ? { message: notification.message } : {}),
+                }),
+            }),
+          live,
         );
         const text = (result.content as Array<{ type: string; text?: string }>)
           .map((part) => (part.type === 'text' ? (part.text ?? '') : JSON.stringify(part)))

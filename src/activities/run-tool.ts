@@ -1,10 +1,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ErrorCode } from '../shared/errors';
-import type { ProgressNote, RunToolInput, ToolResult } from '../shared/run-types';
+import type { RunToolInput, ToolResult } from '../shared/run-types';
 import { buildToolResult } from '../shared/tool-results';
 import { RetryableToolError, type ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { LiveHeartbeat, withHeartbeat } from './heartbeat';
+import { ProgressReporter } from './progress-reporter';
 import { splitInjectedArgs } from '../shared/split-injected-args';
 import { currentRunExecution } from './run-execution';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -42,8 +43,8 @@ export function createRunTool(dependencies: RunToolDependencies) {
     }
     const activity = Context.current();
     const { workflowId, runId } = currentRunExecution();
-    const progress: ProgressNote[] = [];
     const live = new LiveHeartbeat(activity);
+    const progress = new ProgressReporter(live, { step, callId: call.id, toolName: call.name, quiet: Boolean(input.quietProgress) });
     const toolContext: ToolContext = {
       workflowId,
       runId,
@@ -52,9 +53,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       signal: activity.cancellationSignal,
       heartbeat: (details) => live.report(details),
       reportProgress: (value, total, message) => {
-        const note: ProgressNote = { progress: value, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
-        progress.push(note);
-        live.report({ progress: note });
+        progress.report({ progress: value, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
       },
     };
     const offload = async (content: string, threshold: number | undefined, meta: { workflowId: string; toolName: string; callId: string }) => {
@@ -70,7 +69,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
       const offloaded = await offload(content, input.offloadThreshold, { workflowId, toolName: call.name, callId: call.id });
       const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(content);
-      return progress.length > 0 ? { ...result, progress } : result;
+      return progress.notes.length > 0 ? { ...result, progress: progress.notes } : result;
     } catch (error) {
       if (error instanceof RetryableToolError) {
         throw ApplicationFailure.retryable(error.message, 'RetryableToolError');

@@ -3,8 +3,8 @@ import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } fr
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
 import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
-import type { ModelTextSnapshot } from '../shared/live-text';
-import { liveModelText } from './live-text';
+import type { LiveSnapshot, ModelTextSnapshot } from '../shared/live-text';
+import { liveSnapshots } from './live-text';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
 import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
@@ -229,8 +229,13 @@ export class RunHandle {
    * read from heartbeat details: live, and never recorded in the history. Each item is the whole
    * text so far of one attempt of one step; a retried step starts again with a new attempt.
    */
-  liveText(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<ModelTextSnapshot> {
-    return liveModelText(this.temporal, this.workflow, options);
+  async *liveText(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<ModelTextSnapshot> {
+    for await (const snapshot of this.live(options)) if (snapshot.kind === 'model-text') yield snapshot;
+  }
+
+  /** Live answer text (as `liveText`) and the progress tool calls report while they run. */
+  live(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<LiveSnapshot> {
+    return liveSnapshots(this.temporal, this.workflow, options);
   }
 
   /**

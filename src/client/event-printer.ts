@@ -1,4 +1,5 @@
 import type { RunEvent } from '../shared/run-events';
+import type { ProgressNote } from '../shared/run-types';
 
 /** One readable line (or a few) per run event, for `run --follow` and `watch`. */
 export function formatRunEvent(event: RunEvent): string | null {
@@ -47,10 +48,15 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'budget-stopped':
       return `! step ${event.step}: budget limit: the prompt needs ${event.promptTokens} tokens, the limit is ${event.limitTokens}`;
     case 'mcp-progress':
-      return `… ${event.toolName}: ${event.progress.progress}${event.progress.total !== undefined ? `/${event.progress.total}` : ''}${event.progress.message ? ` ${event.progress.message}` : ''}`;
+      return formatProgress(event.toolName, event.progress);
     case 'mcp-server-unavailable':
       return `! MCP server ${event.server} is unavailable: ${event.error}`;
     case 'run-completed':
       return `■ finished: ${event.stopReason}`;
   }
+}
+
+/** "… toolName: 3/10 message": a progress note of a running tool call. */
+export function formatProgress(toolName: string, note: ProgressNote): string {
+  return `… ${toolName}: ${note.progress}${note.total !== undefined ? `/${note.total}` : ''}${note.message ? ` ${note.message}` : ''}`;
 }

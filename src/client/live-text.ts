@@ -1,17 +1,18 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { isModelTextSnapshot, type ModelTextSnapshot } from '../shared/live-text';
+import { isModelTextSnapshot, isToolProgressSnapshot, type LiveSnapshot } from '../shared/live-text';
 
 /**
- * The text of a run's model steps as it is written: polls DescribeWorkflowExecution and reads the
- * heartbeat details of pending model steps. Yields a snapshot whenever a step's text grows; ends
- * when the run is no longer running. Nothing here touches the workflow history.
+ * What a run's activities are doing right now: the text of model steps as it is written and the
+ * progress of tool calls. Polls DescribeWorkflowExecution and reads the heartbeat details of
+ * pending activities; yields a snapshot whenever one changes; ends when the run is no longer
+ * running. Nothing here touches the workflow history.
  */
-export async function* liveModelText(
+export async function* liveSnapshots(
   temporal: Client,
   workflow: WorkflowHandle,
   options: { pollMs?: number; signal?: AbortSignal } = {},
-): AsyncGenerator<ModelTextSnapshot> {
+): AsyncGenerator<LiveSnapshot> {
   const pollMs = options.pollMs ?? 250;
   const lastSeen = new Map<string, string>();
   while (!options.signal?.aborted) {
@@ -20,10 +21,11 @@ export async function* liveModelText(
       const payloads = activity.heartbeatDetails?.payloads;
       if (!payloads?.length) continue;
       const details = await decodeFromPayloadsAtIndex<unknown>(temporal.options.loadedDataConverter, 0, payloads).catch(() => undefined);
-      if (!isModelTextSnapshot(details)) continue;
-      const key = `${activity.activityId}#${details.attempt}`;
-      if (lastSeen.get(key) === details.text) continue;
-      lastSeen.set(key, details.text);
+      if (!isModelTextSnapshot(details) && !isToolProgressSnapshot(details)) continue;
+      const key = `${activity.activityId}#${details.kind === 'model-text' ? details.attempt : activity.attempt}`;
+      const version = details.kind === 'model-text' ? details.text : String(details.count);
+      if (lastSeen.get(key) === version) continue;
+      lastSeen.set(key, version);
       yield details;
     }
     if (description.status.name !== 'RUNNING') return;

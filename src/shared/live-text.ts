@@ -1,4 +1,4 @@
-import type { ModelPurpose } from './run-types';
+import type { ModelPurpose, ProgressNote } from './run-types';
 
 /**
  * The heartbeat details of a model step while its answer streams: the text so far of this
@@ -17,4 +17,27 @@ export interface ModelTextSnapshot {
 
 export function isModelTextSnapshot(value: unknown): value is ModelTextSnapshot {
   return Boolean(value) && typeof value === 'object' && (value as { kind?: unknown }).kind === 'model-text' && typeof (value as { text?: unknown }).text === 'string';
+}
+
+/**
+ * The heartbeat details of a tool call that reports progress (MCP progress notifications, or
+ * `reportProgress` in a tool): the latest note and how many there were, so a client shows each
+ * note it sees once and, from the count, knows which of the run's later progress events it
+ * already showed.
+ */
+export interface ToolProgressSnapshot {
+  kind: 'tool-progress';
+  step: number;
+  callId: string;
+  toolName: string;
+  /** Notes so far; `latest` is note number `count`. */
+  count: number;
+  latest: ProgressNote;
+  at: number;
+}
+
+export type LiveSnapshot = ModelTextSnapshot | ToolProgressSnapshot;
+
+export function isToolProgressSnapshot(value: unknown): value is ToolProgressSnapshot {
+  return Boolean(value) && typeof value === 'object' && (value as { kind?: unknown }).kind === 'tool-progress' && typeof (value as { count?: unknown }).count === 'number';
 }

@@ -206,6 +206,8 @@ export interface McpToolCallInput {
   step: number;
   injectedArgNames: string[];
   approvalId?: string;
+  /** Set when the agent has emit_mcp_progress: false: progress is not shown live either. */
+  quietProgress?: true;
 }
 
 /** A progress notification a tool reported while it ran (MCP progress). */
@@ -224,6 +226,8 @@ export interface RunToolInput {
   approvalId?: string;
   /** Results longer than this many characters are offloaded to the artifact store. */
   offloadThreshold?: number;
+  /** Set when the agent has emit_mcp_progress: false: progress is not shown live either. */
+  quietProgress?: true;
 }
 
 /** The reply of the `conversation` query. */

@@ -314,6 +314,9 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     return workflowToolResult(call, step, startedAt, Date.now(), JSON.stringify({ results: outcomes }));
   };
 
+  /** With emit_mcp_progress: false the tools' progress is not shown live either. */
+  const quietProgress = config.emit_mcp_progress ? {} : { quietProgress: true as const };
+
   const runToolCall = async (call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> => {
     const target = handoffTarget(call.name, config);
     if (target !== null) {
@@ -339,10 +342,10 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       const mcpTool = mcpTools.get(call.name);
       if (mcpTool) {
         const { callMcpTool } = proxyActivities<AgentActivities>(toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, timeouts));
-        return await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames, ...(approval ? { approvalId: approval.approvalId } : {}) });
+        return await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames, ...(approval ? { approvalId: approval.approvalId } : {}), ...quietProgress });
       }
       const { runTool } = proxyActivities<AgentActivities>(toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, timeouts));
-      const result = await runTool({ call, step, injectedArgNames, offloadThreshold: config.offload_threshold, ...(approval ? { approvalId: approval.approvalId } : {}) });
+      const result = await runTool({ call, step, injectedArgNames, offloadThreshold: config.offload_threshold, ...(approval ? { approvalId: approval.approvalId } : {}), ...quietProgress });
       // The model can read an offloaded result from the next step on.
       if (result.metadata.offloaded_artifact_id && !activeTools.includes(READ_ARTIFACT_TOOL)) activeTools.push(READ_ARTIFACT_TOOL);
       return result;

@@ -1,5 +1,6 @@
 import { AgentClient, type RunHandle } from '../agent-client';
-import { formatRunEvent } from '../event-printer';
+import { formatProgress, formatRunEvent } from '../event-printer';
+import { LiveProgress } from '../live-progress';
 import { LiveAnswer } from '../live-answer';
 import { ProgressLine } from '../progress-line';
 import type { RunEvent } from '../../shared/run-events';
@@ -44,24 +45,31 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
 }
 
 /**
- * Prints events as they happen (with a spinner while a step runs, on a terminal) and each answer
- * as it streams, then returns the run's result.
+ * Prints events as they happen (with a spinner while a step runs, on a terminal), each answer as
+ * it streams and tool progress as it is reported, then returns the run's result.
  */
 export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.WritableStream = process.stdout): Promise<AgentRunResult> {
   if (quiet) return run.result();
   const progress = new ProgressLine(out);
   const answer = new LiveAnswer((text) => out.write(text));
+  const toolProgress = new LiveProgress();
   const stopStreaming = new AbortController();
   const streaming = (async () => {
-    for await (const snapshot of run.liveText({ signal: stopStreaming.signal })) {
-      if (snapshot.purpose !== 'executor') continue;
-      progress.stop();
-      answer.snapshot(snapshot.step, snapshot.text);
+    for await (const snapshot of run.live({ signal: stopStreaming.signal })) {
+      if (snapshot.kind === 'tool-progress') {
+        if (!toolProgress.snapshot(snapshot)) continue;
+        answer.endLine();
+        progress.print(formatProgress(snapshot.toolName, snapshot.latest));
+      } else if (snapshot.purpose === 'executor') {
+        progress.stop();
+        answer.snapshot(snapshot.step, snapshot.text);
+      }
     }
-  })().catch(() => undefined); // live text is a nicety: the events below carry every answer
+  })().catch(() => undefined); // live updates are a nicety: the events below carry everything
   try {
     for await (const event of run.events()) {
       if (event.type === 'text-produced' && answer.final(event.step, event.text)) continue;
+      if (event.type === 'mcp-progress' && !toolProgress.event(event.callId)) continue;
       const line = formatRunEvent(event);
       if (line !== null) {
         answer.endLine();

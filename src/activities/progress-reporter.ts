@@ -1,0 +1,24 @@
+import type { ToolProgressSnapshot } from '../shared/live-text';
+import type { ProgressNote } from '../shared/run-types';
+import type { LiveHeartbeat } from './heartbeat';
+
+/**
+ * Collects a tool call's progress notes (they return with its result, for the run's event log)
+ * and shows each one live as the call's heartbeat details, unless the agent turned progress off.
+ */
+export class ProgressReporter {
+  readonly notes: ProgressNote[] = [];
+
+  constructor(
+    private readonly live: LiveHeartbeat,
+    private readonly call: { step: number; callId: string; toolName: string; quiet: boolean },
+  ) {}
+
+  report(note: ProgressNote): void {
+    this.notes.push(note);
+    if (this.call.quiet) return;
+    const { step, callId, toolName } = this.call;
+    const snapshot: ToolProgressSnapshot = { kind: 'tool-progress', step, callId, toolName, count: this.notes.length, latest: note, at: Date.now() };
+    this.live.report(snapshot);
+  }
+}
