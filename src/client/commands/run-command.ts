@@ -106,5 +106,9 @@ export function printResult(result: AgentRunResult, webUiUrl: string | null): vo
   console.log(`Answer (${result.stopReason}, ${result.steps} steps, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens):`);
   console.log(result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output);
   if (result.stopDetail) console.log(`(${result.stopDetail})`);
+  const models = Object.entries(result.usage.byModel);
+  if (models.length > 1) {
+    console.log(`Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out`).join('; ')}`);
+  }
   if (webUiUrl) console.log(`\nWeb UI: ${webUiUrl}`);
 }
