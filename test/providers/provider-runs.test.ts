@@ -175,7 +175,10 @@ describe('agent runs against real provider implementations (wire formats on loop
     server.respond(openAiStream({ chunks: ['Too ', 'slow ', 'to ', 'finish.'], delayMs: 1_000 }), openAiStream({ chunks: ['In time.'] }));
     const run = await env.agents.startRun({ config: { name: 'slow', model: 'openai:gpt-4o-mini' }, task: 'Hurry', timeouts: { modelStepMs: 1_500 } });
     expect((await run.result()).output).toBe('In time.');
+    // The retry came after the 1.5 s start-to-close timeout (plus the 1 s backoff).
+    const [timedOut, retried] = server.requests.slice(before);
     expect(server.requests.length - before).toBe(2);
+    expect(retried!.at - timedOut!.at).toBeGreaterThanOrEqual(2_400);
   });
 
   it('makes a context-length error the run\'s stop reason', async () => {
