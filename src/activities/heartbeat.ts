@@ -37,3 +37,39 @@ export async function withHeartbeat<T>(work: (live: LiveHeartbeat) => Promise<T>
     clearInterval(timer);
   }
 }
+
+/**
+ * Reports through a LiveHeartbeat at most every `everyMs`, building the details only when they
+ * are sent and always sending the latest ones last: a model streams thousands of deltas, and each
+ * report serialises the whole text so far.
+ */
+export class ThrottledReport {
+  private timer: NodeJS.Timeout | undefined;
+  private lastSentAt = 0;
+  private latest: () => unknown = () => undefined;
+
+  constructor(
+    private readonly live: LiveHeartbeat,
+    private readonly everyMs: number,
+  ) {}
+
+  offer(build: () => unknown): void {
+    this.latest = build;
+    if (this.timer) return;
+    const wait = this.lastSentAt + this.everyMs - Date.now();
+    if (wait <= 0) this.send();
+    else this.timer = setTimeout(() => this.send(), wait);
+  }
+
+  /** Drops a pending report (call when the activity's work is done). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private send(): void {
+    this.timer = undefined;
+    this.lastSentAt = Date.now();
+    this.live.report(this.latest());
+  }
+}

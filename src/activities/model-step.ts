@@ -6,11 +6,14 @@ import { classifyProviderError } from '../models/ai-sdk-provider';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ModelStepInput, ModelStepResult } from '../shared/run-types';
 import type { ConversationSource } from './conversation-source';
-import { withHeartbeat } from './heartbeat';
+import { ThrottledReport, withHeartbeat } from './heartbeat';
 import type { ModelTextSnapshot } from '../shared/live-text';
 import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
+
+/** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
+const TEXT_REPORT_EVERY_MS = 100;
 
 export interface ModelStepDependencies {
   models: ModelRegistry;
@@ -50,10 +53,10 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     const purpose = input.purpose ?? 'executor';
     const response = await withHeartbeat(async (live) => {
       let streamedText = '';
+      const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
       const onTextDelta = (delta: string) => {
         streamedText += delta;
-        const snapshot: ModelTextSnapshot = { kind: 'model-text', step: input.step, purpose, attempt: context.info.attempt, text: streamedText, at: Date.now() };
-        live.report(snapshot);
+        reports.offer((): ModelTextSnapshot => ({ kind: 'model-text', step: input.step, purpose, attempt: context.info.attempt, text: streamedText, at: Date.now() }));
       };
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
@@ -73,6 +76,8 @@ export function createModelStep(dependencies: ModelStepDependencies) {
         });
       } catch (error) {
         throw toApplicationFailure(classifyProviderError(error));
+      } finally {
+        reports.stop();
       }
     });
     const childUnsafeTools = input.toolNames.filter((name) => dependencies.tools.get(name)?.childSafe === false);
