@@ -54,13 +54,18 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     respond: (...responses) => void queue.push(...responses),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // keep-alive sockets would hold the test process open
+      }),
   };
 }
 
 async function writeStream(response: http.ServerResponse, stream: NonNullable<ScriptedResponse['stream']>): Promise<void> {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   for (const [index, event] of stream.events.entries()) {
+    if (response.destroyed) return; // the client gave up (a timed-out or cancelled step)
     if (stream.cutAfter !== undefined && index >= stream.cutAfter) {
       response.socket?.destroy();
       return;
