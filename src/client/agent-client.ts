@@ -5,6 +5,7 @@ import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
 import type { LiveSnapshot, ModelTextSnapshot } from '../shared/live-text';
 import { liveSnapshots } from './live-text';
+import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
 import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
@@ -63,10 +64,14 @@ export class AgentClient {
     this.eagerStart = options.eagerStart ?? false;
   }
 
-  /** Connects to `TEMPORAL_ADDRESS` (and friends) or the local dev server. */
+  /**
+   * Connects to `TEMPORAL_ADDRESS` (and friends) or the local dev server, encrypting payloads
+   * when `AGENT_PAYLOAD_KEYS` is set (docs/deployment.md).
+   */
   static async connect(target: TemporalTarget = resolveTemporalTarget(), options: AgentClientOptions = {}): Promise<AgentClient> {
+    const dataConverter = dataConverterFromEnvironment();
     const connection = await Connection.connect(target.connectionOptions);
-    const client = new Client({ connection, namespace: target.namespace });
+    const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
     return new AgentClient(client, { uiUrl: target.uiUrl, ...options, namespace: target.namespace });
   }
 

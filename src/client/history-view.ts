@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { decodeHistoryPayloads } from './decode-history';
 import type { temporal } from '@temporalio/proto';
 import type { AgentRunInput, AgentRunResult, ModelStepInput, ModelStepResult, RunToolInput, ToolResult } from '../shared/run-types';
 
@@ -55,7 +56,9 @@ export async function buildTranscript(client: Client, workflowId: string, runId?
   const chain: HistoryEvent[][] = [];
   let current: string | undefined = description.runId;
   while (current && chain.length < 100) {
-    const history: temporal.api.history.v1.IHistory = await client.workflow.getHandle(workflowId, current).fetchHistory();
+    const fetched: temporal.api.history.v1.IHistory = await client.workflow.getHandle(workflowId, current).fetchHistory();
+    // Encrypted payloads (AGENT_PAYLOAD_KEYS) are decoded with the client's codecs first.
+    const history = await decodeHistoryPayloads(fetched, client.options.loadedDataConverter.payloadCodecs);
     const events: HistoryEvent[] = history.events ?? [];
     chain.unshift(events);
     current = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;

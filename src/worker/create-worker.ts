@@ -1,5 +1,7 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
+import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { createActivities } from '../activities';
 import { createBenchActivities } from '../activities/bench-activities';
 import { QueryConversationSource } from '../activities/conversation-source';
@@ -36,6 +38,11 @@ export interface AgentWorkerOptions {
   mcp?: McpConnections;
   /** Called when a baseline benchmark activity starts (bench only). */
   onBenchActivityStart?: (workflowId: string) => void;
+  /**
+   * Payload encryption; it must match the client's (`options.client`). Default: from
+   * AGENT_PAYLOAD_KEYS, like AgentClient.connect.
+   */
+  dataConverter?: DataConverter;
   /** Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -62,6 +69,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     }),
     ...createBenchActivities(options.onBenchActivityStart),
   };
+  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const bundlePath = options.workflowBundlePath ?? process.env.AGENT_WORKFLOW_BUNDLE;
   return Worker.create({
     connection: options.connection,
@@ -69,11 +77,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
     activities,
-    // Parked runs (approvals, long waits) stay in this cache until evicted; a smaller cache trades
-    // replay time for memory (docs/performance.md).
+    ...(dataConverter ? { dataConverter } : {}),
     // Heartbeats carry streamed model text and MCP progress to clients (DescribeWorkflowExecution),
     // so they may reach the server this often instead of at 80% of the heartbeat timeout.
     maxHeartbeatThrottleInterval: Number(process.env.AGENT_LIVE_UPDATE_MS ?? DEFAULT_LIVE_UPDATE_MS),
+    // Parked runs (approvals, long waits) stay in this cache until evicted; a smaller cache trades
+    // replay time for memory (docs/performance.md).
     ...(process.env.AGENT_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.AGENT_MAX_CACHED_WORKFLOWS) } : {}),
     ...options.workerOptions,
   });

@@ -6,6 +6,7 @@ import type { Tool } from '../tools/define-tool';
 import { createAgentWorker } from './create-worker';
 import { McpConnections } from '../mcp/mcp-connections';
 import { createProcessLogger, PinoTemporalLogger } from './logger';
+import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 
 export interface RunningWorker {
   worker: Worker;
@@ -31,8 +32,9 @@ export function installRuntimeLogger(name: string): void {
  * Temporal worker handles by draining in-flight tasks).
  */
 export async function startWorker(target: TemporalTarget, tools: Tool[], taskQueue?: string): Promise<RunningWorker> {
+  const dataConverter = dataConverterFromEnvironment();
   const connection = await NativeConnection.connect(target.connectionOptions);
-  const client = new Client({ connection, namespace: target.namespace });
+  const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
   if (target.external) {
     // A cluster may lack our search attributes; the dev server got them at start.
     await ensureSearchAttributes(connection, target.namespace).catch((error: unknown) => {
@@ -40,7 +42,7 @@ export async function startWorker(target: TemporalTarget, tools: Tool[], taskQue
     });
   }
   const mcp = new McpConnections();
-  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue, tools, mcp });
+  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue, tools, mcp, dataConverter });
   // MCP server processes end with the worker: no orphans.
   const done = worker.run().finally(async () => {
     await mcp.closeAll();

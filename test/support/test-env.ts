@@ -10,6 +10,8 @@ import type { ModelProvider } from '../../src/models/model-provider';
 import type { ModelRegistry } from '../../src/models/model-registry';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import { createAgentWorker } from '../../src/worker/create-worker';
+import type { DataConverter } from '@temporalio/common';
+import { dataConverterFromEnvironment } from '../../src/codec/encryption-codec';
 import { defaultModelRegistry } from '../../src/worker/default-models';
 
 /**
@@ -34,6 +36,8 @@ export interface TestEnvironmentOptions {
   /** Default: the test run's server. */
   target?: TemporalTarget;
   artifacts?: ArtifactStore;
+  /** Payload codecs for the client and the worker (default: from AGENT_PAYLOAD_KEYS). */
+  dataConverter?: DataConverter;
   /** Extra model providers by prefix (for example a real provider pointed at a loopback server). */
   providers?: Record<string, ModelProvider>;
 }
@@ -41,7 +45,8 @@ export interface TestEnvironmentOptions {
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
   const target = options.target ?? resolveTemporalTarget();
   const connection = await Connection.connect(target.connectionOptions);
-  const client = new Client({ connection, namespace: target.namespace });
+  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
+  const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
   const nativeConnection = await NativeConnection.connect(target.connectionOptions);
   const taskQueue = `test-${randomUUID()}`;
   const modelCalls: ScriptedCall[] = [];
@@ -56,6 +61,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     models: withProviders(defaultModelRegistry(scripted), options.providers ?? {}),
     artifacts: options.artifacts,
     mcp,
+    dataConverter,
     workerOptions: {
       // A nondeterminism error fails the test instead of retrying the task forever.
       workflowFailureErrorTypes: { '*': ['DeterminismViolationError'] },
