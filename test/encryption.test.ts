@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -6,6 +8,8 @@ import { temporal } from '@temporalio/proto';
 import { buildTranscript, renderTranscript } from '../src/client/history-view';
 import { EncryptionCodec, ENCRYPTED_ENCODING, payloadKeysFromEnvironment } from '../src/codec/encryption-codec';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
+import { startCodecServer } from '../src/codec/codec-server';
+import { findOrBuildTemporalCli } from '../src/devserver/temporal-cli';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -46,6 +50,29 @@ describe('payload encryption (AGENT_PAYLOAD_KEYS)', () => {
     expect(() => payloadKeysFromEnvironment({ AGENT_PAYLOAD_KEYS: 'no-separator' })).toThrow('AGENT_PAYLOAD_KEYS entry 1: expected "<id>:<base64 key>"');
   });
 
+  it('serves /encode and /decode for the Web UI, with CORS only for the allowed origin', async () => {
+    const server = await startCodecServer([new EncryptionCodec([newKey])], { port: 0, allowedOrigins: ['http://127.0.0.1:8233'] });
+    try {
+      const plain = defaultPayloadConverter.toPayload({ note: SECRET_TASK });
+      const asJson = { metadata: { encoding: Buffer.from(plain.metadata!.encoding!).toString('base64') }, data: Buffer.from(plain.data!).toString('base64') };
+      const post = (route: string, body: unknown) =>
+        fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:8233' }, body: JSON.stringify(body) });
+      const encoded = await post('/encode', { payloads: [asJson] });
+      expect(encoded.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8233');
+      const sealed = (await encoded.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
+      expect(Buffer.from(sealed.payloads[0]!.metadata.encoding!, 'base64').toString()).toBe(ENCRYPTED_ENCODING);
+      const decoded = (await (await post('/decode', sealed)).json()) as { payloads: unknown[] };
+      expect(decoded.payloads).toEqual([asJson]);
+      const preflight = (origin: string) => fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      expect((await preflight('http://127.0.0.1:8233')).status).toBe(204);
+      const foreign = await preflight('http://evil.example');
+      expect([foreign.status, foreign.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+      expect((await post('/decode', { payloads: 'nope' })).status).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('runs an agent whose history holds only ciphertext, readable with the key and unreadable without it', async () => {
     const run = await env.agents.startRun({ config: { name: 'private', model: 'scripted:private', tools: ['echo'] }, task: SECRET_TASK });
     const texts: string[] = [];
@@ -71,6 +98,21 @@ describe('payload encryption (AGENT_PAYLOAD_KEYS)', () => {
       await expect(plain.workflow.getHandle(run.workflowId).result()).rejects.toThrow(/binary\/encrypted/);
     } finally {
       await connection.close();
+    }
+    // Temporal's own CLI reads it through our codec endpoint (as the Web UI does).
+    const server = await startCodecServer([new EncryptionCodec([newKey])], { port: 0, allowedOrigins: [] });
+    try {
+      const target = resolveTemporalTarget();
+      const shown = await promisify(execFile)(await findOrBuildTemporalCli(), [
+        'workflow', 'show', '--address', target.address, '--namespace', target.namespace, '--workflow-id', run.workflowId, '--output', 'json', '--codec-endpoint', server.url,
+      ]);
+      // JSON output carries payload data as base64.
+      const payloadTexts = [...shown.stdout.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((match) => Buffer.from(match[1]!, 'base64').toString()).join('\n');
+      expect(shown.stdout).not.toContain(Buffer.from(ENCRYPTED_ENCODING).toString('base64'));
+      expect(payloadTexts).toContain('Patient 4711');
+      expect(payloadTexts).toContain('Filed under file-number-98765.');
+    } finally {
+      await server.close();
     }
   });
 });

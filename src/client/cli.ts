@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { codecServerCommand } from './commands/codec-server-command';
+import { DEFAULT_CODEC_PORT } from '../codec/codec-server';
 import { AgentRuntimeError } from '../shared/errors';
 import { approvalsCommand, decisionCommand } from './commands/approval-commands';
 import { demoCommand } from './commands/demo-command';
@@ -85,6 +87,14 @@ program
   .description('the embedded Temporal dev server (with Web UI) and a worker, until Ctrl-C')
   .option('--tools <module>', 'a module exporting `tools` to register besides the demo tools')
   .action((options) => devCommand(options));
+
+program
+  .command('codec-server')
+  .description('a remote codec endpoint so the Web UI can show payloads encrypted with AGENT_PAYLOAD_KEYS')
+  .option('--port <port>', `port (default ${DEFAULT_CODEC_PORT})`)
+  .option('--host <address>', 'address to listen on (default 127.0.0.1; it decrypts for anyone who reaches it)')
+  .option('--origin <url...>', 'Web UI origins allowed to call it (default: the local dev UI)')
+  .action((options) => codecServerCommand(options));
 
 program
   .command('demo')

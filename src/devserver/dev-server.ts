@@ -30,6 +30,8 @@ export interface DevServerOptions {
   /** Where the server's own log goes. Default: discarded unless `TEMPORAL_DEV_SERVER_LOG` names a file. */
   serverOutput?: 'inherit' | 'ignore';
   readyTimeoutMs?: number;
+  /** A remote codec endpoint the Web UI decodes encrypted payloads through. */
+  uiCodecEndpoint?: string;
 }
 
 export interface DevServer {
@@ -59,6 +61,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   args.push('--namespace', namespace, '--log-level', 'warn');
   if (uiPort === null) args.push('--headless');
   else args.push('--ui-ip', '127.0.0.1', '--ui-port', String(uiPort));
+  if (uiPort !== null && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   for (const attribute of AGENT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attribute.name}=${attribute.type}`);
   for (const [key, value] of Object.entries({ ...DEFAULT_DYNAMIC_CONFIG, ...options.dynamicConfig })) {
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);

@@ -14,7 +14,7 @@ export interface LocalServer {
  * listening on 127.0.0.1:7233; else the embedded dev server, started now on 7233 (UI on 8233) with
  * its database in `.temporal-data/`.
  */
-export async function ensureLocalServer(log: (line: string) => void): Promise<LocalServer> {
+export async function ensureLocalServer(log: (line: string) => void, options: { uiCodecEndpoint?: string } = {}): Promise<LocalServer> {
   const target = resolveTemporalTarget();
   if (target.external) return { target, started: null, stop: async () => {} };
   if (await isServing(LOCAL_DEV_ADDRESS)) {
@@ -22,7 +22,7 @@ export async function ensureLocalServer(log: (line: string) => void): Promise<Lo
     return { target, started: null, stop: async () => {} };
   }
   log('Starting the Temporal dev server (temporal server start-dev)...');
-  const server = await startDevServer({ port: 7233, uiPort: 8233, log });
+  const server = await startDevServer({ port: 7233, uiPort: 8233, log, uiCodecEndpoint: options.uiCodecEndpoint });
   log(`Temporal dev server on ${server.address}, Web UI at ${server.uiUrl ?? LOCAL_DEV_UI_URL}, database ${server.dbFile}`);
   return { target: { ...target, uiUrl: server.uiUrl }, started: server, stop: () => server.stop() };
 }
