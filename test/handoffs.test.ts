@@ -73,6 +73,7 @@ describe('handoffs', () => {
     expect(attributes.get(AgentNameAttribute)).toBe('billing');
     expect(attributes.get(AgentStatusAttribute)).toBe('completed');
     expect(attributes.get(AgentSkillSourcesAttribute)).toEqual([skillsFolder]);
+    await recordHistory('handoff-target-attributes', run);
   });
 
   it('refuses a handoff to an agent without a config before anything starts', async () => {

@@ -131,6 +131,7 @@ describe('sub-agents', () => {
     expect(result.toolResults[0]).toMatchObject({ isError: true, errorCode: 'SubagentRefused' });
     expect(result.toolResults[0]?.content).toContain('names tools a sub-agent may not have: transfer_funds (child-safe tools: echo, add)');
     expect(results(result.toolResults[1]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'no money tools' })]);
+    await recordHistory('subagents-child-unsafe', run);
   });
 
   it('runs one child with spawn_self and a narrowed tool set', async () => {

@@ -8,6 +8,7 @@ import type { ModelTextSnapshot } from '../../src/shared/live-text';
 import { anthropicStream, openAiStream, startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server';
 import { createTestEnvironment, type TestEnvironment } from '../support/test-env';
 import { createTestTools } from '../support/test-tools';
+import { recordHistory } from '../support/history-recorder';
 
 const CANARY = 'sk-canary-run-9f8e7d6c5b4a-never-in-history';
 let server: FakeProviderServer;
@@ -75,6 +76,7 @@ describe('agent runs against real provider implementations (wire formats on loop
       ['tool', 'call_b'],
     ]);
     expect(await historyText(run)).not.toContain(CANARY);
+    await recordHistory('provider-openai-tools', run);
   });
 
   it('Anthropic: a tool step, then a structured answer in the provider-native output format', async () => {
@@ -86,6 +88,7 @@ describe('agent runs against real provider implementations (wire formats on loop
     expect(result.usage.byModel).toEqual({ 'anthropic:claude-sonnet-4-5': { inputTokens: 80, outputTokens: 7 } });
     expect(server.requests.at(-1)!.body.output_config).toEqual({ format: { type: 'json_schema', schema } });
     expect(server.requests.at(-1)!.body.messages.at(-1).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a', content: '42' });
+    await recordHistory('provider-anthropic-structured', run);
   });
 
   it('sums usage per model when the planner and the executor use different providers', async () => {
@@ -147,6 +150,7 @@ describe('agent runs against real provider implementations (wire formats on loop
     expect(occurrences(printed, 'Retried')).toBe(1);
     expect(printed).toContain('Retried answer arrives whole.');
     expect(printed).not.toContain('↻');
+    await recordHistory('provider-stream-retried', run);
   });
 
   it.each([

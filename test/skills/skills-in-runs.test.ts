@@ -71,6 +71,7 @@ describe('skills in running runs', () => {
       expect((await run.result()).output).toBe('one greeter');
       const events: RunEvent[] = [];
       for await (const event of run.events()) events.push(event);
+      await recordHistory('skills-shadowed', run);
       expect(events.filter((event) => event.type === 'skill-shadowed')).toEqual([expect.objectContaining({ type: 'skill-shadowed', name: 'greeter', winner: first, hidden: second })]);
     } finally {
       rmSync(first, { recursive: true, force: true });
