@@ -48,6 +48,19 @@ describe('CLI', () => {
     expect(history.stdout).toContain('completed: completed after 3 steps');
   });
 
+  it('overrides the model with --model and lists tokens by model when a run used several', async () => {
+    const executor = path.join(folder, 'executor.yaml');
+    const planner = path.join(folder, 'planner.yaml');
+    writeFileSync(executor, 'replies:\n  - text: Done as planned.\n    usage: { inputTokens: 30, outputTokens: 4 }\n');
+    writeFileSync(planner, 'replies:\n  - text: unused\nplanner:\n  - text: "1. Answer"\n    usage: { inputTokens: 12, outputTokens: 3 }\n');
+    const config = path.join(folder, 'planned.yaml');
+    writeFileSync(config, `name: planned\nmodel: scripted:unused.yaml\nplanning_enabled: true\nplanning_model: scripted:${planner}\n`);
+    const run = await runCli(['run', '--config', config, '--task', 'Plan it', '--model', `scripted:${executor}`, '--follow', '--task-queue', env.taskQueue]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('Done as planned.');
+    expect(run.stdout).toContain(`Tokens by model: scripted:${planner} 12 in / 3 out; scripted:${executor} 30 in / 4 out`);
+  });
+
   it('refuses an invalid config before any workflow starts, naming the file and the field (exit 2)', async () => {
     const config = path.join(folder, 'bad.yaml');
     const name = `invalid-${Date.now()}`;
