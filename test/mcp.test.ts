@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { StartRunOptions } from '../src/client/agent-client';
 import type { RunEvent } from '../src/shared/run-events';
 import type { AgentRunResult } from '../src/shared/run-types';
-import { PassThrough } from 'node:stream';
-import { followRun } from '../src/client/commands/run-command';
+import { followCollecting } from './support/follow-run';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 
@@ -96,15 +95,9 @@ describe('MCP tools', () => {
     ['shows no live progress when emit_mcp_progress is false', false],
   ])('%s', async (_title, emit) => {
     const run = await env.agents.startRun({ config: { name: 'counter', model: 'scripted:slowCount', mcp_servers: [testServer], emit_mcp_progress: emit }, task: 'Count slowly' });
-    const out = new PassThrough();
-    let printed = '';
-    out.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-    const counts: number[] = [];
-    const collecting = (async () => {
-      for await (const snapshot of run.live({ pollMs: 100 })) if (snapshot.kind === 'tool-progress') counts.push(snapshot.count);
-    })();
-    expect((await followRun(run, false, out)).output).toBe('counted to 6');
-    await collecting;
+    const { printed, progress, result } = await followCollecting(run);
+    expect(result.output).toBe('counted to 6');
+    const counts = progress.map((snapshot) => snapshot.count);
     const lines = printed.split('\n');
     if (emit) {
       // Seen while the call ran (the call takes 2.4 s), in order.

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { temporal } from '@temporalio/proto';
 import { PassThrough } from 'node:stream';
 import { followRun } from '../../src/client/commands/run-command';
-import type { RunHandle } from '../../src/client/agent-client';
 import { AiSdkProvider } from '../../src/models/ai-sdk-provider';
-import type { ModelTextSnapshot } from '../../src/shared/live-text';
+import { followCollecting } from '../support/follow-run';
+import { historyText } from '../support/history-bytes';
 import { anthropicStream, openAiStream, startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server';
 import { createTestEnvironment, type TestEnvironment } from '../support/test-env';
 import { createTestTools } from '../support/test-tools';
@@ -32,25 +31,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function historyText(run: RunHandle): Promise<string> {
-  const history = await run.workflow.fetchHistory();
-  return Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
-}
-
-/** Everything `run --follow` prints for a run, and every live snapshot a client saw. */
-async function watch(run: RunHandle): Promise<{ printed: string; snapshots: Array<ModelTextSnapshot & { at: number }>; finishedAt: number }> {
-  const out = new PassThrough();
-  let printed = '';
-  out.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  const snapshots: Array<ModelTextSnapshot & { at: number }> = [];
-  const collecting = (async () => {
-    for await (const snapshot of run.liveText({ pollMs: 100 })) snapshots.push({ ...snapshot, at: Date.now() });
-  })();
-  await followRun(run, false, out);
-  const finishedAt = Date.now();
-  await collecting;
-  return { printed, snapshots, finishedAt };
-}
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
@@ -125,12 +105,12 @@ describe('agent runs against real provider implementations (wire formats on loop
   it('streams the answer to the client while the step runs, through heartbeats, never into the history', async () => {
     server.respond(openAiStream({ chunks: ['The ', 'answer ', 'is ', 'forty', '-two.'], delayMs: 400 }));
     const run = await env.agents.startRun({ config: { name: 'streamer', model: 'openai:gpt-4o-mini' }, task: 'Answer slowly' });
-    const { printed, snapshots, finishedAt } = await watch(run);
-    expect((await run.result()).output).toBe('The answer is forty-two.');
+    const { printed, texts: snapshots, result, finishedAt } = await followCollecting(run);
+    expect(result.output).toBe('The answer is forty-two.');
     const texts = snapshots.map((snapshot) => snapshot.text);
     expect(texts.length).toBeGreaterThanOrEqual(3);
     texts.slice(1).forEach((text, index) => expect(text.startsWith(texts[index]!)).toBe(true));
-    expect(snapshots[0]!.at).toBeLessThan(finishedAt - 500);
+    expect(snapshots[0]!.seenAt).toBeLessThan(finishedAt - 500);
     expect(snapshots.every((snapshot) => snapshot.step === 1 && snapshot.purpose === 'executor')).toBe(true);
     expect(occurrences(printed, 'The answer is forty-two.')).toBe(1);
     const history = await historyText(run);
@@ -144,8 +124,8 @@ describe('agent runs against real provider implementations (wire formats on loop
       openAiStream({ chunks: ['Retried ', 'answer ', 'arrives ', 'whole.'], delayMs: 300 }),
     );
     const run = await env.agents.startRun({ config: { name: 'retrier', model: 'openai:gpt-4o-mini' }, task: 'Answer twice' });
-    const { printed, snapshots } = await watch(run);
-    expect((await run.result()).output).toBe('Retried answer arrives whole.');
+    const { printed, texts: snapshots, result } = await followCollecting(run);
+    expect(result.output).toBe('Retried answer arrives whole.');
     expect(new Set(snapshots.map((snapshot) => snapshot.attempt))).toEqual(new Set([1, 2]));
     expect(occurrences(printed, 'Retried')).toBe(1);
     expect(printed).toContain('Retried answer arrives whole.');

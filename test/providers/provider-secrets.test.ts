@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
-import { AgentClient, type RunHandle } from '../../src/client/agent-client';
+import { AgentClient } from '../../src/client/agent-client';
 import { resolveTemporalTarget } from '../../src/connection/temporal-target';
+import { historyText } from '../support/history-bytes';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from '../support/fake-provider-server';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
@@ -32,10 +32,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function historyText(run: RunHandle): Promise<string> {
-  const history = await run.workflow.fetchHistory();
-  return Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
-}
 
 describe('an API key in the worker environment', () => {
   it('is used for calls but never reaches a history, a failure or a log line', async () => {

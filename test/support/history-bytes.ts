@@ -19,3 +19,8 @@ export function historyBytesPerStep(events: HistoryEvent[]): Map<number, number>
   }
   return perStep;
 }
+
+/** A run's whole encoded history as text, to check what it does (not) contain. */
+export async function historyText(run: { workflow: { fetchHistory(): Promise<temporal.api.history.v1.IHistory> } }): Promise<string> {
+  return Buffer.from(temporal.api.history.v1.History.encode(await run.workflow.fetchHistory()).finish()).toString('latin1');
+}
