@@ -49,7 +49,7 @@ export class AiSdkProvider implements ModelProvider {
     private readonly environment: NodeJS.ProcessEnv = process.env,
     options: AiSdkProviderOptions = {},
   ) {
-    this.streaming = options.streaming ?? !/^(0|off|false|no)$/i.test(environment.AGENT_MODEL_STREAMING ?? '');
+    this.streaming = options.streaming ?? environmentFlag(environment.AGENT_MODEL_STREAMING, true);
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -111,10 +111,17 @@ export class AiSdkProvider implements ModelProvider {
           baseURL,
           apiKey,
           // Many local servers (vLLM, Ollama, LM Studio) accept json_schema; opt in per worker.
-          supportsStructuredOutputs: /^(1|on|true|yes)$/i.test(this.environment.OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS ?? ''),
+          supportsStructuredOutputs: environmentFlag(this.environment.OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS, false),
         }).chatModel(modelId);
     }
   }
+}
+
+/** A yes/no setting from the environment: on/true/yes/1 or off/false/no/0; anything else is the default. */
+function environmentFlag(value: string | undefined, fallback: boolean): boolean {
+  if (value && /^(1|on|true|yes)$/i.test(value.trim())) return true;
+  if (value && /^(0|off|false|no)$/i.test(value.trim())) return false;
+  return fallback;
 }
 
 /** Reads a streamed answer, passing text deltas on; a failure in the stream is thrown. */
