@@ -114,9 +114,9 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const handoffSpecs = handoffToolSpecs(config, agents);
   const skills = new RunSkills(config.skill_sources, config.skills);
   const reloadSkillSources = new Map<string, number>();
-  /** The run's tools: its own, those its skills bring, and built-ins found on the way. */
   /** From the latest executor step: tools the worker says sub-agents may not have. */
   let childUnsafeTools: string[] = [];
+  /** The run's tools: its own, those its skills bring, and built-ins found on the way. */
   const availableTools = () => [...activeTools, ...skills.tools().filter((name) => !activeTools.includes(name))];
   /** MCP tools found at the start of this run, by their namespaced name. */
   const mcpTools = new Map<string, { server: McpServerConfig; mcpName: string; spec: ToolSpec }>();

@@ -42,30 +42,26 @@ export class RunSkills {
 
   /** Active skills: selected by name when the config lists names; on a name clash the source listed first wins. */
   active(): SkillInfo[] {
-    const byName = new Map<string, SkillInfo>();
-    for (const source of this.sourceOrder) {
-      for (const skill of this.sources.get(source)?.skills ?? []) {
-        if (byName.has(skill.name)) continue;
-        if (this.selected && !this.selected.includes(skill.name)) continue;
-        byName.set(skill.name, skill);
-      }
-    }
-    return [...byName.values()];
+    return this.resolve().active;
   }
 
-  /** Skills hidden by a same-named skill of a source listed earlier (the rule `active()` applies). */
+  /** Skills hidden by a same-named skill of a source listed earlier. */
   clashes(): Array<{ name: string; winner: string; hidden: string }> {
-    const owner = new Map<string, string>();
+    return this.resolve().clashes;
+  }
+
+  private resolve(): { active: SkillInfo[]; clashes: Array<{ name: string; winner: string; hidden: string }> } {
+    const byName = new Map<string, { skill: SkillInfo; source: string }>();
     const clashes: Array<{ name: string; winner: string; hidden: string }> = [];
     for (const source of this.sourceOrder) {
       for (const skill of this.sources.get(source)?.skills ?? []) {
         if (this.selected && !this.selected.includes(skill.name)) continue;
-        const winner = owner.get(skill.name);
-        if (winner === undefined) owner.set(skill.name, source);
-        else clashes.push({ name: skill.name, winner, hidden: source });
+        const winner = byName.get(skill.name);
+        if (winner) clashes.push({ name: skill.name, winner: winner.source, hidden: source });
+        else byName.set(skill.name, { skill, source });
       }
     }
-    return clashes;
+    return { active: [...byName.values()].map((entry) => entry.skill), clashes };
   }
 
   tools(): string[] {
