@@ -10,7 +10,7 @@ import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal,
 import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
-import { skillSourceKey } from '../skills/skill-source';
+import { withSkillSourceKeys } from '../skills/skill-source';
 import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
 import type { agentRun } from '../workflows/agent-run';
@@ -80,9 +80,8 @@ export class AgentClient {
    * @throws AgentConfigError naming the invalid fields; nothing is started then.
    */
   async startRun(options: StartRunOptions): Promise<RunHandle> {
-    const parsed = parseAgentConfig(options.config);
     // Skill sources are known by absolute folder paths (or URLs) in runs, signals and search attributes.
-    const config = { ...parsed, skill_sources: parsed.skill_sources.map((source) => skillSourceKey(source)) };
+    const config = withSkillSourceKeys(parseAgentConfig(options.config));
     if (!options.task.trim()) throw new Error('task: must not be empty');
     const agents = resolveHandoffAgents(config, options.agents ?? {});
     const input: AgentRunInput = {
@@ -287,8 +286,7 @@ export function resolveHandoffAgents(config: AgentConfig, known: Record<string, 
         `handoffs: no config for agent '${name}'`,
       ]);
     }
-    const parsed = parseAgentConfig(raw, `agent '${name}'`);
-    resolved[name] = { ...parsed, skill_sources: parsed.skill_sources.map((source) => skillSourceKey(source)) };
+    resolved[name] = withSkillSourceKeys(parseAgentConfig(raw, `agent '${name}'`));
     pending.push(...resolved[name]!.handoffs);
   }
   if (config.handoffs.length > 0 || Object.keys(resolved).length > 0) resolved[config.name] = config;

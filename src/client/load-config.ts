@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { AgentConfigError } from '../shared/errors';
 import { parseAgentConfig, type AgentConfig } from '../shared/agent-config';
-import { skillSourceKey } from '../skills/skill-source';
+import { withSkillSourceKeys } from '../skills/skill-source';
 
 /**
  * Reads an agent config file (YAML, or JSON, which YAML also reads) and validates it, with
@@ -20,7 +20,7 @@ export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentC
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
   const config = parseAgentConfig(raw && typeof raw === 'object' ? { ...raw, ...defined } : raw, file);
   // Relative skill folders are relative to the config file.
-  return { ...config, skill_sources: config.skill_sources.map((source) => skillSourceKey(source, path.dirname(path.resolve(file)))) };
+  return withSkillSourceKeys(config, path.dirname(path.resolve(file)));
 }
 
 /** Serialises a config for a file; `parseAgentConfig(parse(serialise(c)))` equals `c`. */

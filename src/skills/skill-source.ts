@@ -85,3 +85,8 @@ export function skillSourceKey(source: string, baseDir = process.cwd()): string 
   if (/^(https?|ssh|git|file):\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source)) return source.replace(/\/+$/, '');
   return path.resolve(baseDir, source);
 }
+
+/** The config with its skill sources as keys (absolute folders relative to `baseDir`, or URLs). */
+export function withSkillSourceKeys<Config extends { skill_sources: string[] }>(config: Config, baseDir = process.cwd()): Config {
+  return { ...config, skill_sources: config.skill_sources.map((source) => skillSourceKey(source, baseDir)) };
+}
