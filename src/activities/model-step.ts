@@ -7,7 +7,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import type { ModelStepInput, ModelStepResult } from '../shared/run-types';
 import type { ConversationSource } from './conversation-source';
 import { ThrottledReport, withHeartbeat } from './heartbeat';
-import type { ModelTextSnapshot } from '../shared/live-text';
+import type { ModelTextSnapshot } from '../shared/live-snapshots';
 import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';

@@ -1,4 +1,4 @@
-import type { ToolProgressSnapshot } from '../shared/live-text';
+import type { ToolProgressSnapshot } from '../shared/live-snapshots';
 import type { ProgressNote } from '../shared/run-types';
 import type { LiveHeartbeat } from './heartbeat';
 

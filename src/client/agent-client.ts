@@ -3,8 +3,8 @@ import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } fr
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
 import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
-import type { LiveSnapshot, ModelTextSnapshot } from '../shared/live-text';
-import { liveSnapshots } from './live-text';
+import type { LiveSnapshot, ModelTextSnapshot } from '../shared/live-snapshots';
+import { liveSnapshots } from './live-snapshots';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
 import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';

@@ -1,4 +1,4 @@
-import type { ToolProgressSnapshot } from '../shared/live-text';
+import type { ToolProgressSnapshot } from '../shared/live-snapshots';
 
 /**
  * Shows each progress note of a tool call once: live from heartbeat snapshots while the call

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { RunHandle } from '../../src/client/agent-client';
 import { followRun } from '../../src/client/commands/run-command';
-import type { ModelTextSnapshot, ToolProgressSnapshot } from '../../src/shared/live-text';
+import type { ModelTextSnapshot, ToolProgressSnapshot } from '../../src/shared/live-snapshots';
 import type { AgentRunResult } from '../../src/shared/run-types';
 
 type Seen<T> = T & { seenAt: number };

@@ -1,6 +1,6 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { isModelTextSnapshot, isToolProgressSnapshot, type LiveSnapshot } from '../shared/live-text';
+import { isModelTextSnapshot, isToolProgressSnapshot, type LiveSnapshot } from '../shared/live-snapshots';
 
 /**
  * What a run's activities are doing right now: the text of model steps as it is written and the
