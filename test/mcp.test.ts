@@ -51,7 +51,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await env?.close();
-  httpServer?.kill();
+  // Wait for the HTTP server process to exit: its open pipes would keep this test process alive.
+  if (httpServer && httpServer.exitCode === null && httpServer.signalCode === null) {
+    const exited = new Promise((resolve) => httpServer!.once('exit', resolve));
+    httpServer.kill();
+    await exited;
+  }
 });
 
 async function complete(historyName: string, options: StartRunOptions): Promise<{ result: AgentRunResult; events: RunEvent[] }> {
