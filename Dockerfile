@@ -2,7 +2,9 @@
 FROM node:20-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm install --no-save typescript@5.9
+# `npm install`, not `npm ci`: the lock lists only the Linux builds of some optional native
+# packages, which `npm ci` refuses (see .ci/run); the locked versions are installed either way.
+RUN npm install --omit=dev --no-audit --no-fund && npm install --no-save --no-audit --no-fund typescript@5.9
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY examples ./examples
