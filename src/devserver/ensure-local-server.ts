@@ -1,6 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { LOCAL_DEV_ADDRESS, LOCAL_DEV_UI_URL, resolveTemporalTarget, type TemporalTarget } from '../connection/temporal-target';
 import { startDevServer, type DevServer } from './dev-server';
+import { startLocalCodecServer } from '../codec/codec-server';
 
 export interface LocalServer {
   target: TemporalTarget;
@@ -12,19 +13,28 @@ export interface LocalServer {
 /**
  * The server `dev` and the demo use: `TEMPORAL_ADDRESS` when set; else a dev server already
  * listening on 127.0.0.1:7233; else the embedded dev server, started now on 7233 (UI on 8233) with
- * its database in `.temporal-data/`.
+ * its database in `.temporal-data/`. With AGENT_PAYLOAD_KEYS set, a codec endpoint for the local
+ * Web UI runs beside it (and the dev server started here points its UI at it).
  */
-export async function ensureLocalServer(log: (line: string) => void, options: { uiCodecEndpoint?: string } = {}): Promise<LocalServer> {
-  const target = resolveTemporalTarget();
-  if (target.external) return { target, started: null, stop: async () => {} };
-  if (await isServing(LOCAL_DEV_ADDRESS)) {
-    log(`Using the Temporal server already running at ${LOCAL_DEV_ADDRESS}`);
-    return { target, started: null, stop: async () => {} };
+export async function ensureLocalServer(log: (line: string) => void): Promise<LocalServer> {
+  const codecServer = await startLocalCodecServer(LOCAL_DEV_UI_URL);
+  if (codecServer) log(`Payloads are encrypted; the Web UI decodes them through ${codecServer.url}`);
+  const closeCodec = async () => void (await codecServer?.close());
+  try {
+    const target = resolveTemporalTarget();
+    if (target.external) return { target, started: null, stop: closeCodec };
+    if (await isServing(LOCAL_DEV_ADDRESS)) {
+      log(`Using the Temporal server already running at ${LOCAL_DEV_ADDRESS}`);
+      return { target, started: null, stop: closeCodec };
+    }
+    log('Starting the Temporal dev server (temporal server start-dev)...');
+    const server = await startDevServer({ port: 7233, uiPort: 8233, log, uiCodecEndpoint: codecServer?.url });
+    log(`Temporal dev server on ${server.address}, Web UI at ${server.uiUrl ?? LOCAL_DEV_UI_URL}, database ${server.dbFile}`);
+    return { target: { ...target, uiUrl: server.uiUrl }, started: server, stop: async () => (await server.stop(), await closeCodec()) };
+  } catch (error) {
+    await closeCodec();
+    throw error;
   }
-  log('Starting the Temporal dev server (temporal server start-dev)...');
-  const server = await startDevServer({ port: 7233, uiPort: 8233, log, uiCodecEndpoint: options.uiCodecEndpoint });
-  log(`Temporal dev server on ${server.address}, Web UI at ${server.uiUrl ?? LOCAL_DEV_UI_URL}, database ${server.dbFile}`);
-  return { target: { ...target, uiUrl: server.uiUrl }, started: server, stop: () => server.stop() };
 }
 
 async function isServing(address: string): Promise<boolean> {

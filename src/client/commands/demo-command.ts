@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../devserver/temporal-cli';
 import { ensureLocalServer } from '../../devserver/ensure-local-server';
-import { startLocalCodecServer } from '../../codec/codec-server';
-import { LOCAL_DEV_UI_URL } from '../../connection/temporal-target';
 import { demoTools } from '../../tools/demo-tools';
 import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
 import { AgentClient } from '../agent-client';
@@ -20,9 +18,7 @@ export const DEMO_TASK = 'What is the weather in Tokyo right now, what is its UT
 export async function demoCommand(options: { keep?: boolean; task?: string; model?: string }): Promise<void> {
   installRuntimeLogger('agent-demo');
   const config = loadAgentConfigFile(DEMO_CONFIG, { model: options.model });
-  const codecServer = await startLocalCodecServer(LOCAL_DEV_UI_URL);
-  if (codecServer) console.log(`Payloads are encrypted; the Web UI decodes them through ${codecServer.url}`);
-  const server = await ensureLocalServer((line) => console.log(line), { uiCodecEndpoint: codecServer?.url });
+  const server = await ensureLocalServer((line) => console.log(line));
   const running = await startWorker(server.target, demoTools);
   const agents = new AgentClient(running.client, { uiUrl: server.target.uiUrl });
   try {
@@ -40,6 +36,5 @@ export async function demoCommand(options: { keep?: boolean; task?: string; mode
   } finally {
     await running.stop();
     await server.stop();
-    await codecServer?.close();
   }
 }
