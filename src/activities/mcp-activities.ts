@@ -71,12 +71,7 @@ export function createMcpActivities(dependencies: McpDependencies) {
             client.callTool({ name: input.mcpName, arguments: executable }, undefined, {
               signal: activity.cancellationSignal,
               resetTimeoutOnProgress: true,
-              onprogress: (notification) =>
-                progress.report({
-                  progress: notification.progress,
-                  ...(notification.total !== undefined ? { total: notification.total } : {}),
-                  ...(notification.message !== undefined ? { message: notification.message } : {}),
-                }),
+              onprogress: (notification) => progress.report(notification.progress, notification.total, notification.message),
             }),
           live,
         );

@@ -14,7 +14,9 @@ export class ProgressReporter {
     private readonly call: { step: number; callId: string; toolName: string; quiet: boolean },
   ) {}
 
-  report(note: ProgressNote): void {
+  /** One progress report: how far, out of how much (when known), and an optional message. */
+  report(progress: number, total?: number, message?: string): void {
+    const note: ProgressNote = { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
     this.notes.push(note);
     if (this.call.quiet) return;
     const { step, callId, toolName } = this.call;

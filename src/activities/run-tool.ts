@@ -53,7 +53,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       signal: activity.cancellationSignal,
       heartbeat: (details) => live.report(details),
       reportProgress: (value, total, message) => {
-        progress.report({ progress: value, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) });
+        progress.report(value, total, message);
       },
     };
     const offload = async (content: string, threshold: number | undefined, meta: { workflowId: string; toolName: string; callId: string }) => {
