@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { LiveHeartbeat, ThrottledReport } from '../src/activities/heartbeat';
 
@@ -11,22 +11,30 @@ function recordingHeartbeat() {
 }
 
 describe('ThrottledReport', () => {
-  it('sends the first offer at once, then at most one report per interval, ending with the latest', async () => {
-    const { live, sent } = recordingHeartbeat();
-    const reports = new ThrottledReport(live, 50);
-    let text = '';
-    for (let index = 0; index < 20; index++) {
-      text += `${index} `;
-      const snapshot = text;
-      reports.offer(() => snapshot);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+  it('sends the first offer at once, then at most one report per interval, ending with the latest', () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const { live, sent } = recordingHeartbeat();
+      const reports = new ThrottledReport(live, 50);
+      const texts: string[] = [];
+      // 20 deltas, 5 ms apart (simulated time): t = 0, 5, ..., 95.
+      for (let index = 0; index < 20; index++) {
+        texts.push(`${texts.at(-1) ?? ''}${index} `);
+        const snapshot = texts.at(-1)!;
+        reports.offer(() => snapshot);
+        jest.advanceTimersByTime(5);
+      }
+      jest.advanceTimersByTime(80);
+      // At 0 ms the first text; at 50 ms the latest of t <= 45; at 100 ms the last one.
+      expect(sent).toEqual([
+        { details: texts[0], at: 0 },
+        { details: texts[9], at: 50 },
+        { details: texts[19], at: 100 },
+      ]);
+      reports.stop();
+    } finally {
+      jest.useRealTimers();
     }
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(sent.length).toBeLessThan(6);
-    expect(sent[0]!.details).toBe('0 ');
-    expect(sent.at(-1)!.details).toBe(text);
-    sent.slice(1).forEach((report, index) => expect(report.at - sent[index]!.at).toBeGreaterThanOrEqual(45));
-    reports.stop();
   });
 
   it('drops a pending report when stopped', async () => {

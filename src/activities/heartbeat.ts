@@ -45,7 +45,7 @@ export async function withHeartbeat<T>(work: (live: LiveHeartbeat) => Promise<T>
  */
 export class ThrottledReport {
   private timer: NodeJS.Timeout | undefined;
-  private lastSentAt = 0;
+  private lastSentAt = Number.NEGATIVE_INFINITY; // never sent: the first offer goes at once
   private latest: () => unknown = () => undefined;
 
   constructor(
