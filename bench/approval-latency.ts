@@ -4,7 +4,7 @@ import path from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { AgentClient, type RunHandle } from '../src/client/agent-client';
 import { startWorkerProcess } from '../test/support/worker-process';
-import type { signalThenActivity } from '../src/workflows/signal-then-activity';
+import type { signalThenActivity } from './baseline/signal-then-activity';
 import { mib, median, ms, type BenchStack } from './bench-stack';
 
 async function waitFor(check: () => Promise<boolean> | boolean): Promise<void> {
@@ -30,7 +30,7 @@ async function agentApprovalLatency(stack: BenchStack): Promise<number> {
 
 async function bareSignalLatency(stack: BenchStack): Promise<number> {
   const workflowId = `signal-${randomUUID()}`;
-  const handle = await stack.agents.temporal.workflow.start<typeof signalThenActivity>('signalThenActivity', { taskQueue: stack.agents.taskQueue, workflowId });
+  const handle = await stack.agents.temporal.workflow.start<typeof signalThenActivity>('signalThenActivity', { taskQueue: stack.baselineTaskQueue, workflowId });
   // Let the first workflow task finish so the workflow is parked on its condition.
   await waitFor(async () => ((await handle.fetchHistory()).events?.length ?? 0) >= 4);
   const sent = performance.now();

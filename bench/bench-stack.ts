@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { AgentClient } from '../src/client/agent-client';
 import { startDevServer, type DevServer } from '../src/devserver/dev-server';
@@ -10,12 +10,15 @@ import { defineTool } from '../src/tools/define-tool';
 import { createAgentWorker } from '../src/worker/create-worker';
 import { defaultModelRegistry } from '../src/worker/default-models';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
+import { createBaselineActivities } from './baseline/baseline-activities';
 
 /** A dev server, a worker and clients for one side of a side-by-side measurement. */
 export interface BenchStack {
   server: DevServer;
   worker: Worker;
   agents: AgentClient;
+  /** Task queue of the baseline worker (bare workflows, same process, same server). */
+  baselineTaskQueue: string;
   eagerAgents: AgentClient;
   /** When each tool / baseline activity started, by workflow id (performance.now()). */
   activityStarts: Map<string, number>;
@@ -72,19 +75,28 @@ export async function startBenchStack(folder: string, name: string, options: { e
     tools: [noop, gate, big],
     artifacts: new FolderArtifactStore(path.join(folder, `${name}-artifacts`)),
     models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts, onCall: (call) => stack.onModelCall(call) })),
-    onBenchActivityStart: (workflowId) => activityStarts.set(workflowId, performance.now()),
   });
-  const running = worker.run();
+  // The baseline's workflows never ship in the agent bundle: a worker of their own in this process.
+  const baselineTaskQueue = `${taskQueue}-baseline`;
+  const baselineWorker = await Worker.create({
+    connection,
+    taskQueue: baselineTaskQueue,
+    workflowsPath: require.resolve('./baseline'),
+    activities: createBaselineActivities((workflowId) => activityStarts.set(workflowId, performance.now())),
+  });
+  const running = Promise.all([worker.run(), baselineWorker.run()]);
   const stack: BenchStack = {
     server,
     worker,
     activityStarts,
     onModelCall: () => {},
     gates,
+    baselineTaskQueue,
     agents: new AgentClient(client, { taskQueue }),
     eagerAgents: new AgentClient(client, { taskQueue, eagerStart: true }),
     async close() {
       worker.shutdown();
+      baselineWorker.shutdown();
       await running;
       await connection.close();
       await server.stop();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentClient } from '../src/client/agent-client';
-import type { bareSteps } from '../src/workflows/bare-steps';
+import type { bareSteps } from './baseline/bare-steps';
 import { historyBytesPerStep } from '../test/support/history-bytes';
 import { median, ms, type BenchStack } from './bench-stack';
 
@@ -14,9 +14,9 @@ async function timeAgentRun(agents: AgentClient): Promise<number> {
   return performance.now() - started;
 }
 
-async function timeBareRun(agents: AgentClient, activities: number): Promise<number> {
+async function timeBareRun(stack: BenchStack, activities: number): Promise<number> {
   const started = performance.now();
-  await agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: agents.taskQueue, workflowId: `bare-${randomUUID()}`, args: [activities] });
+  await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: stack.baselineTaskQueue, workflowId: `bare-${randomUUID()}`, args: [activities] });
   return performance.now() - started;
 }
 
@@ -24,12 +24,12 @@ async function timeBareRun(agents: AgentClient, activities: number): Promise<num
 export async function measureStepOverhead(eagerOn: BenchStack, eagerOff: BenchStack, rounds: number): Promise<void> {
   for (const stack of [eagerOn, eagerOff]) {
     await timeAgentRun(stack.agents);
-    await timeBareRun(stack.agents, STEPS * 2);
+    await timeBareRun(stack, STEPS * 2);
   }
   const samples = { agent: [] as number[], bare: [] as number[], eagerStart: [] as number[], noEagerActivities: [] as number[] };
   for (let round = 0; round < rounds; round++) {
     samples.agent.push(await timeAgentRun(eagerOn.agents));
-    samples.bare.push(await timeBareRun(eagerOn.agents, STEPS * 2));
+    samples.bare.push(await timeBareRun(eagerOn, STEPS * 2));
     samples.eagerStart.push(await timeAgentRun(eagerOn.eagerAgents));
     samples.noEagerActivities.push(await timeAgentRun(eagerOff.agents));
   }

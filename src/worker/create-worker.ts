@@ -3,7 +3,6 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { createActivities } from '../activities';
-import { createBenchActivities } from '../activities/bench-activities';
 import { QueryConversationSource } from '../activities/conversation-source';
 import type { ModelRegistry } from '../models/model-registry';
 import { DEFAULT_TASK_QUEUE } from '../shared/wire-names';
@@ -36,8 +35,6 @@ export interface AgentWorkerOptions {
   workflowBundlePath?: string;
   /** MCP clients (one per server, reused). Close them with `closeAll()` after the worker stops. */
   mcp?: McpConnections;
-  /** Called when a baseline benchmark activity starts (bench only). */
-  onBenchActivityStart?: (workflowId: string) => void;
   /**
    * Payload encryption; it must match the client's (`options.client`). Default: from
    * AGENT_PAYLOAD_KEYS, like AgentClient.connect.
@@ -59,16 +56,13 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const tools = new ToolRegistry(options.tools);
   if (!tools.has(READ_ARTIFACT_TOOL)) tools.register(createReadArtifactTool(artifacts));
   for (const tool of subagentTools) if (!tools.has(tool.name)) tools.register(tool);
-  const activities = {
-    ...createActivities({
-      tools,
-      artifacts,
-      mcp: options.mcp ?? new McpConnections(),
-      models: options.models ?? defaultModelRegistry(),
-      conversations: new QueryConversationSource(options.client),
-    }),
-    ...createBenchActivities(options.onBenchActivityStart),
-  };
+  const activities = createActivities({
+    tools,
+    artifacts,
+    mcp: options.mcp ?? new McpConnections(),
+    models: options.models ?? defaultModelRegistry(),
+    conversations: new QueryConversationSource(options.client),
+  });
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const bundlePath = options.workflowBundlePath ?? process.env.AGENT_WORKFLOW_BUNDLE;
   return Worker.create({

@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
 
 /**
- * Activities of the benchmark baseline workflows. `onStart` lets the bench time when an activity
+ * Activities of the bench's baseline workflows. `onStart` lets the bench time when an activity
  * began (in the worker's process).
  */
-export function createBenchActivities(onStart?: (workflowId: string) => void) {
+export function createBaselineActivities(onStart?: (workflowId: string) => void) {
   return {
     async noop(step: number): Promise<number> {
       onStart?.(Context.current().info.workflowExecution?.workflowId ?? '');
@@ -13,4 +13,4 @@ export function createBenchActivities(onStart?: (workflowId: string) => void) {
   };
 }
 
-export type BenchActivities = ReturnType<typeof createBenchActivities>;
+export type BaselineActivities = ReturnType<typeof createBaselineActivities>;
