@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.temporal-bin/**', '.temporal-data/**', 'test/histories/**', '*.js', '*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.temporal-bin/**', '.temporal-data/**', 'test/histories/**', 'test/consumer-template/**', '*.js', '*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workflows/**/*.ts'],
+    files: ['src/workflows/**/*.ts', 'src/workflow/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
