@@ -23,6 +23,6 @@ export function handoffToolSpecs(config: AgentConfig, agents: Record<string, Age
 }
 
 /** The agent a tool call hands off to, or null when the call is not a handoff of this agent. */
-export function handoffTarget(toolName: string, config: AgentConfig): string | null {
+export function handoffTarget(toolName: string, config: Pick<AgentConfig, 'handoffs'>): string | null {
   return config.handoffs.find((name) => handoffToolName(name) === toolName) ?? null;
 }

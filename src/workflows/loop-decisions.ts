@@ -1,0 +1,138 @@
+import type { SearchAttributePair } from '@temporalio/common';
+import type { AgentConfig } from '../shared/agent-config';
+import type { Message, ToolCall } from '../shared/messages';
+import type { AgentRunResult, CarriedState, ModelStepResult, StepBudget, StopReason } from '../shared/run-types';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { compactionKeepFrom, outputCorrectionMessage } from './agent-loop';
+import { handoffTarget } from './handoffs';
+import { isSubagentTool } from './subagents';
+
+/**
+ * The agent loop's decisions, pure (no Temporal calls): what follows a model reply, when the
+ * budget compacts or stops the run, which handoff of a step wins, where a tool call goes, and
+ * when the run continues as new. The workflow modules carry them out; test/loop-decisions.test.ts
+ * covers them without a server.
+ */
+
+/** The first step of this run: 1, or the step after the last one of the run it continues. */
+export function firstStep(carried: CarriedState | undefined): number {
+  return (carried?.step ?? 0) + 1;
+}
+
+/** The last step this agent may take: its max_steps count from where it took over. */
+export function stepLimitOf(config: Pick<AgentConfig, 'max_steps'>, carried: CarriedState | undefined): number {
+  return (carried?.stepBase ?? 0) + config.max_steps;
+}
+
+/** Why a run that used all its steps stopped. */
+export function maxStepsDetail(config: Pick<AgentConfig, 'max_steps'>): string {
+  return `Stopped after max_steps (${config.max_steps}) model steps without a final answer`;
+}
+
+/**
+ * What follows an executor reply: its tool calls run; a text answer finishes the run, unless it
+ * failed the output schema, when the model is asked to correct it (or, on the last step, the
+ * run stops with `output_invalid`). `outputRejected` is the schema error to report.
+ */
+export type NextMove =
+  | { kind: 'run-tools'; calls: ToolCall[] }
+  | { kind: 'correct-output'; outputRejected: string; correction: Message }
+  | { kind: 'finish'; stopReason: StopReason; output: string; extra: Partial<AgentRunResult>; outputRejected?: string };
+
+export function nextMove(reply: ModelStepResult, step: number, stepLimit: number): NextMove {
+  const { content, toolCalls } = reply.message;
+  if (toolCalls.length > 0) return { kind: 'run-tools', calls: toolCalls };
+  if (reply.outputError === undefined) {
+    return { kind: 'finish', stopReason: 'completed', output: content, extra: reply.structuredOutput !== undefined ? { structuredOutput: reply.structuredOutput } : {} };
+  }
+  if (step === stepLimit) {
+    return { kind: 'finish', stopReason: 'output_invalid', output: content, extra: { stopDetail: reply.outputError }, outputRejected: reply.outputError };
+  }
+  return { kind: 'correct-output', outputRejected: reply.outputError, correction: outputCorrectionMessage(reply.outputError) };
+}
+
+/**
+ * Where to compact after a reply over the budget: the index the kept part starts at, or null
+ * when the reply fits or there is nothing old enough to summarise (then the run stops instead).
+ */
+export function compactionPoint(reply: ModelStepResult, messages: readonly Message[], taskIndex: number): number | null {
+  if (!reply.overBudget) return null;
+  return compactionKeepFrom(messages, taskIndex);
+}
+
+/** What the budget says about the executor's final reply of a step. */
+export type BudgetVerdict =
+  | { kind: 'none' }
+  | { kind: 'advisory'; promptTokens: number; contextWindow: number; percent: number }
+  | { kind: 'stop'; promptTokens: number; limitTokens: number; detail: string };
+
+/**
+ * A reply still over the budget (after any compaction) stops the run; otherwise, with budget
+ * awareness on, the prompt's share of the window is reported (percent to one decimal).
+ */
+export function budgetVerdict(reply: ModelStepResult, budget: StepBudget | null, budgetAwareness: AgentConfig['budget_awareness']): BudgetVerdict {
+  if (reply.overBudget) {
+    const { promptTokens, limitTokens } = reply.overBudget;
+    return {
+      kind: 'stop',
+      promptTokens,
+      limitTokens,
+      detail: `The prompt needs ${promptTokens} tokens, above the budget of ${limitTokens} (${budgetAwareness} of a ${budget?.contextWindow}-token window), even after compaction; no further model call was made.`,
+    };
+  }
+  if (!budget || reply.promptTokens === undefined) return { kind: 'none' };
+  const percent = Math.round((reply.promptTokens / budget.contextWindow) * 1000) / 10;
+  return { kind: 'advisory', promptTokens: reply.promptTokens, contextWindow: budget.contextWindow, percent };
+}
+
+/**
+ * A handoff call of a step: the first target of the step wins (calling it again is fine); a
+ * call naming another target is refused with the text the model sees.
+ */
+export function claimHandoff(current: string | null, target: string): { handoffTo: string } | { refusal: string } {
+  if (current !== null && current !== target) return { refusal: `Error: already handing off to '${current}' in this step` };
+  return { handoffTo: target };
+}
+
+/**
+ * Where a tool call goes, checked in this order: a handoff of this agent, an unknown tool
+ * (refused), then (after an approval when the tool is gated) sub-agents run as child workflows,
+ * MCP tools through the MCP activity, every other tool through the tool activity.
+ */
+export type ToolRoute =
+  | { kind: 'handoff'; target: string }
+  | { kind: 'unknown'; available: string }
+  | { kind: 'subagents' | 'mcp' | 'activity'; gated: boolean };
+
+export function toolRoute(name: string, config: Pick<AgentConfig, 'handoffs' | 'hitl_tools'>, available: readonly string[], mcpTools: { has(name: string): boolean }): ToolRoute {
+  const target = handoffTarget(name, config);
+  if (target !== null) return { kind: 'handoff', target };
+  if (!available.includes(name)) return { kind: 'unknown', available: available.join(', ') || 'none' };
+  const gated = config.hitl_tools.includes(name);
+  if (isSubagentTool(name)) return { kind: 'subagents', gated };
+  return { kind: mcpTools.has(name) ? 'mcp' : 'activity', gated };
+}
+
+/**
+ * Whether the run continues as new before this step: never before its first step (a fresh run
+ * that continued at once would loop); otherwise at `historyEventLimit` events when the input sets
+ * one, else when Temporal suggests it (history near its event or byte limits).
+ */
+export function shouldContinueAsNew(step: number, history: { historyLength: number; continueAsNewSuggested: boolean }, historyEventLimit: number | undefined): boolean {
+  if (step <= 1) return false;
+  return historyEventLimit !== undefined ? history.historyLength >= historyEventLimit : history.continueAsNewSuggested;
+}
+
+/**
+ * The search attributes of the run a handoff starts (they replace the run's own): the target's
+ * name, status and skill sources, so the skills watcher signals the run that now follows the
+ * target's sources. Runs recorded before the `handoff-search-attributes` patch set only the name.
+ */
+export function handoffSearchAttributes(next: Pick<AgentConfig, 'name' | 'skill_sources'>, patched: boolean): SearchAttributePair[] {
+  if (!patched) return [{ key: AgentNameAttribute, value: next.name }];
+  return [
+    { key: AgentNameAttribute, value: next.name },
+    { key: AgentStatusAttribute, value: 'running' },
+    ...(next.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: next.skill_sources }] : []),
+  ] as SearchAttributePair[];
+}

@@ -1,0 +1,112 @@
+import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { AgentActivities } from '../activities';
+import { ErrorCode } from '../shared/errors';
+import type { Message } from '../shared/messages';
+import type { ConversationThread, ModelStepResult } from '../shared/run-types';
+import { activitySummary } from './activity-summary';
+import { addUsage, compactedMessages } from './agent-loop';
+import { describeFailure, failureType } from './describe-failure';
+import { budgetVerdict, compactionPoint } from './loop-decisions';
+import { enterPhase, RunStop } from './run-lifecycle';
+import { availableTools, extraToolSpecs, type RunState } from './run-state';
+
+/**
+ * Model calls of a run, each its own activity with a deterministic id (`step-3.model`,
+ * `plan-1.model`): the step reads the conversation through the `conversation` query, so only
+ * the reply enters the history. The executor's step applies the budget: over it, the older turns
+ * are compacted once and the step retried; still over it, the run stops with `budget_limit`.
+ */
+
+/** Model failures that retrying cannot fix. */
+const NON_RETRYABLE_MODEL_ERRORS = [
+  ErrorCode.contextLengthExceeded,
+  ErrorCode.modelAuthFailed,
+  ErrorCode.modelBadRequest,
+  ErrorCode.modelNotFound,
+  ErrorCode.missingApiKey,
+  ErrorCode.scriptedModelMismatch,
+];
+
+/**
+ * One model call on a thread (the executor's with the budget and output schema, the planner's
+ * without). A context-length error becomes a `RunStop`; any other failure after the retries fails
+ * the run with the failure's type.
+ */
+export async function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
+  const { config, timeouts, budget } = state;
+  const { modelStep } = proxyActivities<AgentActivities>({
+    activityId,
+    summary: activitySummary(activityId, `model ${model}`),
+    startToCloseTimeout: timeouts.modelStepMs,
+    heartbeatTimeout: timeouts.heartbeatMs,
+    retry: { maximumAttempts: config.max_retries, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
+  });
+  try {
+    const reply = await modelStep({
+      conversation: state.threads.ref(thread),
+      model,
+      temperature: config.temperature,
+      maxTokens: config.max_tokens,
+      toolNames: availableTools(state),
+      injectedToolArgs: config.injected_tool_args,
+      ...(state.handoffSpecs.length > 0 || state.mcpTools.size > 0 ? { extraToolSpecs: extraToolSpecs(state) } : {}),
+      outputSchema: thread === 'executor' ? config.output_type : null,
+      step: state.step,
+      ...(thread === 'executor' ? {} : { purpose: thread }),
+      ...(thread === 'executor' && budget ? { budget } : {}),
+    });
+    addUsage(state.usage, reply.model, reply.usage);
+    return reply;
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    if (failureType(error) === ErrorCode.contextLengthExceeded) {
+      throw new RunStop('context_length_exceeded', `The conversation no longer fits the context window of ${model}: ${describeFailure(error)}`);
+    }
+    throw ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? 'ModelStepFailed');
+  }
+}
+
+/**
+ * The executor's model step of `state.step`, with budget awareness: compaction first when the
+ * prompt is over the budget, a `budget_limit` stop (a `RunStop`) if it still is, and the
+ * budget advisory otherwise.
+ */
+export async function executorStep(state: RunState): Promise<ModelStepResult> {
+  const { config, events } = state;
+  let reply = await callModel(state, 'executor', `step-${state.step}.model`, config.model);
+  const messages = state.threads.messages('executor');
+  const keepFrom = compactionPoint(reply, messages, state.taskIndex);
+  if (keepFrom !== null) {
+    await compact(state, messages, keepFrom, reply.overBudget!.promptTokens);
+    enterPhase(state, 'model');
+    reply = await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, config.model);
+  }
+  state.childUnsafeTools = reply.childUnsafeTools ?? [];
+  const verdict = budgetVerdict(reply, state.budget, config.budget_awareness);
+  if (verdict.kind === 'stop') {
+    events.push({ type: 'budget-stopped', step: state.step, promptTokens: verdict.promptTokens, limitTokens: verdict.limitTokens });
+    throw new RunStop('budget_limit', verdict.detail);
+  }
+  if (verdict.kind === 'advisory') {
+    state.lastPromptTokens = verdict.promptTokens;
+    events.push({ type: 'budget-advisory', step: state.step, promptTokens: verdict.promptTokens, contextWindow: verdict.contextWindow, percent: verdict.percent });
+  }
+  return reply;
+}
+
+/** Summarises the turns before `keepFrom` into a new conversation epoch (an activity). */
+async function compact(state: RunState, messages: readonly Message[], keepFrom: number, tokensBefore: number): Promise<void> {
+  const { config, timeouts, taskIndex, step } = state;
+  enterPhase(state, 'compacting');
+  const { compactConversation } = proxyActivities<AgentActivities>({
+    activityId: `step-${step}.compaction`,
+    summary: activitySummary(`step-${step}.compaction`, 'compact the conversation'),
+    startToCloseTimeout: timeouts.modelStepMs,
+    heartbeatTimeout: timeouts.heartbeatMs,
+    retry: { maximumAttempts: config.max_retries, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
+  });
+  const result = await compactConversation({ conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++ });
+  addUsage(state.usage, config.model, result.usage);
+  state.threads.rewrite('executor', compactedMessages(messages, taskIndex, keepFrom, result.summary));
+  state.events.push({ type: 'context-compacted', step, tokensBefore, removedMessages: keepFrom - taskIndex - 1 });
+}

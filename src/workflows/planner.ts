@@ -1,0 +1,37 @@
+import type { PlanArtifact } from '../shared/run-types';
+import { DEFAULT_PLANNER_PROMPT, lastAssistantText, planArtifact, taskWithPlan, toToolMessage } from './agent-loop';
+import type { ApprovalGate } from './approval-gate';
+import { callModel } from './model-calls';
+import { enterPhase } from './run-lifecycle';
+import type { RunState } from './run-state';
+import { runToolCalls } from './tool-dispatch';
+
+/**
+ * The planner phase (`planning_enabled`, fresh runs only): the plan is made on its own
+ * transcript, then joins the executor's conversation appended to the task message.
+ */
+export async function runPlanner(state: RunState, approvals: ApprovalGate): Promise<void> {
+  state.plan = await makePlan(state, approvals);
+  state.threads.messages('executor')[state.taskIndex] = { role: 'user', content: taskWithPlan(state.input.task, state.plan) };
+  state.events.push({ type: 'plan-created', plan: state.plan });
+}
+
+/**
+ * Up to `max_steps` planner model steps (`plan-<n>.model`, with the planning model and
+ * instructions) and their tool calls; the plan is the first text-only answer, or the last text
+ * when the steps run out. Only the plan text comes back.
+ */
+async function makePlan(state: RunState, approvals: ApprovalGate): Promise<PlanArtifact> {
+  const { config, threads } = state;
+  const plannerModel = config.planning_model ?? config.model;
+  threads.start('planner', config.planning_instructions.trim() || DEFAULT_PLANNER_PROMPT, [{ role: 'user', content: state.input.task }]);
+  enterPhase(state, 'planning');
+  for (let plannerStep = 1; plannerStep <= config.max_steps; plannerStep++) {
+    const reply = await callModel(state, 'planner', `plan-${plannerStep}.model`, plannerModel);
+    threads.push('planner', reply.message);
+    if (reply.message.toolCalls.length === 0) return planArtifact(reply.message.content, plannerModel, plannerStep);
+    const results = await runToolCalls(state, approvals, reply.message.toolCalls, `plan-${plannerStep}`);
+    for (const result of results) threads.push('planner', toToolMessage(result));
+  }
+  return planArtifact(lastAssistantText(threads.messages('planner')), plannerModel, config.max_steps);
+}

@@ -1,0 +1,139 @@
+import type { AgentConfig, McpServerConfig } from '../shared/agent-config';
+import type { ToolSpec } from '../shared/messages';
+import {
+  DEFAULT_TIMEOUTS,
+  type AgentRunInput,
+  type CarriedState,
+  type HandoffRecord,
+  type PlanArtifact,
+  type RunPhase,
+  type RunTimeouts,
+  type StepBudget,
+  type StopReason,
+  type ToolResult,
+  type UsageSummary,
+} from '../shared/run-types';
+import { upgradeConfig } from '../shared/upgrade-config';
+import { SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
+import { buildSystemPrompt, emptyUsage, initialMessages, stepBudget } from './agent-loop';
+import { ConversationThreads } from './conversation-threads';
+import { EventLog } from './event-log';
+import { handoffToolSpecs } from './handoffs';
+import { stepLimitOf } from './loop-decisions';
+import { RunSkills } from './run-skills';
+
+/** Events the live log keeps; older ones are trimmed and readers told how many they missed. */
+const EVENT_LOG_CAPACITY = 1000;
+
+/** A tool of one of the agent's MCP servers, under its namespaced name. */
+export interface McpTool {
+  server: McpServerConfig;
+  mcpName: string;
+  spec: ToolSpec;
+}
+
+/**
+ * Everything one agent run knows and changes, in one place: the modules of the run read and
+ * update this object instead of sharing loose variables. Built from the input alone
+ * (deterministic); the queries read it, the loop and the handlers write it.
+ */
+export interface RunState {
+  readonly input: AgentRunInput;
+  /** The input's config, upgraded to the current schema. */
+  readonly config: AgentConfig;
+  readonly timeouts: RunTimeouts;
+  /** What the run this one continues (continue-as-new or handoff) handed over; undefined on a fresh run. */
+  readonly carried: CarriedState | undefined;
+  /** Configs of the agents this run may hand off to, by name. */
+  readonly agents: Record<string, AgentConfig>;
+  /** Index of the task message in the executor conversation; compaction never removes it. */
+  readonly taskIndex: number;
+  /** The last step this agent may take: its own max_steps after the steps of the agents before it. */
+  readonly stepLimit: number;
+  readonly budget: StepBudget | null;
+  readonly injectedArgNames: string[];
+  readonly handoffSpecs: readonly ToolSpec[];
+
+  readonly threads: ConversationThreads;
+  readonly events: EventLog;
+  /** The config's tools plus built-ins found on the way (MCP tools, read_artifact). */
+  readonly activeTools: string[];
+  readonly mcpTools: Map<string, McpTool>;
+  readonly skills: RunSkills;
+  /** Skill sources to reload before the next model call (a batch showed a gap), with the version to record. */
+  readonly skillReloads: Map<string, number>;
+  /** Skill name clashes already reported, so each is reported once. */
+  readonly reportedClashes: Set<string>;
+  /** From the latest executor step: tools the worker says sub-agents may not have. */
+  childUnsafeTools: string[];
+  /** Texts queued by the inject-message signal or update, drained before the next model call. */
+  readonly injectedQueue: string[];
+  /** Names of the tools whose activities are running now (one entry per running call). */
+  readonly runningTools: string[];
+
+  phase: RunPhase;
+  step: number;
+  readonly usage: UsageSummary;
+  readonly toolResults: ToolResult[];
+  plan: PlanArtifact | null;
+  /** The prompt size of the latest executor step, when budget awareness is on. */
+  lastPromptTokens: number | null;
+  /** Compactions so far (carried over), numbering the compaction activities' inputs. */
+  compactions: number;
+  readonly handoffs: HandoffRecord[];
+  /** The agent a handoff tool of the current step chose; the transfer happens after the step's tools. */
+  handoffTo: string | null;
+  stopReason: StopReason | null;
+}
+
+/** The state a run starts from: fresh, or what the run it continues carried over. Pure. */
+export function createRunState(input: AgentRunInput): RunState {
+  const config = upgradeConfig(input.config);
+  const carried = input.carried;
+  const messages = carried ? [...carried.messages] : initialMessages(input);
+  const activeTools = [...config.tools];
+  if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
+  const agents = input.agents ?? {};
+  return {
+    input,
+    config,
+    timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts },
+    carried,
+    agents,
+    taskIndex: carried ? carried.taskIndex : messages.length - 1,
+    stepLimit: stepLimitOf(config, carried),
+    budget: stepBudget(config),
+    injectedArgNames: Object.keys(config.injected_tool_args),
+    handoffSpecs: handoffToolSpecs(config, agents),
+    threads: new ConversationThreads(buildSystemPrompt(config), messages),
+    events: new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents),
+    activeTools,
+    mcpTools: new Map(),
+    skills: new RunSkills(config.skill_sources, config.skills),
+    skillReloads: new Map(),
+    reportedClashes: new Set(),
+    childUnsafeTools: [],
+    injectedQueue: [],
+    runningTools: [],
+    phase: 'starting',
+    step: 0,
+    usage: carried?.usage ?? emptyUsage(),
+    toolResults: carried ? [...carried.toolResults] : [],
+    plan: carried?.plan ?? null,
+    lastPromptTokens: null,
+    compactions: carried?.compactions ?? 0,
+    handoffs: carried?.handoffs ?? [],
+    handoffTo: null,
+    stopReason: null,
+  };
+}
+
+/** The run's tools: its own, those its skills bring, and built-ins found on the way. */
+export function availableTools(state: RunState): string[] {
+  return [...state.activeTools, ...state.skills.tools().filter((name) => !state.activeTools.includes(name))];
+}
+
+/** Tool specs the model gets besides the worker's registry: handoff tools, then MCP tools. */
+export function extraToolSpecs(state: RunState): ToolSpec[] {
+  return [...state.handoffSpecs, ...[...state.mcpTools.values()].map((tool) => tool.spec)];
+}

@@ -1,0 +1,84 @@
+import { log, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { AgentActivities } from '../activities';
+import { skillsChangedSignal } from '../shared/run-messages';
+import { buildSkillInstructions } from '../shared/skill-instructions';
+import type { SkillBatch, SkillFileError } from '../shared/skill-types';
+import { buildSystemPrompt } from './agent-loop';
+import type { RunState } from './run-state';
+
+/**
+ * How a run follows its skills: whole sources loaded through an activity (at the start, and
+ * after a batch showed a gap), change batches applied from the skills signal. Every change
+ * rebuilds the executor's system prompt; the tools follow through `availableTools`. The rules
+ * of which batch applies are `RunSkills`' (pure).
+ */
+
+/** Registers the skills signal. Set after the run is announced, so a batch that came first is logged after `run-started`. */
+export function followSkillChanges(state: RunState): void {
+  setHandler(skillsChangedSignal, (batch) => applySkillBatch(state, batch));
+}
+
+function applySkillBatch(state: RunState, batch: SkillBatch): void {
+  const outcome = state.skills.offer(batch);
+  reportSkillErrors(state, batch.source, batch.errors ?? []);
+  if (outcome === 'applied') {
+    rebuildSkillInstructions(state);
+    const named = (kind: 'added' | 'modified' | 'removed') => batch.changes.filter((change) => change.kind === kind).map((change) => change.skillName);
+    reportSkillChanges(state, batch.source, batch.version, { added: named('added'), modified: named('modified'), removed: named('removed') }, false);
+  } else if (outcome === 'gap') {
+    // A missed batch: reload the whole source before the next model call.
+    state.skillReloads.set(batch.source, Math.max(batch.version, state.skillReloads.get(batch.source) ?? 0));
+  } else {
+    log.info('Ignored a skills batch', { source: batch.source, version: batch.version, outcome });
+  }
+}
+
+/** Reads whole skill sources through an activity (`sources`: source → the version to record). */
+export async function loadSkillSources(state: RunState, sources: Map<string, number>): Promise<void> {
+  const { loadSkillSources: load } = proxyActivities<AgentActivities>({
+    activityId: `step-${state.step}.load-skills`,
+    summary: `load skills from ${[...sources.keys()].join(', ')}`,
+    startToCloseTimeout: '2m',
+    retry: { maximumAttempts: 3 },
+  });
+  const snapshots = await load([...sources.keys()]);
+  for (const snapshot of snapshots) {
+    const before = state.skills.status().find((entry) => entry.source === snapshot.source)?.names ?? [];
+    state.skills.load(snapshot, sources.get(snapshot.source) ?? 0);
+    reportSkillErrors(state, snapshot.source, snapshot.errors);
+    const after = snapshot.skills.map((skill) => skill.name);
+    const changes = { added: after.filter((name) => !before.includes(name)), modified: [], removed: before.filter((name) => !after.includes(name)) };
+    reportSkillChanges(state, snapshot.source, sources.get(snapshot.source) ?? 0, changes, true);
+  }
+  rebuildSkillInstructions(state);
+}
+
+/** Reloads the sources whose batches showed a gap since the last model call, if any. */
+export async function reloadSkillsIfNeeded(state: RunState): Promise<void> {
+  if (state.skillReloads.size === 0) return;
+  const sources = new Map(state.skillReloads);
+  state.skillReloads.clear();
+  await loadSkillSources(state, sources);
+}
+
+/** After a skill change: the system prompt is rebuilt from the active skills; each new name clash is reported once. */
+function rebuildSkillInstructions(state: RunState): void {
+  const { config, skills } = state;
+  const skillText = buildSkillInstructions(config.instructions_builder, skills.active());
+  state.threads.setSystem('executor', [buildSystemPrompt(config), skillText].filter(Boolean).join('\n\n'));
+  for (const clash of skills.clashes()) {
+    const key = `${clash.name}\n${clash.hidden}`;
+    if (state.reportedClashes.has(key)) continue;
+    state.reportedClashes.add(key);
+    log.warn('Two skill sources have a skill of the same name; the first listed wins', clash);
+    state.events.push({ type: 'skill-shadowed', ...clash });
+  }
+}
+
+function reportSkillErrors(state: RunState, source: string, errors: readonly SkillFileError[]): void {
+  for (const error of errors) state.events.push({ type: 'skill-error', source, file: error.file, message: error.message });
+}
+
+function reportSkillChanges(state: RunState, source: string, version: number, changes: { added: string[]; modified: string[]; removed: string[] }, reloaded: boolean): void {
+  state.events.push({ type: 'skills-changed', step: state.step, source, version, ...changes, reloaded });
+}

@@ -1,0 +1,142 @@
+import { executeChild, isCancellation, ParentClosePolicy, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import type { AgentActivities } from '../activities';
+import { ErrorCode } from '../shared/errors';
+import type { ToolCall } from '../shared/messages';
+import type { ApprovalRecord, RunTimeouts, ToolResult } from '../shared/run-types';
+import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { READ_ARTIFACT_TOOL, WireName } from '../shared/wire-names';
+import { activitySummary } from './activity-summary';
+import type { agentRun } from './agent-run';
+import { unapprovedResult, workflowErrorResult, workflowToolResult } from './agent-loop';
+import type { ApprovalGate } from './approval-gate';
+import { describeFailure } from './describe-failure';
+import { claimHandoff, toolRoute } from './loop-decisions';
+import { availableTools, type RunState } from './run-state';
+import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
+
+/**
+ * Tool dispatch: a step's tool calls run in parallel and come back in call order. Each call goes
+ * where `toolRoute` says: a handoff is recorded (the transfer follows the step), an unknown tool
+ * is refused, a gated one waits for its approval first; then sub-agents run as child workflows,
+ * MCP tools through the MCP activity, other tools through the tool activity (which may offload
+ * a large result to an artifact). A tool that fails is an error result the model sees, never a
+ * failed run.
+ */
+
+/** Runs a step's tool calls in parallel and reports them; results come back in call order. */
+export async function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
+  const { events, step } = state;
+  for (const call of calls) events.push({ type: 'tool-called', step, call });
+  const results = await Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix)));
+  for (const { progress, ...result } of results) {
+    if (state.config.emit_mcp_progress) {
+      for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
+    }
+    events.push({ type: 'tool-completed', step, callId: result.callId, toolName: result.toolName, content: result.content, isError: result.isError, metadata: result.metadata });
+  }
+  return results;
+}
+
+// Every command a call issues (approval timer, activity, child) is issued in the same tick as in
+// the recorded histories: no await may come before them, or parallel calls would reorder.
+async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> {
+  const { config, step } = state;
+  const route = toolRoute(call.name, config, availableTools(state), state.mcpTools);
+  if (route.kind === 'handoff') {
+    const claim = claimHandoff(state.handoffTo, route.target);
+    if ('refusal' in claim) return workflowErrorResult(call, step, Date.now(), claim.refusal, ErrorCode.toolFailed);
+    state.handoffTo = claim.handoffTo;
+    return workflowToolResult(call, step, Date.now(), Date.now(), `Transferred the conversation to agent '${route.target}'.`);
+  }
+  if (route.kind === 'unknown') {
+    return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${route.available}`, ErrorCode.toolNotFound);
+  }
+  let approval: ApprovalRecord | null = null;
+  if (route.gated) {
+    approval = await approvals.awaitDecision(call, step, index);
+    if (approval.outcome !== 'approved') return unapprovedResult(call, step, approval);
+  }
+  if (route.kind === 'subagents') return runSubagents(state, call, activityPrefix);
+  const approvalId = approval ? { approvalId: approval.approvalId } : {};
+  // With emit_mcp_progress: false the tools' progress is not shown live either.
+  const quietProgress = config.emit_mcp_progress ? {} : { quietProgress: true as const };
+  const options = toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, state.timeouts);
+  state.runningTools.push(call.name);
+  try {
+    if (route.kind === 'mcp') {
+      const mcpTool = state.mcpTools.get(call.name)!;
+      const { callMcpTool } = proxyActivities<AgentActivities>(options);
+      return await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress });
+    }
+    const { runTool } = proxyActivities<AgentActivities>(options);
+    const result = await runTool({ call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress });
+    // The model can read an offloaded result from the next step on.
+    if (result.metadata.offloaded_artifact_id && !state.activeTools.includes(READ_ARTIFACT_TOOL)) state.activeTools.push(READ_ARTIFACT_TOOL);
+    return result;
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    return workflowErrorResult(call, step, Date.now(), `Error: tool '${call.name}' did not complete: ${describeFailure(error)}`, ErrorCode.toolFailed);
+  } finally {
+    state.runningTools.splice(state.runningTools.indexOf(call.name), 1);
+  }
+}
+
+function toolActivityOptions(activityId: string, timeouts: RunTimeouts): ActivityOptions {
+  return {
+    activityId,
+    summary: activitySummary(activityId, `tool ${activityId.split('.')[2] ?? ''}`),
+    startToCloseTimeout: timeouts.toolMs,
+    heartbeatTimeout: timeouts.heartbeatMs,
+    // Tool errors are results, not failures: only a dead worker or a RetryableToolError retries.
+    retry: { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+  };
+}
+
+/** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
+async function runSubagents(state: RunState, call: ToolCall, activityPrefix: string): Promise<ToolResult> {
+  const { config, step } = state;
+  const startedAt = Date.now();
+  const childSafe = childSafeTools(availableTools(state), state.childUnsafeTools);
+  const parsed = parseJobs(call, config.max_parallel_subagents, childSafe);
+  if ('error' in parsed) return workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused);
+  const parentId = workflowInfo().workflowId;
+  const outcomes = await Promise.all(
+    parsed.jobs.map(async (job, index): Promise<SubagentOutcome> => {
+      const workflowId = `${parentId}.${activityPrefix}.sub-${index + 1}`;
+      try {
+        const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
+          workflowId,
+          args: [{ config: childConfig(config, job, childSafe), task: childTask(job), timeouts: state.input.timeouts }],
+          parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+          staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
+          typedSearchAttributes: [
+            { key: AgentNameAttribute, value: config.name },
+            { key: AgentStatusAttribute, value: 'running' },
+          ],
+        });
+        return outcomeOf(index, job, workflowId, result);
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        return { job: index, task: job.task, status: 'error', error: describeFailure(error), workflow_id: workflowId };
+      }
+    }),
+  );
+  return workflowToolResult(call, step, startedAt, Date.now(), JSON.stringify({ results: outcomes }));
+}
+
+/** Lists the tools of the agent's MCP servers at the start of a run; a server that is down is reported, not fatal. */
+export async function discoverMcpTools(state: RunState): Promise<void> {
+  const { config } = state;
+  const { listMcpTools } = proxyActivities<AgentActivities>({
+    activityId: 'mcp.list-tools',
+    summary: `list tools of MCP servers ${config.mcp_servers.map((server) => server.name).join(', ')}`,
+    startToCloseTimeout: '2m',
+    retry: { maximumAttempts: 3 },
+  });
+  const listing = await listMcpTools(config.mcp_servers);
+  for (const { server, mcpName, ...spec } of listing.tools) {
+    state.mcpTools.set(spec.name, { server: config.mcp_servers.find((candidate) => candidate.name === server)!, mcpName, spec });
+    if (!state.activeTools.includes(spec.name)) state.activeTools.push(spec.name);
+  }
+  for (const unavailable of listing.unavailable) state.events.push({ type: 'mcp-server-unavailable', server: unavailable.server, error: unavailable.error });
+}
