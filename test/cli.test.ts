@@ -41,7 +41,8 @@ describe('CLI', () => {
 
     const history = await runCli(['history', workflowId!]);
     expect(history.code).toBe(0);
-    expect(history.stdout).toContain('step 1 · model scripted:examples/demo-model.yaml');
+    // The config's relative script file is found next to the config, whatever the working directory.
+    expect(history.stdout).toContain(`step 1 · model scripted:${path.resolve('examples/demo-model.yaml')}`);
     expect(history.stdout).toMatch(/step 1 · tool get_weather\(\{"city":"Tokyo"\}\) ✓/);
     expect(history.stdout).toMatch(/step 1 · tool get_timezone\(\{"city":"Tokyo"\}\) ✓/);
     expect(history.stdout).toContain('[status success · approval not_required]');

@@ -7,7 +7,8 @@ import type { LiveSnapshot, ModelTextSnapshot } from '../shared/live-snapshots';
 import { liveSnapshots } from './live-snapshots';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
-import { AgentConfigError, ApprovalRefusedError, EmptyMessageError } from '../shared/errors';
+import { ApprovalRefusedError, EmptyMessageError, SearchAttributesMissingError } from '../shared/errors';
+import { resolveHandoffAgents } from '../shared/handoff-agents';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { withSkillSourceKeys } from '../skills/skill-source';
@@ -83,7 +84,7 @@ export class AgentClient {
     // Skill sources are known by absolute folder paths (or URLs) in runs, signals and search attributes.
     const config = withSkillSourceKeys(parseAgentConfig(options.config));
     if (!options.task.trim()) throw new Error('task: must not be empty');
-    const agents = resolveHandoffAgents(config, options.agents ?? {});
+    const agents = resolveHandoffAgents(config, options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
     const input: AgentRunInput = {
       config,
       task: options.task,
@@ -93,7 +94,8 @@ export class AgentClient {
       ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
     };
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
-    const handle = await this.temporal.workflow.start<typeof agentRun>(WireName.agentRunWorkflow, {
+    const handle = await this.temporal.workflow
+      .start<typeof agentRun>(WireName.agentRunWorkflow, {
       workflowId,
       taskQueue: this.taskQueue,
       args: [input],
@@ -104,7 +106,13 @@ export class AgentClient {
         ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
       ],
       requestEagerStart: this.eagerStart,
-    });
+      })
+      .catch((error: unknown) => {
+        // A namespace that never had `durable-agents setup` refuses the run's search attributes.
+        const message = error instanceof Error ? error.message : String(error);
+        if (/search attribute/i.test(message) && /AgentName|AgentStatus|AgentSkillSources/.test(message)) throw new SearchAttributesMissingError(this.namespace, message);
+        throw error;
+      });
     return new RunHandle(this.temporal, handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));
   }
 
@@ -268,29 +276,6 @@ export class RunHandle {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
-}
-
-/**
- * The configs of every agent reachable through handoffs, validated.
- * @throws AgentConfigError naming a handoff without a config.
- */
-export function resolveHandoffAgents(config: AgentConfig, known: Record<string, AgentConfigInput | AgentConfig>): Record<string, AgentConfig> {
-  const resolved: Record<string, AgentConfig> = {};
-  const pending = [...config.handoffs];
-  while (pending.length > 0) {
-    const name = pending.shift()!;
-    if (resolved[name] || name === config.name) continue;
-    const raw = known[name];
-    if (!raw) {
-      throw new AgentConfigError(`Invalid agent config:\n  handoffs: no config for agent '${name}' (known agents: ${Object.keys(known).join(', ') || 'none'})`, [
-        `handoffs: no config for agent '${name}'`,
-      ]);
-    }
-    resolved[name] = withSkillSourceKeys(parseAgentConfig(raw, `agent '${name}'`));
-    pending.push(...resolved[name]!.handoffs);
-  }
-  if (config.handoffs.length > 0 || Object.keys(resolved).length > 0) resolved[config.name] = config;
-  return resolved;
 }
 
 function oneLine(text: string, max: number): string {

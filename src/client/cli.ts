@@ -1,18 +1,25 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { codecServerCommand } from './commands/codec-server-command';
-import { DEFAULT_CODEC_PORT } from '../codec/codec-server';
 import { AgentRuntimeError } from '../shared/errors';
-import { approvalsCommand, decisionCommand } from './commands/approval-commands';
-import { demoCommand } from './commands/demo-command';
-import { devCommand } from './commands/dev-command';
-import { historyCommand } from './commands/history-command';
-import { injectCommand } from './commands/inject-command';
-import { runCommand } from './commands/run-command';
-import { skillsWatchCommand } from './commands/skills-watch-command';
-import { statusCommand } from './commands/status-command';
-import { watchCommand } from './commands/watch-command';
-import { workerCommand } from './commands/worker-command';
+
+/**
+ * Command modules load when their command runs, so `--help` (and each command) loads only what it
+ * uses: the Temporal SDK alone takes most of a second to load.
+ */
+const commands = {
+  run: () => import('./commands/run-command'),
+  status: () => import('./commands/status-command'),
+  history: () => import('./commands/history-command'),
+  watch: () => import('./commands/watch-command'),
+  inject: () => import('./commands/inject-command'),
+  approvals: () => import('./commands/approval-commands'),
+  skillsWatch: () => import('./commands/skills-watch-command'),
+  worker: () => import('./commands/worker-command'),
+  setup: () => import('./commands/setup-command'),
+  dev: () => import('./commands/dev-command'),
+  codecServer: () => import('./commands/codec-server-command'),
+  demo: () => import('./commands/demo-command'),
+};
 
 /**
  * The command line. Exit codes: 0 success, 2 a user error (invalid config, bad arguments),
@@ -33,22 +40,22 @@ program
   .option('--task-queue <name>', 'task queue of the workers')
   .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
   .option('--json', 'machine-readable output')
-  .action((options) => runCommand(options));
+  .action(async (options) => (await commands.run()).runCommand(options));
 
-program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action((run, options) => statusCommand(run, options));
+program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action(async (run, options) => (await commands.status()).statusCommand(run, options));
 
 program
   .command('history <run>')
   .description('a readable transcript from the Temporal history: steps, tool calls, results, timings')
   .option('--run-id <id>', 'a specific execution')
   .option('--json', 'machine-readable output')
-  .action((run, options) => historyCommand(run, options));
+  .action(async (run, options) => (await commands.history()).historyCommand(run, options));
 
-program.command('watch <run>').description("print a run's events live until it finishes").action((run) => watchCommand(run));
+program.command('watch <run>').description("print a run's events live until it finishes").action(async (run) => (await commands.watch()).watchCommand(run));
 
-program.command('inject <run> <text>').description('push a user message into a running run (before its next model call)').action((run, text) => injectCommand(run, text));
+program.command('inject <run> <text>').description('push a user message into a running run (before its next model call)').action(async (run, text) => (await commands.inject()).injectCommand(run, text));
 
-program.command('approvals').description('pending tool approvals across running runs').option('--json', 'machine-readable output').action((options) => approvalsCommand(options));
+program.command('approvals').description('pending tool approvals across running runs').option('--json', 'machine-readable output').action(async (options) => (await commands.approvals()).approvalsCommand(options));
 
 program
   .command('approve <run> <approvalId>')
@@ -56,7 +63,7 @@ program
   .option('--reason <text>', 'why')
   .option('--by <name>', 'who decides (default: $USER)')
   .option('--json', 'machine-readable output')
-  .action((run, approvalId, options) => decisionCommand('approve', run, approvalId, options));
+  .action(async (run, approvalId, options) => (await commands.approvals()).decisionCommand('approve', run, approvalId, options));
 
 program
   .command('reject <run> <approvalId>')
@@ -64,7 +71,7 @@ program
   .requiredOption('--reason <text>', 'why (the model sees it)')
   .option('--by <name>', 'who decides (default: $USER)')
   .option('--json', 'machine-readable output')
-  .action((run, approvalId, options) => decisionCommand('reject', run, approvalId, options));
+  .action(async (run, approvalId, options) => (await commands.approvals()).decisionCommand('reject', run, approvalId, options));
 
 program
   .command('skills')
@@ -73,28 +80,37 @@ program
   .description('watch skill folders and git repositories; push each change into the running runs that follow them')
   .option('--debounce <ms>', 'folders: quiet time before a burst of edits is read (default 500)')
   .option('--poll <seconds>', 'git repositories: seconds between pulls (default 300)')
-  .action((sources, options) => skillsWatchCommand(sources, options));
+  .action(async (sources, options) => (await commands.skillsWatch()).skillsWatchCommand(sources, options));
 
 program
   .command('worker')
   .description('run a worker (tools, models, API keys live here)')
-  .option('--tools <module>', 'a module exporting `tools` to register besides the demo tools')
+  .option('--tools <module>', 'a JavaScript module (.js, .mjs, .cjs) exporting `tools`; TypeScript: compile it, or run the CLI under tsx')
+  .option('--no-demo-tools', 'leave the demo tools (get_weather, …) out')
   .option('--task-queue <name>', 'task queue to poll')
-  .action((options) => workerCommand(options));
+  .option('--setup', 'register the search attributes first (see `setup`)')
+  .action(async (options) => (await commands.worker()).workerCommand(options));
+
+program
+  .command('setup')
+  .description('register the search attributes agent runs use, once per cluster namespace (idempotent)')
+  .option('--json', 'machine-readable output')
+  .action(async (options) => (await commands.setup()).setupCommand(options));
 
 program
   .command('dev')
   .description('the embedded Temporal dev server (with Web UI) and a worker, until Ctrl-C')
-  .option('--tools <module>', 'a module exporting `tools` to register besides the demo tools')
-  .action((options) => devCommand(options));
+  .option('--tools <module>', 'a JavaScript module exporting `tools` to register')
+  .option('--no-demo-tools', 'leave the demo tools out')
+  .action(async (options) => (await commands.dev()).devCommand(options));
 
 program
   .command('codec-server')
   .description('a remote codec endpoint so the Web UI can show payloads encrypted with AGENT_PAYLOAD_KEYS')
-  .option('--port <port>', `port (default ${DEFAULT_CODEC_PORT})`)
+  .option('--port <port>', 'port (default 8089)')
   .option('--host <address>', 'address to listen on (default 127.0.0.1; it decrypts for anyone who reaches it)')
   .option('--origin <url...>', 'Web UI origins allowed to call it (default: the local dev UI)')
-  .action((options) => codecServerCommand(options));
+  .action(async (options) => (await commands.codecServer()).codecServerCommand(options));
 
 program
   .command('demo')
@@ -102,7 +118,7 @@ program
   .option('--keep', 'keep the server and worker up afterwards (for the Web UI)')
   .option('--task <text>', 'a different task')
   .option('-m, --model <provider:model>', 'a real model instead of the scripted one (its key in this environment)')
-  .action((options) => demoCommand(options));
+  .action(async (options) => (await commands.demo()).demoCommand(options));
 
 /** The message and its causes ("Workflow execution failed: Model step … failed: …"), with the error type. */
 function describeError(error: unknown): string {

@@ -17,10 +17,35 @@ export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentC
   } catch (error) {
     throw new AgentConfigError(`Cannot read agent config ${file}: ${(error as Error).message}`, [(error as Error).message]);
   }
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
-  const config = parseAgentConfig(raw && typeof raw === 'object' ? { ...raw, ...defined } : raw, file);
-  // Relative skill folders are relative to the config file.
-  return withSkillSourceKeys(config, path.dirname(path.resolve(file)));
+  // Scripted-model files and skill folders in the file are relative to it; a --model given on
+  // the command line is relative to the working directory.
+  const folder = path.dirname(path.resolve(file));
+  const defined = Object.fromEntries(
+    Object.entries(overrides)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, scriptPathFrom(value, process.cwd())]),
+  );
+  const config = parseAgentConfig(raw && typeof raw === 'object' ? { ...withScriptPathsFrom(raw, folder), ...defined } : raw, file);
+  return withSkillSourceKeys(config, folder);
+}
+
+/**
+ * `scripted:<file>` names a script file (YAML or JSON); a relative one becomes absolute against
+ * `folder`, so the config works from any working directory. Script names without a file
+ * extension (registered in the worker) stay as they are.
+ */
+function scriptPathFrom(model: string, folder: string): string {
+  const match = /^scripted:(.+\.(?:ya?ml|json))$/i.exec(model);
+  return match && !path.isAbsolute(match[1]!) ? `scripted:${path.join(folder, match[1]!)}` : model;
+}
+
+function withScriptPathsFrom(raw: object, folder: string): object {
+  const fields = raw as { model?: unknown; planning_model?: unknown };
+  return {
+    ...raw,
+    ...(typeof fields.model === 'string' ? { model: scriptPathFrom(fields.model, folder) } : {}),
+    ...(typeof fields.planning_model === 'string' ? { planning_model: scriptPathFrom(fields.planning_model, folder) } : {}),
+  };
 }
 
 /** Serialises a config for a file; `parseAgentConfig(parse(serialise(c)))` equals `c`. */

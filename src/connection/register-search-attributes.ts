@@ -7,10 +7,21 @@ const INDEXED_VALUE_TYPE: Record<string, temporal.api.enums.v1.IndexedValueType>
 };
 
 /**
- * Registers the runtime's custom search attributes on a namespace if they are missing (the dev
- * server gets them at start; a cluster gets them here, once). Idempotent.
+ * Registers the runtime's custom search attributes (`AgentName`, `AgentStatus`,
+ * `AgentSkillSources`) on a namespace if they are missing, and returns the names it added.
+ * Idempotent. Run it once per cluster namespace before the first run (`durable-agents setup` does),
+ * not from every worker: workers registering concurrently can make a Temporal server (seen on
+ * 1.29.1) create duplicate aliases. The embedded dev server gets them at start. On Temporal Cloud,
+ * add them in the namespace settings (or with `tcld`) instead: the operator API there needs an
+ * admin key.
+ * @example
+ * import { Connection } from '@temporalio/client';
+ * import { registerSearchAttributes } from 'durable-agents/worker';
+ *
+ * const connection = await Connection.connect({ address: 'temporal.internal:7233' });
+ * console.log(await registerSearchAttributes(connection, 'default')); // e.g. ['AgentName', …]
  */
-export async function ensureSearchAttributes(
+export async function registerSearchAttributes(
   connection: { operatorService: temporal.api.operatorservice.v1.OperatorService },
   namespace: string,
 ): Promise<string[]> {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
-import { findOrBuildTemporalCli, PROJECT_ROOT } from './temporal-cli';
+import { findOrBuildTemporalCli } from './temporal-cli';
 
 /**
  * Starts the real Temporal dev server (`temporal server start-dev`): loopback only, SQLite database
@@ -12,7 +12,8 @@ import { findOrBuildTemporalCli, PROJECT_ROOT } from './temporal-cli';
  * clean stop that leaves no process behind.
  */
 
-export const DEFAULT_DATA_DIR = path.join(PROJECT_ROOT, '.temporal-data');
+/** Where the dev server's database, artifacts and skill caches go: AGENT_DATA_DIR, or .temporal-data in the working directory (never inside an installed package). */
+export const DEFAULT_DATA_DIR = path.resolve(process.env.AGENT_DATA_DIR ?? '.temporal-data');
 
 export interface DevServerOptions {
   /** gRPC port; 0 picks a free one. Default 7233. */

@@ -22,6 +22,8 @@ export const ErrorCode = {
   approvalRefused: 'ApprovalRefused',
   emptyMessage: 'EmptyMessage',
   subagentRefused: 'SubagentRefused',
+  toolsModuleInvalid: 'ToolsModuleError',
+  searchAttributesMissing: 'SearchAttributesMissing',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -64,5 +66,23 @@ export class ApprovalRefusedError extends AgentRuntimeError {
 export class EmptyMessageError extends AgentRuntimeError {
   constructor() {
     super(ErrorCode.emptyMessage, 'text: an injected message must not be empty');
+  }
+}
+
+/** A `--tools` module that cannot be loaded, or does not export tools. */
+export class ToolsModuleError extends AgentRuntimeError {
+  constructor(message: string) {
+    super(ErrorCode.toolsModuleInvalid, message);
+  }
+}
+
+/** The namespace lacks this runtime's search attributes (a one-time `durable-agents setup`). */
+export class SearchAttributesMissingError extends AgentRuntimeError {
+  constructor(namespace: string, detail: string) {
+    super(
+      ErrorCode.searchAttributesMissing,
+      `The namespace '${namespace}' has no search attributes for agent runs (${detail}). Register them once: ` +
+        '`npx durable-agents setup` (or registerSearchAttributes() from durable-agents/worker).',
+    );
   }
 }

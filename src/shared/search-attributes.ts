@@ -2,7 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 /**
  * Custom search attributes of agent runs. The dev server registers them at start
- * (`--search-attribute`), clusters through `ensureSearchAttributes`. Safe in the workflow sandbox.
+ * (`--search-attribute`), clusters through `registerSearchAttributes` (`durable-agents setup`). Safe in the workflow sandbox.
  */
 export const AgentNameAttribute = defineSearchAttributeKey('AgentName', SearchAttributeType.KEYWORD);
 /** running | awaiting_approval | completed */

@@ -1,15 +1,61 @@
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ToolsModuleError } from '../shared/errors';
 import { demoTools } from '../tools/demo-tools';
 import type { Tool } from '../tools/define-tool';
 
 /**
- * The tools a worker process registers: the demo tools, plus those of a module the user names
- * (`--tools ./my-tools.ts`, or `AGENT_TOOLS_MODULE`) exporting `tools: Tool[]` or a default array.
+ * `import()` kept as a real dynamic import in the compiled CommonJS (TypeScript would turn it into
+ * `require`), so a tools module may be CommonJS (.js, .cjs) or ESM (.mjs, or .js in a
+ * `"type": "module"` package).
  */
-export function loadTools(modulePath = process.env.AGENT_TOOLS_MODULE): Tool[] {
-  if (!modulePath) return [...demoTools];
-  const loaded = require(path.resolve(modulePath)) as { tools?: Tool[]; default?: Tool[] };
-  const tools = loaded.tools ?? loaded.default;
-  if (!Array.isArray(tools)) throw new Error(`${modulePath} must export 'tools' (an array of tools made with defineTool)`);
-  return [...demoTools, ...tools];
+const dynamicImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
+
+const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
+const CANNOT_LOAD_TYPESCRIPT = new Set(['ERR_UNKNOWN_FILE_EXTENSION', 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX', 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING']);
+
+export interface LoadToolsOptions {
+  /** A module exporting `tools: Tool[]` (or a default array); also AGENT_TOOLS_MODULE. */
+  modulePath?: string;
+  /** Register the demo tools too (default true: `worker --no-demo-tools` leaves them out). */
+  demoTools?: boolean;
+}
+
+/**
+ * The tools a worker process registers: the demo tools (unless left out) and those of the module
+ * the user names (`--tools ./tools.js`).
+ * @throws ToolsModuleError naming the file: not found, TypeScript without a loader, no `tools` export.
+ */
+export async function loadTools(options: LoadToolsOptions = {}): Promise<Tool[]> {
+  const modulePath = options.modulePath ?? process.env.AGENT_TOOLS_MODULE;
+  const builtIn = options.demoTools === false ? [] : [...demoTools];
+  if (!modulePath) return builtIn;
+  const file = path.resolve(modulePath);
+  const loaded = await importToolsModule(file);
+  const candidate = loaded.tools ?? (loaded.default as { tools?: unknown } | undefined)?.tools ?? loaded.default;
+  if (!Array.isArray(candidate) || !candidate.every(isTool)) {
+    throw new ToolsModuleError(`${modulePath} must export 'tools' (or a default export): an array of tools made with defineTool`);
+  }
+  return [...builtIn, ...candidate];
+}
+
+async function importToolsModule(file: string): Promise<Record<string, unknown>> {
+  try {
+    return await dynamicImport(pathToFileURL(file).href);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && (error as Error).message.includes(file)) throw new ToolsModuleError(`Tools module not found: ${file}`);
+    if (TYPESCRIPT_FILE.test(file) && (CANNOT_LOAD_TYPESCRIPT.has(code ?? '') || error instanceof SyntaxError)) {
+      throw new ToolsModuleError(
+        `${file} is TypeScript, which this Node.js cannot load by itself. Compile it (tsc) and pass the .js file, ` +
+          'or run the CLI under a TypeScript loader: node --import tsx ./node_modules/durable-agents/dist/client/cli.js worker --tools <file>',
+      );
+    }
+    throw error;
+  }
+}
+
+function isTool(value: unknown): value is Tool {
+  const tool = value as Partial<Tool> | null;
+  return typeof tool?.name === 'string' && typeof tool.execute === 'function' && typeof tool.spec === 'function';
 }

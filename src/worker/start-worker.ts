@@ -1,10 +1,9 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { ensureSearchAttributes } from '../connection/ensure-search-attributes';
+import { registerSearchAttributes } from '../connection/register-search-attributes';
 import type { TemporalTarget } from '../connection/temporal-target';
 import type { Tool } from '../tools/define-tool';
 import { createAgentWorker } from './create-worker';
-import { McpConnections } from '../mcp/mcp-connections';
 import { createProcessLogger, PinoTemporalLogger } from './logger';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 
@@ -27,27 +26,27 @@ export function installRuntimeLogger(name: string): void {
   runtimeInstalled = true;
 }
 
+export interface StartWorkerOptions {
+  tools: Tool[];
+  taskQueue?: string;
+  /**
+   * Register the search attributes first (`worker --setup`). Off by default: on a cluster that is
+   * a one-time step (`durable-agents setup`); the dev server has them from its start.
+   */
+  registerSearchAttributes?: boolean;
+}
+
 /**
  * Connects to the target and runs an agent worker until `stop()` (or SIGINT / SIGTERM, which the
  * Temporal worker handles by draining in-flight tasks).
  */
-export async function startWorker(target: TemporalTarget, tools: Tool[], taskQueue?: string): Promise<RunningWorker> {
+export async function startWorker(target: TemporalTarget, options: StartWorkerOptions): Promise<RunningWorker> {
   const dataConverter = dataConverterFromEnvironment();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
-  if (target.external) {
-    // A cluster may lack our search attributes; the dev server got them at start.
-    await ensureSearchAttributes(connection, target.namespace).catch((error: unknown) => {
-      process.stderr.write(`warning: could not register search attributes: ${String(error)}\n`);
-    });
-  }
-  const mcp = new McpConnections();
-  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue, tools, mcp, dataConverter });
-  // MCP server processes end with the worker: no orphans.
-  const done = worker.run().finally(async () => {
-    await mcp.closeAll();
-    await connection.close();
-  });
+  if (options.registerSearchAttributes) await registerSearchAttributes(connection, target.namespace);
+  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue: options.taskQueue, tools: options.tools, dataConverter });
+  const done = worker.run().finally(() => connection.close());
   return {
     worker,
     client,

@@ -19,7 +19,7 @@ export async function demoCommand(options: { keep?: boolean; task?: string; mode
   installRuntimeLogger('agent-demo');
   const config = loadAgentConfigFile(DEMO_CONFIG, { model: options.model });
   const server = await ensureLocalServer((line) => console.log(line));
-  const running = await startWorker(server.target, demoTools);
+  const running = await startWorker(server.target, { tools: demoTools });
   const agents = new AgentClient(running.client, { uiUrl: server.target.uiUrl });
   try {
     const run = await agents.startRun({ config, task: options.task ?? DEMO_TASK });

@@ -3,10 +3,10 @@ import { loadTools } from '../../worker/load-tools';
 import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
 
 /** `dev`: the embedded Temporal dev server and a worker in one process, until Ctrl-C. */
-export async function devCommand(options: { tools?: string }): Promise<void> {
+export async function devCommand(options: { tools?: string; demoTools?: boolean }): Promise<void> {
   installRuntimeLogger('agent-dev');
   const server = await ensureLocalServer((line) => console.log(line));
-  const running = await startWorker(server.target, loadTools(options.tools));
+  const running = await startWorker(server.target, { tools: await loadTools({ modulePath: options.tools, demoTools: options.demoTools }) });
   console.log(`Worker running. Web UI: ${server.target.uiUrl ?? '(unknown)'}  Press Ctrl-C to stop.`);
   await waitForInterrupt();
   console.log('Stopping...');

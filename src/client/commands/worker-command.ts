@@ -2,12 +2,21 @@ import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { loadTools } from '../../worker/load-tools';
 import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
 
+export interface WorkerCommandOptions {
+  tools?: string;
+  taskQueue?: string;
+  /** false with `--no-demo-tools`. */
+  demoTools?: boolean;
+  /** `--setup`: register the search attributes before polling. */
+  setup?: boolean;
+}
+
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
-export async function workerCommand(options: { tools?: string; taskQueue?: string }): Promise<void> {
+export async function workerCommand(options: WorkerCommandOptions): Promise<void> {
   installRuntimeLogger('agent-worker');
   const target = resolveTemporalTarget();
-  const tools = loadTools(options.tools);
-  const running = await startWorker(target, tools, options.taskQueue);
-  console.log(`Worker polling ${target.address} (namespace ${target.namespace}) with tools: ${tools.map((tool) => tool.name).join(', ')}`);
+  const tools = await loadTools({ modulePath: options.tools, demoTools: options.demoTools });
+  const running = await startWorker(target, { tools, taskQueue: options.taskQueue, registerSearchAttributes: options.setup });
+  console.log(`Worker polling ${target.address} (namespace ${target.namespace}) with tools: ${tools.map((tool) => tool.name).join(', ') || 'none'}`);
   await running.done;
 }

@@ -1,0 +1,65 @@
+/**
+ * `durable-agents`: what a client or a tool author needs. Start and follow runs, decide approvals,
+ * define tools, validate agent configs. Nothing here runs in a workflow or needs a worker.
+ *
+ * @example
+ * import { z } from 'zod';
+ * import { AgentClient, defineTool } from 'durable-agents';
+ *
+ * export const lookupOrder = defineTool({
+ *   name: 'lookup_order',
+ *   description: 'Finds an order by id',
+ *   parameters: z.object({ orderId: z.string() }),
+ *   execute: async ({ orderId }) => ({ orderId, status: 'shipped' }),
+ * });
+ *
+ * const agents = await AgentClient.connect();
+ * const run = await agents.startRun({ config: { name: 'support', model: 'openai:gpt-4o-mini', tools: ['lookup_order'] }, task: 'Where is order 42?' });
+ * console.log((await run.result()).output);
+ *
+ * @packageDocumentation
+ */
+
+// Tools
+export { defineTool, RetryableToolError } from './tools/define-tool';
+export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
+
+// Client
+export { AgentClient, RunHandle } from './client/agent-client';
+export type { AgentClientOptions, DecisionReceipt, PendingApprovals, StartRunOptions } from './client/agent-client';
+export { resolveTemporalTarget } from './connection/temporal-target';
+export type { TemporalTarget } from './connection/temporal-target';
+
+// Config
+export { agentConfigSchema, mcpServerSchema, parseAgentConfig } from './shared/agent-config';
+export type { AgentConfig, AgentConfigInput, McpServerConfig } from './shared/agent-config';
+export { loadAgentConfigFile, loadAgentDirectory } from './client/load-config';
+
+// Errors with stable codes
+export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode } from './shared/errors';
+export type { ErrorCodeValue } from './shared/errors';
+
+// What runs take, report and return
+export type { AssistantMessage, JsonSchema, Message, ToolCall, ToolMessage, ToolSpec, Usage, UserMessage } from './shared/messages';
+export type { EventPage, RunEvent, RunEventType } from './shared/run-events';
+export type { LiveSnapshot, ModelTextSnapshot, ToolProgressSnapshot } from './shared/live-snapshots';
+export type {
+  AgentRunInput,
+  AgentRunResult,
+  ApprovalDecision,
+  ApprovalOutcome,
+  ApprovalRecord,
+  ApprovalRequest,
+  ApprovalStatus,
+  HandoffRecord,
+  PlanArtifact,
+  ProgressNote,
+  RunPhase,
+  RunStatus,
+  RunTimeouts,
+  StopReason,
+  ToolResult,
+  ToolResultMetadata,
+  ToolResultStatus,
+  UsageSummary,
+} from './shared/run-types';

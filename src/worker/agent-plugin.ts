@@ -1,0 +1,144 @@
+import path from 'node:path';
+import { Client } from '@temporalio/client';
+import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, Worker, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { QueryConversationSource } from '../activities/conversation-source';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import { FolderArtifactStore } from '../artifacts/folder-artifact-store';
+import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
+import { dataConverterFromEnvironment } from '../codec/encryption-codec';
+import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
+import { McpConnections } from '../mcp/mcp-connections';
+import type { ModelRegistry } from '../models/model-registry';
+import type { Tool } from '../tools/define-tool';
+import { subagentTools } from '../tools/subagent-tools';
+import { ToolRegistry } from '../tools/tool-registry';
+import { defaultModelRegistry } from './default-models';
+import { assertSupportedTemporal } from './temporal-versions';
+import { agentWorkflowsPath, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
+
+/** How often (at most) live heartbeat details reach the server, in ms (streamed text, progress). */
+const DEFAULT_LIVE_UPDATE_MS = 250;
+
+export interface AgentPluginOptions {
+  /** The tools agents on this worker may call (made with `defineTool`). */
+  tools?: Iterable<Tool>;
+  /** Model providers by prefix. Default: `scripted:`, `openai:`, `anthropic:`, `openai-compatible:`. */
+  models?: ModelRegistry;
+  /** Where large tool results go. Default: a folder (AGENT_ARTIFACT_DIR or .temporal-data/artifacts). */
+  artifacts?: ArtifactStore;
+  /**
+   * The client model steps read their run's conversation with. Default: one on the worker's own
+   * connection, namespace and data converter.
+   */
+  client?: Client;
+  /** @internal MCP clients (one per server, reused); closed when the worker stops. */
+  mcp?: McpConnections;
+}
+
+/**
+ * A Temporal worker plugin that adds the agent runtime to your own worker: the `agentRun`
+ * workflow, its activities (model steps, tools, MCP, skills), your tools and the model providers.
+ * Your own workflows and activities stay as they are.
+ *
+ * - Without a `workflowsPath` of your own, the worker uses the bundle prebuilt at package build
+ *   time (fast start, no webpack at run time).
+ * - With a `workflowsPath`, the agent workflows are bundled together with yours (the plugin is
+ *   also a bundler plugin: pass it to `bundleWorkflowCode({ plugins })` to prebuild that bundle).
+ * - Settings it adds only when you did not set them: heartbeat throttling of 250 ms (live text and
+ *   progress) and payload encryption from `AGENT_PAYLOAD_KEYS`.
+ *
+ * @example
+ * import { NativeConnection, Worker } from '@temporalio/worker';
+ * import { AgentPlugin } from 'durable-agents/worker';
+ * import { lookupOrder, refund } from './tools';
+ * import * as activities from './activities';
+ *
+ * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
+ * const worker = await Worker.create({
+ *   connection,
+ *   taskQueue: 'orders',
+ *   workflowsPath: require.resolve('./workflows'), // your workflows (may run agents as children)
+ *   activities,                                     // your activities
+ *   plugins: [new AgentPlugin({ tools: [lookupOrder, refund] })],
+ * });
+ * await worker.run();
+ */
+export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
+  readonly name = 'durable-agents';
+  private readonly mcp: McpConnections;
+
+  constructor(private readonly options: AgentPluginOptions = {}) {
+    this.mcp = options.mcp ?? new McpConnections();
+  }
+
+  configureWorker(options: WorkerOptions): WorkerOptions {
+    assertSupportedTemporal();
+    const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
+    const client = this.options.client ?? this.clientOn(options, dataConverter);
+    const artifacts = this.options.artifacts ?? new FolderArtifactStore(process.env.AGENT_ARTIFACT_DIR ?? path.join(DEFAULT_DATA_DIR, 'artifacts'));
+    const agentActivities = createActivities({
+      tools: this.toolRegistry(artifacts),
+      artifacts,
+      mcp: this.mcp,
+      models: this.options.models ?? defaultModelRegistry(),
+      conversations: new QueryConversationSource(client),
+    });
+    const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
+    if (clashes.length > 0) {
+      throw new Error(`Activity names taken by the durable-agents plugin: ${clashes.join(', ')}. Rename your activities with these names.`);
+    }
+    return {
+      ...options,
+      ...this.workflowSource(options),
+      activities: { ...options.activities, ...agentActivities },
+      ...(dataConverter ? { dataConverter } : {}),
+      // Heartbeats carry streamed model text and tool progress to clients, so they may reach the
+      // server this often instead of at 80% of the heartbeat timeout.
+      maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? Number(process.env.AGENT_LIVE_UPDATE_MS ?? DEFAULT_LIVE_UPDATE_MS),
+    };
+  }
+
+  configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    return { ...options, ...this.workflowSource(options) };
+  }
+
+  /** Adds the agent workflows to a bundle made from your `workflowsPath`. */
+  configureBundler(options: BundleOptions): BundleOptions {
+    if (path.resolve(options.workflowsPath) === agentWorkflowsPath()) return options;
+    return { ...options, workflowsPath: combinedWorkflowsEntry(options.workflowsPath) };
+  }
+
+  async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    try {
+      await next(worker);
+    } finally {
+      // MCP server processes end with the worker: no orphans.
+      await this.mcp.closeAll();
+    }
+  }
+
+  /** Yours (with ours added by `configureBundler`), or the prebuilt bundle, or ours bundled now. */
+  private workflowSource(options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+    if (options.workflowBundle || options.workflowsPath) return {};
+    const fromEnvironment = process.env.AGENT_WORKFLOW_BUNDLE;
+    if (fromEnvironment) return { workflowBundle: { codePath: fromEnvironment } };
+    const prebuilt = prebuiltBundle();
+    return 'codePath' in prebuilt ? { workflowBundle: prebuilt } : { workflowsPath: agentWorkflowsPath() };
+  }
+
+  /** Your tools, plus the built-in ones (reading offloaded results, sub-agents) you did not replace. */
+  private toolRegistry(artifacts: ArtifactStore): ToolRegistry {
+    const tools = new ToolRegistry(this.options.tools ?? []);
+    if (!tools.has(READ_ARTIFACT_TOOL)) tools.register(createReadArtifactTool(artifacts));
+    for (const tool of subagentTools) if (!tools.has(tool.name)) tools.register(tool);
+    return tools;
+  }
+
+  private clientOn(options: WorkerOptions, dataConverter: WorkerOptions['dataConverter']): Client {
+    if (!options.connection) {
+      throw new Error('AgentPlugin: pass `connection` (a NativeConnection) to Worker.create, or a `client` to AgentPlugin, so model steps can read their conversation.');
+    }
+    return new Client({ connection: options.connection, namespace: options.namespace ?? 'default', ...(dataConverter ? { dataConverter } : {}) });
+  }
+}

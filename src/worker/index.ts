@@ -1,0 +1,40 @@
+/**
+ * `durable-agents/worker`: the worker side. A Temporal worker plugin that adds agents to your own
+ * worker, an all-in-one agent worker, the model provider interface, the scripted model for tests,
+ * and search-attribute registration. Tools, model providers and API keys live on workers only.
+ *
+ * @example
+ * import { NativeConnection, Worker } from '@temporalio/worker';
+ * import { AgentPlugin } from 'durable-agents/worker';
+ * import { tools } from './tools';
+ *
+ * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
+ * const worker = await Worker.create({ connection, taskQueue: 'agent-runs', plugins: [new AgentPlugin({ tools })] });
+ * await worker.run();
+ *
+ * @packageDocumentation
+ */
+
+export { AgentPlugin } from './agent-plugin';
+export type { AgentPluginOptions } from './agent-plugin';
+export { createAgentWorker } from './create-worker';
+export type { AgentWorkerOptions } from './create-worker';
+export { registerSearchAttributes } from '../connection/register-search-attributes';
+export { SUPPORTED_TEMPORAL_RANGE } from './temporal-versions';
+
+// Models
+export { ModelError } from '../models/model-provider';
+export type { ModelProvider, ModelRequest, ModelResponse } from '../models/model-provider';
+export { ModelRegistry } from '../models/model-registry';
+export { defaultModelRegistry } from './default-models';
+export { ScriptedModel, loadModelScript, modelScriptSchema } from '../models/scripted-model';
+export type { ModelScript, ModelScriptInput, ScriptedCall, ScriptedModelOptions, ScriptedReply } from '../models/scripted-model';
+
+// Artifacts (large tool results)
+export { FolderArtifactStore } from '../artifacts/folder-artifact-store';
+export { ArtifactNotFoundError } from '../artifacts/artifact-store';
+export type { ArtifactStore } from '../artifacts/artifact-store';
+
+// Tools (also exported by 'durable-agents', for tool modules that import only this entry)
+export { defineTool, RetryableToolError } from '../tools/define-tool';
+export type { Tool, ToolContext, ToolDefinition } from '../tools/define-tool';

@@ -1,0 +1,55 @@
+/**
+ * The Temporal SDK packages are peer dependencies: the app brings one copy (one native module).
+ * This checks, once per process, that the copy it brought is one this package supports, and says
+ * what to install otherwise.
+ */
+
+/** The SDK releases this package is built and tested against. */
+export const SUPPORTED_TEMPORAL_RANGE = '>=1.24.0 <2.0.0';
+
+const PACKAGES = ['@temporalio/worker', '@temporalio/workflow', '@temporalio/client', '@temporalio/activity', '@temporalio/common'] as const;
+
+let checked = false;
+
+/** The installed version of each Temporal package this package uses (null when missing). */
+export function installedTemporalVersions(): Record<string, string | null> {
+  const versions: Record<string, string | null> = {};
+  for (const name of PACKAGES) {
+    try {
+      versions[name] = (require(`${name}/package.json`) as { version: string }).version;
+    } catch {
+      versions[name] = null;
+    }
+  }
+  return versions;
+}
+
+/**
+ * @throws Error naming each missing or unsupported package and the range to install, e.g.
+ * `npm install @temporalio/worker@^1.24.0`.
+ */
+export function assertSupportedTemporal(versions = installedTemporalVersions()): void {
+  if (checked) return;
+  const problems = Object.entries(versions).flatMap(([name, version]) => {
+    if (version === null) return [`${name} is not installed`];
+    return isSupported(version) ? [] : [`${name} ${version} is outside ${SUPPORTED_TEMPORAL_RANGE}`];
+  });
+  if (problems.length > 0) {
+    throw new Error(
+      `durable-agents needs the Temporal TypeScript SDK ${SUPPORTED_TEMPORAL_RANGE} in your project: ${problems.join('; ')}. ` +
+        `Install matching versions, e.g. npm install ${PACKAGES.map((name) => `${name}@^1.24.0`).join(' ')}`,
+    );
+  }
+  checked = true;
+}
+
+/** The versions differ between SDK packages (they are released together; mixing is a common source of bugs). */
+export function mixedTemporalVersions(versions = installedTemporalVersions()): string | null {
+  const distinct = new Set(Object.values(versions).filter((version): version is string => version !== null));
+  return distinct.size > 1 ? Object.entries(versions).map(([name, version]) => `${name}@${version}`).join(', ') : null;
+}
+
+function isSupported(version: string): boolean {
+  const [major, minor] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return major === 1 && minor !== undefined && minor >= 24;
+}

@@ -1,0 +1,51 @@
+/**
+ * `durable-agents/workflow`: for your own workflows (sandbox-safe, deterministic) and for any
+ * Temporal client in another language or tool — run an agent as a child workflow, and the wire
+ * names and payload types of every signal, query and update of an agent run.
+ *
+ * @example
+ * import { runAgent } from 'durable-agents/workflow';
+ *
+ * export async function triage(ticket: string): Promise<string> {
+ *   const { output } = await runAgent({ config: { name: 'triage', model: 'openai:gpt-4o-mini', tools: ['lookup_order'] }, task: ticket });
+ *   return output;
+ * }
+ *
+ * @packageDocumentation
+ */
+
+export { runAgent, startAgent } from './run-agent';
+export type { RunAgentOptions } from './run-agent';
+
+// Signals, queries and updates of an agent run (the same definitions the runtime uses).
+export {
+  approvalSignal,
+  conversationQuery,
+  decideApprovalUpdate,
+  eventsQuery,
+  injectMessageSignal,
+  injectMessageUpdate,
+  skillsChangedSignal,
+  statusQuery,
+} from '../shared/run-messages';
+export type { ConversationRequest, InjectedMessage } from '../shared/run-messages';
+export { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
+export { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+
+// Payload types
+export type { AgentConfig, AgentConfigInput, McpServerConfig } from '../shared/agent-config';
+export type { EventPage, RunEvent, RunEventType } from '../shared/run-events';
+export type { Message, ToolCall, Usage } from '../shared/messages';
+export type { SkillBatch, SkillChange, SkillChangeKind, SkillFileError, SkillInfo } from '../shared/skill-types';
+export type {
+  AgentRunInput,
+  AgentRunResult,
+  ApprovalDecision,
+  ApprovalOutcome,
+  ApprovalRequest,
+  ConversationSlice,
+  RunStatus,
+  RunTimeouts,
+  StopReason,
+  ToolResult,
+} from '../shared/run-types';
