@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
+import { z as zod3 } from 'zod/v3';
 import { modelToolSpecs } from '../src/activities/model-tool-specs';
 import { splitInjectedArgs } from '../src/shared/split-injected-args';
 import { defineTool } from '../src/tools/define-tool';
@@ -24,6 +25,12 @@ describe('tools', () => {
         required: ['name'],
       },
     });
+  });
+
+  it('refuses zod 3 parameters when the tool is defined, naming the tool and the fix', () => {
+    const define = () =>
+      defineTool({ name: 'legacy', description: 'Made with zod 3.', parameters: zod3.object({ id: zod3.string() }) as unknown as z.ZodType, execute: () => 'ok' });
+    expect(define).toThrow("defineTool('legacy'): parameters must be a zod 4 schema, got a zod 3 schema. Install zod@^4");
   });
 
   it('refuses a second tool with the same name, naming it', () => {

@@ -54,6 +54,7 @@ export interface ToolDefinition<Schema extends z.ZodType> {
  * });
  */
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool<z.output<Schema>> {
+  assertZod4Schema(definition);
   let cachedSchema: JsonSchema | undefined;
   return {
     name: definition.name,
@@ -67,6 +68,19 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
       return { name: definition.name, description: definition.description, parameters: structuredClone(cachedSchema) };
     },
   };
+}
+
+/**
+ * Zod 3 schemas look alike but cannot be turned into JSON Schema by zod 4 (a TypeError deep inside
+ * `spec()` otherwise): say so when the tool is defined.
+ */
+function assertZod4Schema(definition: { name: string; parameters: unknown }): void {
+  const schema = definition.parameters as { _zod?: unknown; _def?: unknown } | null;
+  if (schema && typeof schema === 'object' && '_zod' in schema) return;
+  const found = schema && typeof schema === 'object' && '_def' in schema ? 'a zod 3 schema' : `${typeof schema}`;
+  throw new TypeError(
+    `defineTool('${definition.name}'): parameters must be a zod 4 schema, got ${found}. Install zod@^4 (or import { z } from 'zod/v4' with zod 3.25+).`,
+  );
 }
 
 /** JSON Schema of zod parameters in the dialect providers accept (no `$schema` key). */
