@@ -1,13 +1,27 @@
 # The agent worker image (docker-compose.yml). Tools, model providers and API keys live here.
-FROM node:20-slim
-WORKDIR /app
+# Built the way users install the runtime: the package is packed (compiled JS, types and the
+# prebuilt workflow bundle), then installed into a fresh app with its Temporal and zod peers.
+FROM node:20-slim AS build
+WORKDIR /src
 COPY package.json package-lock.json ./
 # `npm install`, not `npm ci`: the lock lists only the Linux builds of some optional native
 # packages, which `npm ci` refuses (see .ci/run); the locked versions are installed either way.
-RUN npm install --omit=dev --no-audit --no-fund && npm install --no-save --no-audit --no-fund typescript@5.9
-COPY tsconfig.json tsconfig.build.json ./
+RUN npm install --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json README.md LICENSE ./
+COPY scripts ./scripts
 COPY src ./src
 COPY examples ./examples
-RUN npx tsc -p tsconfig.build.json
+COPY docs ./docs
+# prepack runs the build (tsc, then the workflow bundle).
+RUN npm pack --pack-destination /tmp
+
+FROM node:20-slim
+WORKDIR /app
+COPY --from=build /tmp/durable-agents-*.tgz /tmp/
+RUN npm init -y >/dev/null \
+  && npm install --no-audit --no-fund /tmp/durable-agents-*.tgz \
+  && rm /tmp/durable-agents-*.tgz \
+  && mkdir -p /app/.temporal-data && chown node /app/.temporal-data
 USER node
-CMD ["node", "dist/client/cli.js", "worker"]
+# Add your own tools with --tools /app/tools.js (a JavaScript module exporting `tools`).
+CMD ["npx", "--no-install", "durable-agents", "worker"]
