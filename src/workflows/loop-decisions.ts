@@ -39,6 +39,7 @@ export type NextMove =
   | { kind: 'correct-output'; outputRejected: string; correction: Message }
   | { kind: 'finish'; stopReason: StopReason; output: string; extra: Partial<AgentRunResult>; outputRejected?: string };
 
+/** The move after an executor reply of `step` (of at most `stepLimit`). */
 export function nextMove(reply: ModelStepResult, step: number, stepLimit: number): NextMove {
   const { content, toolCalls } = reply.message;
   if (toolCalls.length > 0) return { kind: 'run-tools', calls: toolCalls };
@@ -104,6 +105,7 @@ export type ToolRoute =
   | { kind: 'unknown'; available: string }
   | { kind: 'subagents' | 'mcp' | 'activity'; gated: boolean };
 
+/** The route of a call to tool `name`, given the run's tools now and its MCP tools. */
 export function toolRoute(name: string, config: Pick<AgentConfig, 'handoffs' | 'hitl_tools'>, available: readonly string[], mcpTools: { has(name: string): boolean }): ToolRoute {
   const target = handoffTarget(name, config);
   if (target !== null) return { kind: 'handoff', target };
