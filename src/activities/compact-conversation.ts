@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { classifyProviderError } from '../models/ai-sdk-provider';
+import { classifyProviderError } from '../models/provider-errors';
 import type { Message } from '../shared/messages';
 import type { CompactionInput, CompactionResult } from '../shared/run-types';
 import type { ModelStepDependencies } from './model-step';

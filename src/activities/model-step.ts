@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withBudgetAdvisories, promptTokens } from '../budget/budget-advisory';
 import type { ModelRegistry } from '../models/model-registry';
 import { ModelError } from '../models/model-provider';
-import { classifyProviderError } from '../models/ai-sdk-provider';
+import { classifyProviderError } from '../models/provider-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ModelStepInput, ModelStepResult } from '../shared/run-types';
 import type { ConversationSource } from './conversation-source';

@@ -1,8 +1,13 @@
-import Ajv from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../shared/messages';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
+/** Ajv (and its code generator) loads on the first answer checked against a schema: most agents set none. */
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function validator(): Ajv {
+  return (ajv ??= new (require('ajv') as typeof import('ajv')).Ajv({ allErrors: true, strict: false }));
+}
 
 export type OutputCheck = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -21,9 +26,9 @@ export function checkStructuredOutput(text: string, schema: JsonSchema): OutputC
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = validator().compile(schema);
     compiled.set(key, validate);
   }
   if (validate(value)) return { ok: true, value };
-  return { ok: false, error: ajv.errorsText(validate.errors, { dataVar: 'output' }) };
+  return { ok: false, error: validator().errorsText(validate.errors, { dataVar: 'output' }) };
 }

@@ -1,9 +1,11 @@
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
+import type { Tiktoken } from 'js-tiktoken';
 import type { Message, ToolSpec } from '../shared/messages';
 
 /**
  * Token counting with js-tiktoken (offline: the o200k_base ranks ship with the package). Exact for
  * current OpenAI models, a close estimate for others: budgets are advisory limits, not billing.
+ * The package (several MB of ranks) loads on the first count, so a worker whose agents set no
+ * token budget never loads it.
  */
 let encoder: Tiktoken | undefined;
 
@@ -11,7 +13,7 @@ let encoder: Tiktoken | undefined;
 const PER_MESSAGE_OVERHEAD = 4;
 
 export function countTokens(text: string): number {
-  encoder ??= getEncoding('o200k_base');
+  encoder ??= (require('js-tiktoken') as typeof import('js-tiktoken')).getEncoding('o200k_base');
   return encoder.encode(text).length;
 }
 

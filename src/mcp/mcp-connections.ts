@@ -1,11 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServerConfig } from '../shared/agent-config';
 
 /**
  * MCP clients of one worker process, one per server config, reused across calls (a stdio server
  * is spawned once, not per call). A connection that fails is dropped, so the next call retries.
+ * The MCP SDK loads on the first connection: a worker whose agents name no MCP server never loads it.
  */
 export class McpConnections {
   private readonly clients = new Map<string, Promise<Client>>();
@@ -37,12 +36,21 @@ export class McpConnections {
 }
 
 async function connect(server: McpServerConfig): Promise<Client> {
+  const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client({ name: 'durable-agents', version: '0.1.0' });
-  const transport = server.url
-    ? new StreamableHTTPClientTransport(new URL(server.url))
-    : new StdioClientTransport({ command: server.command!, args: server.args, env: environmentFor(server), stderr: 'ignore' });
+  const transport = server.url ? httpTransport(server.url) : stdioTransport(server);
   await client.connect(transport);
   return client;
+}
+
+function httpTransport(url: string) {
+  const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  return new StreamableHTTPClientTransport(new URL(url));
+}
+
+function stdioTransport(server: McpServerConfig) {
+  const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js') as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+  return new StdioClientTransport({ command: server.command!, args: server.args, env: environmentFor(server), stderr: 'ignore' });
 }
 
 /** PATH and the like, plus the variables the config names; no other secret of the worker. */

@@ -1,11 +1,9 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, generateText, jsonSchema, Output, streamText, type LanguageModel, type ModelMessage, type StreamTextResult, type ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, StreamTextResult, ToolSet } from 'ai';
 import { ErrorCode } from '../shared/errors';
 import type { Message } from '../shared/messages';
 import { isStrictCompatible } from './strict-json-schema';
 import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from './model-provider';
+import { classifyProviderError } from './provider-errors';
 
 /**
  * Real providers through the Vercel AI SDK (one well-kept library for OpenAI, Anthropic and
@@ -13,7 +11,17 @@ import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse }
  * Keys and base URLs come from the worker's environment only, read when a step runs, so a missing
  * key fails that step with an error naming the variable and never touches workflow inputs.
  * Retries are Temporal's: the SDK's own retries are off.
+ *
+ * The SDK and the provider's package load on the first `complete()`, not when the module or a
+ * provider is created: a worker registers every provider by default, and one whose agents use
+ * only scripted or custom models never loads them.
  */
+
+let aiSdk: typeof import('ai') | undefined;
+
+function loadAiSdk(): typeof import('ai') {
+  return (aiSdk ??= require('ai') as typeof import('ai'));
+}
 
 export type ProviderKind = 'openai' | 'anthropic' | 'openai-compatible';
 
@@ -54,6 +62,7 @@ export class AiSdkProvider implements ModelProvider {
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const model = this.languageModel(request.modelId);
+    const { generateText, jsonSchema, Output, streamText } = loadAiSdk();
     const tools: ToolSet = Object.fromEntries(
       request.tools.map((tool) => [
         tool.name,
@@ -98,14 +107,19 @@ export class AiSdkProvider implements ModelProvider {
       throw new ModelError(ErrorCode.missingApiKey, `${settings.apiKeyVariable} is not set in the worker's environment`);
     }
     switch (this.kind) {
-      case 'openai':
+      case 'openai': {
+        const { createOpenAI } = require('@ai-sdk/openai') as typeof import('@ai-sdk/openai');
         return createOpenAI({ apiKey, baseURL }).chat(modelId);
-      case 'anthropic':
+      }
+      case 'anthropic': {
+        const { createAnthropic } = require('@ai-sdk/anthropic') as typeof import('@ai-sdk/anthropic');
         return createAnthropic({ apiKey, baseURL })(modelId);
-      case 'openai-compatible':
+      }
+      case 'openai-compatible': {
         if (!baseURL) {
           throw new ModelError(ErrorCode.missingApiKey, `${settings.baseUrlVariable} is not set in the worker's environment`);
         }
+        const { createOpenAICompatible } = require('@ai-sdk/openai-compatible') as typeof import('@ai-sdk/openai-compatible');
         return createOpenAICompatible({
           name: 'openai-compatible',
           baseURL,
@@ -113,6 +127,7 @@ export class AiSdkProvider implements ModelProvider {
           // Many local servers (vLLM, Ollama, LM Studio) accept json_schema; opt in per worker.
           supportsStructuredOutputs: environmentFlag(this.environment.OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS, false),
         }).chatModel(modelId);
+      }
     }
   }
 }
@@ -186,36 +201,4 @@ function toModelMessages(messages: Message[]): ModelMessage[] {
 function withoutSecret(error: ModelError, secret: string | undefined): ModelError {
   if (!secret || !error.message.includes(secret)) return error;
   return new ModelError(error.code, error.message.split(secret).join('[redacted]'), error.retryAfterMs);
-}
-
-const CONTEXT_LENGTH_PATTERN = /context[_ ]length|maximum context|too many tokens|prompt is too long|context window/i;
-
-/** Maps a provider failure onto the runtime's error classes (see docs/errors.md). */
-export function classifyProviderError(error: unknown): ModelError {
-  if (error instanceof ModelError) return error;
-  if (APICallError.isInstance(error)) {
-    const status = error.statusCode ?? 0;
-    const body = `${error.message} ${error.responseBody ?? ''}`;
-    if (CONTEXT_LENGTH_PATTERN.test(body)) return new ModelError(ErrorCode.contextLengthExceeded, error.message);
-    if (status === 429) return new ModelError(ErrorCode.modelRateLimited, error.message, retryAfterMs(error.responseHeaders));
-    if (status === 401 || status === 403) return new ModelError(ErrorCode.modelAuthFailed, error.message);
-    if (status >= 500) return new ModelError(ErrorCode.modelServerError, error.message);
-    if (status >= 400) return new ModelError(ErrorCode.modelBadRequest, error.message);
-    return new ModelError(ErrorCode.modelServerError, error.message);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
-    return new ModelError(ErrorCode.modelTimeout, message);
-  }
-  return new ModelError(ErrorCode.modelServerError, message);
-}
-
-function retryAfterMs(headers: Record<string, string> | undefined): number | undefined {
-  const value = headers?.['retry-after-ms'] ?? headers?.['retry-after'];
-  if (!value) return undefined;
-  if (headers?.['retry-after-ms']) return Number(value);
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
 
 /** Where clones of git skill sources live: one folder per URL under `cacheDir`. */
 export function checkoutFolder(cacheDir: string, url: string): string {
@@ -11,9 +11,11 @@ export function checkoutFolder(cacheDir: string, url: string): string {
 /**
  * Makes sure `folder` holds a clone of `url` (cloning it if needed) and fast-forwards it.
  * @throws when the repository cannot be reached or the pull cannot fast-forward; the checkout is
- * left as it was, so the previous skills stay readable.
+ * left as it was, so the previous skills stay readable. simple-git loads on the first call, so a
+ * worker whose agents use no git skill source never loads it.
  */
 export async function syncCheckout(url: string, folder: string, signal?: AbortSignal): Promise<{ cloned: boolean }> {
+  const { simpleGit } = require('simple-git') as typeof import('simple-git');
   const options = signal ? { abort: signal } : {};
   if (!existsSync(path.join(folder, '.git'))) {
     rmSync(folder, { recursive: true, force: true });
