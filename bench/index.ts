@@ -14,12 +14,16 @@ import { measureRuntimeContract } from './runtime-contract';
 import { measureOffload, measureSubagents, subagentScripts } from './subagents';
 import { measureSkills } from './skills';
 import { measureStreaming, streamingScripts } from './streaming';
+import { measureStartup } from './startup';
+import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  // The start-up figures are of the compiled package, as users install it.
+  execSync('npm run build', { stdio: 'ignore', cwd: path.resolve(__dirname, '..') });
   const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   const scripts = {
     steps10: noopScript(STEPS),
@@ -32,6 +36,7 @@ async function main(): Promise<void> {
   const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
   try {
+    await measureStartup(eagerOn, Math.min(ROUNDS, 5));
     await measureStepOverhead(eagerOn, eagerOff, ROUNDS);
     await measureHistoryBytes(eagerOn);
     await measureApprovalLatency(eagerOn, ROUNDS);
