@@ -28,9 +28,9 @@ export function installedTemporalVersions(): Record<string, string | null> {
  * @throws Error naming each missing or unsupported package and the range to install, e.g.
  * `npm install @temporalio/worker@^1.24.0`.
  */
-export function assertSupportedTemporal(versions = installedTemporalVersions()): void {
-  if (checked) return;
-  const problems = Object.entries(versions).flatMap(([name, version]) => {
+export function assertSupportedTemporal(versions?: Record<string, string | null>): void {
+  if (!versions && checked) return;
+  const problems = Object.entries(versions ?? installedTemporalVersions()).flatMap(([name, version]) => {
     if (version === null) return [`${name} is not installed`];
     return isSupported(version) ? [] : [`${name} ${version} is outside ${SUPPORTED_TEMPORAL_RANGE}`];
   });
@@ -40,13 +40,7 @@ export function assertSupportedTemporal(versions = installedTemporalVersions()):
         `Install matching versions, e.g. npm install ${PACKAGES.map((name) => `${name}@^1.24.0`).join(' ')}`,
     );
   }
-  checked = true;
-}
-
-/** The versions differ between SDK packages (they are released together; mixing is a common source of bugs). */
-export function mixedTemporalVersions(versions = installedTemporalVersions()): string | null {
-  const distinct = new Set(Object.values(versions).filter((version): version is string => version !== null));
-  return distinct.size > 1 ? Object.entries(versions).map(([name, version]) => `${name}@${version}`).join(', ') : null;
+  if (!versions) checked = true;
 }
 
 function isSupported(version: string): boolean {
