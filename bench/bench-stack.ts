@@ -19,6 +19,8 @@ export interface BenchStack {
   agents: AgentClient;
   /** Task queue of the baseline worker (bare workflows, same process, same server). */
   baselineTaskQueue: string;
+  /** Runs on a worker with an older build of the workflow code (`BENCH_BASELINE_BUNDLE`), when given. */
+  baselineCodeAgents: AgentClient | null;
   eagerAgents: AgentClient;
   /** When each tool / baseline activity started, by workflow id (performance.now()). */
   activityStarts: Map<string, number>;
@@ -35,7 +37,14 @@ export function noopScript(steps: number): ModelScriptInput {
   };
 }
 
-export async function startBenchStack(folder: string, name: string, options: { eagerActivities: boolean; scripts: Record<string, ModelScriptInput> }): Promise<BenchStack> {
+export interface BenchStackOptions {
+  eagerActivities: boolean;
+  scripts: Record<string, ModelScriptInput>;
+  /** A workflow bundle of older code, run by a second agent worker for a side-by-side comparison. */
+  baselineBundlePath?: string;
+}
+
+export async function startBenchStack(folder: string, name: string, options: BenchStackOptions): Promise<BenchStack> {
   const server = await startDevServer({
     port: 0,
     uiPort: null,
@@ -68,14 +77,19 @@ export async function startBenchStack(folder: string, name: string, options: { e
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
   const taskQueue = `bench-${randomUUID()}`;
-  const worker = await createAgentWorker({
-    connection,
-    client,
-    taskQueue,
-    tools: [noop, gate, big],
-    artifacts: new FolderArtifactStore(path.join(folder, `${name}-artifacts`)),
-    models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts, onCall: (call) => stack.onModelCall(call) })),
-  });
+  const agentWorker = (queue: string, workflowBundlePath?: string) =>
+    createAgentWorker({
+      connection,
+      client,
+      taskQueue: queue,
+      tools: [noop, gate, big],
+      artifacts: new FolderArtifactStore(path.join(folder, `${name}-artifacts`)),
+      models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts, onCall: (call) => stack.onModelCall(call) })),
+      ...(workflowBundlePath ? { workflowBundlePath } : {}),
+    });
+  const worker = await agentWorker(taskQueue);
+  const codeBaselineQueue = `${taskQueue}-code-baseline`;
+  const codeBaselineWorker = options.baselineBundlePath ? await agentWorker(codeBaselineQueue, options.baselineBundlePath) : null;
   // The baseline's workflows never ship in the agent bundle: a worker of their own in this process.
   const baselineTaskQueue = `${taskQueue}-baseline`;
   const baselineWorker = await Worker.create({
@@ -84,7 +98,7 @@ export async function startBenchStack(folder: string, name: string, options: { e
     workflowsPath: require.resolve('./baseline'),
     activities: createBaselineActivities((workflowId) => activityStarts.set(workflowId, performance.now())),
   });
-  const running = Promise.all([worker.run(), baselineWorker.run()]);
+  const running = Promise.all([worker.run(), baselineWorker.run(), codeBaselineWorker?.run()]);
   const stack: BenchStack = {
     server,
     worker,
@@ -92,11 +106,13 @@ export async function startBenchStack(folder: string, name: string, options: { e
     onModelCall: () => {},
     gates,
     baselineTaskQueue,
+    baselineCodeAgents: codeBaselineWorker ? new AgentClient(client, { taskQueue: codeBaselineQueue }) : null,
     agents: new AgentClient(client, { taskQueue }),
     eagerAgents: new AgentClient(client, { taskQueue, eagerStart: true }),
     async close() {
       worker.shutdown();
       baselineWorker.shutdown();
+      codeBaselineWorker?.shutdown();
       await running;
       await connection.close();
       await server.stop();

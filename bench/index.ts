@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { measureApprovalLatency, measureParkedMemory } from './approval-latency';
 import { noopScript, startBenchStack } from './bench-stack';
-import { measureHistoryBytes, measureStepOverhead, STEPS } from './step-overhead';
+import { measureCodeAgainstBaseline, measureHistoryBytes, measureStepOverhead, STEPS } from './step-overhead';
 import { measureRuntimeContract } from './runtime-contract';
 import { measureOffload, measureSubagents, subagentScripts } from './subagents';
 import { measureSkills } from './skills';
@@ -18,12 +18,14 @@ import { measureStartup } from './startup';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+/** Comma-separated names of the sections to run (default: all), e.g. BENCH_ONLY=step-overhead,code-baseline. */
+const ONLY = process.env.BENCH_ONLY?.split(',');
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   // The start-up figures are of the compiled package, as users install it.
-  execSync('npm run build', { stdio: 'ignore', cwd: path.resolve(__dirname, '..') });
+  if (!ONLY || ONLY.includes('startup')) execSync('npm run build', { stdio: 'ignore', cwd: path.resolve(__dirname, '..') });
   const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   const scripts = {
     steps10: noopScript(STEPS),
@@ -33,20 +35,26 @@ async function main(): Promise<void> {
     ...subagentScripts(),
     ...streamingScripts(),
   };
-  const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts });
+  const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts, baselineBundlePath: process.env.BENCH_BASELINE_BUNDLE });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
   try {
-    await measureStartup(eagerOn, Math.min(ROUNDS, 5));
-    await measureStepOverhead(eagerOn, eagerOff, ROUNDS);
-    await measureHistoryBytes(eagerOn);
-    await measureApprovalLatency(eagerOn, ROUNDS);
-    await measureRuntimeContract(eagerOn, ROUNDS);
-    await measureSubagents(eagerOn, ROUNDS);
-    await measureOffload(eagerOn);
-    await measureStreaming(eagerOn, Math.min(ROUNDS, 5));
-    await measureSkills(eagerOn, folder);
-    await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
-    await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
+    const sections: Array<[string, () => Promise<void>]> = [
+      ['startup', () => measureStartup(eagerOn, Math.min(ROUNDS, 5))],
+      ['step-overhead', () => measureStepOverhead(eagerOn, eagerOff, ROUNDS)],
+      ['code-baseline', () => measureCodeAgainstBaseline(eagerOn, ROUNDS)],
+      ['history-bytes', () => measureHistoryBytes(eagerOn)],
+      ['approval-latency', () => measureApprovalLatency(eagerOn, ROUNDS)],
+      ['runtime-contract', () => measureRuntimeContract(eagerOn, ROUNDS)],
+      ['subagents', () => measureSubagents(eagerOn, ROUNDS)],
+      ['offload', () => measureOffload(eagerOn)],
+      ['streaming', () => measureStreaming(eagerOn, Math.min(ROUNDS, 5))],
+      ['skills', () => measureSkills(eagerOn, folder)],
+      ['parked-memory', async () => {
+        await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
+        await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
+      }],
+    ];
+    for (const [name, measure] of sections) if (!ONLY || ONLY.includes(name)) await measure();
   } finally {
     await eagerOn.close();
     await eagerOff.close();

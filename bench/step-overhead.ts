@@ -56,3 +56,24 @@ export async function measureHistoryBytes(stack: BenchStack): Promise<void> {
   console.log('History bytes per step (one 50-step run):');
   console.log(`  step 5: ${at5} B, step 49: ${at49} B (the last tool step), ratio ${(at49 / at5).toFixed(2)}`);
 }
+
+/**
+ * This workflow code against an older build of it (`BENCH_BASELINE_BUNDLE`, e.g. bundled from the
+ * commit before a refactor): the same agent run on two workers of one process, interleaved.
+ */
+export async function measureCodeAgainstBaseline(stack: BenchStack, rounds: number): Promise<void> {
+  const baseline = stack.baselineCodeAgents;
+  if (!baseline) return;
+  await timeAgentRun(stack.agents);
+  await timeAgentRun(baseline);
+  const current: number[] = [];
+  const older: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Each side goes first in every other round, so neither gains from the other's warm-up.
+    if (round % 2 === 0) current.push(await timeAgentRun(stack.agents));
+    older.push(await timeAgentRun(baseline));
+    if (round % 2 === 1) current.push(await timeAgentRun(stack.agents));
+  }
+  console.log(`This workflow code against BENCH_BASELINE_BUNDLE (median of ${rounds} interleaved rounds, ${STEPS} steps):`);
+  console.log(`  per step: ${ms(median(current) / STEPS)} now, ${ms(median(older) / STEPS)} baseline, ratio ${(median(current) / median(older)).toFixed(2)}`);
+}
