@@ -9,6 +9,22 @@ export interface ArtifactStore {
   read(id: string, offset?: number, length?: number): Promise<{ content: string; totalLength: number }>;
 }
 
+/**
+ * No artifact with this id (or the id is malformed), thrown by `ArtifactStore.read`. The built-in
+ * `read_artifact` tool turns it into an error result the model sees; a store of your own should
+ * throw it for a missing id, not a storage-specific error.
+ * @example
+ * import { ArtifactNotFoundError, type ArtifactStore } from 'durable-agents/worker';
+ *
+ * async function readAll(store: ArtifactStore, id: string): Promise<string | null> {
+ *   try {
+ *     return (await store.read(id)).content;
+ *   } catch (error) {
+ *     if (error instanceof ArtifactNotFoundError) return null;
+ *     throw error;
+ *   }
+ * }
+ */
 export class ArtifactNotFoundError extends Error {
   override name = 'ArtifactNotFoundError';
 }

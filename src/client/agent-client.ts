@@ -16,13 +16,20 @@ import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
 import type { agentRun } from '../workflows/agent-run';
 
+/** What `AgentClient.startRun` starts: the agent, its task, and optional run settings. */
 export interface StartRunOptions {
   /** A config object (validated here, before anything starts) or one already parsed. */
   config: AgentConfigInput | AgentConfig;
+  /** The user's request: the run's first message. Must not be blank. */
   task: string;
-  /** Default: `<agent name>-<random id>`. */
+  /**
+   * Default: `<agent name>-<random id>`. Give your own (an order or ticket id, say) to make the
+   * start idempotent: Temporal refuses a second run with the id of a running one.
+   */
   workflowId?: string;
+  /** Prior conversation the run continues from. */
   messages?: Message[];
+  /** Activity timeouts to override; the rest keep their defaults. */
   timeouts?: Partial<RunTimeouts>;
   /** Continue as new at this many history events (default: when Temporal suggests it). */
   historyEventLimit?: number;
@@ -30,8 +37,11 @@ export interface StartRunOptions {
   agents?: Record<string, AgentConfigInput | AgentConfig>;
 }
 
+/** Settings of an `AgentClient`, for `AgentClient.connect` or the constructor. */
 export interface AgentClientOptions {
+  /** Default: the client's namespace (`TEMPORAL_NAMESPACE` with `connect`), else `default`. */
   namespace?: string;
+  /** The task queue runs start on; an agent worker must poll it. Default: `agent-runs`. */
   taskQueue?: string;
   /** Base URL of the Temporal Web UI, for run links. */
   uiUrl?: string | null;
@@ -67,7 +77,7 @@ export class AgentClient {
 
   /**
    * Connects to `TEMPORAL_ADDRESS` (and friends) or the local dev server, encrypting payloads
-   * when `AGENT_PAYLOAD_KEYS` is set (docs/deployment.md).
+   * when `AGENT_PAYLOAD_KEYS` is set (docs/deployment.md). Close it with `close()`.
    */
   static async connect(target: TemporalTarget = resolveTemporalTarget(), options: AgentClientOptions = {}): Promise<AgentClient> {
     const dataConverter = dataConverterFromEnvironment();
@@ -77,8 +87,14 @@ export class AgentClient {
   }
 
   /**
-   * Validates the config and starts a run.
+   * Validates the config (and those of its handoff agents) and starts a run as an `agentRun`
+   * workflow on the client's task queue. Returns once the server has accepted the start, not when
+   * the run ends: `await handle.result()` for that.
    * @throws AgentConfigError naming the invalid fields; nothing is started then.
+   * @throws SearchAttributesMissingError (code `SearchAttributesMissing`) when the namespace lacks
+   * the runtime's search attributes (`npx durable-agents setup`).
+   * @throws WorkflowExecutionAlreadyStartedError (from `@temporalio/client`) when a run with this
+   * `workflowId` is already running.
    */
   async startRun(options: StartRunOptions): Promise<RunHandle> {
     // Skill sources are known by absolute folder paths (or URLs) in runs, signals and search attributes.
@@ -121,6 +137,7 @@ export class AgentClient {
     return new RunHandle(this.temporal, this.temporal.workflow.getHandle(workflowId, runId), this.runUrl(workflowId, runId));
   }
 
+  /** Link to a run in the Temporal Web UI, or null when the client has no `uiUrl`. */
   runUrl(workflowId: string, runId?: string): string | null {
     return this.uiUrl ? webUiRunUrl(this.uiUrl, this.namespace, workflowId, runId) : null;
   }
@@ -145,14 +162,17 @@ export class AgentClient {
     return found;
   }
 
+  /** Closes the client's connection (one made by `connect`, or the `Client` you passed in). */
   async close(): Promise<void> {
     await this.temporal.connection.close();
   }
 }
 
+/** One run's pending approvals, as `AgentClient.listPendingApprovals` reports them. */
 export interface PendingApprovals {
   workflowId: string;
   runId: string;
+  /** Gated tool calls waiting for a decision (empty when `unreachable`). */
   approvals: ApprovalRequest[];
   /** No worker answered the status query in time (the approvals are then unknown). */
   unreachable: boolean;
@@ -164,6 +184,19 @@ export type DecisionReceipt =
   /** No worker answered in time: the signal is in the run's history and applies when a worker runs it. */
   | { delivery: 'signal'; approvalId: string; outcome: null };
 
+/**
+ * A handle on one agent run: its result, status and events, and the ways to steer it (approve or
+ * reject gated tool calls, inject messages). Get one from `AgentClient.startRun` or
+ * `AgentClient.getRun`; it holds no state of its own, so any number of handles on one run agree.
+ * @example
+ * const run = agents.getRun('support-42');
+ * for await (const event of run.events()) {
+ *   if (event.type === 'approval-requested') {
+ *     await run.approve(event.request.approvalId, { decidedBy: 'ops@example.com' });
+ *   }
+ * }
+ * const { output, stopReason } = await run.result();
+ */
 export class RunHandle {
   constructor(
     private readonly temporal: Client,
@@ -172,14 +205,25 @@ export class RunHandle {
     readonly webUiUrl: string | null,
   ) {}
 
+  /** The run's workflow id (stable across continue-as-new). */
   get workflowId(): string {
     return this.workflow.workflowId;
   }
 
+  /**
+   * Waits for the run to end and returns its result, following continue-as-new. A run that stops
+   * on `max_steps`, a budget or an invalid output still completes: check `stopReason`.
+   * @throws WorkflowFailedError (from `@temporalio/client`) when the run failed, was cancelled or
+   * terminated; its cause's `type` is the stable code (for example `ModelAuthFailed`).
+   */
   result(): Promise<AgentRunResult> {
     return this.workflow.result() as Promise<AgentRunResult>;
   }
 
+  /**
+   * The run's current status (phase, step, usage, pending approvals, queued messages) through the
+   * `status` query: adds nothing to the history, but needs a worker to answer.
+   */
   status(): Promise<RunStatus> {
     return this.workflow.query(statusQuery);
   }
@@ -208,10 +252,12 @@ export class RunHandle {
     }
   }
 
+  /** Approves a gated tool call: `decide` with `decision: 'approve'`. */
   approve(approvalId: string, options: { reason?: string; decidedBy?: string; waitMs?: number } = {}): Promise<DecisionReceipt> {
     return this.decide({ approvalId, decision: 'approve', reason: options.reason, decidedBy: options.decidedBy }, options);
   }
 
+  /** Rejects a gated tool call with a reason the model sees: `decide` with `decision: 'reject'`. */
   reject(approvalId: string, options: { reason: string; decidedBy?: string; waitMs?: number }): Promise<DecisionReceipt> {
     return this.decide({ approvalId, decision: 'reject', reason: options.reason, decidedBy: options.decidedBy }, options);
   }

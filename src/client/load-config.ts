@@ -7,8 +7,16 @@ import { withSkillSourceKeys } from '../skills/skill-source';
 
 /**
  * Reads an agent config file (YAML, or JSON, which YAML also reads) and validates it, with
- * `overrides` (for example `--model` on the command line) applied before validation.
- * @throws AgentConfigError naming the file and every invalid field.
+ * `overrides` (for example `--model` on the command line) applied before validation. Relative
+ * `scripted:<file>` models and skill folders in the file are made absolute against the file's
+ * folder, so the config works from any working directory.
+ * @throws AgentConfigError naming the file and every invalid field (also when it cannot be read).
+ * @example
+ * import { AgentClient, loadAgentConfigFile } from 'durable-agents';
+ *
+ * const config = loadAgentConfigFile('agents/support.yaml', { model: 'openai:gpt-4o-mini' });
+ * const agents = await AgentClient.connect();
+ * const run = await agents.startRun({ config, task: 'Where is order 42?' });
  */
 export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentConfig, 'model'>> = {}): AgentConfig {
   let raw: unknown;
@@ -59,7 +67,16 @@ export function formatForFile(file: string): 'yaml' | 'json' {
 
 /**
  * Every agent config in a folder (*.yaml, *.yml, *.json), by agent name: the registry handoffs
- * are resolved from. A file that is not a valid config is an error naming it.
+ * are resolved from. Scripted-model scripts beside the configs (files with `replies`) are skipped.
+ * @throws AgentConfigError naming the first file that is not a valid config (a file that is not
+ * YAML or JSON at all throws the YAML parser's error).
+ * @example
+ * import { AgentClient, loadAgentDirectory } from 'durable-agents';
+ *
+ * const agents = loadAgentDirectory('agents'); // { triage: ..., billing: ..., ... }
+ * const client = await AgentClient.connect();
+ * // triage's `handoffs` (and theirs) are looked up in `agents`.
+ * const run = await client.startRun({ config: agents.triage!, agents, task: 'I was charged twice' });
  */
 export function loadAgentDirectory(folder: string): Record<string, AgentConfig> {
   const agents: Record<string, AgentConfig> = {};

@@ -20,6 +20,19 @@ export interface TemporalTarget {
 export const LOCAL_DEV_ADDRESS = '127.0.0.1:7233';
 export const LOCAL_DEV_UI_URL = 'http://127.0.0.1:8233';
 
+/**
+ * Reads where Temporal is from the environment: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`,
+ * `TEMPORAL_API_KEY`, the TLS variables and `TEMPORAL_PROFILE` / config files, through the SDK's
+ * envconfig loader; without `TEMPORAL_ADDRESS` (or a profile's address), the local dev server at
+ * 127.0.0.1:7233. `TEMPORAL_UI_URL` sets the Web UI link. It connects to nothing.
+ * @example
+ * import { NativeConnection } from '@temporalio/worker';
+ * import { AgentClient, resolveTemporalTarget } from 'durable-agents';
+ *
+ * const target = resolveTemporalTarget(); // or resolveTemporalTarget({ TEMPORAL_ADDRESS: 'temporal.internal:7233' })
+ * const agents = await AgentClient.connect(target);
+ * const connection = await NativeConnection.connect(target.connectionOptions); // for a worker
+ */
 export function resolveTemporalTarget(environment: NodeJS.ProcessEnv = process.env): TemporalTarget {
   const external = Boolean(environment.TEMPORAL_ADDRESS);
   const loaded = loadClientConnectConfig({ overrideEnvVars: onlyStrings(environment) });

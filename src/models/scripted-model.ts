@@ -43,6 +43,21 @@ const replySchema = z.strictObject({
   usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
 });
 
+/**
+ * The zod schema of a scripted-model script (YAML or JSON): executor `replies` (reply N answers
+ * step N), and optional `planner`, `compaction` and `variants` replies. A reply has `text`,
+ * `toolCalls`, and may fail attempts (`error`), check what the model is given (`expect`), wait
+ * (`delayMs`) or stream (`streamMs`). Unknown fields are errors.
+ * @example
+ * import { modelScriptSchema } from 'durable-agents/worker';
+ *
+ * const script = modelScriptSchema.parse({
+ *   replies: [
+ *     { toolCalls: [{ name: 'lookup_order', args: { orderId: '42' } }] },
+ *     { text: 'Order 42: {{tool:lookup_order}}' },
+ *   ],
+ * });
+ */
 export const modelScriptSchema = z.strictObject({
   /** The executor's replies. */
   replies: z.array(replySchema).min(1),
@@ -53,11 +68,22 @@ export const modelScriptSchema = z.strictObject({
   /** Other executor replies for runs whose task contains `taskIncludes` (sub-agents, for example). */
   variants: z.array(z.strictObject({ taskIncludes: z.string().min(1), replies: z.array(replySchema).min(1) })).optional(),
 });
+/** A validated script, with every default filled in. */
 export type ModelScript = z.output<typeof modelScriptSchema>;
+/** A script as you write it (in code, or as a YAML / JSON file). */
 export type ModelScriptInput = z.input<typeof modelScriptSchema>;
+/** One validated reply of a script. */
 export type ScriptedReply = z.output<typeof replySchema>;
 
-/** Reads a script file (YAML or JSON). Errors name the file and the field. */
+/**
+ * Reads and validates a script file (YAML or JSON).
+ * @throws Error naming the file and each invalid field (the file system's error when it cannot be read).
+ * @example
+ * import { loadModelScript, ScriptedModel } from 'durable-agents/worker';
+ *
+ * const scripted = new ScriptedModel();
+ * scripted.addScript('refund-happy-path', loadModelScript('test/scripts/refund.yaml'));
+ */
 export function loadModelScript(file: string): ModelScript {
   const raw = parseYaml(readFileSync(file, 'utf8')) as unknown;
   const result = modelScriptSchema.safeParse(raw);
@@ -68,12 +94,16 @@ export function loadModelScript(file: string): ModelScript {
   return result.data;
 }
 
+/** One call of the scripted model, as `onCall` observes it. */
 export interface ScriptedCall {
+  /** The script's name or file (the model id after `scripted:`). */
   modelId: string;
   request: ModelRequest;
+  /** The 0-based index of the reply that answers the call. */
   replyIndex: number;
 }
 
+/** Settings of a `ScriptedModel`. */
 export interface ScriptedModelOptions {
   /** Scripts registered by name, used before looking for a file. */
   scripts?: Record<string, ModelScriptInput>;
@@ -84,7 +114,19 @@ export interface ScriptedModelOptions {
 }
 
 /**
- * `scripted:<name>` where name is a registered script or a path to a YAML / JSON script file.
+ * The `scripted:` model provider: `scripted:<name>` where name is a registered script or a path to
+ * a YAML / JSON script file. Deterministic: the reply depends only on the step and the
+ * conversation, so a retried or replayed step gets the same reply on any worker. A call the script
+ * has no reply for fails with `ScriptedModelMismatch` (not retried), so a test notices an
+ * unexpected call.
+ * @example
+ * import { AgentPlugin, defaultModelRegistry, ScriptedModel } from 'durable-agents/worker';
+ *
+ * const scripted = new ScriptedModel({
+ *   scripts: { weather: { replies: [{ toolCalls: [{ name: 'get_weather', args: { city: 'Oslo' } }] }, { text: 'It is {{tool:get_weather}}.' }] } },
+ * });
+ * const plugin = new AgentPlugin({ tools: [getWeather], models: defaultModelRegistry(scripted) });
+ * // an agent with model: 'scripted:weather' now calls get_weather, then answers
  */
 export class ScriptedModel implements ModelProvider {
   private readonly scripts = new Map<string, ModelScript>();
@@ -93,10 +135,20 @@ export class ScriptedModel implements ModelProvider {
     for (const [name, script] of Object.entries(options.scripts ?? {})) this.addScript(name, script);
   }
 
+  /**
+   * Registers (or replaces) the script `scripted:<name>` answers with.
+   * @throws ZodError when the script is invalid.
+   */
   addScript(name: string, script: ModelScriptInput): void {
     this.scripts.set(name, modelScriptSchema.parse(script));
   }
 
+  /**
+   * Answers with the script's reply for this call (see the class description).
+   * @throws ModelError `ScriptedModelMismatch` when the script has no reply for the call or an
+   * `expect` check fails, `ModelNotFoundError` when there is no such script, or the reply's own
+   * scripted `error`.
+   */
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const script = this.scriptFor(request.modelId);
     const purpose = request.purpose ?? 'executor';

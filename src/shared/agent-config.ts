@@ -27,8 +27,18 @@ const budgetAwareness = z
   }, 'must be "per-message" or "limit:<0-100>"');
 
 /**
- * An MCP server: a command for stdio, or a URL for streamable HTTP. No secret values here (the
- * config travels in workflow inputs): `env_from_worker` names worker environment variables to pass on.
+ * The zod schema of one entry of an agent's `mcp_servers`: a command for stdio, or a URL for
+ * streamable HTTP (exactly one). No secret values here (the config travels in workflow inputs):
+ * `env_from_worker` names worker environment variables to pass on.
+ * @example
+ * import { mcpServerSchema } from 'durable-agents';
+ *
+ * const github = mcpServerSchema.parse({
+ *   name: 'github',
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-github'],
+ *   env_from_worker: ['GITHUB_TOKEN'],
+ * });
  */
 export const mcpServerSchema = z
   .strictObject({
@@ -40,9 +50,21 @@ export const mcpServerSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), 'needs exactly one of command (stdio) or url (streamable HTTP)');
 
+/** One MCP server of an agent, validated, with `args` and `env_from_worker` defaulted to `[]`. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 
-/** The zod schema of an agent config. `parse` fills every default. */
+/**
+ * The zod schema of an agent config. `parse` fills every default; unknown fields are errors.
+ * Prefer `parseAgentConfig`, which throws an `AgentConfigError` with one line per invalid field;
+ * use the schema to compose it into your own schemas or to derive JSON Schema for an editor.
+ * @example
+ * import { z } from 'zod';
+ * import { agentConfigSchema } from 'durable-agents';
+ *
+ * const result = agentConfigSchema.safeParse({ name: 'helper', max_steps: 0 });
+ * if (!result.success) console.error(result.error.issues); // max_steps: too small
+ * const editorSchema = z.toJSONSchema(agentConfigSchema, { io: 'input' });
+ */
 export const agentConfigSchema = z
   .strictObject({
     name: z.string().min(1, 'is required').max(128),

@@ -1,8 +1,25 @@
-/**
- * Error types with stable codes. Across Temporal they travel as `ApplicationFailure` with `type`
- * set to the code; tests assert on codes, never on message text.
- */
+// Error types with stable codes. Across Temporal they travel as `ApplicationFailure` with `type`
+// set to the code; tests assert on codes, never on message text.
 
+/**
+ * Every stable error code of the runtime. A code is the `name` and `code` of the error thrown in
+ * this process, and the `type` of the `ApplicationFailure` when it crosses Temporal (a failed
+ * run's cause, a tool result's `errorCode`). Codes never change; compare against them, not against
+ * messages. docs/errors.md says which are retried.
+ * @example
+ * import { WorkflowFailedError } from '@temporalio/client';
+ * import { ApplicationFailure } from '@temporalio/common';
+ * import { ErrorCode } from 'durable-agents';
+ *
+ * try {
+ *   await run.result();
+ * } catch (error) {
+ *   const cause = error instanceof WorkflowFailedError ? error.cause : undefined;
+ *   if (cause instanceof ApplicationFailure && cause.type === ErrorCode.modelAuthFailed) {
+ *     console.error('Check the provider API key on the workers');
+ *   }
+ * }
+ */
 export const ErrorCode = {
   agentConfigInvalid: 'AgentConfigError',
   duplicateTool: 'DuplicateToolError',
@@ -26,9 +43,23 @@ export const ErrorCode = {
   searchAttributesMissing: 'SearchAttributesMissing',
 } as const;
 
+/** One of the `ErrorCode` values. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Base class: every error of this runtime carries a stable code. */
+/**
+ * Base class: every error of this runtime carries a stable code. Tell user errors (a bad config,
+ * a refused decision) from system errors with `instanceof AgentRuntimeError`, then switch on `code`
+ * (across module copies or realms, where `instanceof` fails, check `code` alone).
+ * @example
+ * import { AgentRuntimeError, ErrorCode } from 'durable-agents';
+ *
+ * try {
+ *   await run.approve(approvalId);
+ * } catch (error) {
+ *   if (error instanceof AgentRuntimeError && error.code === ErrorCode.approvalRefused) console.warn(error.message);
+ *   else throw error;
+ * }
+ */
 export class AgentRuntimeError extends Error {
   constructor(
     readonly code: ErrorCodeValue,
@@ -39,7 +70,19 @@ export class AgentRuntimeError extends Error {
   }
 }
 
-/** An agent config that failed validation; `problems` has one line per invalid field. */
+/**
+ * An agent config that failed validation (code `AgentConfigError`); `problems` has one line per
+ * invalid field, `<field path>: <what is wrong>`. Thrown before anything starts; inside a workflow
+ * (`runAgent`) it fails that workflow as a non-retryable `ApplicationFailure` with this code.
+ * @example
+ * import { AgentConfigError, parseAgentConfig } from 'durable-agents';
+ *
+ * try {
+ *   parseAgentConfig({ name: 'helper', temperature: 3 });
+ * } catch (error) {
+ *   if (error instanceof AgentConfigError) console.error(error.problems); // ['temperature: ...']
+ * }
+ */
 export class AgentConfigError extends AgentRuntimeError {
   constructor(
     message: string,
@@ -55,14 +98,39 @@ export class DuplicateToolError extends AgentRuntimeError {
   }
 }
 
-/** A decision the run refused: unknown, already decided or expired approval id. */
+/**
+ * A decision the run refused (code `ApprovalRefused`): unknown, already decided or expired
+ * approval id. Thrown by `RunHandle.decide` / `approve` / `reject` when the decision went as an
+ * update; nothing changed in the run then, so it is safe to report and move on.
+ * @example
+ * import { ApprovalRefusedError } from 'durable-agents';
+ *
+ * try {
+ *   await run.approve('step-3.call-1');
+ * } catch (error) {
+ *   if (error instanceof ApprovalRefusedError) console.warn(`Not applied: ${error.message}`);
+ *   else throw error;
+ * }
+ */
 export class ApprovalRefusedError extends AgentRuntimeError {
   constructor(message: string) {
     super(ErrorCode.approvalRefused, message);
   }
 }
 
-/** An injected message with no text. */
+/**
+ * An injected message with no text (code `EmptyMessage`). `RunHandle.inject` and
+ * `injectAndConfirm` throw it before anything reaches the run.
+ * @example
+ * import { EmptyMessageError } from 'durable-agents';
+ *
+ * try {
+ *   await run.inject(userInput);
+ * } catch (error) {
+ *   if (error instanceof EmptyMessageError) console.warn('Type a message first');
+ *   else throw error;
+ * }
+ */
 export class EmptyMessageError extends AgentRuntimeError {
   constructor() {
     super(ErrorCode.emptyMessage, 'text: an injected message must not be empty');

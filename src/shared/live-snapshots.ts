@@ -36,6 +36,7 @@ export interface ToolProgressSnapshot {
   at: number;
 }
 
+/** What `RunHandle.live()` yields: streamed answer text or a tool's progress, told apart by `kind`. */
 export type LiveSnapshot = ModelTextSnapshot | ToolProgressSnapshot;
 
 export function isToolProgressSnapshot(value: unknown): value is ToolProgressSnapshot {

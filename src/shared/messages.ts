@@ -12,17 +12,20 @@ export interface ToolCall {
   args: Record<string, unknown>;
 }
 
+/** A message from the user: the task, or a message injected while the run goes on. */
 export interface UserMessage {
   role: 'user';
   content: string;
 }
 
+/** A model reply: its text and the tool calls it asked for (none on a final answer). */
 export interface AssistantMessage {
   role: 'assistant';
   content: string;
   toolCalls: ToolCall[];
 }
 
+/** The result of one tool call, as the model sees it; `isError` for error results. */
 export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
@@ -31,6 +34,7 @@ export interface ToolMessage {
   isError: boolean;
 }
 
+/** One message of a run's conversation, told apart by `role`. */
 export type Message = UserMessage | AssistantMessage | ToolMessage;
 
 /** Token usage of one model call, or a sum of several. */

@@ -10,6 +10,11 @@ interface EventBase {
   at: number;
 }
 
+/**
+ * One event of a run's live log (`RunHandle.events()`, the `events` query), told apart by `type`.
+ * `seq` numbers events from 1 in order, across continue-as-new; `at` is the workflow clock in
+ * epoch milliseconds. The log is bounded: a slow reader may miss old events (`EventPage.missed`).
+ */
 export type RunEvent = EventBase &
   (
     | { type: 'run-started'; agent: string; model: string; task: string }
@@ -44,6 +49,7 @@ export type RunEvent = EventBase &
     | { type: 'run-completed'; stopReason: StopReason; output: string }
   );
 
+/** The `type` of a `RunEvent`: `'run-started'`, `'tool-called'`, `'approval-requested'`, ... */
 export type RunEventType = RunEvent['type'];
 
 /** Distributes over the union so each event keeps its own fields. */

@@ -9,9 +9,11 @@ import type { RunEvent } from './run-events';
 
 /** Timeouts of a run's activities, in milliseconds. Defaults suit real providers and tools. */
 export interface RunTimeouts {
+  /** One attempt of a model step (start to close). Default: 5 minutes. */
   modelStepMs: number;
+  /** One attempt of a tool call (start to close). Default: 10 minutes. */
   toolMs: number;
-  /** An activity that stops heartbeating this long (its worker died) is retried elsewhere. */
+  /** An activity that stops heartbeating this long (its worker died) is retried elsewhere. Default: 30 seconds. */
   heartbeatMs: number;
 }
 
@@ -21,6 +23,10 @@ export const DEFAULT_TIMEOUTS: RunTimeouts = {
   heartbeatMs: 30_000,
 };
 
+/**
+ * The input of the `agentRun` workflow, for starting a run from another Temporal client (this
+ * package's `AgentClient.startRun` and `runAgent` build it for you). `config` must be validated.
+ */
 export interface AgentRunInput {
   config: AgentConfig;
   task: string;
@@ -62,6 +68,11 @@ export interface CarriedState {
   handoffs?: HandoffRecord[];
 }
 
+/**
+ * Why a run ended. All are normal results, never failures: `completed` (a final answer),
+ * `max_steps`, `context_length_exceeded`, `output_invalid` (the answer failed `output_type`),
+ * `budget_limit` (the prompt stayed over the `limit:` budget after compaction).
+ */
 export type StopReason =
   | 'completed'
   | 'max_steps'
@@ -69,7 +80,9 @@ export type StopReason =
   | 'output_invalid'
   | 'budget_limit';
 
+/** How a tool call ended: it ran (`success` or `error`), or a human rejected it or let it time out. */
 export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';
+/** The approval part of a tool call: `not_required` for tools outside `hitl_tools`. */
 export type ApprovalStatus = 'not_required' | 'approved' | 'rejected' | 'timed_out';
 
 /** The canonical record of one tool execution (the seeds' ToolResultMetadata). */
@@ -85,6 +98,7 @@ export interface ToolResultMetadata {
   offloaded_artifact_id: string | null;
 }
 
+/** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
 export interface ToolResult {
   callId: string;
   toolName: string;
@@ -101,7 +115,9 @@ export interface ToolResult {
   progress?: ProgressNote[];
 }
 
+/** What a run returns (`RunHandle.result()`, `runAgent`): the answer, why it stopped, and what it did. */
 export interface AgentRunResult {
+  /** The final answer; when the run stopped early, the model's last text (possibly empty). */
   output: string;
   plan?: PlanArtifact;
   /** The agent that gave the answer, and the handoffs on the way (when there were any). */
@@ -117,6 +133,7 @@ export interface AgentRunResult {
   toolResults: ToolResult[];
 }
 
+/** Token usage of a run: the totals, and the same per "provider:model". */
 export interface UsageSummary extends Usage {
   byModel: Record<string, Usage>;
 }
@@ -239,6 +256,7 @@ export interface ConversationSlice {
   messages: Message[];
 }
 
+/** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
 export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed';
 
 /** The planner's output: the final plan text and its numbered steps. */
@@ -249,6 +267,7 @@ export interface PlanArtifact {
   plannerSteps: number;
 }
 
+/** The reply of the `status` query (`RunHandle.status()`): a run's state right now. */
 export interface RunStatus {
   phase: RunPhase;
   step: number;
@@ -284,6 +303,7 @@ export interface ApprovalRequest {
   expiresAt: number;
 }
 
+/** How a gated tool call was decided; `timed_out` when no decision came within `hitl_timeout`. */
 export type ApprovalOutcome = 'approved' | 'rejected' | 'timed_out';
 
 /** What an operator sends: the payload of the `approval` signal and the `decideApproval` update. */
@@ -295,6 +315,7 @@ export interface ApprovalDecision {
   decidedBy?: string;
 }
 
+/** An approval request with its decision, once there is one (null fields while it is pending). */
 export interface ApprovalRecord extends ApprovalRequest {
   outcome: ApprovalOutcome | null;
   reason: string | null;

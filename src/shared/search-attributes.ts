@@ -1,14 +1,42 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
+// Custom search attributes of agent runs. The dev server registers them at start
+// (`--search-attribute`), clusters through `registerSearchAttributes` (`durable-agents setup`).
+// Safe in the workflow sandbox. (A line comment: a doc block here would join AgentNameAttribute's.)
+
 /**
- * Custom search attributes of agent runs. The dev server registers them at start
- * (`--search-attribute`), clusters through `registerSearchAttributes` (`durable-agents setup`). Safe in the workflow sandbox.
+ * The name of the agent a run is running (Keyword). Set at start; a handoff changes it to the
+ * agent that took over.
+ * @example
+ * import { AgentNameAttribute } from 'durable-agents/workflow';
+ *
+ * for await (const run of client.workflow.list({ query: `${AgentNameAttribute.name} = 'support' AND ExecutionStatus = 'Running'` })) {
+ *   console.log(run.workflowId);
+ * }
  */
 export const AgentNameAttribute = defineSearchAttributeKey('AgentName', SearchAttributeType.KEYWORD);
-/** running | awaiting_approval | completed */
+
+/**
+ * Where a run stands (Keyword): `running`, `awaiting_approval` (a gated tool call waits for a
+ * human) or `completed`. A failed or terminated run keeps its last value: combine it with
+ * `ExecutionStatus`.
+ * @example
+ * import { AgentStatusAttribute } from 'durable-agents/workflow';
+ *
+ * const query = `${AgentStatusAttribute.name} = 'awaiting_approval' AND ExecutionStatus = 'Running'`;
+ * const { count } = await client.workflow.count(query);
+ */
 export const AgentStatusAttribute = defineSearchAttributeKey('AgentStatus', SearchAttributeType.KEYWORD);
 
-/** The skill sources a run follows: the watcher process finds runs to signal with it. */
+/**
+ * The skill sources a run follows (KeywordList): the watcher process finds runs to signal with it.
+ * Set only on runs whose config has `skill_sources`.
+ * @example
+ * import { AgentSkillSourcesAttribute } from 'durable-agents/workflow';
+ *
+ * const query = `${AgentSkillSourcesAttribute.name} = '/srv/skills' AND ExecutionStatus = 'Running'`;
+ * for await (const run of client.workflow.list({ query })) console.log(run.workflowId);
+ */
 export const AgentSkillSourcesAttribute = defineSearchAttributeKey('AgentSkillSources', SearchAttributeType.KEYWORD_LIST);
 
 /** Name and type of each attribute, for registration. */

@@ -24,8 +24,10 @@ export interface SkillInfo {
   contentHash: string;
 }
 
+/** What happened to a skill in a `SkillChange`. */
 export type SkillChangeKind = 'added' | 'modified' | 'removed';
 
+/** One skill added, modified or removed in a source, within a `SkillBatch`. */
 export interface SkillChange {
   kind: SkillChangeKind;
   skillName: string;

@@ -1,6 +1,21 @@
 /**
  * Stable wire names of the workflow's messages, defined once for the workflow, the client, the
  * tests and anyone using another Temporal client. Changing one breaks running workflows.
+ * `agentRunWorkflow` is the workflow type of every agent run.
+ * @example
+ * import { Client } from '@temporalio/client';
+ * import { DEFAULT_TASK_QUEUE, WireName, type AgentRunInput } from 'durable-agents/workflow';
+ * import { parseAgentConfig } from 'durable-agents';
+ *
+ * // Start a run by name, as a client in another language would (`AgentClient.startRun` does
+ * // more: it resolves handoff agents and checks the namespace's search attributes).
+ * const input: AgentRunInput = { config: parseAgentConfig({ name: 'helper' }), task: 'Hi' };
+ * const handle = await new Client().workflow.start(WireName.agentRunWorkflow, {
+ *   workflowId: 'helper-1',
+ *   taskQueue: DEFAULT_TASK_QUEUE,
+ *   args: [input],
+ * });
+ * const status = await handle.query(WireName.statusQuery);
  */
 export const WireName = {
   agentRunWorkflow: 'agentRun',
@@ -14,7 +29,17 @@ export const WireName = {
   skillsChangedSignal: 'skillsChanged',
 } as const;
 
-/** The default task queue of workers and clients. */
+/**
+ * The default task queue of agent workers and `AgentClient` (`agent-runs`). Runs start on the
+ * client's queue; a worker with the agent plugin must poll the same one.
+ * @example
+ * import { NativeConnection, Worker } from '@temporalio/worker';
+ * import { AgentPlugin } from 'durable-agents/worker';
+ * import { DEFAULT_TASK_QUEUE } from 'durable-agents/workflow';
+ *
+ * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
+ * const worker = await Worker.create({ connection, taskQueue: DEFAULT_TASK_QUEUE, plugins: [new AgentPlugin({ tools })] });
+ */
 export const DEFAULT_TASK_QUEUE = 'agent-runs';
 
 /** The built-in tool that reads offloaded tool results (added to a run once something is offloaded). */

@@ -23,6 +23,10 @@ export interface ToolContext {
   reportProgress(progress: number, total?: number, message?: string): void;
 }
 
+/**
+ * A tool as a worker holds it: what `defineTool` returns. Give tools to the worker
+ * (`new AgentPlugin({ tools })`); agent configs name them in `tools`.
+ */
 export interface Tool<Args = any> {
   readonly name: string;
   readonly description: string;
@@ -34,11 +38,21 @@ export interface Tool<Args = any> {
   spec(): ToolSpec;
 }
 
+/** What `defineTool` takes. */
 export interface ToolDefinition<Schema extends z.ZodType> {
+  /** The name configs list in `tools` and the model calls: 1-64 letters, digits, `_`, `.` or `-`; unique on a worker. */
   name: string;
+  /** What the tool does, for the model. */
   description: string;
+  /** A zod 4 schema of the arguments; the model sees it as JSON Schema, and arguments that fail it never reach `execute`. */
   parameters: Schema;
+  /** Whether sub-agents may be given this tool. Default: true. */
   childSafe?: boolean;
+  /**
+   * Runs the call in an activity, so it may do any I/O. A retried activity (a worker that died
+   * mid-call, a `RetryableToolError`) runs it again: make side effects idempotent, for example
+   * keyed on `context.workflowId` and `context.callId`.
+   */
   execute(args: z.output<Schema>, context: ToolContext): unknown;
 }
 
@@ -89,7 +103,26 @@ export function toModelJsonSchema(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
-/** Thrown by a tool for a transient failure that a retry may fix (the activity is retried). */
+/**
+ * Thrown by a tool for a transient failure that a retry may fix: Temporal retries the tool's
+ * activity (5 attempts in all, with backoff); after the last one the model gets a `ToolFailed`
+ * error result. Any other error the tool throws becomes that error result at once, with no retry.
+ * @example
+ * import { z } from 'zod';
+ * import { defineTool, RetryableToolError } from 'durable-agents';
+ *
+ * export const fetchInvoice = defineTool({
+ *   name: 'fetch_invoice',
+ *   description: 'Fetches an invoice by id',
+ *   parameters: z.object({ invoiceId: z.string() }),
+ *   execute: async ({ invoiceId }, { signal }) => {
+ *     const response = await fetch(`https://billing.internal/invoices/${invoiceId}`, { signal });
+ *     if (response.status === 503) throw new RetryableToolError('billing is unavailable, try again');
+ *     if (!response.ok) throw new Error(`no invoice ${invoiceId} (HTTP ${response.status})`);
+ *     return response.json();
+ *   },
+ * });
+ */
 export class RetryableToolError extends Error {
   override name = 'RetryableToolError';
 }

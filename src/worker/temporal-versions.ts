@@ -4,7 +4,15 @@
  * what to install otherwise.
  */
 
-/** The SDK releases this package is built and tested against. */
+/**
+ * The Temporal SDK releases this package is built and tested against (a semver range). Creating
+ * an `AgentPlugin` checks the installed `@temporalio/*` packages against it (once per process) and
+ * throws, naming what to install, when one is missing or outside it.
+ * @example
+ * import { SUPPORTED_TEMPORAL_RANGE } from 'durable-agents/worker';
+ *
+ * console.log(`durable-agents supports @temporalio/* ${SUPPORTED_TEMPORAL_RANGE}`); // >=1.24.0 <2.0.0
+ */
 export const SUPPORTED_TEMPORAL_RANGE = '>=1.24.0 <2.0.0';
 
 const PACKAGES = ['@temporalio/worker', '@temporalio/workflow', '@temporalio/client', '@temporalio/activity', '@temporalio/common'] as const;
