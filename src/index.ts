@@ -48,7 +48,6 @@ export type {
   AgentRunResult,
   ApprovalDecision,
   ApprovalOutcome,
-  ApprovalRecord,
   ApprovalRequest,
   ApprovalStatus,
   HandoffRecord,

@@ -20,6 +20,7 @@ import { agentWorkflowsPath, combinedWorkflowsEntry, prebuiltBundle } from './wo
 /** How often (at most) live heartbeat details reach the server, in ms (streamed text, progress). */
 const DEFAULT_LIVE_UPDATE_MS = 250;
 
+/** What `AgentPlugin` adds to a worker: your tools, and optionally other model providers or an artifact store. */
 export interface AgentPluginOptions {
   /** The tools agents on this worker may call (made with `defineTool`). */
   tools?: Iterable<Tool>;

@@ -9,6 +9,7 @@ import { DEFAULT_TASK_QUEUE } from '../shared/wire-names';
 import type { Tool } from '../tools/define-tool';
 import { AgentPlugin } from './agent-plugin';
 
+/** A connection and your tools; everything else has a default (task queue `agent-runs`, namespace `default`). */
 export interface AgentWorkerOptions {
   /** The worker's connection to Temporal. */
   connection: NativeConnection;

@@ -20,7 +20,6 @@ export type { RunAgentOptions } from './run-agent';
 // Signals, queries and updates of an agent run (the same definitions the runtime uses).
 export {
   approvalSignal,
-  conversationQuery,
   decideApprovalUpdate,
   eventsQuery,
   injectMessageSignal,
@@ -28,7 +27,7 @@ export {
   skillsChangedSignal,
   statusQuery,
 } from '../shared/run-messages';
-export type { ConversationRequest, InjectedMessage } from '../shared/run-messages';
+export type { InjectedMessage } from '../shared/run-messages';
 export { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
 export { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 
@@ -43,7 +42,6 @@ export type {
   ApprovalDecision,
   ApprovalOutcome,
   ApprovalRequest,
-  ConversationSlice,
   RunStatus,
   RunTimeouts,
   StopReason,
