@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A new user's project made from test/consumer-template: the packed tarball is installed into it
+ * with npm, the way a user would, and its commands run as real child processes.
+ */
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const CONSUMER_TEMPLATE = path.join(REPO_ROOT, 'test', 'consumer-template');
+
+export interface CommandResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface CommandOptions {
+  cwd: string;
+  timeoutMs: number;
+  env?: Record<string, string | undefined>;
+}
+
+/** Runs a command to its end (killed after `timeoutMs`); never rejects on a non-zero exit. */
+export function runCommand(command: string, args: string[], options: CommandOptions): Promise<CommandResult> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: childEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      stderr += `\n[killed after ${options.timeoutMs} ms]`;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** The command and its whole output, for an assertion message. */
+export function describeCommand(label: string, result: CommandResult): string {
+  return `${label} exited with ${result.code ?? result.signal} after ${result.ms} ms\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
+}
+
+/**
+ * The test process's environment without what would leak into the child: npm's lifecycle
+ * variables (a `npm_config_local_prefix` of the repo would make `npm install` write there) and
+ * the test run's own agent settings (its workflow bundle is built from the repo's sources).
+ */
+export function childEnvironment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const keepNpm = new Set(['npm_config_registry', 'npm_config_cache', 'npm_config_userconfig']);
+  const environment: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    const lower = key.toLowerCase();
+    if (lower.startsWith('npm_') && !keepNpm.has(lower)) continue;
+    if (key.startsWith('AGENT_')) continue;
+    environment[key] = value;
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete environment[key];
+    else environment[key] = value;
+  }
+  return environment;
+}
+
+/** `npm pack` of the repo (its prepack builds dist/); returns the tarball's path. */
+export async function packRepository(destination: string): Promise<{ tarball: string; result: CommandResult }> {
+  const result = await runCommand('npm', ['pack', '--pack-destination', destination], { cwd: REPO_ROOT, timeoutMs: 8 * 60_000 });
+  const tarballs = readdirSync(destination).filter((name) => name.endsWith('.tgz'));
+  if (result.code !== 0 || tarballs.length !== 1) throw new Error(describeCommand('npm pack', result));
+  return { tarball: path.join(destination, tarballs[0]!), result };
+}
+
+/** Copies the template (without anything built or installed in it) into `folder`. */
+export function copyTemplate(folder: string): void {
+  cpSync(CONSUMER_TEMPLATE, folder, {
+    recursive: true,
+    filter: (source) => !['node_modules', 'dist'].includes(path.basename(source)),
+  });
+}
+
+/** `name@version` of each package as installed in the repo, so npm's cache can serve the same. */
+export function repoVersions(names: string[]): string[] {
+  return names.map((name) => {
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+    return `${name}@${manifest.version}`;
+  });
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output(): string;
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts a long-running process and resolves once its output contains `readyLine`. */
+export async function startUntilReady(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined>; readyLine: string; timeoutMs: number },
+): Promise<RunningProcess> {
+  const child = spawn(command, args, { cwd: options.cwd, env: childEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running: RunningProcess = {
+    child,
+    output: () => output,
+    async stop(graceMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void running.stop(1_000);
+      reject(new Error(`${command} ${args.join(' ')} was not ready within ${options.timeoutMs} ms:\n${output}`));
+    }, options.timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(options.readyLine)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal} before it was ready:\n${output}`));
+    });
+  });
+  return running;
+}
