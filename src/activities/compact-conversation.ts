@@ -6,6 +6,7 @@ import type { ModelStepDependencies } from './model-step';
 import { toApplicationFailure } from './model-step';
 import { currentRunExecution } from './run-execution';
 import { withHeartbeat } from './heartbeat';
+import { attemptNumber } from './activity-attempts';
 
 const COMPACTION_PROMPT =
   'You compress the earlier part of an agent conversation so the agent can continue within its context budget. ' +
@@ -33,13 +34,13 @@ export function createCompactConversation(dependencies: Omit<ModelStepDependenci
           temperature: 0,
           maxTokens: null,
           outputSchema: null,
-          attempt: context.info.attempt,
+          attempt: attemptNumber(input.workflowRetries),
           purpose: 'compaction',
           sequence: input.sequence,
           abortSignal: context.cancellationSignal,
         });
       } catch (error) {
-        throw toApplicationFailure(classifyProviderError(error));
+        throw toApplicationFailure(classifyProviderError(error), input.workflowRetries);
       }
     });
     return { summary: response.text, usage: response.usage };

@@ -11,6 +11,8 @@ import type { ModelTextSnapshot } from '../shared/live-snapshots';
 import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
+import { attemptNumber, failureForWorkflow } from './activity-attempts';
+import type { WorkflowRetriesInput } from '../shared/run-types';
 
 /** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
 const TEXT_REPORT_EVERY_MS = 100;
@@ -51,12 +53,13 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       }
     }
     const purpose = input.purpose ?? 'executor';
+    const attempt = attemptNumber(input.workflowRetries);
     const response = await withHeartbeat(async (live) => {
       let streamedText = '';
       const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
       const onTextDelta = (delta: string) => {
         streamedText += delta;
-        reports.offer((): ModelTextSnapshot => ({ kind: 'model-text', step: input.step, purpose, attempt: context.info.attempt, text: streamedText, at: Date.now() }));
+        reports.offer((): ModelTextSnapshot => ({ kind: 'model-text', step: input.step, purpose, attempt, text: streamedText, at: Date.now() }));
       };
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
@@ -68,14 +71,14 @@ export function createModelStep(dependencies: ModelStepDependencies) {
           temperature: input.temperature,
           maxTokens: input.maxTokens,
           outputSchema: input.outputSchema,
-          attempt: context.info.attempt,
+          attempt,
           purpose,
           step: input.step,
           abortSignal: context.cancellationSignal,
           onTextDelta,
         });
       } catch (error) {
-        throw toApplicationFailure(classifyProviderError(error));
+        throw toApplicationFailure(classifyProviderError(error), input.workflowRetries);
       } finally {
         reports.stop();
       }
@@ -98,7 +101,18 @@ export function createModelStep(dependencies: ModelStepDependencies) {
   };
 }
 
-export function toApplicationFailure(error: ModelError): ApplicationFailure {
+/**
+ * A classified provider failure as the activity's failure: for the workflow to retry when the run
+ * retries provider failures itself, else for Temporal's retry policy (runs before that patch).
+ */
+export function toApplicationFailure(error: ModelError, workflowRetries?: WorkflowRetriesInput): ApplicationFailure {
+  if (workflowRetries) {
+    return failureForWorkflow(error.code, error.message, {
+      retryable: error.retryable,
+      attempts: attemptNumber(workflowRetries),
+      ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    });
+  }
   return ApplicationFailure.create({
     type: error.code,
     message: error.message,

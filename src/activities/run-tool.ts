@@ -10,6 +10,8 @@ import { splitInjectedArgs } from '../shared/split-injected-args';
 import { currentRunExecution } from './run-execution';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
+import { baseActivityId } from '../shared/workflow-retries';
+import { attemptNumber, failureForWorkflow } from './activity-attempts';
 
 export interface RunToolDependencies {
   tools: ToolRegistry;
@@ -20,9 +22,11 @@ export interface RunToolDependencies {
 const PREVIEW_LENGTH = 1_000;
 
 /**
- * Runs one tool call. Bad input never fails the run: an unknown tool, arguments that fail the
- * tool's schema, or a tool that throws become an error result the model sees. Only a
- * `RetryableToolError` (or a dead worker) makes Temporal retry the call.
+ * Runs one tool call, at least once: a worker that dies after the tool ran but before the
+ * completion reached the server runs it again, with the same `idempotencyKey`. Bad input never
+ * fails the run: an unknown tool, arguments that fail the tool's schema, or a tool that throws
+ * become an error result the model sees. A `RetryableToolError` is tried again (up to five tries);
+ * a dead worker or a timeout is retried for as long as the run lives.
  */
 export function createRunTool(dependencies: RunToolDependencies) {
   return async function runTool(input: RunToolInput): Promise<ToolResult> {
@@ -45,11 +49,14 @@ export function createRunTool(dependencies: RunToolDependencies) {
     const { workflowId, runId } = currentRunExecution();
     const live = new LiveHeartbeat(activity);
     const progress = new ProgressReporter(live, { step, callId: call.id, toolName: call.name, quiet: Boolean(input.quietProgress) });
+    const attempt = attemptNumber(input.workflowRetries);
     const toolContext: ToolContext = {
       workflowId,
       runId,
       callId: call.id,
       step,
+      idempotencyKey: input.idempotencyKey ?? `${workflowId}/${baseActivityId(activity.info.activityId)}`,
+      attempt,
       signal: activity.cancellationSignal,
       heartbeat: (details) => live.report(details),
       reportProgress: (value, total, message) => {
@@ -72,6 +79,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       return progress.notes.length > 0 ? { ...result, progress: progress.notes } : result;
     } catch (error) {
       if (error instanceof RetryableToolError) {
+        if (input.workflowRetries) throw failureForWorkflow('RetryableToolError', error.message, { retryable: true, attempts: attempt });
         throw ApplicationFailure.retryable(error.message, 'RetryableToolError');
       }
       const message = error instanceof Error ? error.message : String(error);

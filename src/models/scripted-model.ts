@@ -38,6 +38,8 @@ const replySchema = z.strictObject({
     })
     .optional(),
   delayMs: z.number().int().min(0).optional(),
+  /** Apply `delayMs` only to the first this-many attempts of the step (all attempts when absent): a step that times out, then answers. */
+  delayAttempts: z.number().int().min(1).optional(),
   /** Stream the text word by word, this many ms apart (as real providers do), to clients that follow the run. */
   streamMs: z.number().int().min(0).optional(),
   usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
@@ -169,7 +171,7 @@ export class ScriptedModel implements ModelProvider {
         `Script '${request.modelId}' has ${replies?.length ?? 0} ${purpose} replies; the model was called for ${purpose} reply ${replyIndex + 1}`,
       );
     }
-    if (reply.delayMs) await sleep(reply.delayMs, request.abortSignal);
+    if (reply.delayMs && (reply.delayAttempts === undefined || request.attempt <= reply.delayAttempts)) await sleep(reply.delayMs, request.abortSignal);
     if (reply.error && (reply.error.attempts === undefined || request.attempt <= reply.error.attempts)) {
       throw new ModelError(reply.error.code, reply.error.message, reply.error.retryAfterMs);
     }

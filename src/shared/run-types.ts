@@ -177,6 +177,16 @@ export interface ModelStepInput {
   step: number;
   purpose?: ModelPurpose;
   budget?: StepBudget | null;
+  /** Set by runs that retry the provider's failures themselves (src/shared/workflow-retries.ts). */
+  workflowRetries?: WorkflowRetriesInput;
+}
+
+/**
+ * In an activity's input when the workflow retries the activity's own failures: the activity then
+ * fails non-retryably with `RetryableFailureDetails`, and counts its attempts from `attemptsBefore`.
+ */
+export interface WorkflowRetriesInput {
+  attemptsBefore: number;
 }
 
 export interface ModelStepResult {
@@ -203,6 +213,7 @@ export interface CompactionInput {
   /** Index of the task message, which is always kept. */
   taskIndex: number;
   sequence: number;
+  workflowRetries?: WorkflowRetriesInput;
 }
 
 export interface CompactionResult {
@@ -245,6 +256,12 @@ export interface RunToolInput {
   offloadThreshold?: number;
   /** Set when the agent has emit_mcp_progress: false: progress is not shown live either. */
   quietProgress?: true;
+  workflowRetries?: WorkflowRetriesInput;
+  /**
+   * The same for every try of this call, across worker deaths and continue-as-new (workflow id,
+   * the chain's first run id, the call's activity id). Runs before it: made by the activity.
+   */
+  idempotencyKey?: string;
 }
 
 /** The reply of the `conversation` query. */

@@ -12,6 +12,14 @@ export interface ToolContext {
   runId: string;
   callId: string;
   step: number;
+  /**
+   * The same on every execution of this call: retries, a worker that died mid-call, continue-as-new.
+   * Tools run at least once, so pass it to the systems a tool changes (a payment, a ticket, an
+   * email) to make the call idempotent. Unique per call across the runs of one workflow id.
+   */
+  idempotencyKey: string;
+  /** 1 on the first execution of this call, 2 on the next (a retry, or after a worker died), … */
+  attempt: number;
   /** Aborted when the run is cancelled or the activity times out. */
   signal: AbortSignal;
   /** Report liveness (and optional progress details); long tools should call it. */

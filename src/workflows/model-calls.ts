@@ -2,7 +2,9 @@ import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../shared/errors';
 import type { Message } from '../shared/messages';
-import type { ConversationThread, ModelStepResult } from '../shared/run-types';
+import type { CompactionInput, ConversationThread, ModelStepInput, ModelStepResult } from '../shared/run-types';
+import { MODEL_BACKOFF } from '../shared/workflow-retries';
+import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { addUsage, compactedMessages } from './agent-loop';
 import { describeFailure, failureType } from './describe-failure';
@@ -29,32 +31,39 @@ const NON_RETRYABLE_MODEL_ERRORS = [
 
 /**
  * One model call on a thread (the executor's with the budget and output schema, the planner's
- * without). A context-length error becomes a `RunStop`; any other failure after the retries fails
- * the run with the failure's type.
+ * without). A dead worker or a timeout is retried for as long as the run lives; the provider's
+ * own retryable failures (rate limit, 5xx) up to `max_retries` tries. A context-length error
+ * becomes a `RunStop`; any other failure after the retries fails the run with the failure's type.
  */
 export async function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
   const { config, timeouts, budget } = state;
-  const { modelStep } = proxyActivities<AgentActivities>({
-    activityId,
-    summary: activitySummary(activityId, `model ${model}`),
-    startToCloseTimeout: timeouts.modelStepMs,
-    heartbeatTimeout: timeouts.heartbeatMs,
-    retry: { maximumAttempts: config.max_retries, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
-  });
+  const request: ModelStepInput = {
+    conversation: state.threads.ref(thread),
+    model,
+    temperature: config.temperature,
+    maxTokens: config.max_tokens,
+    toolNames: availableTools(state),
+    injectedToolArgs: config.injected_tool_args,
+    ...(state.handoffSpecs.length > 0 || state.mcpTools.size > 0 ? { extraToolSpecs: extraToolSpecs(state) } : {}),
+    outputSchema: thread === 'executor' ? config.output_type : null,
+    step: state.step,
+    ...(thread === 'executor' ? {} : { purpose: thread }),
+    ...(thread === 'executor' && budget ? { budget } : {}),
+  };
+  const modelStepAs = ({ activityId: id, attemptsBefore }: Try, unbounded: boolean) =>
+    proxyActivities<AgentActivities>({
+      activityId: id,
+      summary: activitySummary(id, `model ${model}`),
+      startToCloseTimeout: timeouts.modelStepMs,
+      heartbeatTimeout: timeouts.heartbeatMs,
+      retry: unbounded
+        ? infrastructureRetryPolicy(30_000)
+        : { maximumAttempts: config.max_retries, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
+    }).modelStep(unbounded ? { ...request, workflowRetries: { attemptsBefore } } : request);
   try {
-    const reply = await modelStep({
-      conversation: state.threads.ref(thread),
-      model,
-      temperature: config.temperature,
-      maxTokens: config.max_tokens,
-      toolNames: availableTools(state),
-      injectedToolArgs: config.injected_tool_args,
-      ...(state.handoffSpecs.length > 0 || state.mcpTools.size > 0 ? { extraToolSpecs: extraToolSpecs(state) } : {}),
-      outputSchema: thread === 'executor' ? config.output_type : null,
-      step: state.step,
-      ...(thread === 'executor' ? {} : { purpose: thread }),
-      ...(thread === 'executor' && budget ? { budget } : {}),
-    });
+    const reply = infrastructureRetriesUnbounded(state)
+      ? await withWorkflowRetries(activityId, config.max_retries, MODEL_BACKOFF, (attempt) => modelStepAs(attempt, true))
+      : await modelStepAs({ activityId, attemptsBefore: 0 }, false);
     addUsage(state.usage, reply.model, reply.usage);
     return reply;
   } catch (error) {
@@ -98,14 +107,19 @@ export async function executorStep(state: RunState): Promise<ModelStepResult> {
 async function compact(state: RunState, messages: readonly Message[], keepFrom: number, tokensBefore: number): Promise<void> {
   const { config, timeouts, taskIndex, step } = state;
   enterPhase(state, 'compacting');
-  const { compactConversation } = proxyActivities<AgentActivities>({
-    activityId: `step-${step}.compaction`,
-    summary: activitySummary(`step-${step}.compaction`, 'compact the conversation'),
-    startToCloseTimeout: timeouts.modelStepMs,
-    heartbeatTimeout: timeouts.heartbeatMs,
-    retry: { maximumAttempts: config.max_retries, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
-  });
-  const result = await compactConversation({ conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++ });
+  const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++ };
+  const compactAs = ({ activityId, attemptsBefore }: Try, unbounded: boolean) =>
+    proxyActivities<AgentActivities>({
+      activityId,
+      summary: activitySummary(activityId, 'compact the conversation'),
+      startToCloseTimeout: timeouts.modelStepMs,
+      heartbeatTimeout: timeouts.heartbeatMs,
+      retry: unbounded ? infrastructureRetryPolicy(30_000) : { maximumAttempts: config.max_retries, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
+    }).compactConversation(unbounded ? { ...request, workflowRetries: { attemptsBefore } } : request);
+  const activityId = `step-${step}.compaction`;
+  const result = infrastructureRetriesUnbounded(state)
+    ? await withWorkflowRetries(activityId, config.max_retries, MODEL_BACKOFF, (attempt) => compactAs(attempt, true))
+    : await compactAs({ activityId, attemptsBefore: 0 }, false);
   addUsage(state.usage, config.model, result.usage);
   state.threads.rewrite('executor', compactedMessages(messages, taskIndex, keepFrom, result.summary));
   state.events.push({ type: 'context-compacted', step, tokensBefore, removedMessages: keepFrom - taskIndex - 1 });

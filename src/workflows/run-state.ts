@@ -84,6 +84,8 @@ export interface RunState {
   /** The agent a handoff tool of the current step chose; the transfer happens after the step's tools. */
   handoffTo: string | null;
   stopReason: StopReason | null;
+  /** Set at the first activity: whether this execution retries lost workers without limit (a patch). */
+  unboundedInfrastructureRetries?: boolean;
 }
 
 /** The state a run starts from: fresh, or what the run it continues carried over. Pure. */

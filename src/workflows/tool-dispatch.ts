@@ -2,7 +2,9 @@ import { executeChild, isCancellation, ParentClosePolicy, proxyActivities, workf
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../shared/errors';
 import type { ToolCall } from '../shared/messages';
-import type { ApprovalRecord, RunTimeouts, ToolResult } from '../shared/run-types';
+import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../shared/run-types';
+import { TOOL_BACKOFF, TOOL_TRY_LIMIT } from '../shared/workflow-retries';
+import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../shared/wire-names';
 import { activitySummary } from './activity-summary';
@@ -60,16 +62,24 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
   const quietProgress = config.emit_mcp_progress ? {} : { quietProgress: true as const };
-  const options = toolActivityOptions(`${activityPrefix}.tool-${index + 1}.${call.name}`, state.timeouts);
+  const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
+  const unbounded = infrastructureRetriesUnbounded(state);
   state.runningTools.push(call.name);
   try {
     if (route.kind === 'mcp') {
       const mcpTool = state.mcpTools.get(call.name)!;
-      const { callMcpTool } = proxyActivities<AgentActivities>(options);
+      // MCP failures are results already: only a lost worker or a timeout reaches the retry policy.
+      const { callMcpTool } = proxyActivities<AgentActivities>(toolActivityOptions(activityId, state.timeouts, unbounded));
       return await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress });
     }
-    const { runTool } = proxyActivities<AgentActivities>(options);
-    const result = await runTool({ call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress });
+    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress };
+    const runToolAs = (attempt: Try) =>
+      proxyActivities<AgentActivities>(toolActivityOptions(attempt.activityId, state.timeouts, unbounded)).runTool(
+        unbounded ? { ...request, workflowRetries: { attemptsBefore: attempt.attemptsBefore }, idempotencyKey: idempotencyKeyOf(activityId) } : request,
+      );
+    const result = unbounded
+      ? await withWorkflowRetries(activityId, TOOL_TRY_LIMIT, TOOL_BACKOFF, runToolAs)
+      : await runToolAs({ activityId, attemptsBefore: 0 });
     // The model can read an offloaded result from the next step on.
     if (result.metadata.offloaded_artifact_id && !state.activeTools.includes(READ_ARTIFACT_TOOL)) state.activeTools.push(READ_ARTIFACT_TOOL);
     return result;
@@ -81,15 +91,26 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   }
 }
 
-function toolActivityOptions(activityId: string, timeouts: RunTimeouts): ActivityOptions {
+function toolActivityOptions(activityId: string, timeouts: RunTimeouts, unbounded: boolean): ActivityOptions {
   return {
     activityId,
     summary: activitySummary(activityId, `tool ${activityId.split('.')[2] ?? ''}`),
     startToCloseTimeout: timeouts.toolMs,
     heartbeatTimeout: timeouts.heartbeatMs,
-    // Tool errors are results, not failures: only a dead worker or a RetryableToolError retries.
-    retry: { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+    // Tool errors are results, not failures. Since the patch, Temporal retries only a lost worker
+    // or a timeout (without limit) and the workflow a RetryableToolError; before it, Temporal
+    // retried both, five attempts in all.
+    retry: unbounded ? infrastructureRetryPolicy(30_000) : { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
   };
+}
+
+/**
+ * The key a tool call keeps across its tries, worker deaths and continue-as-new: the workflow id,
+ * the chain's first run id (a workflow id can be reused by a later run) and the call's activity id.
+ */
+function idempotencyKeyOf(activityId: string): string {
+  const info = workflowInfo();
+  return `${info.workflowId}/${info.firstExecutionRunId}/${activityId}`;
 }
 
 /** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
