@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -36,6 +36,7 @@ const TEST_TIMEOUT_MS = STEP_TIMEOUT_MS + 30_000;
 let scratch: string;
 let project: string;
 let worker: RunningProcess | undefined;
+let cliWorker: RunningProcess | undefined;
 const timings: Record<string, number> = {};
 const temporal = { TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? 'default' };
 
@@ -76,6 +77,7 @@ describe('a new project that installs the packed package', () => {
 
   afterAll(async () => {
     await worker?.stop();
+    await cliWorker?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     console.log(`consumer test timings (ms): ${JSON.stringify(timings)}`);
   });
@@ -195,14 +197,7 @@ describe('a new project that installs the packed package', () => {
   it('runs agents on a plain Worker.create with the plugin: an approved gated tool, and a child agent in the project’s own workflow', async () => {
     expect(existsSync(path.join(project, 'dist', 'worker.js'))).toBe(true);
     const taskQueue = `consumer-${randomUUID()}`;
-    // WORKAROUND, to be removed with the fix in src/worker/workflow-bundle.ts: the plugin writes the
-    // combined workflows entry under os.tmpdir(), where webpack cannot resolve
-    // '@temporalio/workflow/lib/worker-interface.js' (no node_modules above /tmp), so the worker
-    // fails to start. A TMPDIR inside the project puts the entry where the project's node_modules
-    // resolve; without these two lines this test shows the failure.
-    const temporaryFolder = path.join(project, '.tmp');
-    mkdirSync(temporaryFolder);
-    const env = { ...temporal, CONSUMER_TASK_QUEUE: taskQueue, TMPDIR: temporaryFolder };
+    const env = { ...temporal, CONSUMER_TASK_QUEUE: taskQueue };
     const started = Date.now();
     worker = await startUntilReady('node', ['dist/worker.js'], { cwd: project, env, readyLine: 'consumer worker polling', timeoutMs: 2 * 60_000 });
     timings.workerStartMs = Date.now() - started;
@@ -234,5 +229,32 @@ describe('a new project that installs the packed package', () => {
     await worker.stop();
     expect(worker.child.exitCode).toBe(0);
     expect(worker.output()).toContain('consumer worker stopped');
+  }, TEST_TIMEOUT_MS);
+  it('runs the CLI worker from the package with the project’s compiled tools (prebuilt bundle), and a run whose script is next to its config', async () => {
+    const taskQueue = `consumer-cli-${randomUUID()}`;
+    cliWorker = await startUntilReady('npx', ['--no', '--', 'durable-agents', 'worker', '--tools', 'dist/tools.js', '--no-demo-tools', '--task-queue', taskQueue], {
+      cwd: project,
+      env: temporal,
+      readyLine: 'Worker polling',
+      timeoutMs: STEP_TIMEOUT_MS,
+    });
+    // Only the project's tools: --no-demo-tools leaves get_weather and the others out.
+    expect(cliWorker.output()).toContain('with tools: lookup_order, refund\n');
+    mkdirSync(path.join(project, 'agents'), { recursive: true });
+    writeFileSync(path.join(project, 'agents', 'lookup.yaml'), 'name: lookup\nmodel: scripted:../scripts/support-case.yaml\ntools: [lookup_order]\n');
+    const run = await inProject('npx', ['--no', '--', 'durable-agents', 'run', '-c', 'agents/lookup.yaml', '-t', 'Where is order 7?', '--follow', '--task-queue', taskQueue], temporal);
+    expect(describeCommand('durable-agents run', run)).toContain('exited with 0 ');
+    expect(run.stdout).toContain('Order 7: {"orderId":"7","status":"delivered","total":12}');
+    await cliWorker.stop();
+
+    // A tools module in TypeScript: plain node cannot load it, and the CLI says what to do.
+    const typescriptTools = await inProject('npx', ['--no', '--', 'durable-agents', 'worker', '--tools', 'src/tools.ts', '--task-queue', taskQueue], temporal);
+    if ((process.features as { typescript?: unknown }).typescript) {
+      // Node with type stripping loads .ts itself; the worker then starts (and is stopped by the timeout).
+      expect(printed(typescriptTools)).not.toContain('is TypeScript');
+    } else {
+      expect(typescriptTools.code).toBe(2);
+      expect(typescriptTools.stderr).toContain('src/tools.ts is TypeScript, which this Node.js cannot load by itself. Compile it (tsc) and pass the .js file');
+    }
   }, TEST_TIMEOUT_MS);
 });

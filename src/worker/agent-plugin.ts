@@ -107,7 +107,17 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** Adds the agent workflows to a bundle made from your `workflowsPath`. */
   configureBundler(options: BundleOptions): BundleOptions {
     if (path.resolve(options.workflowsPath) === agentWorkflowsPath()) return options;
-    return { ...options, workflowsPath: combinedWorkflowsEntry(options.workflowsPath) };
+    const appHook = options.webpackConfigHook;
+    return {
+      ...options,
+      workflowsPath: combinedWorkflowsEntry(options.workflowsPath),
+      // The combined entry lives in a temp folder with no node_modules above it: let webpack find
+      // the SDK (and the app's packages) where this app has them.
+      webpackConfigHook: (config) => {
+        const withModules = { ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), appNodeModules()] } };
+        return appHook ? appHook(withModules) : withModules;
+      },
+    };
   }
 
   async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
@@ -142,4 +152,9 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     }
     return new Client({ connection: options.connection, namespace: options.namespace ?? 'default', ...(dataConverter ? { dataConverter } : {}) });
   }
+}
+
+/** The node_modules folder this app's Temporal SDK is installed in (a peer dependency: the app's own). */
+function appNodeModules(): string {
+  return path.resolve(require.resolve('@temporalio/workflow/package.json'), '..', '..', '..');
 }

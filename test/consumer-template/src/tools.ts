@@ -30,3 +30,6 @@ export const refund = defineTool({
 });
 
 export const supportTools = [lookupOrder, refund];
+
+/** What `durable-agents worker --tools dist/tools.js` registers. */
+export const tools = supportTools;
