@@ -1,0 +1,106 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { renderTranscript, transcriptFromEvents, type TranscriptEntry } from '../src/client/history-view';
+import { HISTORIES_DIR } from './support/history-recorder';
+
+/**
+ * The `history` view over the histories recorded from real runs (test/histories): every kind of
+ * run reads without an error, and each thing that happened has its entry.
+ */
+function transcriptOf(file: string): { entries: TranscriptEntry[]; text: string } {
+  const history = historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
+  const entries = transcriptFromEvents(history.events ?? []);
+  return { entries, text: renderTranscript({ workflowId: file, runId: 'run', entries }) };
+}
+
+function entriesOf<K extends TranscriptEntry['kind']>(entries: TranscriptEntry[], kind: K): Array<Extract<TranscriptEntry, { kind: K }>> {
+  return entries.filter((entry): entry is Extract<TranscriptEntry, { kind: K }> => entry.kind === kind);
+}
+
+describe('history view', () => {
+  it('reads every recorded history without an error', () => {
+    const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json'));
+    const failures: string[] = [];
+    for (const file of files) {
+      try {
+        expect(transcriptOf(file).entries.length).toBeGreaterThan(1);
+      } catch (error) {
+        failures.push(`${file}: ${String(error)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('shows a compaction as its own entry, not as a model step', () => {
+    const { entries, text } = transcriptOf('budget-compaction.json');
+    const [compaction] = entriesOf(entries, 'compaction');
+    expect(compaction).toMatchObject({ step: 4, activityId: 'step-4.compaction', summarisedMessages: 2, summary: 'Earlier: bulk returned 150 words.', failure: null });
+    expect(entriesOf(entries, 'model').find((entry) => entry.step === 4)?.overBudget).toEqual({ promptTokens: 600, limitTokens: 500 });
+    expect(text).toContain('step 4 · compaction of 2 messages');
+    expect(text).toContain('step 4 (after compaction) · model');
+  });
+
+  it('shows the budget stop after a compaction with its reason', () => {
+    const { text } = transcriptOf('budget-compaction-stop.json');
+    expect(text).toContain('completed: budget_limit after 4 steps');
+    expect(text).toContain('even after compaction');
+  });
+
+  it('shows an unknown tool answered by the workflow, with its error', () => {
+    const { entries, text } = transcriptOf('bad-input.json');
+    const unknown = entriesOf(entries, 'tool').find((entry) => entry.tool === 'no_such_tool');
+    expect(unknown).toMatchObject({ via: 'workflow', callId: 'call_1_1', result: { errorCode: 'ToolNotFoundError', isError: true } });
+    expect(text).toContain("tool no_such_tool({}) · by the workflow ✗");
+    expect(entriesOf(entries, 'tool').map((entry) => entry.tool)).toEqual(['add', 'explode', 'noop', 'no_such_tool']);
+  });
+
+  it('shows a rejected approval as the tool call it refused, with who and why', () => {
+    const { entries, text } = transcriptOf('approval-mixed.json');
+    const rejected = entriesOf(entries, 'tool').find((entry) => entry.tool === 'add');
+    expect(rejected).toMatchObject({ via: 'workflow', result: { metadata: { approval_status: 'rejected', approval_id: 'step-1.call-2' } } });
+    expect(text).toContain('rejected by bob: not during the freeze');
+    expect(text).toContain('injected {"ui_request_id":"req-7"}');
+  });
+
+  it('shows sub-agent jobs as child runs and the job tool result', () => {
+    const { entries, text } = transcriptOf('subagents-single@boss-ae5a4ba9.json');
+    const [child] = entriesOf(entries, 'child');
+    expect(child).toMatchObject({ workflowId: 'boss-ae5a4ba9.step-1.sub-1', agent: 'boss', task: 'child-single', status: 'completed', result: { output: 'forty-two' } });
+    expect(child?.runId).toBeTruthy();
+    const job = entriesOf(entries, 'tool').find((entry) => entry.tool === 'spawn_self');
+    expect(job?.via).toBe('workflow');
+    expect(job?.result?.content).toContain('"status":"success"');
+    expect(text).toContain('sub-agent boss-ae5a4ba9.step-1.sub-1');
+  });
+
+  it('shows MCP calls with their server and progress notes, and the listed MCP tools', () => {
+    const { entries, text } = transcriptOf('mcp-progress-on@mcp-user-18d7fd5e.json');
+    const [listing] = entriesOf(entries, 'mcp-tools');
+    expect(listing?.tools).toContain('test__count');
+    const count = entriesOf(entries, 'tool').find((entry) => entry.tool === 'test__count');
+    expect(count).toMatchObject({ via: 'mcp', server: 'test' });
+    expect(count?.result?.progress?.length).toBeGreaterThan(0);
+    expect(text).toContain('tool test__count({"n":3}) · MCP test ✓');
+    expect(text).toContain('progress 1/3: counted 1');
+  });
+
+  it('shows the structured-output correction the run asked for', () => {
+    const { entries, text } = transcriptOf('structured-corrected.json');
+    expect(entriesOf(entries, 'model')[0]?.outputError).toContain('not JSON');
+    expect(text).toContain('output rejected (output_type)');
+  });
+
+  it('shows a handoff as the new agent taking over', () => {
+    const { entries, text } = transcriptOf('handoff.json');
+    expect(entriesOf(entries, 'started')[0]).toMatchObject({ agent: 'billing', handoffFrom: 'triage', continued: true });
+    expect(text).toContain('continued (new run): agent billing, model scripted:billing (handoff from triage)');
+  });
+
+  it('shows the skills a run loaded', () => {
+    const { entries } = transcriptOf('skills-shadowed@clasher-1942e586.json');
+    const [loaded] = entriesOf(entries, 'skills-loaded');
+    expect(loaded?.sources.map((source) => source.skills)).toEqual([['greeter'], ['greeter']]);
+  });
+});
