@@ -6,6 +6,10 @@ import { parse as parseYaml } from 'yaml';
 import { loadAgentConfigFile, serializeAgentConfig } from '../src/client/load-config';
 import { budgetMode, describeAgent, parseAgentConfig } from '../src/shared/agent-config';
 import { AgentConfigError } from '../src/shared/errors';
+import { configTimeouts, upgradeConfig } from '../src/shared/upgrade-config';
+import { timeoutOptions } from '../src/client/commands/run-command';
+import { DEFAULT_TIMEOUTS } from '../src/shared/run-types';
+import { createRunState } from '../src/workflows/run-state';
 
 /** The seeds' "configured example" (001, Serialized Agent-Config Example), with the tools it gates. */
 const SEEDS_EXAMPLE = {
@@ -69,6 +73,7 @@ describe('AgentConfig', () => {
       offload_threshold: 16000,
       allow_parallel_subagents: false,
       max_parallel_subagents: 3,
+      timeouts: {},
     });
   });
 
@@ -87,6 +92,10 @@ describe('AgentConfig', () => {
     [{ name: 'bot', injected_tool_args: { 'not valid!': 'x' } }, 'injected_tool_args'],
     [{ name: 'bot', max_step: 3 }, '(root)'],
     [{ name: 'bot', hitl_timeout: 'soon' }, 'hitl_timeout'],
+    [{ name: 'bot', timeouts: { heartbeat: 'soon' } }, 'timeouts.heartbeat'],
+    [{ name: 'bot', timeouts: { tool: '500ms' } }, 'timeouts.tool'],
+    [{ name: 'bot', timeouts: { model_step: 5 } }, 'timeouts.model_step'],
+    [{ name: 'bot', timeouts: { heartbeats: '10s' } }, 'timeouts'],
     [{ name: 'bot', model: 'scripted:x', budget_awareness: 'per-message' }, 'context_window'],
   ])('refuses %j with an error naming %s', (input, field) => {
     const problems = problemsOf(input);
@@ -142,5 +151,34 @@ describe('AgentConfig', () => {
       max_steps: 5,
       output_type: null,
     });
+  });
+});
+
+describe('run timeouts in the config and on run', () => {
+  it('converts the durations the config sets, and only those, to milliseconds', () => {
+    const config = parseAgentConfig({ name: 'bot', timeouts: { heartbeat: '5s', tool: '2m' } });
+    expect(config.timeouts).toEqual({ heartbeat: '5s', tool: '2m' });
+    expect(configTimeouts(config)).toEqual({ heartbeatMs: 5_000, toolMs: 120_000 });
+  });
+
+  it('gives configs of runs started before the field no timeouts of their own', () => {
+    const { timeouts: _timeouts, ...old } = parseAgentConfig({ name: 'bot' });
+    const upgraded = upgradeConfig(old as never);
+    expect(upgraded.timeouts).toEqual({});
+    expect(configTimeouts(upgraded)).toEqual({});
+  });
+
+  it("lets the run's timeouts win over the config's, and the config's over the defaults", () => {
+    const config = parseAgentConfig({ name: 'bot', timeouts: { heartbeat: '5s', tool: '2m' } });
+    const state = createRunState({ config, task: 'go', timeouts: { heartbeatMs: 2_000 } });
+    expect(state.timeouts).toEqual({ modelStepMs: DEFAULT_TIMEOUTS.modelStepMs, toolMs: 120_000, heartbeatMs: 2_000 });
+    expect(createRunState({ config: parseAgentConfig({ name: 'bot' }), task: 'go' }).timeouts).toEqual(DEFAULT_TIMEOUTS);
+  });
+
+  it('takes the options of run as durations and names the option in errors', () => {
+    expect(timeoutOptions({})).toBeUndefined();
+    expect(timeoutOptions({ heartbeatTimeout: '3s', toolTimeout: '1m', modelStepTimeout: '90s' })).toEqual({ heartbeatMs: 3_000, toolMs: 60_000, modelStepMs: 90_000 });
+    expect(() => timeoutOptions({ heartbeatTimeout: 'fast' })).toThrow(/--heartbeat-timeout: must be a duration/);
+    expect(() => timeoutOptions({ toolTimeout: '10ms' })).toThrow(/--tool-timeout: must be at least 1s/);
   });
 });

@@ -32,7 +32,7 @@ describe('run state', () => {
     expect(state.taskIndex).toBe(2);
     expect(state.stepLimit).toBe(3);
     expect(state).toMatchObject({ phase: 'starting', step: 0, stopReason: null, plan: null, compactions: 0, handoffTo: null });
-    expect(state.timeouts).toEqual({ modelStepMs: 300_000, toolMs: 600_000, heartbeatMs: 30_000 });
+    expect(state.timeouts).toEqual({ modelStepMs: 300_000, toolMs: 600_000, heartbeatMs: 10_000 });
   });
 
   it('continues from what the previous run carried: conversation, counters and event numbering', () => {

@@ -39,6 +39,9 @@ program
   .option('--workflow-id <id>', 'workflow id (default: <agent>-<random>)')
   .option('--task-queue <name>', 'task queue of the workers')
   .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
+  .option('--heartbeat-timeout <duration>', "retry a model step or tool elsewhere when its worker stops heartbeating this long (default: the config's timeouts.heartbeat, else 10s)")
+  .option('--tool-timeout <duration>', "one attempt of a tool call (default: the config's timeouts.tool, else 10m)")
+  .option('--model-step-timeout <duration>', "one attempt of a model step (default: the config's timeouts.model_step, else 5m)")
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.run()).runCommand(options));
 

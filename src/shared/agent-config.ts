@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentConfigError } from './errors';
-import { isDuration } from './duration';
+import { isDuration, parseDuration } from './duration';
 import { knownContextWindow } from './context-windows';
 
 /**
@@ -15,6 +15,31 @@ const MODEL_MESSAGE = 'must look like "provider:model", for example "openai:gpt-
 const PROPERTY_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const BUDGET_PATTERN = /^(per-message|limit:(\d{1,3}))$/;
+
+const DURATION_MESSAGE = 'must be a duration such as 30s, 15m, 4h or 3d';
+/** The shortest timeout a run accepts: shorter ones time out healthy activities. */
+const MINIMUM_TIMEOUT_MS = 1_000;
+const timeoutDuration = z
+  .string()
+  .refine(isDuration, DURATION_MESSAGE)
+  .refine((text) => !isDuration(text) || parseDuration(text) >= MINIMUM_TIMEOUT_MS, 'must be at least 1s');
+
+/**
+ * The zod schema of an agent's `timeouts` (durations; each optional, the runtime's defaults fill the
+ * rest): `model_step` and `tool` bound one attempt (start to close), `heartbeat` is how long an
+ * activity may go without a heartbeat before it is retried on another worker (a dead worker's
+ * step moves after about this long). Options of `startRun` / `run` override these.
+ * @example
+ * parseAgentConfig({ name: 'payments', tools: ['refund'], timeouts: { heartbeat: '5s', tool: '2m' } });
+ */
+export const runTimeoutsSchema = z.strictObject({
+  model_step: timeoutDuration.optional(),
+  tool: timeoutDuration.optional(),
+  heartbeat: timeoutDuration.optional(),
+});
+
+/** An agent's `timeouts`, as written: durations such as `10s` or `5m`. */
+export type RunTimeoutsConfig = z.output<typeof runTimeoutsSchema>;
 
 const modelString = z.string().regex(MODEL_PATTERN, MODEL_MESSAGE);
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'must be 1-64 letters, digits, "_", "." or "-"');
@@ -87,7 +112,7 @@ export const agentConfigSchema = z
     context_window: z.number().int().min(256).nullable().default(null),
     hitl_tools: z.array(toolName).default([]),
     /** How long a gated tool call waits for a human decision before it times out. */
-    hitl_timeout: z.string().refine(isDuration, 'must be a duration such as 30s, 15m, 4h or 3d').default('24h'),
+    hitl_timeout: z.string().refine(isDuration, DURATION_MESSAGE).default('24h'),
     emit_mcp_progress: z.boolean().default(true),
     injected_tool_args: z
       .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())
@@ -103,6 +128,8 @@ export const agentConfigSchema = z
     offload_threshold: z.number().int().min(1_000).default(16_000),
     allow_parallel_subagents: z.boolean().default(false),
     max_parallel_subagents: z.number().int().min(1).max(7).default(3),
+    /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
+    timeouts: runTimeoutsSchema.default({}),
   })
   .superRefine((config, context) => {
     reportDuplicates(config.tools, (name) =>

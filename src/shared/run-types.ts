@@ -13,14 +13,18 @@ export interface RunTimeouts {
   modelStepMs: number;
   /** One attempt of a tool call (start to close). Default: 10 minutes. */
   toolMs: number;
-  /** An activity that stops heartbeating this long (its worker died) is retried elsewhere. Default: 30 seconds. */
+  /**
+   * An activity that stops heartbeating this long (its worker died) is retried elsewhere. Default:
+   * 10 seconds. The runtime heartbeats model steps and tools every third of it while they run, so
+   * only a dead worker (or an event loop blocked that long) misses it; see docs/durability.md.
+   */
   heartbeatMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: RunTimeouts = {
   modelStepMs: 5 * 60_000,
   toolMs: 10 * 60_000,
-  heartbeatMs: 30_000,
+  heartbeatMs: 10_000,
 };
 
 /**

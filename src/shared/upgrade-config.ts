@@ -1,4 +1,6 @@
 import type { AgentConfig } from './agent-config';
+import { parseDuration } from './duration';
+import type { RunTimeouts } from './run-types';
 
 /**
  * Fills fields that were added to AgentConfig after runs were already started with older
@@ -15,5 +17,20 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     skill_sources: config.skill_sources ?? [],
     skills: config.skills ?? null,
     instructions_builder: config.instructions_builder ?? 'skill-list',
+    timeouts: config.timeouts ?? {},
+  };
+}
+
+/**
+ * The config's `timeouts` in milliseconds, only those it sets: a run's timeouts are the defaults,
+ * then these, then the run's own (`startRun({ timeouts })`). Pure (workflow-safe); the config must
+ * be validated (its durations are).
+ */
+export function configTimeouts(config: Pick<AgentConfig, 'timeouts'>): Partial<RunTimeouts> {
+  const timeouts = config.timeouts ?? {};
+  return {
+    ...(timeouts.model_step !== undefined ? { modelStepMs: parseDuration(timeouts.model_step) } : {}),
+    ...(timeouts.tool !== undefined ? { toolMs: parseDuration(timeouts.tool) } : {}),
+    ...(timeouts.heartbeat !== undefined ? { heartbeatMs: parseDuration(timeouts.heartbeat) } : {}),
   };
 }

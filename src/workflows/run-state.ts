@@ -13,7 +13,7 @@ import {
   type ToolResult,
   type UsageSummary,
 } from '../shared/run-types';
-import { upgradeConfig } from '../shared/upgrade-config';
+import { configTimeouts, upgradeConfig } from '../shared/upgrade-config';
 import { SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
 import { buildSystemPrompt, emptyUsage, initialMessages, stepBudget } from './agent-loop';
 import { ConversationThreads } from './conversation-threads';
@@ -99,7 +99,7 @@ export function createRunState(input: AgentRunInput): RunState {
   return {
     input,
     config,
-    timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts },
+    timeouts: { ...DEFAULT_TIMEOUTS, ...configTimeouts(config), ...input.timeouts },
     carried,
     agents,
     taskIndex: carried ? carried.taskIndex : messages.length - 1,

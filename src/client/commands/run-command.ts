@@ -6,7 +6,10 @@ import { ProgressLine } from '../progress-line';
 import type { RunEvent } from '../../shared/run-events';
 import path from 'node:path';
 import { loadAgentConfigFile, loadAgentDirectory } from '../load-config';
-import type { AgentRunResult } from '../../shared/run-types';
+import type { AgentRunResult, RunTimeouts } from '../../shared/run-types';
+import { AgentConfigError } from '../../shared/errors';
+import { runTimeoutsSchema } from '../../shared/agent-config';
+import { configTimeouts } from '../../shared/upgrade-config';
 
 export interface RunCommandOptions {
   config: string;
@@ -19,15 +22,33 @@ export interface RunCommandOptions {
   taskQueue?: string;
   /** Folder of agent configs that handoffs resolve from (default: the config file's folder). */
   agentsDir?: string;
+  /** Durations such as `10s` or `5m`; they override the config's `timeouts` for this run. */
+  heartbeatTimeout?: string;
+  toolTimeout?: string;
+  modelStepTimeout?: string;
+}
+
+/** The run's own timeouts from the command's options (validated like the config's), in milliseconds. */
+export function timeoutOptions(options: Pick<RunCommandOptions, 'heartbeatTimeout' | 'toolTimeout' | 'modelStepTimeout'>): Partial<RunTimeouts> | undefined {
+  const flags = { heartbeat: '--heartbeat-timeout', tool: '--tool-timeout', model_step: '--model-step-timeout' } as const;
+  const given = { heartbeat: options.heartbeatTimeout, tool: options.toolTimeout, model_step: options.modelStepTimeout };
+  const parsed = runTimeoutsSchema.safeParse(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${flags[issue.path[0] as keyof typeof flags]}: ${issue.message}`);
+    throw new AgentConfigError(`Invalid run options:\n  ${problems.join('\n  ')}`, problems);
+  }
+  const timeouts = configTimeouts({ timeouts: parsed.data });
+  return Object.keys(timeouts).length > 0 ? timeouts : undefined;
 }
 
 /** `run --config FILE --task TEXT [--follow]`: validates the config, starts a run, prints its id and Web UI link. */
 export async function runCommand(options: RunCommandOptions, agents?: AgentClient): Promise<void> {
   const config = loadAgentConfigFile(options.config, { model: options.model });
+  const timeouts = timeoutOptions(options);
   const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
-    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId, agents: handoffAgents });
+    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId, agents: handoffAgents, timeouts });
     if (!options.json) {
       console.log(`Started run ${run.workflowId}`);
       if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);
