@@ -27,9 +27,30 @@ export function isSkillFile(file: string): boolean {
   return SKILL_FILE_NAMES.includes(path.basename(file));
 }
 
+const FRONT_MATTER_SHAPE = "a SKILL.md starts with a line '---', then YAML fields (name, description, ...), then a line '---' before the Markdown body";
+
+/**
+ * gray-matter reads a file without front matter as one with empty fields, and front matter that is
+ * never closed as valid (the whole body becomes fields): both are refused here, by what is wrong.
+ */
+function frontMatterDelimiterProblem(text: string): string | null {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines.every((line) => line.trim() === '')) return `the file is empty: ${FRONT_MATTER_SHAPE}`;
+  if (lines[0]!.trimEnd() !== '---') return `no front matter (the first line is not '---'): ${FRONT_MATTER_SHAPE}`;
+  if (!lines.slice(1).some((line) => line.trimEnd() === '---')) return `the front matter is never closed: add a line '---' after its last field (${FRONT_MATTER_SHAPE})`;
+  return null;
+}
+
 export type SkillFileResult = { ok: true; skill: Omit<SkillInfo, 'tools'> } | { ok: false; error: SkillFileError };
 
+/**
+ * Parses one SKILL.md. Refused (an error naming the file, never a skill): no front matter, front
+ * matter that is never closed, YAML that does not parse, invalid fields, a name other than the
+ * folder's.
+ */
 export function parseSkillFile(file: string, text: string, source: string): SkillFileResult {
+  const delimiterProblem = frontMatterDelimiterProblem(text);
+  if (delimiterProblem) return { ok: false, error: { file, message: `${file}: ${delimiterProblem}` } };
   let parsed: matter.GrayMatterFile<string>;
   try {
     // A fresh options object each time: gray-matter caches by content only when options are absent.

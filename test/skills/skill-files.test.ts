@@ -31,6 +31,9 @@ describe('skill files', () => {
     ['a description over 1024 characters', `---\nname: deploy\ndescription: ${'x'.repeat(1025)}\n---\n`, 'description:'],
     ['a name other than the folder', '---\nname: other\ndescription: x\n---\n', "name: must equal the folder name 'deploy'"],
     ['invalid YAML', '---\nname: [unclosed\n---\n', 'front matter is not valid YAML'],
+    ['front matter that is never closed', '---\nname: deploy\ndescription: Deploys.\n\n# Deploy\nRun it.\n', 'the front matter is never closed'],
+    ['a file without front matter', '# Deploy\nRun the deploy tool.\n', "no front matter (the first line is not '---')"],
+    ['an empty file', '\n\n', 'the file is empty'],
   ])('refuses %s, naming the file and the field', (_label, text, message) => {
     const result = parseSkillFile('/s/deploy/SKILL.md', text, '/s');
     expect(result.ok).toBe(false);
@@ -39,6 +42,11 @@ describe('skill files', () => {
       expect(result.error.message).toContain('/s/deploy/SKILL.md: ');
       expect(result.error.message).toContain(message);
     }
+  });
+
+  it('accepts front matter with Windows line ends and a byte-order mark', () => {
+    const result = parseSkillFile('/s/deploy/SKILL.md', '\uFEFF---\r\nname: deploy\r\ndescription: Deploys.\r\n---\r\nBody\r\n', '/s');
+    expect(result).toMatchObject({ ok: true, skill: { name: 'deploy', usage: 'Body' } });
   });
 
   it('reads a folder: SKILL.md and skill.md, a malformed file reported without losing the others', () => {
