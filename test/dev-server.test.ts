@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { Connection } from '@temporalio/client';
-import { startDevServer, type DevServer } from '../src/devserver/dev-server';
+import { defaultReadyTimeoutMs, startDevServer, type DevServer } from '../src/devserver/dev-server';
 import { findOrBuildTemporalCli, locateTemporalCli } from '../src/devserver/temporal-cli';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'devserver-'));
@@ -54,5 +54,49 @@ describe('embedded Temporal dev server', () => {
     await server.stop();
     server = undefined;
     expect(isAlive(pid)).toBe(false);
+  });
+
+  describe('a start that fails', () => {
+    /** A stand-in for the Temporal CLI: writes a log, then exits or never serves. */
+    function fakeCli(name: string, body: string): string {
+      const file = path.join(folder, name);
+      writeFileSync(file, `#!/bin/sh\n${body}\n`);
+      chmodSync(file, 0o755);
+      return file;
+    }
+
+    it("shows the server's own last log lines when it exits before serving", async () => {
+      const cliPath = fakeCli('exits', 'echo "starting up"\necho "sqlite: database is locked" >&2\nexit 3');
+      const start = startDevServer({ cliPath, port: 0, uiPort: null, dbFile: path.join(folder, 'exits.db') });
+      await expect(start).rejects.toThrow(/exited with code 3 before serving[\s\S]*last log lines:[\s\S]*sqlite: database is locked/);
+    });
+
+    it('says it is still waiting while it waits, and shows the last log lines when it never serves', async () => {
+      const cliPath = fakeCli('stalls', 'echo "applying schema migration 1"\necho "applying schema migration 2"\nexec sleep 60');
+      const progress: string[] = [];
+      const start = startDevServer({
+        cliPath,
+        port: 0,
+        uiPort: null,
+        dbFile: path.join(folder, 'fresh', 'dev.db'),
+        readyTimeoutMs: 1500,
+        progressEveryMs: 400,
+        log: (line) => progress.push(line),
+      });
+      const error = await start.then(
+        () => null,
+        (failure: Error) => failure,
+      );
+      expect(error?.message).toMatch(/did not serve on 127\.0\.0\.1:\d+ within 1500 ms/);
+      expect(error?.message).toContain('  applying schema migration 2');
+      expect(error?.message).toContain('A second start reuses the database');
+      expect(progress.length).toBeGreaterThanOrEqual(2);
+      expect(progress[0]).toMatch(/^Still waiting for the Temporal dev server on 127\.0\.0\.1:\d+: \d+ s \(first start: creating the database .*fresh\/dev\.db\)\.\.\.$/);
+    });
+
+    it('gives a first start (no database yet) more time than a restart', () => {
+      expect(defaultReadyTimeoutMs(true)).toBe(180_000);
+      expect(defaultReadyTimeoutMs(false)).toBe(60_000);
+    });
   });
 });

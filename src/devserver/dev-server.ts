@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { ServerLog } from './server-log';
 import { findOrBuildTemporalCli } from './temporal-cli';
 
 /**
@@ -27,10 +28,20 @@ export interface DevServerOptions {
   dynamicConfig?: Record<string, unknown>;
   /** The CLI binary; found or built when absent. */
   cliPath?: string;
+  /** Progress while the server starts (and while the CLI is built), one line a call. */
   log?: (line: string) => void;
-  /** Where the server's own log goes. Default: discarded unless `TEMPORAL_DEV_SERVER_LOG` names a file. */
-  serverOutput?: 'inherit' | 'ignore';
+  /**
+   * Where the server's own log goes. Default (`'capture'`): its last lines are kept to explain a
+   * start that fails, and all of it is appended to the file `TEMPORAL_DEV_SERVER_LOG` names.
+   */
+  serverOutput?: 'inherit' | 'capture' | 'ignore';
+  /**
+   * How long to wait for the server to serve. Default: 60 s, or 180 s on a first start (no
+   * database file yet), which creates and migrates the database.
+   */
   readyTimeoutMs?: number;
+  /** How often `log` hears that the server is still starting. Default 10 s. */
+  progressEveryMs?: number;
   /** A remote codec endpoint the Web UI decodes encrypted payloads through. */
   uiCodecEndpoint?: string;
 }
@@ -45,6 +56,11 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** How long a start may take to serve: a first start (fresh database) creates and migrates it. */
+export function defaultReadyTimeoutMs(freshDatabase: boolean): number {
+  return freshDatabase ? 180_000 : 60_000;
+}
+
 /** Dynamic config this runtime asks of the dev server (see docs/performance.md). */
 export const DEFAULT_DYNAMIC_CONFIG: Record<string, unknown> = {
   'system.enableActivityEagerExecution': true,
@@ -56,6 +72,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const uiPort = options.uiPort === null ? null : options.uiPort === 0 ? await freePort() : (options.uiPort ?? port + 1000);
   const dbFile = options.dbFile ?? path.join(DEFAULT_DATA_DIR, 'dev.db');
   const namespace = options.namespace ?? 'default';
+  const freshDatabase = !existsSync(dbFile);
   mkdirSync(path.dirname(dbFile), { recursive: true });
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--db-filename', dbFile];
@@ -68,23 +85,33 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   }
 
-  const child = spawn(cliPath, args, {
-    stdio: ['ignore', options.serverOutput ?? 'ignore', options.serverOutput ?? 'ignore'],
-  });
+  const output = options.serverOutput ?? 'capture';
+  const child = spawn(cliPath, args, { stdio: ['ignore', output === 'capture' ? 'pipe' : output, output === 'capture' ? 'pipe' : output] });
+  const serverLog = new ServerLog();
+  serverLog.follow(child.stdout);
+  serverLog.follow(child.stderr);
   const address = `127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // After 'exit', the server's last output may still be in the pipes: 'close' comes when it is read.
+  const outputRead = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
 
   const stop = async () => {
     process.removeListener('exit', killOnExit);
     await stopChild(child, exited);
+    serverLog.close();
   };
+  const timeoutMs = options.readyTimeoutMs ?? defaultReadyTimeoutMs(freshDatabase);
+  const progress = progressReporter(options.log, address, freshDatabase ? dbFile : null, options.progressEveryMs ?? 10_000);
   try {
-    await waitUntilServing(address, namespace, exited, options.readyTimeoutMs ?? 60_000);
+    await waitUntilServing(address, namespace, exited, timeoutMs);
   } catch (error) {
     await stop();
-    throw error;
+    await Promise.race([outputRead, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    throw new Error(startFailureMessage((error as Error).message, serverLog.tail(), [cliPath, ...args]));
+  } finally {
+    clearInterval(progress);
   }
   return {
     address,
@@ -94,6 +121,28 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     pid: child.pid ?? -1,
     stop,
   };
+}
+
+/** Says every `everyMs` that the server is still starting (and why a first start takes longer). */
+function progressReporter(log: ((line: string) => void) | undefined, address: string, freshDbFile: string | null, everyMs: number): NodeJS.Timeout | undefined {
+  if (!log) return undefined;
+  const startedAt = Date.now();
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - startedAt) / 1000);
+    const why = freshDbFile ? ` (first start: creating the database ${freshDbFile})` : '';
+    log(`Still waiting for the Temporal dev server on ${address}: ${seconds} s${why}...`);
+  }, everyMs);
+  timer.unref();
+  return timer;
+}
+
+/** The reason, the server's own last lines and what to try, in one message. */
+function startFailureMessage(reason: string, serverLines: string[], command: string[]): string {
+  const lines = [reason];
+  if (serverLines.length > 0) lines.push(`The server's last log lines:`, ...serverLines.map((line) => `  ${line}`));
+  else lines.push('The server wrote nothing (set TEMPORAL_DEV_SERVER_LOG=<file> to keep its whole log).');
+  lines.push(`Command: ${command.join(' ')}`, 'A second start reuses the database and is usually much faster; or start the server yourself and set TEMPORAL_ADDRESS.');
+  return lines.join('\n');
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
@@ -133,6 +182,9 @@ async function waitUntilServing(
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+  // The server may have exited while the last attempt ran.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (exitCode !== undefined) throw new Error(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
   throw new Error(`Temporal dev server did not serve on ${address} within ${timeoutMs} ms: ${String(lastError)}`);
 }
 

@@ -1,6 +1,8 @@
 import { Connection } from '@temporalio/client';
 import { LOCAL_DEV_ADDRESS, LOCAL_DEV_UI_URL, resolveTemporalTarget, type TemporalTarget } from '../connection/temporal-target';
-import { startDevServer, type DevServer } from './dev-server';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_DATA_DIR, startDevServer, type DevServer } from './dev-server';
 import { startLocalCodecServer } from '../codec/codec-server';
 
 export interface LocalServer {
@@ -27,8 +29,13 @@ export async function ensureLocalServer(log: (line: string) => void): Promise<Lo
       log(`Using the Temporal server already running at ${LOCAL_DEV_ADDRESS}`);
       return { target, started: null, stop: closeCodec };
     }
-    log('Starting the Temporal dev server (temporal server start-dev)...');
-    const server = await startDevServer({ port: 7233, uiPort: 8233, log, uiCodecEndpoint: codecServer?.url });
+    const dbFile = path.join(DEFAULT_DATA_DIR, 'dev.db');
+    log(
+      existsSync(dbFile)
+        ? 'Starting the Temporal dev server (temporal server start-dev)...'
+        : `Starting the Temporal dev server (temporal server start-dev) for the first time: it creates its database ${dbFile}, which can take a minute or two...`,
+    );
+    const server = await startDevServer({ port: 7233, uiPort: 8233, dbFile, log, uiCodecEndpoint: codecServer?.url });
     log(`Temporal dev server on ${server.address}, Web UI at ${server.uiUrl ?? LOCAL_DEV_UI_URL}, database ${server.dbFile}`);
     return { target: { ...target, uiUrl: server.uiUrl }, started: server, stop: async () => (await server.stop(), await closeCodec()) };
   } catch (error) {
