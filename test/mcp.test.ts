@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createMcpActivities } from '../src/activities/mcp-activities';
 import type { StartRunOptions } from '../src/client/agent-client';
+import { McpConnections } from '../src/mcp/mcp-connections';
+import type { McpServerConfig } from '../src/shared/agent-config';
 import type { RunEvent } from '../src/shared/run-events';
-import type { AgentRunResult } from '../src/shared/run-types';
+import type { AgentRunResult, ToolResult } from '../src/shared/run-types';
 import { followCollecting } from './support/follow-run';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
@@ -135,5 +139,33 @@ describe('MCP tools', () => {
     expect(result.toolResults[0]).toMatchObject({ toolName: 'test__crash', isError: true });
     expect(result.toolResults[1]).toMatchObject({ toolName: 'test__shout', isError: false, content: 'BACK' });
     expect(result.output).toBe('BACK');
+  });
+});
+
+describe('MCP progress notes', () => {
+  it('keeps every note of a call, also those that arrive in the same read as its result', async () => {
+    const mcp = new McpConnections();
+    const { callMcpTool } = createMcpActivities({ mcp });
+    const server = { ...testServer, env_from_worker: [] } as unknown as McpServerConfig;
+    // A busy worker: its event loop is blocked now and then, so the server's notes and its result
+    // queue up in the pipe and are read together (the MCP SDK dropped such notes).
+    const busy = setInterval(() => {
+      const until = Date.now() + 15;
+      while (Date.now() < until);
+    }, 5);
+    const counts: number[] = [];
+    try {
+      for (let call = 1; call <= 10; call++) {
+        const activity = new MockActivityEnvironment({ heartbeatTimeoutMs: 10_000, startToCloseTimeoutMs: 60_000 });
+        const result: ToolResult = await activity.run(callMcpTool, { server, mcpName: 'count', call: { id: `call-${call}`, name: 'test__count', args: { n: 5, pause_ms: 0 } }, step: 1, injectedArgNames: [] });
+        expect(result.content).toBe('counted to 5');
+        counts.push(result.progress?.length ?? 0);
+        expect(result.progress?.at(-1)).toEqual({ progress: 5, total: 5, message: 'counted 5' });
+      }
+    } finally {
+      clearInterval(busy);
+      await mcp.closeAll();
+    }
+    expect(counts).toEqual(Array(10).fill(5));
   });
 });

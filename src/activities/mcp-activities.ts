@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServerConfig } from '../shared/agent-config';
 import { ErrorCode } from '../shared/errors';
 import type { ToolSpec } from '../shared/messages';
@@ -63,26 +65,113 @@ export function createMcpActivities(dependencies: McpDependencies) {
         }),
         ...(progress.notes.length > 0 ? { progress: progress.notes } : {}),
       });
+      const silence = new SilenceLimit(MCP_SILENCE_LIMIT_MS);
+      let stopListening = async () => {};
       try {
         const client = await dependencies.mcp.client(input.server);
+        const progressToken = randomUUID();
+        stopListening = ProgressRouter.of(client).listen(progressToken, (note) => {
+          silence.reset();
+          progress.report(note.progress, note.total, note.message);
+        });
         // Heartbeats keep a long call alive (the activity has a heartbeat timeout) and carry its progress.
         const result = await withHeartbeat(
           () =>
-            client.callTool({ name: input.mcpName, arguments: executable }, undefined, {
-              signal: activity.cancellationSignal,
-              resetTimeoutOnProgress: true,
-              onprogress: (notification) => progress.report(notification.progress, notification.total, notification.message),
+            client.callTool({ name: input.mcpName, arguments: executable, _meta: { progressToken } }, undefined, {
+              signal: AbortSignal.any([activity.cancellationSignal, silence.signal]),
+              // The silence limit ends a call that stopped answering; the activity's own timeout, one that never ends.
+              timeout: activity.info.startToCloseTimeoutMs,
             }),
           live,
         );
+        await stopListening();
         const text = (result.content as Array<{ type: string; text?: string }>)
           .map((part) => (part.type === 'text' ? (part.text ?? '') : JSON.stringify(part)))
           .join('\n');
         return finish(result.isError ? `Error: ${text}` : text, Boolean(result.isError));
       } catch (error) {
+        await stopListening();
         await dependencies.mcp.discard(input.server);
         return finish(`Error: MCP server '${input.server.name}' could not run '${input.mcpName}': ${error instanceof Error ? error.message : String(error)}`, true);
+      } finally {
+        silence.stop();
       }
     },
   };
+}
+
+/** A call with neither an answer nor a progress note for this long ends as an error result. */
+const MCP_SILENCE_LIMIT_MS = 60_000;
+
+interface ProgressParams {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * The progress notifications of one MCP client, routed to their call by our own progress token.
+ * The SDK's own routing loses notes: it runs a notification's handler a microtask after the
+ * message arrives but handles a response at once, forgetting the call's progress handler; so the
+ * notes that arrive in the same read as the result (the last one of a server that reports and
+ * returns at once, or all of them on a busy worker) were dropped. Here a call keeps its listener
+ * until its result is taken and one more turn of the event loop has passed.
+ */
+class ProgressRouter {
+  private static readonly routers = new WeakMap<Client, ProgressRouter>();
+  private readonly listeners = new Map<string, (note: ProgressParams) => void>();
+
+  static of(client: Client): ProgressRouter {
+    let router = ProgressRouter.routers.get(client);
+    if (!router) {
+      router = new ProgressRouter();
+      // Loaded here, not at the top: a worker whose agents name no MCP server never loads the SDK.
+      const { ProgressNotificationSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+      const routing = router;
+      client.setNotificationHandler(ProgressNotificationSchema, (notification) => routing.route(notification.params));
+      ProgressRouter.routers.set(client, router);
+    }
+    return router;
+  }
+
+  /** Sends the notes of `token` to `listener`; the returned function stops (after late notes are in). */
+  listen(token: string, listener: (note: ProgressParams) => void): () => Promise<void> {
+    this.listeners.set(token, listener);
+    return async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.listeners.delete(token);
+    };
+  }
+
+  private route(note: ProgressParams): void {
+    this.listeners.get(String(note.progressToken))?.(note);
+  }
+}
+
+/** Aborts its signal when `reset` was not called for `limitMs`. */
+class SilenceLimit {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout;
+
+  constructor(private readonly limitMs: number) {
+    this.timer = this.start();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  reset(): void {
+    clearTimeout(this.timer);
+    this.timer = this.start();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private start(): NodeJS.Timeout {
+    return setTimeout(() => this.controller.abort(new Error(`no answer and no progress from the server for ${this.limitMs / 1000} s`)), this.limitMs);
+  }
 }
