@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { formatPendingApprovals } from '../src/client/commands/approval-commands';
+import { formatStatus } from '../src/client/commands/status-command';
+import type { ApprovalRequest, RunStatus } from '../src/shared/run-types';
 import { demoTools } from '../src/tools/demo-tools';
 import { runCli } from './support/cli-process';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
@@ -90,5 +93,55 @@ describe('CLI', () => {
     expect(watched.stdout).toContain('← get_timezone ✓');
     expect(watched.stdout).toContain('■ finished: completed');
     expect(watched.stdout).toContain('Answer (completed, 3 steps');
+  });
+});
+
+describe('human output of status and approvals', () => {
+  const now = Date.parse('2026-05-01T10:00:00Z');
+  const approval: ApprovalRequest = {
+    approvalId: 'step-2.call-1',
+    toolName: 'deploy_service',
+    callId: 'call_2_1',
+    step: 2,
+    args: { service: 'api' },
+    injectedArgs: { reasoning: 'The tests passed and the change is a one-line fix.' },
+    requestedAt: now - 90_000,
+    expiresAt: now + 240_000,
+  };
+  const status: RunStatus = {
+    phase: 'tools',
+    step: 2,
+    maxSteps: 10,
+    activeTools: ['deploy_service', 'read_logs'],
+    runningTools: [],
+    usage: { inputTokens: 120, outputTokens: 30, byModel: {} },
+    messageCount: 5,
+    stopReason: null,
+    pendingApprovals: [approval],
+    plan: { text: '1. Read the logs\n2. Deploy', steps: ['Read the logs', 'Deploy'], model: 'scripted:planner', plannerSteps: 1 },
+    budget: { promptTokens: 2_000, contextWindow: 8_000 },
+    queuedMessages: 1,
+    skills: [{ source: 'skills/ops', version: 3, hash: 'abc', names: ['deploy', 'rollback'] }],
+  };
+
+  it('shows the plan, pending approvals with their injected args, skills and queued messages in the human status', () => {
+    const text = formatStatus('ops-1', 'RUNNING', status, { now, runUrl: null });
+    expect(text).toContain('Run ops-1: RUNNING, phase tools, step 2 of 10');
+    expect(text).toContain('Context: 2000 of 8000 tokens (25%)');
+    expect(text).toContain('Plan (scripted:planner, 1 planner steps):\n  1. Read the logs\n  2. Deploy');
+    expect(text).toContain('Pending approvals (1):\n  step-2.call-1  deploy_service({"service":"api"})  expires 2026-05-01T10:04:00.000Z (in 4m)');
+    expect(text).toContain('    reasoning: The tests passed and the change is a one-line fix.');
+    expect(text).toContain('durable-agents approve ops-1 step-2.call-1');
+    expect(text).toContain('Skills:\n  skills/ops (version 3): deploy, rollback');
+    expect(text).toContain('Queued messages: 1');
+  });
+
+  it('lists the injected args a human needs to decide an approval', () => {
+    const text = formatPendingApprovals([{ workflowId: 'ops-1', runId: 'r', approvals: [approval], unreachable: false }], now);
+    const [header, row] = text.split('\n');
+    expect(header).toMatch(/^RUN\s+APPROVAL\s+TOOL\s+ARGUMENTS\s+INJECTED\s+AGE\s+EXPIRES$/);
+    expect(row).toMatch(/^ops-1\s+step-2\.call-1\s+deploy_service\s+\{"service":"api"\}\s+reasoning\s+1m 30s\s+in 4m$/);
+    expect(text).toContain('step-2.call-1 in ops-1 (deploy_service, expires 2026-05-01T10:04:00.000Z):\n  reasoning: The tests passed and the change is a one-line fix.');
+    expect(formatPendingApprovals([], now)).toBe('No pending approvals.');
   });
 });

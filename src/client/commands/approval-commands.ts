@@ -1,37 +1,47 @@
 import os from 'node:os';
 import { formatDuration } from '../../shared/duration';
-import { AgentClient, type DecisionReceipt } from '../agent-client';
+import { AgentClient, type PendingApprovals, type DecisionReceipt } from '../agent-client';
 
-/** `approvals`: every pending approval across running runs. */
+/**
+ * `approvals`: every pending approval across running runs, with what a human needs to decide: the
+ * arguments, the injected ones (the model's stated reasoning, a request id, ...) and the deadline.
+ */
 export async function approvalsCommand(options: { json?: boolean }, agents?: AgentClient): Promise<void> {
   const client = agents ?? (await AgentClient.connect());
   try {
     const runs = await client.listPendingApprovals();
-    if (options.json) {
-      console.log(JSON.stringify(runs));
-      return;
-    }
-    const now = Date.now();
-    const rows = runs.flatMap((run) =>
-      run.unreachable
-        ? [[run.workflowId, '(no worker answered)', '', '', '', '']]
-        : run.approvals.map((approval) => [
-            run.workflowId,
-            approval.approvalId,
-            approval.toolName,
-            JSON.stringify(approval.args),
-            formatDuration(now - approval.requestedAt),
-            approval.expiresAt > now ? `in ${formatDuration(approval.expiresAt - now)}` : 'now',
-          ]),
-    );
-    if (rows.length === 0) {
-      console.log('No pending approvals.');
-      return;
-    }
-    printTable([['RUN', 'APPROVAL', 'TOOL', 'ARGUMENTS', 'AGE', 'EXPIRES'], ...rows]);
+    console.log(options.json ? JSON.stringify(runs) : formatPendingApprovals(runs, Date.now()));
   } finally {
     if (!agents) await client.close();
   }
+}
+
+/** The `approvals` table, then each approval's injected arguments in full (they are what a human reads). */
+export function formatPendingApprovals(runs: PendingApprovals[], now: number): string {
+  const rows = runs.flatMap((run) =>
+    run.unreachable
+      ? [[run.workflowId, '(no worker answered)', '', '', '', '', '']]
+      : run.approvals.map((approval) => [
+          run.workflowId,
+          approval.approvalId,
+          approval.toolName,
+          JSON.stringify(approval.args),
+          Object.keys(approval.injectedArgs).join(', '),
+          formatDuration(now - approval.requestedAt),
+          approval.expiresAt > now ? `in ${formatDuration(approval.expiresAt - now)}` : 'now',
+        ]),
+  );
+  if (rows.length === 0) return 'No pending approvals.';
+  const lines = tableLines([['RUN', 'APPROVAL', 'TOOL', 'ARGUMENTS', 'INJECTED', 'AGE', 'EXPIRES'], ...rows]);
+  for (const run of runs) {
+    for (const approval of run.approvals) {
+      const injected = Object.entries(approval.injectedArgs);
+      if (injected.length === 0) continue;
+      lines.push('', `${approval.approvalId} in ${run.workflowId} (${approval.toolName}, expires ${new Date(approval.expiresAt).toISOString()}):`);
+      for (const [name, value] of injected) lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    }
+  }
+  return lines.join('\n');
 }
 
 export interface DecisionOptions {
@@ -66,9 +76,7 @@ function describeReceipt(workflowId: string, receipt: DecisionReceipt): string {
   );
 }
 
-function printTable(rows: string[][]): void {
+function tableLines(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, column) => Math.min(60, Math.max(...rows.map((row) => (row[column] ?? '').length))));
-  for (const row of rows) {
-    console.log(row.map((cell, column) => (cell.length > widths[column]! ? `${cell.slice(0, widths[column]! - 1)}…` : cell.padEnd(widths[column]!))).join('  '));
-  }
+  return rows.map((row) => row.map((cell, column) => (cell.length > widths[column]! ? `${cell.slice(0, widths[column]! - 1)}…` : cell.padEnd(widths[column]!))).join('  ').trimEnd());
 }
