@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { parse as parseYaml } from 'yaml';
 import { loadAgentConfigFile, serializeAgentConfig } from '../src/client/load-config';
 import { budgetMode, describeAgent, parseAgentConfig } from '../src/shared/agent-config';
@@ -10,6 +11,8 @@ import { configTimeouts, upgradeConfig } from '../src/shared/upgrade-config';
 import { timeoutOptions } from '../src/client/commands/run-command';
 import { DEFAULT_TIMEOUTS } from '../src/shared/run-types';
 import { createRunState } from '../src/workflows/run-state';
+import { demoTools } from '../src/tools/demo-tools';
+import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 
 /** The seeds' "configured example" (001, Serialized Agent-Config Example), with the tools it gates. */
 const SEEDS_EXAMPLE = {
@@ -90,7 +93,7 @@ describe('AgentConfig', () => {
     [{ name: 'bot', max_parallel_subagents: 8 }, 'max_parallel_subagents'],
     [{ name: 'bot', max_parallel_subagents: 0 }, 'max_parallel_subagents'],
     [{ name: 'bot', injected_tool_args: { 'not valid!': 'x' } }, 'injected_tool_args'],
-    [{ name: 'bot', max_step: 3 }, '(root)'],
+    [{ name: 'bot', max_step: 3 }, 'max_step: unknown field; did you mean max_steps?'],
     [{ name: 'bot', hitl_timeout: 'soon' }, 'hitl_timeout'],
     [{ name: 'bot', timeouts: { heartbeat: 'soon' } }, 'timeouts.heartbeat'],
     [{ name: 'bot', timeouts: { tool: '500ms' } }, 'timeouts.tool'],
@@ -180,5 +183,82 @@ describe('run timeouts in the config and on run', () => {
     expect(timeoutOptions({ heartbeatTimeout: '3s', toolTimeout: '1m', modelStepTimeout: '90s' })).toEqual({ heartbeatMs: 3_000, toolMs: 60_000, modelStepMs: 90_000 });
     expect(() => timeoutOptions({ heartbeatTimeout: 'fast' })).toThrow(/--heartbeat-timeout: must be a duration/);
     expect(() => timeoutOptions({ toolTimeout: '10ms' })).toThrow(/--tool-timeout: must be at least 1s/);
+  });
+});
+
+describe('bad configs refused by name', () => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'config-refusals-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  function loadText(name: string, text: string): string {
+    const file = path.join(folder, name);
+    writeFileSync(file, text);
+    try {
+      loadAgentConfigFile(file);
+      return 'accepted';
+    } catch (error) {
+      expect(error).toBeInstanceOf(AgentConfigError);
+      return (error as Error).message;
+    }
+  }
+
+  it('says a file holding a list must be a mapping', () => {
+    const message = loadText('list.yaml', '- name: helper\n- model: openai:gpt-4o\n');
+    expect(message).toContain(`Invalid agent config in ${path.join(folder, 'list.yaml')}`);
+    expect(message).toContain('(root): the config is a list: it must be a mapping of fields');
+    expect(message).not.toContain('Unrecognized key');
+  });
+
+  it('says an empty file is empty', () => {
+    expect(loadText('empty.yaml', '')).toContain('(root): the config is empty');
+    expect(loadText('comment.yaml', '# nothing yet\n')).toContain('(root): the config is empty');
+    expect(problemsOf('helper')).toEqual([expect.stringContaining('(root): the config is a single string')]);
+  });
+
+  it('suggests the closest field for an unknown one, at the root and inside timeouts and mcp_servers', () => {
+    expect(problemsOf({ name: 'bot', max_stepz: 3 })).toEqual(['max_stepz: unknown field; did you mean max_steps?']);
+    expect(problemsOf({ name: 'bot', modle: 'openai:gpt-4o' })).toEqual(['modle: unknown field; did you mean model?']);
+    expect(problemsOf({ name: 'bot', 'hitl-tools': [] })).toEqual(['hitl-tools: unknown field; did you mean hitl_tools?']);
+    expect(problemsOf({ name: 'bot', timeouts: { tol: '1m' } })).toEqual(['timeouts.tol: unknown field; did you mean tool?']);
+    expect(problemsOf({ name: 'bot', mcp_servers: [{ name: 'fs', comand: 'x', command: 'y' }] })).toEqual(['mcp_servers.0.comand: unknown field; did you mean command?']);
+    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts\)$/);
+  });
+
+  it('refuses an output_type that is not a valid JSON Schema when the file is loaded', () => {
+    const message = loadText('typed.yaml', 'name: typed\noutput_type:\n  type: objekt\n');
+    expect(message).toContain('output_type: is not a valid JSON Schema: schema is invalid: data/type must be equal to one of the allowed values');
+    expect(loadText('typed-ok.yaml', 'name: typed\noutput_type:\n  type: object\n  required: [city]\n')).toBe('accepted');
+  });
+});
+
+describe('config problems only a worker sees (it has the tools)', () => {
+  let env: TestEnvironment;
+  beforeAll(async () => {
+    env = await createTestEnvironment({ tools: demoTools, scripts: { never: { replies: [{ text: 'the model should not be called' }] } } });
+  });
+  afterAll(async () => env?.close());
+
+  async function failureOf(config: Record<string, unknown>): Promise<ApplicationFailure> {
+    const run = await env.agents.startRun({ config: { name: 'refused', model: 'scripted:never', ...config }, task: 'Try' });
+    const error = await run.result().catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    const cause = (error as WorkflowFailedError).cause;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    return cause as ApplicationFailure;
+  }
+
+  it('fails the run at its first step, before any model call, when an injected arg is also a parameter of one of its tools', async () => {
+    const callsBefore = env.modelCalls.length;
+    const failure = await failureOf({ tools: ['get_weather', 'get_timezone'], injected_tool_args: { city: 'The city the user asked about' } });
+    expect(failure.type).toBe('AgentConfigError');
+    expect(failure.message).toContain("injected_tool_args.city: is also a parameter of tool 'get_weather'");
+    expect(failure.message).toContain("injected_tool_args.city: is also a parameter of tool 'get_timezone'");
+    expect(env.modelCalls.length).toBe(callsBefore);
+  });
+
+  it('fails the run with AgentConfigError when output_type is not a valid JSON Schema (a config given as an object)', async () => {
+    const failure = await failureOf({ output_type: { type: 'object', required: 'city' } });
+    expect(failure.type).toBe('AgentConfigError');
+    expect(failure.message).toContain('output_type: is not a valid JSON Schema: schema is invalid: data/required must be array');
   });
 });

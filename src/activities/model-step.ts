@@ -4,6 +4,8 @@ import type { ModelRegistry } from '../models/model-registry';
 import { ModelError } from '../models/model-provider';
 import { classifyProviderError } from '../models/provider-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
+import { ErrorCode } from '../shared/errors';
+import { splitMcpToolName } from '../shared/mcp-tool-names';
 import type { ModelStepInput, ModelStepResult } from '../shared/run-types';
 import type { ConversationSource } from './conversation-source';
 import { ThrottledReport, withHeartbeat } from './heartbeat';
@@ -34,6 +36,8 @@ export interface ModelStepDependencies {
 export function createModelStep(dependencies: ModelStepDependencies) {
   return async function modelStep(input: ModelStepInput): Promise<ModelStepResult> {
     const context = Context.current();
+    refuseInvalidConfig(input, dependencies.tools);
+    reportUnavailableTools(input, dependencies.tools);
     const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
     const tools = [...modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs), ...(input.extraToolSpecs ?? [])];
     let messages = conversation.messages;
@@ -99,6 +103,53 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     }
     return result;
   };
+}
+
+/**
+ * Config problems only a worker can see (it has the tools and compiles the schema), refused before
+ * the model is called, with type `AgentConfigError` and never retried, so the run fails at once
+ * naming the field instead of every tool call (or the first answer) failing: an injected arg that
+ * is also a real parameter of one of the step's tools (injected args are split off before a tool
+ * runs, so the tool would never get its own argument), and an `output_type` that is not a valid
+ * JSON Schema (clients that load config files refuse it before the run starts).
+ */
+function refuseInvalidConfig(input: ModelStepInput, tools: ToolRegistry): void {
+  const problems: string[] = [];
+  const injectedNames = Object.keys(input.injectedToolArgs);
+  if (injectedNames.length > 0) {
+    const specs = [...tools.specs(input.toolNames), ...(input.extraToolSpecs ?? []).filter((spec) => splitMcpToolName(spec.name))];
+    for (const spec of specs) {
+      const parameters = Object.keys((spec.parameters.properties as Record<string, unknown> | undefined) ?? {});
+      for (const name of injectedNames.filter((injected) => parameters.includes(injected))) {
+        problems.push(
+          `injected_tool_args.${name}: is also a parameter of tool '${spec.name}'; injected args are removed before a tool runs, so '${spec.name}' would never get its own '${name}': rename the injected arg`,
+        );
+      }
+    }
+  }
+  if (input.outputSchema) {
+    try {
+      // Compiles (and caches) the schema the step's answer is checked against.
+      checkStructuredOutput('null', input.outputSchema);
+    } catch (error) {
+      problems.push(`output_type: is not a valid JSON Schema: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length > 0) {
+    throw ApplicationFailure.create({ type: ErrorCode.agentConfigInvalid, message: `Invalid agent config: ${problems.join('; ')}`, nonRetryable: true, details: [{ problems }] });
+  }
+}
+
+/**
+ * Tools the config names that this worker does not have: the model is not offered them, and a call
+ * to one is an unknown-tool result. Logged once a run (at its first model step) on the worker.
+ */
+function reportUnavailableTools(input: ModelStepInput, tools: ToolRegistry): void {
+  if (input.step !== 1 || (input.purpose ?? 'executor') !== 'executor' || attemptNumber(input.workflowRetries) !== 1) return;
+  const missing = input.toolNames.filter((name) => !tools.get(name));
+  if (missing.length === 0) return;
+  const workflowId = Context.current().info.workflowExecution?.workflowId;
+  Context.current().log.warn(`tools-unavailable: run ${workflowId} names tools this worker does not have: ${missing.join(', ')}`, { workflowId, tools: missing });
 }
 
 /**

@@ -33,8 +33,30 @@ export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentC
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => [key, scriptPathFrom(value, process.cwd())]),
   );
-  const config = parseAgentConfig(raw && typeof raw === 'object' ? { ...withScriptPathsFrom(raw, folder), ...defined } : raw, file);
+  // Only a mapping takes the overrides: a list or an empty file is reported as what it is.
+  const isMapping = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
+  const config = parseAgentConfig(isMapping ? { ...withScriptPathsFrom(raw as object, folder), ...defined } : raw, file);
+  const schemaProblem = outputTypeProblem(config.output_type);
+  if (schemaProblem) throw new AgentConfigError(`Invalid agent config in ${file}:\n  ${schemaProblem}`, [schemaProblem]);
   return withSkillSourceKeys(config, folder);
+}
+
+/**
+ * Why a config's `output_type` is not a JSON Schema the worker can check answers against (it is
+ * compiled with Ajv, with the worker's options), or null when it is fine or absent. Before this
+ * check, an invalid schema failed the run at its first answer.
+ * @example
+ * const problem = outputTypeProblem({ type: 'objekt' }); // "output_type: is not a valid JSON Schema: ..."
+ */
+export function outputTypeProblem(schema: AgentConfig['output_type']): string | null {
+  if (schema === null) return null;
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  try {
+    new Ajv({ allErrors: true, strict: false }).compile(schema);
+    return null;
+  } catch (error) {
+    return `output_type: is not a valid JSON Schema: ${(error as Error).message}`;
+  }
 }
 
 /**

@@ -175,18 +175,74 @@ function reportDuplicates(names: string[], report: (name: string) => void): void
 
 /**
  * Validates a config and fills its defaults.
- * @throws AgentConfigError naming every invalid field (`source` names the file, when there is one).
+ * @throws AgentConfigError naming every invalid field (`source` names the file, when there is one):
+ * a config that is empty or not a mapping says so, an unknown field names the closest known one
+ * ("max_stepz: unknown field; did you mean max_steps?").
  * @example parseAgentConfig({ name: 'helper', tools: ['get_weather'] })
  */
 export function parseAgentConfig(input: unknown, source?: string): AgentConfig {
+  const where = source ? ` in ${source}` : '';
+  const notAMapping = rootShapeProblem(input);
+  if (notAMapping) throw new AgentConfigError(`Invalid agent config${where}:\n  ${notAMapping}`, [notAMapping]);
   const result = agentConfigSchema.safeParse(input);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
+  const problems = result.error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownFieldProblem(issue.path, key));
     const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-    return `${field}: ${issue.message}`;
+    return [`${field}: ${issue.message}`];
   });
-  const where = source ? ` in ${source}` : '';
   throw new AgentConfigError(`Invalid agent config${where}:\n  ${problems.join('\n  ')}`, problems);
+}
+
+/** An empty config, a list or a single value where the fields should be. */
+function rootShapeProblem(input: unknown): string | null {
+  const expected = 'it must be a mapping of fields (name: ..., model: ..., tools: [...])';
+  if (input === null || input === undefined) return `(root): the config is empty: ${expected}, at least a name`;
+  if (Array.isArray(input)) return `(root): the config is a list: ${expected}, not a list`;
+  if (typeof input !== 'object') return `(root): the config is a single ${typeof input}: ${expected}`;
+  return null;
+}
+
+/** "max_stepz: unknown field; did you mean max_steps?" (the known fields of that place when none is close). */
+function unknownFieldProblem(path: PropertyKey[], key: string): string {
+  const known = knownFieldsAt(path);
+  const field = [...path, key].join('.');
+  const closest = closestName(key, known);
+  if (closest) return `${field}: unknown field; did you mean ${closest}?`;
+  return `${field}: unknown field${known.length > 0 ? ` (known here: ${known.join(', ')})` : ''}`;
+}
+
+function knownFieldsAt(path: PropertyKey[]): string[] {
+  if (path.length === 0) return Object.keys(agentConfigSchema.shape);
+  if (path[0] === 'timeouts') return Object.keys(runTimeoutsSchema.shape);
+  if (path[0] === 'mcp_servers') return Object.keys(mcpServerSchema.shape);
+  return [];
+}
+
+/** The known name closest to `name` (edits, a swap of two letters counting as one), if it is close. */
+function closestName(name: string, known: string[]): string | null {
+  const normalised = (text: string) => text.toLowerCase().replace(/-/g, '_');
+  const limit = name.length <= 4 ? 1 : name.length <= 10 ? 2 : 3;
+  let best: { name: string; distance: number } | null = null;
+  for (const candidate of known) {
+    const distance = editDistance(normalised(name), normalised(candidate));
+    if (distance <= limit && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name ?? null;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = value;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 /** The budget mode of a config, decoded. */
