@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { ConversationThreads } from '../src/workflows/conversation-threads';
 import { parseAgentConfig } from '../src/shared/agent-config';
 import type { Message, ToolCall } from '../src/shared/messages';
 import type { CarriedState, ModelStepResult } from '../src/shared/run-types';
@@ -101,22 +102,27 @@ describe('steps of a run', () => {
   });
 });
 
+/** A conversation as a fresh run holds it (no base). */
+function threadsOf(messages: Message[]): ConversationThreads {
+  return new ConversationThreads('system', messages);
+}
+
 describe('budget: compaction or stop', () => {
   const budget = { mode: 'limit' as const, limitPercent: 50, contextWindow: 1000 };
 
   it('does not compact a reply within the budget', () => {
-    expect(compactionPoint(reply('ok'), conversation(5), 0)).toBeNull();
+    expect(compactionPoint(reply('ok'), threadsOf(conversation(5)), 0)).toBeNull();
   });
 
   it('compacts an over-budget reply, keeping the task and the last two turns whole', () => {
     const messages = conversation(4);
-    const keepFrom = compactionPoint(reply('', [], { overBudget: { promptTokens: 900, limitTokens: 500 } }), messages, 0);
+    const keepFrom = compactionPoint(reply('', [], { overBudget: { promptTokens: 900, limitTokens: 500 } }), threadsOf(messages), 0);
     expect(keepFrom).toBe(5);
     expect(messages[keepFrom!]).toMatchObject({ role: 'assistant', toolCalls: [{ id: 'c3' }] });
   });
 
   it('has nothing to compact when only the task and the recent turns are there (the run stops instead)', () => {
-    expect(compactionPoint(reply('', [], { overBudget: { promptTokens: 900, limitTokens: 500 } }), conversation(2), 0)).toBeNull();
+    expect(compactionPoint(reply('', [], { overBudget: { promptTokens: 900, limitTokens: 500 } }), threadsOf(conversation(2)), 0)).toBeNull();
   });
 
   it('stops a reply still over the budget, with the numbers in the detail', () => {
@@ -192,16 +198,21 @@ describe('where a tool call goes', () => {
 
 describe('continue-as-new', () => {
   it('never continues before the first step, whatever the history', () => {
-    expect(shouldContinueAsNew(1, { historyLength: 10_000, continueAsNewSuggested: true }, 10)).toBe(false);
+    expect(shouldContinueAsNew(1, { historyLength: 10_000, historySize: 9e9, continueAsNewSuggested: true }, { historyEventLimit: 10, historySizeLimitBytes: 1 })).toBe(false);
   });
 
   it('continues at the event limit the input sets, whatever Temporal suggests', () => {
-    expect(shouldContinueAsNew(3, { historyLength: 39, continueAsNewSuggested: true }, 40)).toBe(false);
-    expect(shouldContinueAsNew(3, { historyLength: 40, continueAsNewSuggested: false }, 40)).toBe(true);
+    expect(shouldContinueAsNew(3, { historyLength: 39, historySize: 1_000, continueAsNewSuggested: true }, { historyEventLimit: 40 })).toBe(false);
+    expect(shouldContinueAsNew(3, { historyLength: 40, historySize: 1_000, continueAsNewSuggested: false }, { historyEventLimit: 40 })).toBe(true);
+  });
+
+  it('continues at the byte limit the input sets, before any event limit or suggestion', () => {
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 2_000_000, continueAsNewSuggested: false }, { historyEventLimit: 10_000, historySizeLimitBytes: 2_000_000 })).toBe(true);
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 1_999_999, continueAsNewSuggested: false }, { historySizeLimitBytes: 2_000_000 })).toBe(false);
   });
 
   it('follows Temporal’s suggestion when the input sets no limit', () => {
-    expect(shouldContinueAsNew(2, { historyLength: 50_000, continueAsNewSuggested: false }, undefined)).toBe(false);
-    expect(shouldContinueAsNew(2, { historyLength: 12, continueAsNewSuggested: true }, undefined)).toBe(true);
+    expect(shouldContinueAsNew(2, { historyLength: 50_000, historySize: 1_000, continueAsNewSuggested: false }, {})).toBe(false);
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 1_000, continueAsNewSuggested: true }, {})).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ describe('run state', () => {
         { role: 'assistant', content: 'hello', toolCalls: [] },
       ],
     });
-    expect(state.threads.messages('executor').map((message) => message.content)).toEqual(['hi', 'hello', 'Add 2 and 3']);
+    expect(state.threads.held('executor').messages.map((message) => message.content)).toEqual(['hi', 'hello', 'Add 2 and 3']);
     expect(state.taskIndex).toBe(2);
     expect(state.stepLimit).toBe(3);
     expect(state).toMatchObject({ phase: 'starting', step: 0, stopReason: null, plan: null, compactions: 0, handoffTo: null });

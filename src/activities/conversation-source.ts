@@ -4,6 +4,11 @@ import type { Message } from '../shared/messages';
 import { conversationQuery } from '../shared/run-messages';
 import type { ConversationRef } from '../shared/run-types';
 import { AgentRuntimeError } from '../shared/errors';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import type { ConversationBase } from '../shared/conversation-base';
+
+/** Conversation snapshots (of runs that continued as new) a worker keeps in memory. */
+const MAX_CACHED_SNAPSHOTS = 20;
 
 export interface RunExecution {
   workflowId: string;
@@ -28,13 +33,18 @@ interface CachedConversation {
 /**
  * Reads a run's conversation through the `conversation` query on the run itself, so the model
  * step's input (and so the history) never carries it. Messages already fetched by this worker are
- * cached per run, so each step fetches only the messages added since the previous step.
+ * cached per run, so each step fetches only the messages added since the previous step. A run
+ * that continued as new answers with where its older messages are (a snapshot in the artifact
+ * store); long answers come in pages.
  */
 export class QueryConversationSource implements ConversationSource {
   private readonly cache = new Map<string, CachedConversation>();
+  /** Snapshots never change: each is read once per worker (the newest few kept). */
+  private readonly snapshots = new Map<string, Message[]>();
 
   constructor(
     private readonly client: Client,
+    private readonly artifacts?: ArtifactStore,
     private readonly maxCachedRuns = 500,
   ) {}
 
@@ -45,18 +55,44 @@ export class QueryConversationSource implements ConversationSource {
     if (!cached || cached.epoch !== ref.epoch || cached.messages.length > ref.count) {
       cached = { epoch: ref.epoch, messages: [] };
     }
-    const slice = await this.client.workflow
-      .getHandle(execution.workflowId, execution.runId)
-      .query(conversationQuery, { ...(ref.thread ? { thread: ref.thread } : {}), epoch: ref.epoch, from: cached.messages.length, count: ref.count });
-    if (slice.epoch !== ref.epoch || slice.from !== cached.messages.length) {
-      throw new AgentRuntimeError(
-        ErrorCode.conversationUnavailable,
-        `Run ${execution.runId} answered conversation epoch ${slice.epoch} from ${slice.from}; the step needs epoch ${ref.epoch} from ${cached.messages.length}`,
-      );
+    const handle = this.client.workflow.getHandle(execution.workflowId, execution.runId);
+    let messages = cached.messages;
+    let system = '';
+    // At least one query (it also brings the current system prompt), then pages until complete.
+    for (;;) {
+      const from = messages.length;
+      const slice = await handle.query(conversationQuery, { ...(ref.thread ? { thread: ref.thread } : {}), epoch: ref.epoch, from, count: ref.count });
+      if (slice.epoch !== ref.epoch || slice.from !== from) {
+        throw new AgentRuntimeError(
+          ErrorCode.conversationUnavailable,
+          `Run ${execution.runId} answered conversation epoch ${slice.epoch} from ${slice.from}; the step needs epoch ${ref.epoch} from ${from}`,
+        );
+      }
+      system = slice.system;
+      const added = slice.base ? (await this.snapshot(slice.base)).slice(from, slice.base.count) : slice.messages;
+      messages = messages.concat(added);
+      if (messages.length >= ref.count) break;
+      if (added.length === 0) {
+        throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Run ${execution.runId} has no conversation messages from ${from} (the step needs ${ref.count})`);
+      }
     }
-    const messages = cached.messages.concat(slice.messages);
     this.remember(key, { epoch: ref.epoch, messages });
-    return { system: slice.system, messages };
+    return { system, messages };
+  }
+
+  /** The messages of a conversation snapshot a run continued from. */
+  private async snapshot(base: ConversationBase): Promise<Message[]> {
+    const known = this.snapshots.get(base.artifactId);
+    if (known) return known;
+    if (!this.artifacts) throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} needs an artifact store on this worker`);
+    const { content } = await this.artifacts.read(base.artifactId);
+    const messages = JSON.parse(content) as Message[];
+    if (messages.length < base.count) {
+      throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} has ${messages.length} messages; the run continued from ${base.count}`);
+    }
+    this.snapshots.set(base.artifactId, messages);
+    if (this.snapshots.size > MAX_CACHED_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value!);
+    return messages;
   }
 
   private remember(key: string, conversation: CachedConversation): void {

@@ -3,6 +3,7 @@ import { createRunTool, type RunToolDependencies } from './run-tool';
 import { createCompactConversation } from './compact-conversation';
 import { createMcpActivities, type McpDependencies } from './mcp-activities';
 import { createSkillActivities, type SkillDependencies } from './skill-activities';
+import { createSaveConversation } from './save-conversation';
 
 export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies;
 
@@ -15,6 +16,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     modelStep: createModelStep(dependencies),
     runTool: createRunTool(dependencies),
     compactConversation: createCompactConversation(dependencies),
+    saveConversation: createSaveConversation(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

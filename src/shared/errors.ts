@@ -40,6 +40,7 @@ export const ErrorCode = {
   emptyMessage: 'EmptyMessage',
   subagentRefused: 'SubagentRefused',
   toolsModuleInvalid: 'ToolsModuleError',
+  payloadTooLarge: 'PayloadTooLarge',
   searchAttributesMissing: 'SearchAttributesMissing',
 } as const;
 

@@ -1,6 +1,7 @@
 import type { AgentConfig, McpServerConfig } from './agent-config';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
 import type { RunEvent } from './run-events';
+import type { CarriedConversation, ConversationBase } from './conversation-base';
 
 /**
  * Serialisable shapes that cross the workflow boundary: run input and result, activity inputs and
@@ -42,6 +43,8 @@ export interface AgentRunInput {
    * Long runs keep their history far from Temporal's limits this way.
    */
   historyEventLimit?: number;
+  /** Continue as new once the history is this many bytes (default: when Temporal suggests it, about 4 MB on default servers). */
+  historySizeLimitBytes?: number;
   /** State carried over from the previous run of a continued-as-new agent run. */
   carried?: CarriedState;
   /** Configs of the agents this run may hand off to (and theirs), by name, resolved by the client. */
@@ -57,11 +60,17 @@ export interface HandoffRecord {
 
 /** What a run hands to its continuation: the conversation and the counters, nothing in flight. */
 export interface CarriedState {
-  messages: Message[];
+  /** Runs that continued before conversations were carried by reference: the whole conversation. */
+  messages?: Message[];
+  /** The conversation by reference: a snapshot in the artifact store, its head and last text. */
+  conversation?: CarriedConversation;
   taskIndex: number;
   step: number;
   usage: UsageSummary;
+  /** The newest tool results (all of them in runs that continued before the bound). */
   toolResults: ToolResult[];
+  /** Tool results of the run so far, the earlier runs' included (absent: `toolResults.length`). */
+  toolResultCount?: number;
   plan: PlanArtifact | null;
   compactions: number;
   /** The newest events, so live readers keep their place (event numbers continue). */
@@ -134,7 +143,13 @@ export interface AgentRunResult {
   stopDetail?: string;
   steps: number;
   usage: UsageSummary;
+  /**
+   * The newest tool results (at most 50, content cut at 1,000 characters): a long run's result
+   * stays small. `history <run>` lists every one, from the run's history.
+   */
   toolResults: ToolResult[];
+  /** How many tool results the run had in all. */
+  toolResultCount?: number;
 }
 
 /** Token usage of a run: the totals, and the same per "provider:model". */
@@ -272,9 +287,11 @@ export interface RunToolInput {
 export interface ConversationSlice {
   epoch: number;
   system: string;
-  /** Messages `from` .. `count` (exclusive). */
+  /** Messages `from` .. `count` (exclusive), or the first of them when they are many (ask again from where they end). */
   from: number;
   messages: Message[];
+  /** Set instead of messages when `from` is in the snapshot the run continued from: read it there. */
+  base?: ConversationBase;
 }
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */

@@ -83,7 +83,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       artifacts,
       mcp: this.mcp,
       models: this.options.models ?? defaultModelRegistry(),
-      conversations: new QueryConversationSource(client),
+      conversations: new QueryConversationSource(client, artifacts),
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {

@@ -1,12 +1,12 @@
 import type { AgentRunInput, AgentRunResult } from '../shared/run-types';
-import { lastAssistantText, summarizeToolResult, toToolMessage } from './agent-loop';
+import { toToolMessage } from './agent-loop';
 import { continueIfHistoryIsLong, handOff } from './continuation';
 import { firstStep, maxStepsDetail, nextMove } from './loop-decisions';
 import { executorStep } from './model-calls';
 import { runPlanner } from './planner';
 import { drainInjectedMessages, installRunHandlers } from './run-handlers';
 import { announceRun, enterPhase, finishRun, RunStop } from './run-lifecycle';
-import { createRunState } from './run-state';
+import { createRunState, recordToolResult } from './run-state';
 import { followSkillChanges, loadSkillSources, reloadSkillsIfNeeded } from './skill-updates';
 import { discoverMcpTools, runToolCalls } from './tool-dispatch';
 
@@ -67,14 +67,14 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
       enterPhase(state, 'tools');
       for (const result of await runToolCalls(state, approvals, move.calls, `step-${state.step}`)) {
         threads.push('executor', toToolMessage(result));
-        state.toolResults.push(summarizeToolResult(result));
+        recordToolResult(state, result);
       }
       if (state.handoffTo !== null) await handOff(state, state.handoffTo);
     }
     state.step = state.stepLimit;
-    return finishRun(state, 'max_steps', lastAssistantText(threads.messages('executor')), { stopDetail: maxStepsDetail(config) });
+    return finishRun(state, 'max_steps', threads.lastAssistantText(), { stopDetail: maxStepsDetail(config) });
   } catch (error) {
-    if (error instanceof RunStop) return finishRun(state, error.reason, lastAssistantText(threads.messages('executor')), { stopDetail: error.detail });
+    if (error instanceof RunStop) return finishRun(state, error.reason, threads.lastAssistantText(), { stopDetail: error.detail });
     throw error;
   }
 }

@@ -1,4 +1,9 @@
-import { continueAsNew, log, makeContinueAsNewFunc, patched, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, log, makeContinueAsNewFunc, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { AgentActivities } from '../activities';
+import type { ConversationBase } from '../shared/conversation-base';
+import { ErrorCode } from '../shared/errors';
+import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
+import { infrastructureRetryPolicy } from './activity-retries';
 import type { AgentConfig } from '../shared/agent-config';
 import type { AgentRunInput, CarriedState } from '../shared/run-types';
 import type { agentRun } from './agent-run';
@@ -9,21 +14,25 @@ import type { RunState } from './run-state';
 /**
  * Continuation: a run hands its conversation to a fresh run (continue-as-new) before its history
  * nears Temporal's limits, and on a handoff, where the fresh run has the target agent's config.
- * The carried state is bounded: the conversation, counters, summarised tool results and the
- * newest events.
+ * The carried state is bounded: the conversation by reference (a snapshot in the artifact store),
+ * counters, the newest summarised tool results and events.
  */
 
 /** Handoffs carry the target's status and skill sources as search attributes (runs before: only its name). */
 const HANDOFF_SEARCH_ATTRIBUTES_PATCH = 'handoff-search-attributes';
 
-/** Events carried over, so live readers keep their place. */
+/** Events carried over, so live readers keep their place (and no more than this many bytes of them). */
 const CARRIED_EVENTS = 200;
+const CARRIED_EVENTS_LIMIT_BYTES = 256_000;
+
+/** Continuations carry the conversation by reference, a bounded tail of tool results and events (runs before: all of them). */
+const BOUNDED_CONTINUATION_PATCH = 'bounded-continuation';
 
 /** Continues as new before `state.step` when `shouldContinueAsNew` says so; otherwise returns. */
 export async function continueIfHistoryIsLong(state: RunState): Promise<void> {
   const info = workflowInfo();
-  if (!shouldContinueAsNew(state.step, info, state.input.historyEventLimit)) return;
-  log.info('Continuing as new to keep the history small', { step: state.step, historyLength: info.historyLength });
+  if (!shouldContinueAsNew(state.step, info, state.input)) return;
+  log.info('Continuing as new to keep the history small', { step: state.step, historyLength: info.historyLength, historySize: info.historySize });
   await continueWith(state, state.config, state.carried?.stepBase ?? 0);
 }
 
@@ -40,22 +49,65 @@ export async function handOff(state: RunState, target: string): Promise<never> {
 async function continueWith(state: RunState, next: AgentConfig, stepBase: number): Promise<never> {
   const { config, input } = state;
   drainInjectedMessages(state);
-  const carry: CarriedState = {
-    messages: state.threads.messages('executor'),
+  const counters = {
     taskIndex: state.taskIndex,
     step: state.step - 1,
     usage: state.usage,
     toolResults: state.toolResults,
     plan: state.plan,
     compactions: state.compactions,
-    recentEvents: state.events.tail(CARRIED_EVENTS),
     continuations: (state.carried?.continuations ?? 0) + 1,
     stepBase,
     handoffs: state.handoffs,
   };
-  const nextInput: AgentRunInput = { config: next, task: input.task, timeouts: input.timeouts, historyEventLimit: input.historyEventLimit, agents: state.agents, carried: carry };
+  const carry: CarriedState = patched(BOUNDED_CONTINUATION_PATCH)
+    ? {
+        ...counters,
+        conversation: state.threads.carry((await saveConversation(state)).artifactId, state.taskIndex),
+        toolResultCount: state.toolResultCount,
+        recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES),
+      }
+    : { ...counters, messages: state.threads.held('executor').messages, recentEvents: state.events.tail(CARRIED_EVENTS) };
+  const nextInput: AgentRunInput = {
+    config: next,
+    task: input.task,
+    timeouts: input.timeouts,
+    historyEventLimit: input.historyEventLimit,
+    ...(input.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: input.historySizeLimitBytes } : {}),
+    agents: state.agents,
+    carried: carry,
+  };
+  assertFits(nextInput);
   if (next.name === config.name) return continueAsNew<typeof agentRun>(nextInput);
   // The attributes given here replace the run's (see handoffSearchAttributes).
   const typedSearchAttributes = handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH));
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
+}
+
+/** Writes the conversation to the artifact store (an activity): the continued run carries its id. */
+async function saveConversation(state: RunState): Promise<ConversationBase> {
+  const activityId = `step-${state.step}.save-conversation`;
+  const { saveConversation: save } = proxyActivities<AgentActivities>({
+    activityId,
+    summary: `step ${state.step}: save the conversation (${state.threads.count('executor')} messages) before continuing as new`,
+    startToCloseTimeout: state.timeouts.modelStepMs,
+    heartbeatTimeout: state.timeouts.heartbeatMs,
+    retry: infrastructureRetryPolicy(30_000),
+  });
+  return save({ conversation: state.threads.ref('executor') });
+}
+
+/**
+ * A continuation is bounded by construction (the conversation by reference, the newest tool
+ * results and events); what is left to grow is the user's own input (configs, prior messages). If
+ * that alone passes the payload bound, the run fails now with a typed failure, rather than loop
+ * on a workflow task Temporal refuses.
+ */
+function assertFits(nextInput: AgentRunInput): void {
+  const bytes = jsonBytes(nextInput);
+  if (bytes <= PAYLOAD_LIMIT_BYTES) return;
+  throw ApplicationFailure.nonRetryable(
+    `The state this run continues with is ${bytes} bytes, above the ${PAYLOAD_LIMIT_BYTES}-byte bound (Temporal refuses payloads over 2 MB): shorten the agent configs or the prior messages`,
+    ErrorCode.payloadTooLarge,
+  );
 }

@@ -1,38 +1,68 @@
+import type { CarriedConversation, ConversationBase } from '../shared/conversation-base';
 import type { Message } from '../shared/messages';
 import type { ConversationRequest } from '../shared/run-messages';
 import type { ConversationRef, ConversationSlice, ConversationThread } from '../shared/run-types';
+import { compactedMessages, compactionKeepFrom, lastAssistantText } from './agent-loop';
+
+/** A `conversation` query answer stays well below the 4 MB of a gRPC message: readers page. */
+export const MAX_SLICE_CHARACTERS = 1_000_000;
 
 interface Thread {
   epoch: number;
   system: string;
+  /** Messages [0, base.count) live in the run this one continues; none when the run holds them all. */
+  base: ConversationBase | null;
+  /** With a base: the messages up to and including the task (compaction keeps them). */
+  head: Message[];
+  /** With a base: the last assistant text among the base's messages. */
+  baseLastAssistantText: string;
+  /** Messages from index `base.count` (or 0) on. */
   messages: Message[];
 }
 
 /**
  * The run's conversations: the executor's, and the planner's own transcript, which never mixes
  * into the executor's. Model steps read them through the `conversation` query; an epoch changes
- * when a conversation is rewritten (compaction), so cached copies in workers are dropped.
+ * when a conversation is rewritten (compaction), so cached copies in workers are dropped. A run
+ * that continued as new holds only what it added: the rest is its `base`, read from the previous
+ * run by the reader, so no payload ever carries a long conversation.
  */
 export class ConversationThreads {
   private readonly threads: Record<ConversationThread, Thread>;
 
-  constructor(executorSystem: string, executorMessages: Message[]) {
+  constructor(executorSystem: string, executorMessages: Message[], carried?: CarriedConversation, epoch = 0) {
     this.threads = {
-      executor: { epoch: 0, system: executorSystem, messages: executorMessages },
-      planner: { epoch: 0, system: '', messages: [] },
+      executor: carried
+        ? { epoch, system: executorSystem, base: carried.base, head: carried.head, baseLastAssistantText: carried.lastAssistantText, messages: executorMessages }
+        : { ...emptyThread(executorSystem, epoch), messages: executorMessages },
+      planner: emptyThread('', 0),
     };
   }
 
-  messages(thread: ConversationThread = 'executor'): Message[] {
-    return this.threads[thread].messages;
+  /** Messages this run holds (with a base, those after it: index `offset` on). */
+  held(thread: ConversationThread = 'executor'): { offset: number; messages: Message[] } {
+    const current = this.threads[thread];
+    return { offset: current.base?.count ?? 0, messages: current.messages };
+  }
+
+  /** Messages of the conversation in all, the base's included. */
+  count(thread: ConversationThread = 'executor'): number {
+    const current = this.threads[thread];
+    return (current.base?.count ?? 0) + current.messages.length;
   }
 
   push(thread: ConversationThread, message: Message): void {
     this.threads[thread].messages.push(message);
   }
 
+  /** Replaces a message this run holds (the planner rewrites the task before the first step). */
+  replace(thread: ConversationThread, index: number, message: Message): void {
+    const { offset, messages } = this.held(thread);
+    messages[index - offset] = message;
+  }
+
   start(thread: ConversationThread, system: string, messages: Message[]): void {
-    this.threads[thread] = { epoch: this.threads[thread].epoch + 1, system, messages };
+    this.threads[thread] = { ...emptyThread(system, this.threads[thread].epoch + 1), messages };
   }
 
   /** A new system prompt (skills changed); the messages stay. */
@@ -40,25 +70,74 @@ export class ConversationThreads {
     this.threads[thread].system = system;
   }
 
-  /** Replaces a thread's messages (compaction): a new epoch. */
-  rewrite(thread: ConversationThread, messages: Message[]): void {
+  /** The last assistant text of the conversation ('' when there is none). */
+  lastAssistantText(thread: ConversationThread = 'executor'): string {
     const current = this.threads[thread];
-    this.threads[thread] = { ...current, epoch: current.epoch + 1, messages };
+    return lastAssistantText(current.messages) || current.baseLastAssistantText;
+  }
+
+  /**
+   * Where compaction's kept part starts, or null when there is nothing to summarise. With a base,
+   * never inside it unless at its end: a continuation starts between steps, so its first held
+   * message opens a turn.
+   */
+  compactionKeepFrom(taskIndex: number): number | null {
+    const { offset, messages } = this.held('executor');
+    if (offset === 0) return compactionKeepFrom(messages, taskIndex);
+    const keepFrom = compactionKeepFrom(messages, -1);
+    return keepFrom === null ? offset : offset + keepFrom;
+  }
+
+  /** The executor's conversation after compaction: up to the task, the summary, the turns from `keepFrom`. Held whole: a new epoch. */
+  compact(taskIndex: number, keepFrom: number, summary: string): { removedMessages: number } {
+    const current = this.threads.executor;
+    const { offset, messages } = this.held('executor');
+    // With a base, the held messages are preceded by the head: the same cut, shifted.
+    const compacted = current.base
+      ? compactedMessages([...current.head, ...messages.slice(keepFrom - offset)], taskIndex, taskIndex + 1, summary)
+      : compactedMessages(messages, taskIndex, keepFrom, summary);
+    this.threads.executor = { ...emptyThread(current.system, current.epoch + 1), messages: compacted };
+    return { removedMessages: keepFrom - taskIndex - 1 };
   }
 
   ref(thread: ConversationThread): ConversationRef {
     const current = this.threads[thread];
-    return { ...(thread === 'executor' ? {} : { thread }), epoch: current.epoch, count: current.messages.length };
+    return { ...(thread === 'executor' ? {} : { thread }), epoch: current.epoch, count: this.count(thread) };
   }
 
-  /** The answer to the `conversation` query. */
-  slice({ thread = 'executor', epoch, from, count }: ConversationRequest): ConversationSlice {
-    const current = this.threads[thread];
+  /** What a continuation needs to read this conversation later: the snapshot of it in the artifact store as its base. */
+  carry(snapshotArtifactId: string, taskIndex: number): CarriedConversation {
+    const current = this.threads.executor;
+    const { messages } = this.held('executor');
     return {
-      epoch: current.epoch,
-      system: current.system,
-      from,
-      messages: epoch === current.epoch ? current.messages.slice(from, count) : [],
+      base: { artifactId: snapshotArtifactId, count: this.count('executor') },
+      head: current.base ? current.head : messages.slice(0, taskIndex + 1),
+      lastAssistantText: this.lastAssistantText('executor'),
     };
   }
+
+  /**
+   * The answer to the `conversation` query: messages `from` .. `count` of epoch `epoch`, at most
+   * MAX_SLICE_CHARACTERS of them (at least one; the reader asks again from where it ends), or,
+   * for messages of the base, where to read them.
+   */
+  slice({ thread = 'executor', epoch, from, count }: ConversationRequest): ConversationSlice {
+    const current = this.threads[thread];
+    const answer = { epoch: current.epoch, system: current.system, from };
+    if (epoch !== current.epoch) return { ...answer, messages: [] };
+    const offset = current.base?.count ?? 0;
+    if (current.base && from < offset) return { ...answer, messages: [], base: current.base };
+    const wanted = current.messages.slice(from - offset, count - offset);
+    let characters = 0;
+    let end = 0;
+    while (end < wanted.length && (end === 0 || characters + JSON.stringify(wanted[end]).length <= MAX_SLICE_CHARACTERS)) {
+      characters += JSON.stringify(wanted[end]).length;
+      end++;
+    }
+    return { ...answer, messages: end === wanted.length ? wanted : wanted.slice(0, end) };
+  }
+}
+
+function emptyThread(system: string, epoch: number): Thread {
+  return { epoch, system, base: null, head: [], baseLastAssistantText: '', messages: [] };
 }

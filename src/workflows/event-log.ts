@@ -1,4 +1,15 @@
 import type { EventPage, NewRunEvent, RunEvent } from '../shared/run-events';
+import { jsonBytes, newestWithin, QUERY_ANSWER_LIMIT_BYTES } from '../shared/payload-size';
+
+const DEFAULT_PAGE = 200;
+
+/** The longest prefix of `events` within `limitBytes` of JSON, at least one event. */
+function oldestWithin(events: RunEvent[], limitBytes: number): RunEvent[] {
+  let bytes = 0;
+  let end = 0;
+  while (end < events.length && (end === 0 || bytes + jsonBytes(events[end]) <= limitBytes)) bytes += jsonBytes(events[end++]);
+  return events.slice(0, end);
+}
 
 /**
  * The run's live event log, bounded: the oldest events are trimmed past `capacity`, and a reader
@@ -17,9 +28,9 @@ export class EventLog {
     this.nextSeq = (carried.at(-1)?.seq ?? 0) + 1;
   }
 
-  /** The newest `count` events, to carry over on continue-as-new. */
-  tail(count: number): RunEvent[] {
-    return this.entries.slice(-count);
+  /** The newest `count` events within `limitBytes` of JSON, to carry over on continue-as-new. */
+  tail(count: number, limitBytes = Number.POSITIVE_INFINITY): RunEvent[] {
+    return newestWithin(this.entries.slice(-count), limitBytes);
   }
 
   push(event: NewRunEvent): RunEvent {
@@ -29,11 +40,19 @@ export class EventLog {
     return stamped;
   }
 
-  /** Events with `seq > cursor`, at most `limit`. */
+  /**
+   * Events with `seq > cursor`, at most `limit` and at most QUERY_ANSWER_LIMIT_BYTES of them (at
+   * least one). A missing or malformed cursor reads from the start; a missing limit is 200.
+   */
   page(cursor: number, limit: number, finished: boolean): EventPage {
+    cursor = Number.isFinite(cursor) && cursor > 0 ? Math.floor(cursor) : 0;
+    limit = Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : DEFAULT_PAGE;
     const firstKept = this.entries[0]?.seq ?? this.nextSeq;
     const missed = Math.max(0, firstKept - cursor - 1);
-    const events = this.entries.filter((event) => event.seq > cursor).slice(0, Math.max(1, limit));
+    const events = oldestWithin(
+      this.entries.filter((event) => event.seq > cursor).slice(0, limit),
+      QUERY_ANSWER_LIMIT_BYTES,
+    );
     const nextCursor = events.at(-1)?.seq ?? Math.max(cursor, firstKept - 1);
     const drained = nextCursor >= this.nextSeq - 1;
     return { events, nextCursor, missed, finished: finished && drained };

@@ -3,7 +3,7 @@ import type { AgentConfig } from '../shared/agent-config';
 import type { Message, ToolCall } from '../shared/messages';
 import type { AgentRunResult, CarriedState, ModelStepResult, StepBudget, StopReason } from '../shared/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
-import { compactionKeepFrom, outputCorrectionMessage } from './agent-loop';
+import { outputCorrectionMessage } from './agent-loop';
 import { handoffTarget } from './handoffs';
 import { isSubagentTool } from './subagents';
 
@@ -56,9 +56,9 @@ export function nextMove(reply: ModelStepResult, step: number, stepLimit: number
  * Where to compact after a reply over the budget: the index the kept part starts at, or null
  * when the reply fits or there is nothing old enough to summarise (then the run stops instead).
  */
-export function compactionPoint(reply: ModelStepResult, messages: readonly Message[], taskIndex: number): number | null {
+export function compactionPoint(reply: ModelStepResult, conversation: { compactionKeepFrom(taskIndex: number): number | null }, taskIndex: number): number | null {
   if (!reply.overBudget) return null;
-  return compactionKeepFrom(messages, taskIndex);
+  return conversation.compactionKeepFrom(taskIndex);
 }
 
 /** What the budget says about the executor's final reply of a step. */
@@ -117,12 +117,18 @@ export function toolRoute(name: string, config: Pick<AgentConfig, 'handoffs' | '
 
 /**
  * Whether the run continues as new before this step: never before its first step (a fresh run
- * that continued at once would loop); otherwise at `historyEventLimit` events when the input sets
- * one, else when Temporal suggests it (history near its event or byte limits).
+ * that continued at once would loop); otherwise at `historySizeLimitBytes` bytes of history or
+ * `historyEventLimit` events when the input sets them, else when Temporal suggests it (history
+ * near its event or byte limits).
  */
-export function shouldContinueAsNew(step: number, history: { historyLength: number; continueAsNewSuggested: boolean }, historyEventLimit: number | undefined): boolean {
+export function shouldContinueAsNew(
+  step: number,
+  history: { historyLength: number; historySize: number; continueAsNewSuggested: boolean },
+  limits: { historyEventLimit?: number; historySizeLimitBytes?: number },
+): boolean {
   if (step <= 1) return false;
-  return historyEventLimit !== undefined ? history.historyLength >= historyEventLimit : history.continueAsNewSuggested;
+  if (limits.historySizeLimitBytes !== undefined && history.historySize >= limits.historySizeLimitBytes) return true;
+  return limits.historyEventLimit !== undefined ? history.historyLength >= limits.historyEventLimit : history.continueAsNewSuggested;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../shared/errors';
-import type { Message } from '../shared/messages';
 import type { CompactionInput, ConversationThread, ModelStepInput, ModelStepResult } from '../shared/run-types';
 import { MODEL_BACKOFF } from '../shared/workflow-retries';
 import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
 import { activitySummary } from './activity-summary';
-import { addUsage, compactedMessages } from './agent-loop';
+import { addUsage } from './agent-loop';
 import { describeFailure, failureType } from './describe-failure';
 import { budgetVerdict, compactionPoint } from './loop-decisions';
 import { enterPhase, RunStop } from './run-lifecycle';
@@ -83,10 +82,9 @@ export async function callModel(state: RunState, thread: ConversationThread, act
 export async function executorStep(state: RunState): Promise<ModelStepResult> {
   const { config, events } = state;
   let reply = await callModel(state, 'executor', `step-${state.step}.model`, config.model);
-  const messages = state.threads.messages('executor');
-  const keepFrom = compactionPoint(reply, messages, state.taskIndex);
+  const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);
   if (keepFrom !== null) {
-    await compact(state, messages, keepFrom, reply.overBudget!.promptTokens);
+    await compact(state, keepFrom, reply.overBudget!.promptTokens);
     enterPhase(state, 'model');
     reply = await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, config.model);
   }
@@ -104,7 +102,7 @@ export async function executorStep(state: RunState): Promise<ModelStepResult> {
 }
 
 /** Summarises the turns before `keepFrom` into a new conversation epoch (an activity). */
-async function compact(state: RunState, messages: readonly Message[], keepFrom: number, tokensBefore: number): Promise<void> {
+async function compact(state: RunState, keepFrom: number, tokensBefore: number): Promise<void> {
   const { config, timeouts, taskIndex, step } = state;
   enterPhase(state, 'compacting');
   const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++ };
@@ -121,6 +119,6 @@ async function compact(state: RunState, messages: readonly Message[], keepFrom: 
     ? await withWorkflowRetries(activityId, config.max_retries, MODEL_BACKOFF, (attempt) => compactAs(attempt, true))
     : await compactAs({ activityId, attemptsBefore: 0 }, false);
   addUsage(state.usage, config.model, result.usage);
-  state.threads.rewrite('executor', compactedMessages(messages, taskIndex, keepFrom, result.summary));
-  state.events.push({ type: 'context-compacted', step, tokensBefore, removedMessages: keepFrom - taskIndex - 1 });
+  const { removedMessages } = state.threads.compact(taskIndex, keepFrom, result.summary);
+  state.events.push({ type: 'context-compacted', step, tokensBefore, removedMessages });
 }

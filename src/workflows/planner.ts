@@ -1,5 +1,5 @@
 import type { PlanArtifact } from '../shared/run-types';
-import { DEFAULT_PLANNER_PROMPT, lastAssistantText, planArtifact, taskWithPlan, toToolMessage } from './agent-loop';
+import { DEFAULT_PLANNER_PROMPT, planArtifact, taskWithPlan, toToolMessage } from './agent-loop';
 import type { ApprovalGate } from './approval-gate';
 import { callModel } from './model-calls';
 import { enterPhase } from './run-lifecycle';
@@ -12,7 +12,7 @@ import { runToolCalls } from './tool-dispatch';
  */
 export async function runPlanner(state: RunState, approvals: ApprovalGate): Promise<void> {
   state.plan = await makePlan(state, approvals);
-  state.threads.messages('executor')[state.taskIndex] = { role: 'user', content: taskWithPlan(state.input.task, state.plan) };
+  state.threads.replace('executor', state.taskIndex, { role: 'user', content: taskWithPlan(state.input.task, state.plan) });
   state.events.push({ type: 'plan-created', plan: state.plan });
 }
 
@@ -33,5 +33,5 @@ async function makePlan(state: RunState, approvals: ApprovalGate): Promise<PlanA
     const results = await runToolCalls(state, approvals, reply.message.toolCalls, `plan-${plannerStep}`);
     for (const result of results) threads.push('planner', toToolMessage(result));
   }
-  return planArtifact(lastAssistantText(threads.messages('planner')), plannerModel, config.max_steps);
+  return planArtifact(threads.lastAssistantText('planner'), plannerModel, config.max_steps);
 }

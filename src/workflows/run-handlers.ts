@@ -50,7 +50,7 @@ function runStatus(state: RunState, approvals: ApprovalGate): RunStatus {
     activeTools: availableTools(state),
     runningTools: [...state.runningTools],
     usage: state.usage,
-    messageCount: state.threads.messages('executor').length,
+    messageCount: state.threads.count('executor'),
     stopReason: state.stopReason,
     pendingApprovals: approvals.book.pending(),
     plan: state.plan,

@@ -1,4 +1,5 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { jsonBytes, newestWithin, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
 import type { AgentRunResult, RunPhase, StopReason } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import type { RunState } from './run-state';
@@ -43,14 +44,30 @@ export function finishRun(state: RunState, reason: StopReason, output: string, e
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }]);
   state.events.push({ type: 'run-completed', stopReason: reason, output });
   setCurrentDetails(`completed: ${reason}`);
-  return {
+  return boundedResult({
     output,
     stopReason: reason,
     steps: state.step,
     usage: state.usage,
     toolResults: state.toolResults,
+    toolResultCount: state.toolResultCount,
     ...(state.plan ? { plan: state.plan } : {}),
     ...(state.handoffs.length > 0 ? { agent: state.config.name, handoffs: state.handoffs } : {}),
     ...extra,
-  };
+  });
+}
+
+/**
+ * A result Temporal accepts (a too-large one would fail the final workflow task for ever): over
+ * PAYLOAD_LIMIT_BYTES, the oldest kept tool results go first, then the answer is cut with a note
+ * (the whole answer stays in the history, in the last model step's result).
+ */
+export function boundedResult(result: AgentRunResult): AgentRunResult {
+  if (jsonBytes(result) <= PAYLOAD_LIMIT_BYTES) return result;
+  const { toolResults, ...rest } = result;
+  const room = PAYLOAD_LIMIT_BYTES - jsonBytes({ ...rest, toolResults: [] });
+  if (room > 0) return { ...rest, toolResults: newestWithin(toolResults, room) };
+  const note = '\n[answer cut: the whole answer is in the run\'s history]';
+  const keep = Math.max(0, rest.output.length - (jsonBytes(rest) - PAYLOAD_LIMIT_BYTES) - note.length - 1_000);
+  return { ...rest, structuredOutput: undefined, output: `${rest.output.slice(0, keep)}${note}`, toolResults: [] };
 }

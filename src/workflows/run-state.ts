@@ -15,7 +15,8 @@ import {
 } from '../shared/run-types';
 import { configTimeouts, upgradeConfig } from '../shared/upgrade-config';
 import { SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
-import { buildSystemPrompt, emptyUsage, initialMessages, stepBudget } from './agent-loop';
+import { buildSystemPrompt, emptyUsage, initialMessages, stepBudget, summarizeToolResult } from './agent-loop';
+import { KEPT_TOOL_RESULTS } from '../shared/payload-size';
 import { ConversationThreads } from './conversation-threads';
 import { EventLog } from './event-log';
 import { handoffToolSpecs } from './handoffs';
@@ -74,7 +75,10 @@ export interface RunState {
   phase: RunPhase;
   step: number;
   readonly usage: UsageSummary;
+  /** The newest tool results (KEPT_TOOL_RESULTS), summarised: what the result and a continuation carry. */
   readonly toolResults: ToolResult[];
+  /** Tool results of the whole run, earlier runs of the chain included. */
+  toolResultCount: number;
   plan: PlanArtifact | null;
   /** The prompt size of the latest executor step, when budget awareness is on. */
   lastPromptTokens: number | null;
@@ -92,7 +96,8 @@ export interface RunState {
 export function createRunState(input: AgentRunInput): RunState {
   const config = upgradeConfig(input.config);
   const carried = input.carried;
-  const messages = carried ? [...carried.messages] : initialMessages(input);
+  // A continuation holds the conversation by reference (runs before that carried it whole).
+  const messages = carried ? [...(carried.messages ?? [])] : initialMessages(input);
   const activeTools = [...config.tools];
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   const agents = input.agents ?? {};
@@ -107,7 +112,7 @@ export function createRunState(input: AgentRunInput): RunState {
     budget: stepBudget(config),
     injectedArgNames: Object.keys(config.injected_tool_args),
     handoffSpecs: handoffToolSpecs(config, agents),
-    threads: new ConversationThreads(buildSystemPrompt(config), messages),
+    threads: new ConversationThreads(buildSystemPrompt(config), messages, carried?.conversation),
     events: new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents),
     activeTools,
     mcpTools: new Map(),
@@ -121,6 +126,7 @@ export function createRunState(input: AgentRunInput): RunState {
     step: 0,
     usage: carried?.usage ?? emptyUsage(),
     toolResults: carried ? [...carried.toolResults] : [],
+    toolResultCount: carried?.toolResultCount ?? carried?.toolResults.length ?? 0,
     plan: carried?.plan ?? null,
     lastPromptTokens: null,
     compactions: carried?.compactions ?? 0,
@@ -128,6 +134,13 @@ export function createRunState(input: AgentRunInput): RunState {
     handoffTo: null,
     stopReason: null,
   };
+}
+
+/** Records a step's tool result: counted, and summarised among the newest KEPT_TOOL_RESULTS. */
+export function recordToolResult(state: RunState, result: ToolResult): void {
+  state.toolResultCount++;
+  state.toolResults.push(summarizeToolResult(result));
+  if (state.toolResults.length > KEPT_TOOL_RESULTS) state.toolResults.splice(0, state.toolResults.length - KEPT_TOOL_RESULTS);
 }
 
 /** The run's tools: its own, those its skills bring, and built-ins found on the way. */
