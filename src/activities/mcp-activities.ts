@@ -1,3 +1,4 @@
+import { cutToLimit } from '../shared/payload-size';
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -88,7 +89,7 @@ export function createMcpActivities(dependencies: McpDependencies) {
         const text = (result.content as Array<{ type: string; text?: string }>)
           .map((part) => (part.type === 'text' ? (part.text ?? '') : JSON.stringify(part)))
           .join('\n');
-        return finish(result.isError ? `Error: ${text}` : text, Boolean(result.isError));
+        return finish(cutToLimit(result.isError ? `Error: ${text}` : text), Boolean(result.isError));
       } catch (error) {
         await stopListening();
         await dependencies.mcp.discard(input.server);

@@ -13,6 +13,7 @@ import type { ModelTextSnapshot } from '../shared/live-snapshots';
 import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
+import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../shared/payload-size';
 import { attemptNumber, failureForWorkflow } from './activity-attempts';
 import type { WorkflowRetriesInput } from '../shared/run-types';
 
@@ -100,6 +101,16 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       const check = checkStructuredOutput(response.text, input.outputSchema);
       if (check.ok) result.structuredOutput = check.value;
       else result.outputError = check.error;
+    }
+    const bytes = jsonBytes(result);
+    if (bytes > ACTIVITY_RESULT_LIMIT_BYTES) {
+      // Temporal would refuse this result on every attempt: fail the step once, clearly.
+      throw ApplicationFailure.create({
+        type: ErrorCode.payloadTooLarge,
+        nonRetryable: true,
+        message: `The reply of ${input.model} is ${bytes} bytes, more than a step may return (${ACTIVITY_RESULT_LIMIT_BYTES}; Temporal refuses 2 MB): lower max_tokens`,
+        ...(input.workflowRetries ? { details: [{ retryable: false, attempts: attempt }] } : {}),
+      });
     }
     return result;
   };

@@ -11,6 +11,7 @@ import { currentRunExecution } from './run-execution';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { baseActivityId } from '../shared/workflow-retries';
+import { cutToLimit, TOOL_CONTENT_LIMIT_CHARACTERS } from '../shared/payload-size';
 import { attemptNumber, failureForWorkflow } from './activity-attempts';
 
 export interface RunToolDependencies {
@@ -63,8 +64,8 @@ export function createRunTool(dependencies: RunToolDependencies) {
         progress.report(value, total, message);
       },
     };
-    const offload = async (content: string, threshold: number | undefined, meta: { workflowId: string; toolName: string; callId: string }) => {
-      if (!dependencies.artifacts || threshold === undefined || content.length <= threshold) return null;
+    const offload = async (content: string, threshold: number, meta: { workflowId: string; toolName: string; callId: string }) => {
+      if (!dependencies.artifacts || content.length <= threshold) return null;
       const artifactId = await dependencies.artifacts.put(content, meta);
       const preview =
         `${content.slice(0, PREVIEW_LENGTH)}…\n[${content.length} characters in all, stored as artifact ${artifactId}; ` +
@@ -74,8 +75,10 @@ export function createRunTool(dependencies: RunToolDependencies) {
     try {
       const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext), live);
       const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
-      const offloaded = await offload(content, input.offloadThreshold, { workflowId, toolName: call.name, callId: call.id });
-      const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(content);
+      // Past the hard limit a result is offloaded whatever the agent's threshold (or cut, without a store).
+      const threshold = Math.min(input.offloadThreshold ?? TOOL_CONTENT_LIMIT_CHARACTERS, TOOL_CONTENT_LIMIT_CHARACTERS);
+      const offloaded = await offload(content, threshold, { workflowId, toolName: call.name, callId: call.id });
+      const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(content));
       return progress.notes.length > 0 ? { ...result, progress: progress.notes } : result;
     } catch (error) {
       if (error instanceof RetryableToolError) {

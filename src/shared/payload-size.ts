@@ -10,6 +10,18 @@ export const PAYLOAD_LIMIT_BYTES = 1_000_000;
 /** What a query answer (a conversation slice, a page of events) may hold. */
 export const QUERY_ANSWER_LIMIT_BYTES = 1_000_000;
 
+/** What an activity's result may hold (Temporal refuses one over 2 MB, and retries never fix that). */
+export const ACTIVITY_RESULT_LIMIT_BYTES = 1_500_000;
+
+/** The content of one tool result kept inline: past it, the result goes to the artifact store or is cut. */
+export const TOOL_CONTENT_LIMIT_CHARACTERS = 500_000;
+
+/** Cuts text that is too long to keep inline, saying so (the tool's full output is not kept anywhere else). */
+export function cutToLimit(content: string, limit = TOOL_CONTENT_LIMIT_CHARACTERS): string {
+  if (content.length <= limit) return content;
+  return `${content.slice(0, limit)}\n[cut: ${content.length} characters in all; the first ${limit} are kept. Configure an artifact store to keep whole results.]`;
+}
+
 /** Tool results a run result (and a continuation) keeps: the newest ones; `history` has them all. */
 export const KEPT_TOOL_RESULTS = 50;
 

@@ -4,6 +4,7 @@ import { ErrorCode } from '../shared/errors';
 import type { ToolCall } from '../shared/messages';
 import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../shared/run-types';
 import { TOOL_BACKOFF, TOOL_TRY_LIMIT } from '../shared/workflow-retries';
+import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
 import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../shared/wire-names';
@@ -49,6 +50,11 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if ('refusal' in claim) return workflowErrorResult(call, step, Date.now(), claim.refusal, ErrorCode.toolFailed);
     state.handoffTo = claim.handoffTo;
     return workflowToolResult(call, step, Date.now(), Date.now(), `Transferred the conversation to agent '${route.target}'.`);
+  }
+  // Arguments this large would make the activity (or child) input one Temporal refuses, for ever.
+  const argumentBytes = jsonBytes(call.args);
+  if (argumentBytes > PAYLOAD_LIMIT_BYTES) {
+    return workflowErrorResult(call, step, Date.now(), `Error: the arguments of '${call.name}' are ${argumentBytes} bytes, more than a tool call may carry (${PAYLOAD_LIMIT_BYTES}). Pass large content in pieces, or by reference.`, ErrorCode.payloadTooLarge);
   }
   if (route.kind === 'unknown') {
     return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${route.available}`, ErrorCode.toolNotFound);
