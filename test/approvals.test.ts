@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunHandle, StartRunOptions } from '../src/client/agent-client';
+import { transientServerError, type RunHandle, type StartRunOptions } from '../src/client/agent-client';
+import { describeRetries } from '../src/client/commands/approval-commands';
 import { findOrBuildTemporalCli } from '../src/devserver/temporal-cli';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import type { RunEvent } from '../src/shared/run-events';
@@ -186,5 +187,23 @@ describe('human-in-the-loop approvals', () => {
     const approved = await runCli(['approve', run.workflowId, 'step-1.call-1', '--reason', 'ok', '--by', 'dana']);
     expect(approved.stdout).toContain('step-1.call-1 in ' + run.workflowId + ': approved.');
     expect((await run.result()).toolResults[0]?.metadata.approval_status).toBe('approved');
+  });
+});
+
+describe('decisions around server restarts', () => {
+  it('retries unavailable, busy and timed-out servers, and nothing else', () => {
+    const grpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
+    expect(transientServerError(new Error('wrapped', { cause: grpcError(14, 'UNAVAILABLE: No connection established') }))).toBe('server unavailable');
+    expect(transientServerError(grpcError(8, 'RESOURCE_EXHAUSTED: Workflow is busy.'))).toBe('server busy');
+    expect(transientServerError(grpcError(4, 'DEADLINE_EXCEEDED'))).toBe('deadline exceeded');
+    expect(transientServerError(grpcError(5, 'NOT_FOUND: workflow not found'))).toBeNull();
+    expect(transientServerError(new Error("no approval 'x' in this run"))).toBeNull();
+  });
+
+  it('says what the CLI retried', () => {
+    expect(describeRetries({ count: 3, elapsedMs: 4_200, reasons: ['server unavailable', 'server unavailable', 'server busy'] })).toBe(
+      'server busy, retried 3 times in 4s (server unavailable ×2, server busy).',
+    );
+    expect(describeRetries({ count: 1, elapsedMs: 800, reasons: ['server busy'] })).toBe('server busy, retried once in 800ms (server busy).');
   });
 });

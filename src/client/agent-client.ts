@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from '@temporalio/client';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
 import type { Message } from '../shared/messages';
 import type { RunEvent } from '../shared/run-events';
@@ -178,11 +178,49 @@ export interface PendingApprovals {
   unreachable: boolean;
 }
 
-/** How a decision reached the run. */
-export type DecisionReceipt =
+/** How a decision reached the run (and, when the server was restarting or busy, the retries on the way). */
+export type DecisionReceipt = (
   | { delivery: 'update'; approvalId: string; outcome: ApprovalOutcome }
   /** No worker answered in time: the signal is in the run's history and applies when a worker runs it. */
-  | { delivery: 'signal'; approvalId: string; outcome: null };
+  | { delivery: 'signal'; approvalId: string; outcome: null }
+) & { retries?: DecisionRetries };
+
+/** Transient server errors a decision was retried after (only present when there was one). */
+export interface DecisionRetries {
+  count: number;
+  /** From the first try to the delivery. */
+  elapsedMs: number;
+  /** Why each retry happened, in order: `server busy`, `server unavailable`, `deadline exceeded`. */
+  reasons: string[];
+}
+
+/** How `RunHandle.decide` (and `approve` / `reject`) delivers a decision. */
+export interface DecideOptions {
+  /** How long to wait for a worker to answer before sending a signal instead of an update. Default: 5 s. */
+  waitMs?: number;
+  /** How long to keep retrying transient server errors (restarts, "Workflow is busy"). Default: 60 s. */
+  retryForMs?: number;
+}
+
+/** gRPC status codes (from @grpc/grpc-js, which is not a dependency of this package). */
+const grpcStatus = { DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, ABORTED: 10, UNAVAILABLE: 14 } as const;
+
+/**
+ * Why an error is worth retrying (a restarting or overloaded server), or null when it is not: the
+ * gRPC status codes UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED ("Workflow is busy") and
+ * ABORTED, anywhere in the error's causes, and an update whose RPC timed out.
+ */
+export function transientServerError(error: unknown): string | null {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 6; current = current.cause, depth++) {
+    if (current instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return 'deadline exceeded';
+    const code = (current as { code?: unknown }).code;
+    if (code === grpcStatus.RESOURCE_EXHAUSTED || /workflow is busy/i.test(current.message)) return 'server busy';
+    if (code === grpcStatus.UNAVAILABLE) return 'server unavailable';
+    if (code === grpcStatus.DEADLINE_EXCEEDED) return 'deadline exceeded';
+    if (code === grpcStatus.ABORTED) return 'aborted by the server';
+  }
+  return null;
+}
 
 /**
  * A handle on one agent run: its result, status and events, and the ways to steer it (approve or
@@ -233,18 +271,56 @@ export class RunHandle {
    * within `waitMs`, the decision goes as the `decideApproval` update, which confirms the outcome
    * or refuses an unknown, decided or expired id (ApprovalRefusedError). Otherwise it goes as the
    * `approval` signal, which is durably recorded and applied when a worker next runs the run.
+   *
+   * Transient server errors (a restarting server: unavailable, deadline exceeded, "Workflow is
+   * busy") are retried with backoff for up to `retryForMs` (default 60 s); the receipt's `retries`
+   * says how often and why. Retries never apply a decision twice: the update keeps one id across
+   * them (the server answers a repeat with the first outcome), a repeated signal is ignored by the
+   * run, and a refusal because an earlier try already landed is reported as that try's outcome.
    */
-  async decide(decision: ApprovalDecision, options: { waitMs?: number } = {}): Promise<DecisionReceipt> {
+  async decide(decision: ApprovalDecision, options: DecideOptions = {}): Promise<DecisionReceipt> {
+    const startedAt = Date.now();
+    const giveUpAt = startedAt + (options.retryForMs ?? 60_000);
+    const updateId = `decide-${decision.approvalId}-${randomUUID()}`;
+    const reasons: string[] = [];
+    const withRetries = (receipt: DecisionReceipt): DecisionReceipt =>
+      reasons.length === 0 ? receipt : { ...receipt, retries: { count: reasons.length, elapsedMs: Date.now() - startedAt, reasons } };
+    for (let delayMs = 250; ; delayMs = Math.min(delayMs * 2, 5_000)) {
+      // One try may not outlive the retry budget (the connection's own gRPC retries included).
+      const tryDeadline = Math.max(Date.now() + 1_000, Math.min(giveUpAt, Date.now() + 10_000));
+      try {
+        return withRetries(await this.deliverDecision(decision, updateId, options.waitMs ?? 5_000, tryDeadline));
+      } catch (error) {
+        if (error instanceof ApprovalRefusedError && reasons.length > 0) {
+          const landed = await this.recordedDecision(decision).catch(() => null);
+          if (landed) return withRetries({ delivery: 'update', approvalId: decision.approvalId, outcome: landed });
+        }
+        const reason = transientServerError(error);
+        if (reason === null || Date.now() + delayMs >= giveUpAt) throw error;
+        reasons.push(reason);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+
+  private async deliverDecision(decision: ApprovalDecision, updateId: string, waitMs: number, deadline: number): Promise<DecisionReceipt> {
     const workerAnswers = await this.temporal
-      .withDeadline(Date.now() + (options.waitMs ?? 5_000), () => this.status())
+      .withDeadline(Math.min(deadline, Date.now() + waitMs), () => this.status())
       .then(() => true)
       .catch(() => false);
     if (!workerAnswers) {
-      await this.workflow.signal(approvalSignal, decision);
+      // No answer: no worker, or no server (the connection's own retries hide which until the
+      // deadline). Only a server that answers gets the signal; otherwise this try failed.
+      const serverAnswers = await this.temporal
+        .withDeadline(Math.min(deadline, Date.now() + 1_500), () => this.temporal.workflowService.getSystemInfo({}))
+        .then(() => true)
+        .catch(() => false);
+      if (!serverAnswers) throw Object.assign(new Error('the Temporal server did not answer'), { code: grpcStatus.UNAVAILABLE });
+      await this.temporal.withDeadline(deadline, () => this.workflow.signal(approvalSignal, decision));
       return { delivery: 'signal', approvalId: decision.approvalId, outcome: null };
     }
     try {
-      const result = await this.workflow.executeUpdate(decideApprovalUpdate, { args: [decision] });
+      const result = await this.temporal.withDeadline(deadline, () => this.workflow.executeUpdate(decideApprovalUpdate, { args: [decision], updateId }));
       return { delivery: 'update', approvalId: result.approvalId, outcome: result.outcome };
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw new ApprovalRefusedError(error.cause?.message ?? error.message);
@@ -252,13 +328,27 @@ export class RunHandle {
     }
   }
 
+  /** The outcome the run recorded for this very decision (same id, decision and decider), if any. */
+  private async recordedDecision(decision: ApprovalDecision): Promise<ApprovalOutcome | null> {
+    const expected = decision.decision === 'approve' ? 'approved' : 'rejected';
+    for (let cursor = 0; ; ) {
+      const page = await this.workflow.query(eventsQuery, cursor, 500);
+      const decided = page.events.find(
+        (event) => event.type === 'approval-decided' && event.approvalId === decision.approvalId && event.outcome === expected && event.decidedBy === (decision.decidedBy ?? null),
+      );
+      if (decided) return expected;
+      if (page.events.length === 0 || page.finished) return null;
+      cursor = page.nextCursor;
+    }
+  }
+
   /** Approves a gated tool call: `decide` with `decision: 'approve'`. */
-  approve(approvalId: string, options: { reason?: string; decidedBy?: string; waitMs?: number } = {}): Promise<DecisionReceipt> {
+  approve(approvalId: string, options: { reason?: string; decidedBy?: string } & DecideOptions = {}): Promise<DecisionReceipt> {
     return this.decide({ approvalId, decision: 'approve', reason: options.reason, decidedBy: options.decidedBy }, options);
   }
 
   /** Rejects a gated tool call with a reason the model sees: `decide` with `decision: 'reject'`. */
-  reject(approvalId: string, options: { reason: string; decidedBy?: string; waitMs?: number }): Promise<DecisionReceipt> {
+  reject(approvalId: string, options: { reason: string; decidedBy?: string } & DecideOptions): Promise<DecisionReceipt> {
     return this.decide({ approvalId, decision: 'reject', reason: options.reason, decidedBy: options.decidedBy }, options);
   }
 

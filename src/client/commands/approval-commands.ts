@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { formatDuration } from '../../shared/duration';
-import { AgentClient, type PendingApprovals, type DecisionReceipt } from '../agent-client';
+import { AgentClient, type PendingApprovals, type DecisionReceipt, type DecisionRetries } from '../agent-client';
 
 /**
  * `approvals`: every pending approval across running runs, with what a human needs to decide: the
@@ -50,7 +50,10 @@ export interface DecisionOptions {
   json?: boolean;
 }
 
-/** `approve RUN APPROVAL_ID` / `reject RUN APPROVAL_ID --reason`. */
+/**
+ * `approve RUN APPROVAL_ID` / `reject RUN APPROVAL_ID --reason`. Transient server errors (a
+ * restarting server, "Workflow is busy") are retried for up to 60 s, and the output says so.
+ */
 export async function decisionCommand(
   decision: 'approve' | 'reject',
   workflowId: string,
@@ -69,11 +72,21 @@ export async function decisionCommand(
 }
 
 function describeReceipt(workflowId: string, receipt: DecisionReceipt): string {
-  if (receipt.delivery === 'update') return `${receipt.approvalId} in ${workflowId}: ${receipt.outcome}.`;
-  return (
-    `No worker is running ${workflowId} right now. The decision on ${receipt.approvalId} was sent as a signal and is ` +
-    'recorded in its history; it applies when a worker runs it (an unknown, decided or expired id is then ignored and logged).'
-  );
+  const delivered =
+    receipt.delivery === 'update'
+      ? `${receipt.approvalId} in ${workflowId}: ${receipt.outcome}.`
+      : `No worker is running ${workflowId} right now. The decision on ${receipt.approvalId} was sent as a signal and is ` +
+        'recorded in its history; it applies when a worker runs it (an unknown, decided or expired id is then ignored and logged).';
+  return receipt.retries ? `${describeRetries(receipt.retries)}\n${delivered}` : delivered;
+}
+
+/** "server busy, retried 3 times in 4.2 s (server unavailable ×2, server busy)". */
+export function describeRetries(retries: DecisionRetries): string {
+  const counts = new Map<string, number>();
+  for (const reason of retries.reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  const why = [...counts].map(([reason, count]) => (count > 1 ? `${reason} ×${count}` : reason)).join(', ');
+  const times = retries.count === 1 ? 'once' : `${retries.count} times`;
+  return `${retries.reasons.at(-1) ?? 'server error'}, retried ${times} in ${formatDuration(retries.elapsedMs)} (${why}).`;
 }
 
 function tableLines(rows: string[][]): string[] {
