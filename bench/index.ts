@@ -15,6 +15,7 @@ import { measureOffload, measureSubagents, subagentScripts } from './subagents';
 import { measureSkills } from './skills';
 import { measureStreaming, streamingScripts } from './streaming';
 import { measureStartup } from './startup';
+import { measureRecovery } from './recovery';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
       ['offload', () => measureOffload(eagerOn)],
       ['streaming', () => measureStreaming(eagerOn, Math.min(ROUNDS, 5))],
       ['skills', () => measureSkills(eagerOn, folder)],
+      ['recovery', () => measureRecovery(eagerOn, folder, Math.min(ROUNDS, 3))],
       ['parked-memory', async () => {
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
