@@ -51,18 +51,20 @@ export async function findOrBuildTemporalCli(options: FindCliOptions = {}): Prom
   mkdirSync(LOCAL_BIN_DIR, { recursive: true });
   log(`Building the Temporal CLI from ${TEMPORAL_CLI_MODULE} into ${LOCAL_BIN_DIR} (first time only, a few minutes)...`);
   const started = Date.now();
-  await runGoInstall(log);
+  await goInstall(TEMPORAL_CLI_MODULE, LOCAL_BIN_DIR, log);
   const built = path.join(LOCAL_BIN_DIR, 'temporal');
   if (!existsSync(built)) throw new Error(`go install finished but ${built} does not exist`);
   log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s: ${built}`);
   return built;
 }
 
-function runGoInstall(log: (line: string) => void): Promise<void> {
+/** `go install <module>` into `binDir`, echoing go's progress lines (the first build takes minutes). */
+export function goInstall(module: string, binDir: string, log: (line: string) => void): Promise<void> {
+  mkdirSync(binDir, { recursive: true });
   return new Promise((resolve, reject) => {
     // -x would be too noisy; go prints "go: downloading ..." lines, which are the progress we show.
-    const child = spawn('go', ['install', TEMPORAL_CLI_MODULE], {
-      env: { ...process.env, GOBIN: LOCAL_BIN_DIR },
+    const child = spawn('go', ['install', module], {
+      env: { ...process.env, GOBIN: binDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tail: string[] = [];
@@ -75,7 +77,7 @@ function runGoInstall(log: (line: string) => void): Promise<void> {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    const heartbeat = setInterval(() => log('  ...still compiling the Temporal CLI'), 30_000);
+    const heartbeat = setInterval(() => log(`  ...still compiling ${module}`), 30_000);
     child.on('error', (error) => {
       clearInterval(heartbeat);
       reject(error);
@@ -83,12 +85,12 @@ function runGoInstall(log: (line: string) => void): Promise<void> {
     child.on('exit', (code) => {
       clearInterval(heartbeat);
       if (code === 0) resolve();
-      else reject(new Error(`go install ${TEMPORAL_CLI_MODULE} exited with ${code}:\n${tail.join('\n')}`));
+      else reject(new Error(`go install ${module} exited with ${code}:\n${tail.join('\n')}`));
     });
   });
 }
 
-function findOnPath(command: string): string | null {
+export function findOnPath(command: string): string | null {
   const result = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
   const found = result.stdout.trim();
   return result.status === 0 && found ? found : null;

@@ -4,10 +4,9 @@ import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, Worker, WorkerO
 import { createActivities } from '../activities';
 import { QueryConversationSource } from '../activities/conversation-source';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import { FolderArtifactStore } from '../artifacts/folder-artifact-store';
+import { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-environment';
 import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
-import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
 import { McpConnections } from '../mcp/mcp-connections';
 import type { ModelRegistry } from '../models/model-registry';
 import type { Tool } from '../tools/define-tool';
@@ -26,7 +25,10 @@ export interface AgentPluginOptions {
   tools?: Iterable<Tool>;
   /** Model providers by prefix. Default: `scripted:`, `openai:`, `anthropic:`, `openai-compatible:`. */
   models?: ModelRegistry;
-  /** Where large tool results go. Default: a folder (AGENT_ARTIFACT_DIR or .temporal-data/artifacts). */
+  /**
+   * Where large tool results and long runs' conversation snapshots go. Default: from the environment
+   * (`AGENT_ARTIFACT_STORE=s3://…` for a cluster, else a folder: AGENT_ARTIFACT_DIR or .temporal-data/artifacts).
+   */
   artifacts?: ArtifactStore;
   /**
    * The client model steps read their run's conversation with. Default: one on the worker's own
@@ -77,7 +79,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     assertSupportedTemporal();
     const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
     const client = this.options.client ?? this.clientOn(options, dataConverter);
-    const artifacts = this.options.artifacts ?? new FolderArtifactStore(process.env.AGENT_ARTIFACT_DIR ?? path.join(DEFAULT_DATA_DIR, 'artifacts'));
+    const artifacts = this.options.artifacts ?? artifactStoreFromEnvironment();
     const agentActivities = createActivities({
       tools: this.toolRegistry(artifacts),
       artifacts,

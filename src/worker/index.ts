@@ -32,6 +32,9 @@ export type { ModelScript, ModelScriptInput, ScriptedCall, ScriptedModelOptions,
 
 // Artifacts (large tool results)
 export { FolderArtifactStore } from '../artifacts/folder-artifact-store';
+export { S3ArtifactStore } from '../artifacts/s3-artifact-store';
+export type { S3ArtifactStoreOptions } from '../artifacts/s3-artifact-store';
+export { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-environment';
 export { ArtifactNotFoundError } from '../artifacts/artifact-store';
 export type { ArtifactStore } from '../artifacts/artifact-store';
 

@@ -40,6 +40,8 @@ export interface TestEnvironmentOptions {
   dataConverter?: DataConverter;
   /** Extra model providers by prefix (for example a real provider pointed at a loopback server). */
   providers?: Record<string, ModelProvider>;
+  /** Default: a fresh one. Give another environment's to stand in for a second machine. */
+  taskQueue?: string;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -48,7 +50,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
   const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
   const nativeConnection = await NativeConnection.connect(target.connectionOptions);
-  const taskQueue = `test-${randomUUID()}`;
+  const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const modelCalls: ScriptedCall[] = [];
   const mcp = new McpConnections();
   const scripted = new ScriptedModel({ scripts: options.scripts, onCall: (call) => modelCalls.push(call) });

@@ -1,0 +1,19 @@
+/**
+ * Runs before `npm test`: makes sure the real servers the tests start are here — the Temporal CLI
+ * (its dev server; TEMPORAL_CLI, PATH, or built once into .temporal-bin/, unless TEMPORAL_ADDRESS
+ * points at a server) and versitygw (an S3-compatible server, for the shared artifact store).
+ */
+import { findOrBuildTemporalCli } from '../src/devserver/temporal-cli';
+import { findOrBuildVersitygw } from '../test/support/s3-server';
+
+async function main(): Promise<void> {
+  const log = (line: string) => console.log(line);
+  if (process.env.TEMPORAL_ADDRESS) console.log(`TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}: using that server; no Temporal CLI needed.`);
+  else console.log(`Temporal CLI: ${await findOrBuildTemporalCli({ log })}`);
+  console.log(`versitygw: ${await findOrBuildVersitygw(log)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
