@@ -79,6 +79,23 @@ describe('CLI', () => {
     expect(count.count).toBe(0);
   });
 
+  it('continues a run as new at --history-event-limit, and refuses a limit that is not a number of events (exit 2)', async () => {
+    const workflowId = `cli-limit-${Date.now()}`;
+    const run = await runCli(['run', '--config', 'examples/weather-agent.yaml', '--task', 'Weather in Tokyo?', '--follow', '--task-queue', env.taskQueue, '--workflow-id', workflowId, '--history-event-limit', '20']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Answer (completed, 3 steps');
+    // Visibility catches up shortly after the executions close.
+    const executions = await eventually(async () => {
+      const { count } = await env.client.workflow.count(`WorkflowId = '${workflowId}'`);
+      return count > 1 ? count : undefined;
+    });
+    expect(executions).toBeGreaterThan(1);
+    const refused = await runCli(['run', '--config', 'examples/weather-agent.yaml', '--task', 'x', '--history-event-limit', 'lots', '--history-size-limit', '3GB']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--history-event-limit: expected a whole number of events, at least 20 (got 'lots')");
+    expect(refused.stderr).toContain("--history-size-limit: expected a size of at least 100KB, such as 2MB or 512KB (got '3GB')");
+  });
+
   it('finds runs by the AgentName search attribute in visibility', async () => {
     const run = await env.agents.startRun({ config: { name: 'findable', model: 'scripted:examples/demo-model.yaml', tools: demoTools.map((tool) => tool.name) }, task: 'Weather?' });
     await run.result();

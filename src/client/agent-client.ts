@@ -33,6 +33,8 @@ export interface StartRunOptions {
   timeouts?: Partial<RunTimeouts>;
   /** Continue as new at this many history events (default: when Temporal suggests it). */
   historyEventLimit?: number;
+  /** Continue as new once the history has this many bytes (default: when Temporal suggests it). docs/long-runs.md */
+  historySizeLimitBytes?: number;
   /** Configs of other agents by name: every agent in `handoffs` (and in theirs) must be here. */
   agents?: Record<string, AgentConfigInput | AgentConfig>;
 }
@@ -108,6 +110,7 @@ export class AgentClient {
       messages: options.messages,
       timeouts: options.timeouts,
       ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
+      ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
     };
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
     const handle = await this.temporal.workflow

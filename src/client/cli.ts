@@ -41,6 +41,8 @@ program
   .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
   .option('--heartbeat-timeout <duration>', "retry a model step or tool elsewhere when its worker stops heartbeating this long (default: the config's timeouts.heartbeat, else 10s)")
   .option('--tool-timeout <duration>', "one attempt of a tool call (default: the config's timeouts.tool, else 10m)")
+  .option('--history-event-limit <events>', 'continue as new at this many history events (default: when Temporal suggests it); docs/long-runs.md')
+  .option('--history-size-limit <size>', 'continue as new at this much history, e.g. 2MB (default: when Temporal suggests it)')
   .option('--model-step-timeout <duration>', "one attempt of a model step (default: the config's timeouts.model_step, else 5m)")
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.run()).runCommand(options));

@@ -35,6 +35,8 @@ export interface RunAgentOptions {
   parentClosePolicy?: ParentClosePolicy;
   /** Continue as new at this many history events (default: when Temporal suggests it). */
   historyEventLimit?: number;
+  /** Continue as new once the history has this many bytes (default: when Temporal suggests it). */
+  historySizeLimitBytes?: number;
 }
 
 /**
@@ -91,6 +93,7 @@ function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: 
         ...(options.messages ? { messages: options.messages } : {}),
         ...(options.timeouts ? { timeouts: options.timeouts } : {}),
         ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
+        ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
       },
     ],
   };

@@ -26,6 +26,29 @@ export interface RunCommandOptions {
   heartbeatTimeout?: string;
   toolTimeout?: string;
   modelStepTimeout?: string;
+  /** Continue as new at this many history events (`--history-event-limit`). */
+  historyEventLimit?: string;
+  /** … or at this much history: bytes, or with a unit (`2MB`, `512KB`). */
+  historySizeLimit?: string;
+}
+
+/** The run's continue-as-new limits from the command's options. @throws AgentConfigError naming the option. */
+export function historyLimitOptions(options: Pick<RunCommandOptions, 'historyEventLimit' | 'historySizeLimit'>): { historyEventLimit?: number; historySizeLimitBytes?: number } {
+  const limits: { historyEventLimit?: number; historySizeLimitBytes?: number } = {};
+  const problems: string[] = [];
+  if (options.historyEventLimit !== undefined) {
+    const events = Number(options.historyEventLimit);
+    if (Number.isInteger(events) && events >= 20) limits.historyEventLimit = events;
+    else problems.push(`--history-event-limit: expected a whole number of events, at least 20 (got '${options.historyEventLimit}')`);
+  }
+  if (options.historySizeLimit !== undefined) {
+    const match = /^(\d+(?:\.\d+)?)\s*(B|KB|MB)?$/i.exec(options.historySizeLimit.trim());
+    const bytes = match ? Math.round(Number(match[1]) * { B: 1, KB: 1_000, MB: 1_000_000 }[(match[2] ?? 'B').toUpperCase() as 'B' | 'KB' | 'MB']) : NaN;
+    if (bytes >= 100_000) limits.historySizeLimitBytes = bytes;
+    else problems.push(`--history-size-limit: expected a size of at least 100KB, such as 2MB or 512KB (got '${options.historySizeLimit}')`);
+  }
+  if (problems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${problems.join('\n  ')}`, problems);
+  return limits;
 }
 
 /** The run's own timeouts from the command's options (validated like the config's), in milliseconds. */
@@ -45,10 +68,11 @@ export function timeoutOptions(options: Pick<RunCommandOptions, 'heartbeatTimeou
 export async function runCommand(options: RunCommandOptions, agents?: AgentClient): Promise<void> {
   const config = loadAgentConfigFile(options.config, { model: options.model });
   const timeouts = timeoutOptions(options);
+  const historyLimits = historyLimitOptions(options);
   const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
-    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId, agents: handoffAgents, timeouts });
+    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId, agents: handoffAgents, timeouts, ...historyLimits });
     if (!options.json) {
       console.log(`Started run ${run.workflowId}`);
       if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);
