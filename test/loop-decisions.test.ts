@@ -145,6 +145,12 @@ describe('budget: compaction or stop', () => {
     expect(budgetVerdict(reply('ok', [], { promptTokens: 12345 }), { ...budget, contextWindow: 128000 }, 'per-message')).toMatchObject({ percent: 9.6 });
   });
 
+  it('says the stop came without compaction when nothing could be compacted', () => {
+    const verdict = budgetVerdict(reply('', [], { overBudget: { promptTokens: 900, limitTokens: 500 } }), budget, 'limit:50', false);
+    expect(verdict).toMatchObject({ kind: 'stop', detail: expect.stringContaining('and nothing could be compacted') });
+    expect(verdict.kind === 'stop' && verdict.detail).not.toContain('even after compaction');
+  });
+
   it('says nothing when budget awareness is off or the step counted no prompt tokens', () => {
     expect(budgetVerdict(reply('ok', [], { promptTokens: 123 }), null, null)).toEqual({ kind: 'none' });
     expect(budgetVerdict(reply('ok'), budget, 'limit:50')).toEqual({ kind: 'none' });

@@ -158,7 +158,10 @@ describe('budget awareness', () => {
       task: 'Read a lot',
     });
     expect(result.stopReason).toBe('budget_limit');
-    expect(result.stopDetail).toMatch(/^The prompt needs \d+ tokens, above the budget of 200 \(limit:10 of a 2000-token window\), even after compaction; no further model call was made\.$/);
+    // Nothing was old enough to compact: the detail says so (not "even after compaction").
+    expect(result.stopDetail).toMatch(
+      /^The prompt needs \d+ tokens, above the budget of 200 \(limit:10 of a 2000-token window\), and nothing could be compacted \(only the task and the latest turns are left, which compaction keeps\); no further model call was made\.$/,
+    );
     expect(callsFor(before)).toHaveLength(1);
     expect(events.filter((event) => event.type === 'budget-stopped')).toHaveLength(1);
   });
@@ -172,6 +175,7 @@ describe('budget awareness', () => {
     expect(result.stopReason).toBe('budget_limit');
     expect(callsFor(before).map((call) => call.request.purpose)).toEqual(['executor', 'executor', 'executor', 'compaction']);
     expect(events.map((event) => event.type).filter((type) => type === 'context-compacted' || type === 'budget-stopped')).toEqual(['context-compacted', 'budget-stopped']);
+    expect(result.stopDetail).toContain('even after compaction');
   });
 });
 

@@ -68,17 +68,21 @@ export type BudgetVerdict =
   | { kind: 'stop'; promptTokens: number; limitTokens: number; detail: string };
 
 /**
- * A reply still over the budget (after any compaction) stops the run; otherwise, with budget
- * awareness on, the prompt's share of the window is reported (percent to one decimal).
+ * A reply still over the budget (after any compaction) stops the run, saying whether the step
+ * compacted first (`compacted`) or there was nothing old enough to summarise; otherwise, with
+ * budget awareness on, the prompt's share of the window is reported (percent to one decimal).
  */
-export function budgetVerdict(reply: ModelStepResult, budget: StepBudget | null, budgetAwareness: AgentConfig['budget_awareness']): BudgetVerdict {
+export function budgetVerdict(reply: ModelStepResult, budget: StepBudget | null, budgetAwareness: AgentConfig['budget_awareness'], compacted = true): BudgetVerdict {
   if (reply.overBudget) {
     const { promptTokens, limitTokens } = reply.overBudget;
+    const after = compacted
+      ? 'even after compaction'
+      : 'and nothing could be compacted (only the task and the latest turns are left, which compaction keeps)';
     return {
       kind: 'stop',
       promptTokens,
       limitTokens,
-      detail: `The prompt needs ${promptTokens} tokens, above the budget of ${limitTokens} (${budgetAwareness} of a ${budget?.contextWindow}-token window), even after compaction; no further model call was made.`,
+      detail: `The prompt needs ${promptTokens} tokens, above the budget of ${limitTokens} (${budgetAwareness} of a ${budget?.contextWindow}-token window), ${after}; no further model call was made.`,
     };
   }
   if (!budget || reply.promptTokens === undefined) return { kind: 'none' };

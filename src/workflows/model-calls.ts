@@ -89,7 +89,7 @@ export async function executorStep(state: RunState): Promise<ModelStepResult> {
     reply = await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, config.model);
   }
   state.childUnsafeTools = reply.childUnsafeTools ?? [];
-  const verdict = budgetVerdict(reply, state.budget, config.budget_awareness);
+  const verdict = budgetVerdict(reply, state.budget, config.budget_awareness, keepFrom !== null);
   if (verdict.kind === 'stop') {
     events.push({ type: 'budget-stopped', step: state.step, promptTokens: verdict.promptTokens, limitTokens: verdict.limitTokens });
     throw new RunStop('budget_limit', verdict.detail);
