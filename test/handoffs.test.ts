@@ -7,7 +7,7 @@ import { buildTranscript, renderTranscript } from '../src/client/history-view';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../src/shared/search-attributes';
 import { runCli } from './support/cli-process';
 import { recordHistory } from './support/history-recorder';
-import { createTestEnvironment, type TestEnvironment } from './support/test-env';
+import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
 let env: TestEnvironment;
@@ -74,6 +74,20 @@ describe('handoffs', () => {
     expect(attributes.get(AgentStatusAttribute)).toBe('completed');
     expect(attributes.get(AgentSkillSourcesAttribute)).toEqual([skillsFolder]);
     await recordHistory('handoff-target-attributes', run);
+  });
+
+  it("counts the target's steps against its own max_steps, and marks the execution that handed off `continued`", async () => {
+    const run = await env.agents.startRun({ config: triage, task: 'Refund, in few steps', agents: { billing: { ...billing, max_steps: 3 } } });
+    expect((await run.result()).agent).toBe('billing');
+    // Step 4 of the run is billing's second of 3: the status never reads "step 4 of 3".
+    expect(await run.status()).toMatchObject({ step: 4, maxSteps: 5, stepBase: 2 });
+    const statuses: unknown[] = [];
+    await eventually(async () => {
+      statuses.length = 0;
+      for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${run.workflowId}'` })) statuses.push(execution.typedSearchAttributes.get(AgentStatusAttribute));
+      return statuses.length === 2 && !statuses.includes('running');
+    });
+    expect(statuses.sort()).toEqual(['completed', 'continued']);
   });
 
   it('refuses a handoff to an agent without a config before anything starts', async () => {

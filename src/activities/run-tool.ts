@@ -39,7 +39,8 @@ export function createRunTool(dependencies: RunToolDependencies) {
 
     const tool = dependencies.tools.get(call.name);
     if (!tool) {
-      return finish(`Error: unknown tool '${call.name}'. Available tools: ${dependencies.tools.names().join(', ')}`, ErrorCode.toolNotFound);
+      // Not the worker's list: it may hold tools this agent does not have (the workflow adds the agent's).
+      return finish(`Error: tool '${call.name}' is not available: no worker of this run has it.`, ErrorCode.toolNotFound);
     }
     const parsed = tool.parameters.safeParse(executable);
     if (!parsed.success) {

@@ -51,6 +51,12 @@ export function formatRunEvent(event: RunEvent): string | null {
       return formatProgress(event.toolName, event.progress);
     case 'mcp-server-unavailable':
       return `! MCP server ${event.server} is unavailable: ${event.error}`;
+    case 'signal-ignored':
+      return `! ignored a ${event.signal} signal: ${event.reason}`;
+    case 'tool-unavailable':
+      return `! step ${event.step}: no worker of this run has tool '${event.toolName}'`;
+    case 'run-failed':
+      return `■ failed at step ${event.step}${event.failureType ? ` (${event.failureType})` : ''}: ${event.message}`;
     case 'run-completed':
       return `■ finished: ${event.stopReason}`;
   }

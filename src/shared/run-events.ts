@@ -46,6 +46,12 @@ export type RunEvent = EventBase &
     | { type: 'approval-requested'; request: ApprovalRequest }
     | { type: 'approval-decided'; approvalId: string; toolName: string; outcome: ApprovalOutcome; reason: string | null; decidedBy: string | null }
     | { type: 'approval-ignored'; approvalId: string; reason: string }
+    /** A signal whose payload failed validation (wrong types, too long, empty): it changed nothing. */
+    | { type: 'signal-ignored'; signal: string; reason: string }
+    /** A tool the agent has but no worker of the run does: calls to it are unknown-tool errors. */
+    | { type: 'tool-unavailable'; step: number; toolName: string }
+    /** The run failed (a deliberate failure: `failureType` is its stable code); the run's result is that failure. */
+    | { type: 'run-failed'; step: number; failureType: string | null; message: string }
     | { type: 'run-completed'; stopReason: StopReason; output: string }
   );
 

@@ -8,6 +8,29 @@ import type { SkillBatch } from './skill-types';
 // (defining them is pure, so this module is safe on both sides). Their wire names are `WireName`'s.
 
 /**
+ * The descriptions of the run's signals, queries and updates, as the workflow registers them:
+ * `temporal workflow metadata` and the Web UI show them. docs/messages.md lists their shapes.
+ */
+export const MessageDescription = {
+  status:
+    'The run now: { phase, step, maxSteps (the last step this agent may take), activeTools, runningTools, usage, messageCount, stopReason, pendingApprovals, plan, budget, queuedMessages, skills }. No arguments.',
+  events:
+    'The run\'s events after a cursor: args (cursor: number = 0, limit?: number = 200); returns { events, nextCursor, missed, finished }. Pass nextCursor back to read on.',
+  conversation:
+    'Messages of the run\'s conversation (read by its own model steps): arg { thread?: "executor" | "planner", epoch, from, count }; returns { epoch, system, from, messages, base? }.',
+  approval:
+    'Decide a gated tool call: { approvalId: string, decision: "approve" | "reject", reason?: string, decidedBy?: string }. Durable without a worker; an invalid, unknown, decided or expired decision is ignored and recorded as an approval-ignored event.',
+  decideApproval:
+    'Decide a gated tool call and get the outcome: { approvalId, decision: "approve" | "reject", reason?, decidedBy? } → { approvalId, outcome }. Refused (ApprovalRefused / InvalidMessage) when it cannot apply. Needs a worker.',
+  injectMessage:
+    'Add a user message before the next model call: { text: string } (not blank, at most 100,000 characters). Durable without a worker; an invalid one is ignored and recorded as a signal-ignored event.',
+  injectMessageChecked:
+    'Add a user message before the next model call: { text } → { queued } (messages waiting). Refused (EmptyMessage / InvalidMessage) when invalid. Needs a worker.',
+  skillsChanged:
+    'A batch of skill changes of one source, from `durable-agents skills watch`: { source, version, previousHash, hash, changes, errors }. An invalid batch is ignored and recorded as a signal-ignored event.',
+} as const;
+
+/**
  * The run's current status (`status`): phase, step, usage, pending approvals, queued messages.
  * Read-only and free of history events; needs a worker to answer. `RunHandle.status()` sends it.
  * @example
@@ -69,8 +92,9 @@ export const conversationQuery = defineQuery<ConversationSlice, [ConversationReq
 
 /**
  * A human decision on a gated tool call (`approval`). Recorded durably even when no worker runs; an
- * unknown, already decided or expired approval id is ignored, logged and recorded in the event log
- * (`approval-ignored`), so sending it twice is harmless.
+ * unknown, already decided or expired approval id, or a payload with a field of the wrong type or
+ * length, is ignored, logged and recorded in the event log (`approval-ignored`), so sending it
+ * twice is harmless. Fields: docs/messages.md.
  * @example
  * import { getExternalWorkflowHandle } from '@temporalio/workflow';
  * import { approvalSignal } from 'durable-agents/workflow';
@@ -86,7 +110,8 @@ export const approvalSignal = defineSignal<[ApprovalDecision]>(WireName.approval
 
 /**
  * The same decision as an update (`decideApproval`): its validator refuses an unknown, decided or
- * expired id (nothing is recorded then); otherwise it returns the outcome. Needs a running worker.
+ * expired id (`ApprovalRefused`) and a malformed payload (`InvalidMessage`), non-retryable, and
+ * nothing is recorded then; otherwise it returns the outcome. Needs a running worker.
  * @example
  * import { decideApprovalUpdate } from 'durable-agents/workflow';
  *
@@ -104,8 +129,8 @@ export interface InjectedMessage {
 }
 
 /**
- * Fire-and-forget injection (`injectMessage`): durable without a worker. The run ignores (and
- * logs) empty text; `RunHandle.inject` refuses it before sending.
+ * Fire-and-forget injection (`injectMessage`): durable without a worker. The run ignores, logs
+ * and records (`signal-ignored`) empty or malformed text; `RunHandle.inject` refuses it before sending.
  * @example
  * import { injectMessageSignal, startAgent } from 'durable-agents/workflow';
  *
@@ -115,7 +140,8 @@ export interface InjectedMessage {
 export const injectMessageSignal = defineSignal<[InjectedMessage]>(WireName.injectMessageSignal);
 
 /**
- * Injection with an answer (`injectMessageChecked`): the validator refuses empty text; returns the
+ * Injection with an answer (`injectMessageChecked`): the validator refuses empty text
+ * (`EmptyMessage`) and a malformed payload (`InvalidMessage`); returns the
  * number of messages now queued for the next model call. Needs a running worker.
  * @example
  * import { injectMessageUpdate } from 'durable-agents/workflow';

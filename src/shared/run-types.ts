@@ -109,6 +109,10 @@ export interface ToolResultMetadata {
   approval_id: string | null;
   injected_args: Record<string, unknown>;
   offloaded_artifact_id: string | null;
+  /** Who decided a gated call (the decision's `decidedBy`); null when not given or not gated. */
+  approval_decided_by?: string | null;
+  /** Why (the decision's `reason`); null when not given or not gated. */
+  approval_reason?: string | null;
 }
 
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
@@ -295,7 +299,7 @@ export interface ConversationSlice {
 }
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
-export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed';
+export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed';
 
 /** The planner's output: the final plan text and its numbered steps. */
 export interface PlanArtifact {
@@ -308,8 +312,15 @@ export interface PlanArtifact {
 /** The reply of the `status` query (`RunHandle.status()`): a run's state right now. */
 export interface RunStatus {
   phase: RunPhase;
+  /** The run's step, counted across handoffs and continuations. */
   step: number;
+  /**
+   * The last step the current agent may take: its `max_steps` after the steps of the agents
+   * before it (`stepBase`), so `step` of `maxSteps` never reads "step 4 of 3" after a handoff.
+   */
   maxSteps: number;
+  /** Steps taken before the current agent took over (set after a handoff). */
+  stepBase?: number;
   activeTools: string[];
   runningTools: string[];
   usage: UsageSummary;

@@ -1,5 +1,5 @@
 import type { ToolCall } from './messages';
-import type { ToolResult } from './run-types';
+import type { ApprovalRecord, ToolResult } from './run-types';
 
 /** The facts a tool result is made of; the metadata follows from them. Pure (workflow-safe). */
 export interface ToolResultFacts {
@@ -34,6 +34,24 @@ export function buildToolResult(facts: ToolResultFacts): ToolResult {
       approval_id: facts.approvalId ?? null,
       injected_args: facts.injectedArgs ?? {},
       offloaded_artifact_id: facts.artifactId ?? null,
+    },
+  };
+}
+
+/**
+ * A result of a gated call that a human approved, with the decision in its metadata: approved,
+ * the approval id, who decided and why (also for results the workflow makes itself, such as
+ * sub-agent jobs).
+ */
+export function withApproval(result: ToolResult, approval: Pick<ApprovalRecord, 'approvalId' | 'decidedBy' | 'reason'>): ToolResult {
+  return {
+    ...result,
+    metadata: {
+      ...result.metadata,
+      approval_status: 'approved',
+      approval_id: approval.approvalId,
+      approval_decided_by: approval.decidedBy,
+      approval_reason: approval.reason,
     },
   };
 }

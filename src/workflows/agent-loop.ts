@@ -106,6 +106,8 @@ export function unapprovedResult(call: ToolCall, step: number, approval: Approva
       approval_id: approval.approvalId,
       injected_args: approval.injectedArgs,
       offloaded_artifact_id: null,
+      approval_decided_by: approval.decidedBy,
+      approval_reason: approval.reason,
     },
   };
 }

@@ -5,7 +5,7 @@ import { firstStep, maxStepsDetail, nextMove } from './loop-decisions';
 import { executorStep } from './model-calls';
 import { runPlanner } from './planner';
 import { drainInjectedMessages, installRunHandlers } from './run-handlers';
-import { announceRun, enterPhase, finishRun, RunStop } from './run-lifecycle';
+import { announceRun, enterPhase, finishRun, markFailed, RunStop } from './run-lifecycle';
 import { createRunState, recordToolResult } from './run-state';
 import { followSkillChanges, loadSkillSources, reloadSkillsIfNeeded } from './skill-updates';
 import { discoverMcpTools, runToolCalls } from './tool-dispatch';
@@ -75,6 +75,7 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     return finishRun(state, 'max_steps', threads.lastAssistantText(), { stopDetail: maxStepsDetail(config) });
   } catch (error) {
     if (error instanceof RunStop) return finishRun(state, error.reason, threads.lastAssistantText(), { stopDetail: error.detail });
+    markFailed(state, error);
     throw error;
   }
 }

@@ -1,17 +1,23 @@
 import { condition, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ToolCall } from '../shared/messages';
-import { approvalSignal, decideApprovalUpdate } from '../shared/run-messages';
-import type { ApprovalDecision, ApprovalRecord } from '../shared/run-types';
+import { MessageLimits, validateApprovalDecision } from '../shared/message-validation';
+import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../shared/run-messages';
+import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../shared/run-types';
 import { AgentStatusAttribute } from '../shared/search-attributes';
 import { splitInjectedArgs } from '../shared/split-injected-args';
 import { ApprovalBook } from './approval-book';
 import type { EventLog } from './event-log';
+import { ignoresInvalidSignal, refusal, validOrRefuse } from './message-refusal';
 
 /**
  * Human-in-the-loop gating of tool calls. A gated call creates an approval request and waits on a
  * durable timer for the `approval` signal (or the `decideApproval` update): a wait of days costs
  * no worker resources. While anything waits, the run's `AgentStatus` search attribute is
- * `awaiting_approval`, so the Web UI and `temporal workflow list` find it.
+ * `awaiting_approval`, so the Web UI and `temporal workflow list` find it; the timer's summary and
+ * the run's current details name the tool, the approval id and the deadline.
+ *
+ * Every decision is validated field by field (`validateApprovalDecision`) before it can settle
+ * anything: a bad signal is ignored and recorded (`approval-ignored`), a bad update refused.
  */
 export class ApprovalGate {
   readonly book = new ApprovalBook();
@@ -21,28 +27,43 @@ export class ApprovalGate {
     private readonly events: EventLog,
     private readonly timeoutMs: number,
     private readonly injectedArgNames: readonly string[],
+    /** Called when the set of pending approvals changed (the run's current details follow). */
+    private readonly onPendingChange: (pending: ApprovalRequest[]) => void = () => {},
   ) {
-    setHandler(approvalSignal, (decision) => {
-      const refusal = this.book.refusal(decision, Date.now());
-      if (refusal === null) return void this.apply(decision);
-      // Nothing lost, nothing changed: the signal stays in the history, the reason in the event log.
-      const approvalId = typeof decision?.approvalId === 'string' ? decision.approvalId : '(none)';
-      log.warn('Ignored an approval signal', { approvalId, reason: refusal });
-      this.events.push({ type: 'approval-ignored', approvalId, reason: refusal });
-    });
+    setHandler(approvalSignal, (payload) => this.onSignal(payload), { description: MessageDescription.approval });
     setHandler(
       decideApprovalUpdate,
-      (decision) => {
-        const record = this.apply(decision);
+      (payload) => {
+        // The validator refused anything invalid; a replayed update accepted before it checked
+        // every field is applied as it was then.
+        const checked = validateApprovalDecision(payload);
+        const record = this.apply(checked.ok ? checked.value : payload);
         return { approvalId: record.approvalId, outcome: record.outcome! };
       },
       {
-        validator: (decision) => {
-          const refusal = this.book.refusal(decision, Date.now());
-          if (refusal !== null) throw new Error(refusal);
+        description: MessageDescription.decideApproval,
+        validator: (payload) => {
+          const decision = validOrRefuse(validateApprovalDecision(payload));
+          const refused = this.book.refusal(decision, Date.now());
+          if (refused !== null) throw refusal('ApprovalRefused', refused);
         },
       },
     );
+  }
+
+  private onSignal(payload: unknown): void {
+    const now = Date.now();
+    // The checks of runs before the validated-signals patch: a payload they accepted was applied as sent.
+    const legacyRefusal = this.book.refusal(payload, now);
+    const checked = validateApprovalDecision(payload);
+    if (checked.ok && legacyRefusal === null) return void this.apply(checked.value);
+    if (!checked.ok && !ignoresInvalidSignal(legacyRefusal === null)) return void this.apply(payload as ApprovalDecision);
+    const reason = checked.ok ? legacyRefusal! : checked.reason;
+    // Nothing lost, nothing changed: the signal stays in the history, the reason in the event log.
+    const rawId = (payload as { approvalId?: unknown } | null)?.approvalId;
+    const approvalId = typeof rawId === 'string' ? rawId.slice(0, MessageLimits.approvalId) : '(none)';
+    log.warn('Ignored an approval signal', { approvalId, reason });
+    this.events.push({ type: 'approval-ignored', approvalId, reason });
   }
 
   /** Waits for a decision on one call, or for its timeout. Several calls wait independently. */
@@ -61,13 +82,14 @@ export class ApprovalGate {
     });
     const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
     this.events.push({ type: 'approval-requested', request });
-    this.syncStatusAttribute();
-    const decided = await condition(() => record.outcome !== null, this.timeoutMs);
+    this.syncStatus();
+    // The timer's summary is what the Web UI shows for the wait.
+    const decided = await condition(() => record.outcome !== null, this.timeoutMs, { summary: `awaiting ${describeWait(request)}` });
     if (!decided) {
       this.book.expire(record.approvalId, Date.now());
       this.events.push({ type: 'approval-decided', approvalId: record.approvalId, toolName: record.toolName, outcome: 'timed_out', reason: null, decidedBy: null });
     }
-    this.syncStatusAttribute();
+    this.syncStatus();
     return record;
   }
 
@@ -84,10 +106,18 @@ export class ApprovalGate {
     return record;
   }
 
-  private syncStatusAttribute(): void {
-    const next = this.book.pending().length > 0 ? 'awaiting_approval' : 'running';
+  /** The `AgentStatus` search attribute (a command, only when it changes) and the current details. */
+  private syncStatus(): void {
+    const pending = this.book.pending();
+    this.onPendingChange(pending);
+    const next = pending.length > 0 ? 'awaiting_approval' : 'running';
     if (next === this.status) return;
     this.status = next;
     upsertSearchAttributes([{ key: AgentStatusAttribute, value: next }]);
   }
+}
+
+/** "approval of get_weather (step-1.call-1) until 2026-05-01T10:00:00.000Z". */
+export function describeWait(request: Pick<ApprovalRequest, 'toolName' | 'approvalId' | 'expiresAt'>): string {
+  return `approval of ${request.toolName} (${request.approvalId}) until ${new Date(request.expiresAt).toISOString()}`;
 }

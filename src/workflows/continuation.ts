@@ -1,4 +1,5 @@
 import { ApplicationFailure, continueAsNew, log, makeContinueAsNewFunc, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { AgentStatusAttribute } from '../shared/search-attributes';
 import type { AgentActivities } from '../activities';
 import type { ConversationBase } from '../shared/conversation-base';
 import { ErrorCode } from '../shared/errors';
@@ -9,6 +10,7 @@ import type { AgentRunInput, CarriedState } from '../shared/run-types';
 import type { agentRun } from './agent-run';
 import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { drainInjectedMessages } from './run-handlers';
+import { markContinued } from './run-lifecycle';
 import type { RunState } from './run-state';
 
 /**
@@ -78,7 +80,13 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     carried: carry,
   };
   assertFits(nextInput);
-  if (next.name === config.name) return continueAsNew<typeof agentRun>(nextInput);
+  const statusOnClose = markContinued();
+  if (next.name === config.name) {
+    if (!statusOnClose) return continueAsNew<typeof agentRun>(nextInput);
+    // Without attributes of its own the new execution would inherit this one's `continued`.
+    const typedSearchAttributes = workflowInfo().typedSearchAttributes.updateCopy([{ key: AgentStatusAttribute, value: 'running' }]).getAll();
+    return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
+  }
   // The attributes given here replace the run's (see handoffSearchAttributes).
   const typedSearchAttributes = handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH));
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);

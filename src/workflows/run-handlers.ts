@@ -1,8 +1,12 @@
-import { log, setHandler } from '@temporalio/workflow';
+import { setHandler } from '@temporalio/workflow';
 import { parseDuration } from '../shared/duration';
-import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
+import { validateInjectedMessage } from '../shared/message-validation';
+import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, MessageDescription, statusQuery } from '../shared/run-messages';
+import { WireName } from '../shared/wire-names';
 import type { RunStatus } from '../shared/run-types';
 import { ApprovalGate } from './approval-gate';
+import { ignoresInvalidSignal, reportIgnoredSignal, validOrRefuse } from './message-refusal';
+import { showDetails } from './run-lifecycle';
 import { availableTools, type RunState } from './run-state';
 
 /**
@@ -14,27 +18,31 @@ import { availableTools, type RunState } from './run-state';
  * handler is set, and whatever it logs lands in the event log at that point.
  */
 export function installRunHandlers(state: RunState): ApprovalGate {
-  setHandler(conversationQuery, (request) => state.threads.slice(request));
-  setHandler(eventsQuery, (cursor, limit = 200) => state.events.page(cursor, limit, state.stopReason !== null));
-  const approvals = new ApprovalGate(state.events, parseDuration(state.config.hitl_timeout), state.injectedArgNames);
-  setHandler(statusQuery, () => runStatus(state, approvals));
-  setHandler(injectMessageSignal, (message) => {
-    if (typeof message?.text !== 'string' || !message.text.trim()) {
-      log.warn('Ignored an empty injected message');
-      return;
-    }
-    state.injectedQueue.push(message.text);
-  });
+  setHandler(conversationQuery, (request) => state.threads.slice(request), { description: MessageDescription.conversation });
+  setHandler(eventsQuery, (cursor, limit = 200) => state.events.page(cursor, limit, state.stopReason !== null || state.phase === 'failed'), { description: MessageDescription.events });
+  const approvals = new ApprovalGate(state.events, parseDuration(state.config.hitl_timeout), state.injectedArgNames, (pending) => showDetails(state, pending));
+  setHandler(statusQuery, () => runStatus(state, approvals), { description: MessageDescription.status });
+  setHandler(
+    injectMessageSignal,
+    (payload) => {
+      const checked = validateInjectedMessage(payload);
+      if (checked.ok) return void state.injectedQueue.push(checked.value.text);
+      // Runs before the validated-signals patch queued any non-blank string.
+      const text = (payload as { text?: unknown } | null)?.text;
+      if (!ignoresInvalidSignal(typeof text === 'string' && text.trim() !== '')) return void state.injectedQueue.push(text as string);
+      reportIgnoredSignal(state.events, WireName.injectMessageSignal, checked.reason);
+    },
+    { description: MessageDescription.injectMessage },
+  );
   setHandler(
     injectMessageUpdate,
-    (message) => {
-      state.injectedQueue.push(message.text);
+    (payload) => {
+      state.injectedQueue.push(payload.text);
       return { queued: state.injectedQueue.length };
     },
     {
-      validator: (message) => {
-        if (typeof message?.text !== 'string' || !message.text.trim()) throw new Error('text: an injected message must not be empty');
-      },
+      description: MessageDescription.injectMessageChecked,
+      validator: (payload) => void validOrRefuse(validateInjectedMessage(payload)),
     },
   );
   return approvals;
@@ -46,7 +54,9 @@ function runStatus(state: RunState, approvals: ApprovalGate): RunStatus {
   return {
     phase: state.phase,
     step: state.step,
-    maxSteps: state.config.max_steps,
+    // Step numbers count the whole run (across handoffs): the last step this agent may take.
+    maxSteps: state.stepLimit,
+    ...(state.carried?.stepBase ? { stepBase: state.carried.stepBase } : {}),
     activeTools: availableTools(state),
     runningTools: [...state.runningTools],
     usage: state.usage,

@@ -1,7 +1,8 @@
-import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, patched, setCurrentDetails, TemporalFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { jsonBytes, newestWithin, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
-import type { AgentRunResult, RunPhase, StopReason } from '../shared/run-types';
+import type { AgentRunResult, ApprovalRequest, RunPhase, StopReason } from '../shared/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { describeWait } from './approval-gate';
 import type { RunState } from './run-state';
 
 /**
@@ -13,6 +14,37 @@ export class RunStop {
     readonly reason: StopReason,
     readonly detail: string,
   ) {}
+}
+
+/**
+ * A closing execution says how it closed in `AgentStatus`: `failed` before a deliberate failure,
+ * `continued` before continue-as-new (the new execution shows `running`), so a search for running
+ * runs finds only live ones. Runs before the patch left `running` on such executions.
+ */
+const STATUS_ON_CLOSE_PATCH = 'status-on-close';
+
+/**
+ * Marks the execution `continued` before it continues as new; false in runs before the
+ * `status-on-close` patch (then nothing is done).
+ */
+export function markContinued(): boolean {
+  if (!patched(STATUS_ON_CLOSE_PATCH)) return false;
+  upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'continued' }]);
+  setCurrentDetails('continued as new');
+  return true;
+}
+
+/**
+ * Marks the run `failed` before `error` fails it: only for a deliberate failure (a Temporal
+ * failure, such as a non-retryable model error), never for a cancellation, a continue-as-new or a
+ * bug (a plain error retries the workflow task, it does not end the run).
+ */
+export function markFailed(state: RunState, error: unknown): void {
+  if (!(error instanceof TemporalFailure) || isCancellation(error)) return;
+  state.phase = 'failed';
+  state.events.push({ type: 'run-failed', step: state.step, failureType: error instanceof ApplicationFailure ? (error.type ?? null) : null, message: error.message });
+  setCurrentDetails(`failed at step ${state.step}: ${error.message}`);
+  if (patched(STATUS_ON_CLOSE_PATCH)) upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'failed' }]);
 }
 
 /**
@@ -34,7 +66,21 @@ export function announceRun(state: RunState): void {
 export function enterPhase(state: RunState, next: RunPhase): void {
   state.phase = next;
   state.events.push({ type: 'status-changed', phase: next, step: state.step });
-  setCurrentDetails(`step ${state.step} of ${state.config.max_steps}: ${next}`);
+  showDetails(state, []);
+}
+
+/**
+ * The run's current details (the Web UI's run page, `temporal workflow describe`): the step
+ * against the agent's own limit and the phase, and what the run waits for, first:
+ * "awaiting approval of get_weather (step-1.call-1) until 2026-05-01T10:00:00.000Z · step 1 of 10: tools".
+ */
+export function showDetails(state: RunState, pending: readonly ApprovalRequest[]): void {
+  const { config, step, stepLimit } = state;
+  const stepBase = stepLimit - config.max_steps;
+  const ofAgent = stepBase > 0 ? ` (${config.name}'s step ${step - stepBase} of ${config.max_steps})` : '';
+  const phase = `step ${step} of ${stepLimit}${ofAgent}: ${state.phase}`;
+  const waits = pending.map((request) => describeWait(request));
+  setCurrentDetails(waits.length > 0 ? `awaiting ${waits.join('; ')} · ${phase}` : phase);
 }
 
 /** Ends the run with `reason`: status `completed` everywhere, and the run's result. */

@@ -1,5 +1,6 @@
 import type { AgentConfig, McpServerConfig } from '../shared/agent-config';
 import type { ToolSpec } from '../shared/messages';
+import type { RunEvent } from '../shared/run-events';
 import {
   DEFAULT_TIMEOUTS,
   type AgentRunInput,
@@ -65,12 +66,16 @@ export interface RunState {
   readonly skillReloads: Map<string, number>;
   /** Skill name clashes already reported, so each is reported once. */
   readonly reportedClashes: Set<string>;
+  /** Skill file errors already reported, by source (`file\nmessage`), so each is reported once. */
+  readonly reportedSkillErrors: Map<string, Set<string>>;
   /** From the latest executor step: tools the worker says sub-agents may not have. */
   childUnsafeTools: string[];
   /** Texts queued by the inject-message signal or update, drained before the next model call. */
   readonly injectedQueue: string[];
   /** Names of the tools whose activities are running now (one entry per running call). */
   readonly runningTools: string[];
+  /** Tools of this agent that a tool activity found missing on its worker (reported once each). */
+  readonly unavailableTools: string[];
 
   phase: RunPhase;
   step: number;
@@ -119,9 +124,11 @@ export function createRunState(input: AgentRunInput): RunState {
     skills: new RunSkills(config.skill_sources, config.skills),
     skillReloads: new Map(),
     reportedClashes: new Set(),
+    reportedSkillErrors: reportedSkillErrorsOf(carried?.recentEvents ?? []),
     childUnsafeTools: [],
     injectedQueue: [],
     runningTools: [],
+    unavailableTools: [],
     phase: 'starting',
     step: 0,
     usage: carried?.usage ?? emptyUsage(),
@@ -134,6 +141,18 @@ export function createRunState(input: AgentRunInput): RunState {
     handoffTo: null,
     stopReason: null,
   };
+}
+
+/** The skill errors a continued run already reported (from the events it carried), so they are not reported again. */
+function reportedSkillErrorsOf(events: readonly RunEvent[]): Map<string, Set<string>> {
+  const reported = new Map<string, Set<string>>();
+  for (const event of events) {
+    if (event.type !== 'skill-error') continue;
+    const keys = reported.get(event.source) ?? new Set<string>();
+    keys.add(`${event.file}\n${event.message}`);
+    reported.set(event.source, keys);
+  }
+  return reported;
 }
 
 /** Records a step's tool result: counted, and summarised among the newest KEPT_TOOL_RESULTS. */

@@ -1,9 +1,12 @@
 import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import { skillsChangedSignal } from '../shared/run-messages';
+import { validateSkillBatch } from '../shared/message-validation';
+import { MessageDescription, skillsChangedSignal } from '../shared/run-messages';
+import { WireName } from '../shared/wire-names';
 import { buildSkillInstructions } from '../shared/skill-instructions';
 import type { SkillBatch, SkillFileError } from '../shared/skill-types';
 import { buildSystemPrompt } from './agent-loop';
+import { ignoresInvalidSignal, reportIgnoredSignal } from './message-refusal';
 import type { RunState } from './run-state';
 
 /**
@@ -15,7 +18,18 @@ import type { RunState } from './run-state';
 
 /** Registers the skills signal. Set after the run is announced, so a batch that came first is logged after `run-started`. */
 export function followSkillChanges(state: RunState): void {
-  setHandler(skillsChangedSignal, (batch) => applySkillBatch(state, batch));
+  setHandler(
+    skillsChangedSignal,
+    (payload) => {
+      const checked = validateSkillBatch(payload);
+      if (checked.ok) return applySkillBatch(state, checked.value);
+      // Runs before the validated-signals patch took any batch of a source they follow.
+      const source = (payload as { source?: unknown } | null)?.source;
+      if (!ignoresInvalidSignal(state.config.skill_sources.includes(source as string))) return applySkillBatch(state, payload);
+      reportIgnoredSignal(state.events, WireName.skillsChangedSignal, checked.reason);
+    },
+    { description: MessageDescription.skillsChanged },
+  );
 }
 
 function applySkillBatch(state: RunState, batch: SkillBatch): void {
@@ -45,7 +59,7 @@ export async function loadSkillSources(state: RunState, sources: Map<string, num
   for (const snapshot of snapshots) {
     const before = state.skills.status().find((entry) => entry.source === snapshot.source)?.names ?? [];
     state.skills.load(snapshot, sources.get(snapshot.source) ?? 0);
-    reportSkillErrors(state, snapshot.source, snapshot.errors);
+    reportSkillErrors(state, snapshot.source, snapshot.errors, true);
     const after = snapshot.skills.map((skill) => skill.name);
     const changes = { added: after.filter((name) => !before.includes(name)), modified: [], removed: before.filter((name) => !after.includes(name)) };
     reportSkillChanges(state, snapshot.source, sources.get(snapshot.source) ?? 0, changes, true);
@@ -75,8 +89,22 @@ function rebuildSkillInstructions(state: RunState): void {
   }
 }
 
-function reportSkillErrors(state: RunState, source: string, errors: readonly SkillFileError[]): void {
-  for (const error of errors) state.events.push({ type: 'skill-error', source, file: error.file, message: error.message });
+/**
+ * Reports each malformed skill file once while it stays malformed: a batch and the reload after
+ * it (or the watcher's next batch, which lists the source's errors again) carry the same error.
+ * A whole snapshot (`replace`) is the source's full list: an error fixed and made again is new.
+ */
+function reportSkillErrors(state: RunState, source: string, errors: readonly SkillFileError[], replace = false): void {
+  const reported = state.reportedSkillErrors.get(source) ?? new Set<string>();
+  const current = new Set<string>();
+  for (const error of errors) {
+    const key = `${error.file}\n${error.message}`;
+    current.add(key);
+    if (reported.has(key)) continue;
+    reported.add(key);
+    state.events.push({ type: 'skill-error', source, file: error.file, message: error.message });
+  }
+  state.reportedSkillErrors.set(source, replace ? current : reported);
 }
 
 function reportSkillChanges(state: RunState, source: string, version: number, changes: { added: string[]; modified: string[]; removed: string[] }, reloaded: boolean): void {

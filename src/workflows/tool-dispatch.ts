@@ -1,10 +1,11 @@
-import { executeChild, isCancellation, ParentClosePolicy, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { executeChild, isCancellation, log, ParentClosePolicy, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../shared/errors';
 import type { ToolCall } from '../shared/messages';
 import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../shared/run-types';
 import { TOOL_BACKOFF, TOOL_TRY_LIMIT } from '../shared/workflow-retries';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
+import { withApproval } from '../shared/tool-results';
 import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../shared/wire-names';
@@ -26,18 +27,22 @@ import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type Suba
  * failed run.
  */
 
-/** Runs a step's tool calls in parallel and reports them; results come back in call order. */
+/**
+ * Runs a step's tool calls in parallel; results come back in call order. Each call is reported
+ * (`tool-completed`, its progress) as soon as it completes, not when the slowest call of the step
+ * (or a pending approval) ends: reporting is no command, so the order of commands is unchanged.
+ */
 export async function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
   const { events, step } = state;
   for (const call of calls) events.push({ type: 'tool-called', step, call });
-  const results = await Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix)));
-  for (const { progress, ...result } of results) {
+  const report = ({ progress, ...result }: ToolResult): ToolResult => {
     if (state.config.emit_mcp_progress) {
       for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
     }
     events.push({ type: 'tool-completed', step, callId: result.callId, toolName: result.toolName, content: result.content, isError: result.isError, metadata: result.metadata });
-  }
-  return results;
+    return result;
+  };
+  return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
 }
 
 // Every command a call issues (approval timer, activity, child) is issued in the same tick as in
@@ -57,14 +62,16 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     return workflowErrorResult(call, step, Date.now(), `Error: the arguments of '${call.name}' are ${argumentBytes} bytes, more than a tool call may carry (${PAYLOAD_LIMIT_BYTES}). Pass large content in pieces, or by reference.`, ErrorCode.payloadTooLarge);
   }
   if (route.kind === 'unknown') {
-    return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${route.available}`, ErrorCode.toolNotFound);
+    const available = availableTools(state).filter((name) => !state.unavailableTools.includes(name));
+    return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available.join(', ') || 'none'}`, ErrorCode.toolNotFound);
   }
   let approval: ApprovalRecord | null = null;
   if (route.gated) {
     approval = await approvals.awaitDecision(call, step, index);
     if (approval.outcome !== 'approved') return unapprovedResult(call, step, approval);
   }
-  if (route.kind === 'subagents') return runSubagents(state, call, activityPrefix);
+  const decided = (result: ToolResult): ToolResult => (approval ? withApproval(result, approval) : result);
+  if (route.kind === 'subagents') return decided(await runSubagents(state, call, activityPrefix));
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
   const quietProgress = config.emit_mcp_progress ? {} : { quietProgress: true as const };
@@ -76,7 +83,7 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
       const mcpTool = state.mcpTools.get(call.name)!;
       // MCP failures are results already: only a lost worker or a timeout reaches the retry policy.
       const { callMcpTool } = proxyActivities<AgentActivities>(toolActivityOptions(activityId, state.timeouts, unbounded));
-      return await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress });
+      return decided(await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress }));
     }
     const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress };
     const runToolAs = (attempt: Try) =>
@@ -88,13 +95,31 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
       : await runToolAs({ activityId, attemptsBefore: 0 });
     // The model can read an offloaded result from the next step on.
     if (result.metadata.offloaded_artifact_id && !state.activeTools.includes(READ_ARTIFACT_TOOL)) state.activeTools.push(READ_ARTIFACT_TOOL);
-    return result;
+    return decided(result.errorCode === ErrorCode.toolNotFound ? unavailableOnWorkers(state, call, result) : result);
   } catch (error) {
     if (isCancellation(error)) throw error;
-    return workflowErrorResult(call, step, Date.now(), `Error: tool '${call.name}' did not complete: ${describeFailure(error)}`, ErrorCode.toolFailed);
+    return decided(workflowErrorResult(call, step, Date.now(), `Error: tool '${call.name}' did not complete: ${describeFailure(error)}`, ErrorCode.toolFailed));
   } finally {
     state.runningTools.splice(state.runningTools.indexOf(call.name), 1);
   }
+}
+
+/**
+ * A tool of this agent (its config or a skill's `allowed-tools`) that the worker does not have:
+ * the model is told which tools this agent has (not the worker's), without the ones known to be
+ * missing, and the run says so once per tool (`tool-unavailable`).
+ */
+function unavailableOnWorkers(state: RunState, call: ToolCall, result: ToolResult): ToolResult {
+  if (!state.unavailableTools.includes(call.name)) {
+    state.unavailableTools.push(call.name);
+    log.warn(`No worker of this run has tool '${call.name}'`, { toolName: call.name, step: state.step });
+    state.events.push({ type: 'tool-unavailable', step: state.step, toolName: call.name });
+  }
+  const available = availableTools(state).filter((name) => !state.unavailableTools.includes(name));
+  return {
+    ...result,
+    content: `Error: tool '${call.name}' is not available: no worker of this run has it. Available tools: ${available.join(', ') || 'none'}`,
+  };
 }
 
 function toolActivityOptions(activityId: string, timeouts: RunTimeouts, unbounded: boolean): ActivityOptions {

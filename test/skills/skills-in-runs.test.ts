@@ -112,6 +112,27 @@ describe('skills in running runs', () => {
     await recordHistory('skills-gain-and-lose', run);
   });
 
+  it('reports a malformed skill file once, however many batches carry its error', async () => {
+    testTools.gateControl.reset();
+    const quiet = tempSkillRoot();
+    try {
+      const run = await env.agents.startRun({ config: { name: 'converger', model: 'scripted:converger', tools: ['gate'], skill_sources: [quiet] }, task: 'Wait' });
+      await testTools.gateControl.reached();
+      const { hash } = (await run.status()).skills[0]!;
+      const error = { file: `${quiet}/broken/SKILL.md`, message: `${quiet}/broken/SKILL.md: description: required` };
+      await run.workflow.signal('skillsChanged', { source: quiet, version: 1, previousHash: hash, hash, changes: [], errors: [error] });
+      await run.workflow.signal('skillsChanged', { source: quiet, version: 2, previousHash: hash, hash, changes: [], errors: [error] });
+      await eventually(async () => (await run.status()).skills[0]?.version === 2);
+      testTools.gateControl.open();
+      await run.result();
+      const events: RunEvent[] = [];
+      for await (const event of run.events()) events.push(event);
+      expect(events.filter((event) => event.type === 'skill-error')).toEqual([expect.objectContaining({ file: error.file })]);
+    } finally {
+      rmSync(quiet, { recursive: true, force: true });
+    }
+  });
+
   it('converges every run to the latest skills, whenever it started', async () => {
     testTools.gateControl.reset();
     const start = () => env.agents.startRun({ config: { name: 'converger', model: 'scripted:converger', tools: ['gate'], skill_sources: [root] }, task: 'Wait' });

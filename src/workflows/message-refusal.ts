@@ -1,0 +1,40 @@
+import { ApplicationFailure, log, patched } from '@temporalio/workflow';
+import type { RefusalType, Validated } from '../shared/message-validation';
+import type { EventLog } from './event-log';
+
+/**
+ * Signals that fail `src/shared/message-validation.ts` are ignored (runs before: a payload the old,
+ * looser checks accepted was applied as sent). Recorded only in a run that receives such a payload.
+ */
+const VALIDATED_SIGNALS_PATCH = 'validated-signals';
+
+/**
+ * The failure an update validator throws to refuse a message: a stable `type`, never retried, and
+ * the reason alone (no stack: the client and the Web UI show no worker file paths).
+ */
+export function refusal(type: RefusalType, reason: string): ApplicationFailure {
+  const failure = ApplicationFailure.create({ type, message: reason, nonRetryable: true });
+  failure.stack = '';
+  return failure;
+}
+
+/** Throws the refusal of an invalid update payload; returns the valid value. For update validators. */
+export function validOrRefuse<T>(checked: Validated<T>): T {
+  if (!checked.ok) throw refusal(checked.type, checked.reason);
+  return checked.value;
+}
+
+/**
+ * Whether a signal payload that failed validation is ignored: always, unless the looser checks of
+ * runs before the `validated-signals` patch accepted it (`legacyAccepted`) and this run is one of
+ * them (it replays a history without the patch), where it is applied as it was then.
+ */
+export function ignoresInvalidSignal(legacyAccepted: boolean): boolean {
+  return !legacyAccepted || patched(VALIDATED_SIGNALS_PATCH);
+}
+
+/** Logs an ignored signal (workflow `log.warn`) and records it in the run's event log (`signal-ignored`). */
+export function reportIgnoredSignal(events: EventLog, signal: string, reason: string): void {
+  log.warn(`Ignored a ${signal} signal: ${reason}`, { signal, reason });
+  events.push({ type: 'signal-ignored', signal, reason });
+}
