@@ -36,7 +36,7 @@ export type { AgentConfig, AgentConfigInput, McpServerConfig } from './shared/ag
 export { loadAgentConfigFile, loadAgentDirectory } from './client/load-config';
 
 // Errors with stable codes
-export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode } from './shared/errors';
+export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError } from './shared/errors';
 export type { ErrorCodeValue } from './shared/errors';
 
 // What runs take, report and return

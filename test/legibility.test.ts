@@ -145,6 +145,9 @@ describe('injected messages and skills batches', () => {
     expect(empty).toMatchObject({ type: 'EmptyMessage', nonRetryable: true });
     const long = await updateFailure(() => run.workflow.executeUpdate(injectMessageUpdate, { args: [{ text: 'x'.repeat(100_001) }] }));
     expect(long).toMatchObject({ type: 'InvalidMessage', message: 'text: must be at most 100,000 characters, not 100,001' });
+    // The library maps each refusal to its typed error by the refusal's type, not its words.
+    await expect(run.injectAndConfirm('x'.repeat(100_001))).rejects.toMatchObject({ code: 'InvalidMessage', message: 'text: must be at most 100,000 characters, not 100,001' });
+    await expect(run.injectAndConfirm('  ')).rejects.toMatchObject({ code: 'EmptyMessage' });
     expect(await run.injectAndConfirm('A valid one.')).toEqual({ queued: 1 });
     await run.approve('step-1.call-1');
     expect((await run.result()).output).toBe('Heard you.');

@@ -7,7 +7,7 @@ import type { LiveSnapshot, ModelTextSnapshot } from '../shared/live-snapshots';
 import { liveSnapshots } from './live-snapshots';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
-import { ApprovalRefusedError, EmptyMessageError, SearchAttributesMissingError } from '../shared/errors';
+import { AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError } from '../shared/errors';
 import { resolveHandoffAgents } from '../shared/handoff-agents';
 import type { AgentRunInput, AgentRunResult, ApprovalDecision, ApprovalOutcome, ApprovalRequest, RunStatus, RunTimeouts } from '../shared/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
@@ -326,7 +326,7 @@ export class RunHandle {
       const result = await this.temporal.withDeadline(deadline, () => this.workflow.executeUpdate(decideApprovalUpdate, { args: [decision], updateId }));
       return { delivery: 'update', approvalId: result.approvalId, outcome: result.outcome };
     } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) throw new ApprovalRefusedError(error.cause?.message ?? error.message);
+      if (error instanceof WorkflowUpdateFailedError) throw refusalOf(error);
       throw error;
     }
   }
@@ -370,7 +370,7 @@ export class RunHandle {
     try {
       return await this.workflow.executeUpdate(injectMessageUpdate, { args: [{ text }] });
     } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError && /must not be empty/.test(error.cause?.message ?? '')) throw new EmptyMessageError();
+      if (error instanceof WorkflowUpdateFailedError) throw refusalOf(error);
       throw error;
     }
   }
@@ -415,6 +415,15 @@ export class RunHandle {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
+}
+
+/** The typed error for an update the run's validator refused, by the refusal's stable type. */
+function refusalOf(error: WorkflowUpdateFailedError): AgentRuntimeError {
+  const type = (error.cause as { type?: string } | undefined)?.type;
+  const reason = error.cause?.message ?? error.message;
+  if (type === ErrorCode.emptyMessage) return new EmptyMessageError();
+  if (type === ErrorCode.invalidMessage) return new InvalidMessageError(reason);
+  return new ApprovalRefusedError(reason);
 }
 
 function oneLine(text: string, max: number): string {

@@ -38,6 +38,7 @@ export const ErrorCode = {
   conversationUnavailable: 'ConversationUnavailable',
   approvalRefused: 'ApprovalRefused',
   emptyMessage: 'EmptyMessage',
+  invalidMessage: 'InvalidMessage',
   subagentRefused: 'SubagentRefused',
   toolsModuleInvalid: 'ToolsModuleError',
   payloadTooLarge: 'PayloadTooLarge',
@@ -145,7 +146,13 @@ export class ToolsModuleError extends AgentRuntimeError {
   }
 }
 
-/** The namespace lacks this runtime's search attributes (a one-time `durable-agents setup`). */
+/**
+ * The namespace lacks this runtime's search attributes: register them once with
+ * `npx durable-agents setup` (or `registerSearchAttributes`). Nothing was started.
+ * @example
+ * try { await agents.startRun({ config, task }); }
+ * catch (error) { if (error instanceof SearchAttributesMissingError) console.error(error.message); }
+ */
 export class SearchAttributesMissingError extends AgentRuntimeError {
   constructor(namespace: string, detail: string) {
     super(
@@ -153,5 +160,18 @@ export class SearchAttributesMissingError extends AgentRuntimeError {
       `The namespace '${namespace}' has no search attributes for agent runs (${detail}). Register them once: ` +
         '`npx durable-agents setup` (or registerSearchAttributes() from durable-agents/worker).',
     );
+  }
+}
+
+/**
+ * A signal or update payload the run refused (a field of the wrong type or too long); nothing
+ * changed in the run.
+ * @example
+ * try { await run.decide({ approvalId: 'step-1.call-1', decision: 'approve', decidedBy: 'x'.repeat(500) }); }
+ * catch (error) { if (error instanceof InvalidMessageError) console.error(error.message); }
+ */
+export class InvalidMessageError extends AgentRuntimeError {
+  constructor(reason: string) {
+    super(ErrorCode.invalidMessage, reason);
   }
 }
