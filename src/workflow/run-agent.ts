@@ -15,6 +15,7 @@ import type { Message } from '../shared/messages';
 import type { AgentRunInput, AgentRunResult, RunTimeouts } from '../shared/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 import { WireName } from '../shared/wire-names';
+import { childWorkflowId } from '../workflows/child-workflow-id';
 import type { agentRun } from '../workflows/agent-run';
 
 /** An agent run started from your own workflow, as its child workflow. */
@@ -76,7 +77,7 @@ function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: 
   const { config, agents } = validated(options);
   const parent = workflowInfo();
   return {
-    workflowId: options.workflowId ?? `${parent.workflowId}.agent-${config.name}-${uuid4().slice(0, 8)}`,
+    workflowId: options.workflowId ?? childWorkflowId(`${parent.workflowId}.agent-${config.name}-${uuid4().slice(0, 8)}`),
     ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
     parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.REQUEST_CANCEL,
     staticSummary: `${config.name}: ${options.task.replace(/\s+/g, ' ').trim().slice(0, 100)}`,

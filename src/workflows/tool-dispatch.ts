@@ -5,6 +5,7 @@ import type { ToolCall } from '../shared/messages';
 import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../shared/run-types';
 import { TOOL_BACKOFF, TOOL_TRY_LIMIT } from '../shared/workflow-retries';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
+import { childWorkflowId } from './child-workflow-id';
 import { withApproval } from '../shared/tool-results';
 import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
 import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
@@ -154,7 +155,7 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
   const parentId = workflowInfo().workflowId;
   const outcomes = await Promise.all(
     parsed.jobs.map(async (job, index): Promise<SubagentOutcome> => {
-      const workflowId = `${parentId}.${activityPrefix}.sub-${index + 1}`;
+      const workflowId = childWorkflowId(`${parentId}.${activityPrefix}.sub-${index + 1}`);
       try {
         const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
           workflowId,

@@ -1,0 +1,13 @@
+import { patched } from '@temporalio/workflow';
+import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../shared/workflow-ids';
+
+/** Child ids past a cluster's limit are shortened; runs from before keep the ids they had. */
+const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';
+
+/**
+ * A child workflow's id within a cluster's 255 characters (see boundedWorkflowId). The patch is
+ * consulted only for an id that is too long, so every other run's history stays as it was.
+ */
+export function childWorkflowId(id: string): string {
+  return id.length > MAX_WORKFLOW_ID_LENGTH && patched(BOUNDED_CHILD_IDS_PATCH) ? boundedWorkflowId(id) : id;
+}
