@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { defaultReadyTimeoutMs, startDevServer, type DevServer } from '../src/devserver/dev-server';
 import { findOrBuildTemporalCli, locateTemporalCli } from '../src/devserver/temporal-cli';
 
@@ -54,6 +54,34 @@ describe('embedded Temporal dev server', () => {
     await server.stop();
     server = undefined;
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it('keeps its database in WAL mode, and a run started before the server process is killed is there after a restart', async () => {
+    const dbFile = path.join(folder, 'killed.db');
+    server = await startDevServer({ port: 0, uiPort: null, dbFile });
+    // Bytes 18 and 19 of an SQLite file are its write and read versions: 2 in WAL mode, 1 with a rollback journal.
+    expect([...readFileSync(dbFile).subarray(18, 20)]).toEqual([2, 2]);
+    const workflowId = `killed-${Date.now()}`;
+    let connection = await Connection.connect({ address: server.address });
+    try {
+      // No worker polls this queue: the run stays open, its start committed and nothing else.
+      await new Client({ connection }).workflow.start('nobodyRunsThis', { taskQueue: 'no-worker', workflowId });
+    } finally {
+      await connection.close();
+    }
+    process.kill(server.pid, 'SIGKILL');
+    await server.stop();
+
+    server = await startDevServer({ port: 0, uiPort: null, dbFile });
+    connection = await Connection.connect({ address: server.address });
+    try {
+      const description = await new Client({ connection }).workflow.getHandle(workflowId).describe();
+      expect(description.status.name).toBe('RUNNING');
+    } finally {
+      await connection.close();
+    }
+    await server.stop();
+    server = undefined;
   });
 
   describe('a start that fails', () => {
