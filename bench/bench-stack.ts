@@ -42,6 +42,8 @@ export interface BenchStackOptions {
   scripts: Record<string, ModelScriptInput>;
   /** A workflow bundle of older code, run by a second agent worker for a side-by-side comparison. */
   baselineBundlePath?: string;
+  /** The dev server's SQLite pragmas (default: the dev server's own, `DEFAULT_SQLITE_PRAGMAS`). */
+  sqlitePragmas?: Record<string, string>;
 }
 
 export async function startBenchStack(folder: string, name: string, options: BenchStackOptions): Promise<BenchStack> {
@@ -50,6 +52,7 @@ export async function startBenchStack(folder: string, name: string, options: Ben
     uiPort: null,
     dbFile: path.join(folder, `${name}.db`),
     dynamicConfig: { 'system.enableActivityEagerExecution': options.eagerActivities },
+    ...(options.sqlitePragmas ? { sqlitePragmas: options.sqlitePragmas } : {}),
   });
   const activityStarts = new Map<string, number>();
   const noop = defineTool({

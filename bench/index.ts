@@ -16,6 +16,7 @@ import { measureSkills } from './skills';
 import { measureStreaming, streamingScripts } from './streaming';
 import { measureStartup } from './startup';
 import { measureRecovery } from './recovery';
+import { measureThroughput, throughputScripts } from './throughput';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     'gated-step': { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
     ...subagentScripts(),
     ...streamingScripts(),
+    ...throughputScripts(),
   };
   const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts, baselineBundlePath: process.env.BENCH_BASELINE_BUNDLE });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
       ['streaming', () => measureStreaming(eagerOn, Math.min(ROUNDS, 5))],
       ['skills', () => measureSkills(eagerOn, folder)],
       ['recovery', () => measureRecovery(eagerOn, folder, Math.min(ROUNDS, 3))],
+      ['throughput', () => measureThroughput(eagerOn, folder, Math.min(ROUNDS, 3))],
       ['parked-memory', async () => {
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
