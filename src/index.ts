@@ -26,12 +26,12 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 
 // Client
 export { AgentClient, RunHandle } from './client/agent-client';
-export type { AgentClientOptions, DecisionReceipt, PendingApprovals, StartRunOptions } from './client/agent-client';
+export type { AgentClientOptions, DecideOptions, DecisionReceipt, DecisionRetries, PendingApprovals, StartRunOptions } from './client/agent-client';
 export { resolveTemporalTarget } from './connection/temporal-target';
 export type { TemporalTarget } from './connection/temporal-target';
 
 // Config
-export { agentConfigSchema, mcpServerSchema, parseAgentConfig } from './shared/agent-config';
+export { agentConfigSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './shared/agent-config';
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from './shared/agent-config';
 export { loadAgentConfigFile, loadAgentDirectory } from './client/load-config';
 
