@@ -25,8 +25,10 @@ export { defineTool, RetryableToolError } from './tools/define-tool';
 export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 
 // Client
-export { AgentClient, RunHandle } from './client/agent-client';
-export type { AgentClientOptions, DecideOptions, DecisionReceipt, DecisionRetries, PendingApprovals, StartRunOptions } from './client/agent-client';
+export { AgentClient } from './client/agent-client';
+export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
+export { RunHandle } from './client/run-handle';
+export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
 export { resolveTemporalTarget } from './connection/temporal-target';
 export type { TemporalTarget } from './connection/temporal-target';
 
