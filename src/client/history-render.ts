@@ -1,0 +1,121 @@
+import type { ToolEntry, Transcript } from './history-view';
+
+/** Renders a transcript for a terminal. */
+export function renderTranscript(transcript: Transcript): string {
+  const lines = [`Run ${transcript.workflowId} (${transcript.runId})`];
+  for (const entry of transcript.entries) {
+    const time = entry.at.slice(11, 23);
+    switch (entry.kind) {
+      case 'started':
+        if (entry.continued) lines.push(`${time}  continued (new run): agent ${entry.agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`);
+        else lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`, `              task: ${entry.task}`);
+        break;
+      case 'model': {
+        lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
+        if (entry.overBudget) lines.push(`              over the budget: prompt ${entry.overBudget.promptTokens} tokens, limit ${entry.overBudget.limitTokens} (no model call)`);
+        if (entry.text) lines.push(indent(entry.text));
+        for (const call of entry.toolCalls) lines.push(`              → ${call.name}(${compact(call.args)})`);
+        if (entry.outputError) lines.push(`              ✗ output rejected (output_type): ${entry.outputError}; the model is asked for a correction`);
+        if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
+        break;
+      }
+      case 'compaction':
+        lines.push(`${time}  ${stepLabel(entry.activityId)} · compaction of ${entry.summarisedMessages} messages · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
+        if (entry.summary) lines.push(indent(`summary: ${truncate(entry.summary, 400)}`));
+        if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
+        break;
+      case 'tool':
+        lines.push(...renderTool(time, entry));
+        break;
+      case 'mcp-tools':
+        lines.push(`${time}  MCP tools listed: ${entry.tools.join(', ') || 'none'}`);
+        for (const server of entry.unavailable) lines.push(`              ✗ server ${server.server} unavailable: ${server.error}`);
+        if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
+        break;
+      case 'skills-loaded':
+        lines.push(`${time}  skills loaded${entry.sources.length === 0 ? ': none' : ''}`);
+        for (const source of entry.sources) {
+          lines.push(`              ${source.source}: ${source.skills.join(', ') || 'no skills'}`);
+          for (const error of source.errors) lines.push(`              ✗ ${error.file}: ${error.message}`);
+        }
+        if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
+        break;
+      case 'child': {
+        const duration = entry.durationMs === null ? '' : ` (${formatDuration(entry.durationMs)})`;
+        lines.push(`${time}  sub-agent ${entry.workflowId}${entry.runId ? ` (${entry.runId})` : ''} · agent ${entry.agent}: ${entry.status}${duration}`);
+        lines.push(indent(`task: ${truncate(entry.task, 200)}`));
+        if (entry.result) lines.push(indent(`${entry.result.stopReason} after ${entry.result.steps} steps: ${truncate(entry.result.output, 400)}`));
+        if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
+        break;
+      }
+      case 'signal':
+      case 'update':
+        lines.push(`${time}  ${entry.kind} ${entry.name}: ${compact(entry.payload)}`);
+        break;
+      case 'finished':
+        lines.push(`${time}  ${entry.status}${entry.result ? `: ${entry.result.stopReason} after ${entry.result.steps} steps` : ''}${entry.failure ? `: ${entry.failure}` : ''}`);
+        if (entry.result?.stopDetail) lines.push(indent(entry.result.stopDetail));
+        if (entry.result?.output) lines.push(indent(entry.result.output));
+        break;
+    }
+  }
+  return lines.join('\n');
+}
+
+function renderTool(time: string, entry: ToolEntry): string[] {
+  const mark = entry.failure || entry.result?.isError ? '✗' : entry.result || entry.via !== 'workflow' ? '✓' : '·';
+  const where = entry.via === 'mcp' ? ` · MCP ${entry.server ?? ''}` : entry.via === 'workflow' ? ' · by the workflow' : '';
+  const label = entry.via === 'workflow' ? `step ${entry.step}` : stepLabel(entry.activityId);
+  const duration = entry.via === 'workflow' && !entry.result ? '' : ` (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`;
+  const lines = [`${time}  ${label} · tool ${entry.tool}(${compact(entry.args)})${where} ${mark}${duration}`];
+  const result = entry.result;
+  if (result) {
+    lines.push(indent(truncate(result.content, 400)));
+    for (const note of result.progress ?? []) {
+      lines.push(`              progress ${note.progress}${note.total !== undefined ? `/${note.total}` : ''}${note.message ? `: ${note.message}` : ''}`);
+    }
+    const metadata = result.metadata;
+    const extras = [
+      `status ${metadata.status}`,
+      ...(result.errorCode ? [`error ${result.errorCode}`] : []),
+      `approval ${metadata.approval_status}${metadata.approval_id ? ` ${metadata.approval_id}` : ''}`,
+      ...(Object.keys(metadata.injected_args).length > 0 ? [`injected ${compact(metadata.injected_args)}`] : []),
+      ...(metadata.offloaded_artifact_id ? [`artifact ${metadata.offloaded_artifact_id}`] : []),
+    ];
+    lines.push(`              [${extras.join(' · ')}]`);
+  } else if (entry.via === 'workflow') {
+    lines.push('              (result not in the history yet: `events` or `status` show it while the run goes on)');
+  }
+  if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
+  return lines;
+}
+
+function retries(attempts: number): string {
+  return attempts > 1 ? `, ${attempts} attempts` : '';
+}
+
+/** "step-3.tool-1.x" → "step 3"; "plan-1.model" → "plan 1" (the planner phase). */
+function stepLabel(activityId: string): string {
+  const [phase = '', kind = ''] = activityId.split('.');
+  return `${phase.replace('-', ' ')}${kind === 'model-after-compaction' ? ' (after compaction)' : ''}`;
+}
+
+function formatDuration(ms: number | null): string {
+  if (ms === null) return 'running';
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function compact(value: unknown): string {
+  return truncate(JSON.stringify(value ?? {}), 200);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `              ${line}`)
+    .join('\n');
+}
