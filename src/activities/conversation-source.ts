@@ -7,8 +7,6 @@ import { AgentRuntimeError } from '../shared/errors';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { ConversationBase } from '../shared/conversation-base';
 
-/** Conversation snapshots (of runs that continued as new) a worker keeps in memory. */
-const MAX_CACHED_SNAPSHOTS = 20;
 
 export interface RunExecution {
   workflowId: string;
@@ -39,8 +37,6 @@ interface CachedConversation {
  */
 export class QueryConversationSource implements ConversationSource {
   private readonly cache = new Map<string, CachedConversation>();
-  /** Snapshots never change: each is read once per worker (the newest few kept). */
-  private readonly snapshots = new Map<string, Message[]>();
 
   constructor(
     private readonly client: Client,
@@ -80,18 +76,17 @@ export class QueryConversationSource implements ConversationSource {
     return { system, messages };
   }
 
-  /** The messages of a conversation snapshot a run continued from. */
+  /**
+   * The messages of the conversation snapshot a run continued from. Read once per run and worker:
+   * the run's cached conversation holds them afterwards.
+   */
   private async snapshot(base: ConversationBase): Promise<Message[]> {
-    const known = this.snapshots.get(base.artifactId);
-    if (known) return known;
     if (!this.artifacts) throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} needs an artifact store on this worker`);
     const { content } = await this.artifacts.read(base.artifactId);
     const messages = JSON.parse(content) as Message[];
     if (messages.length < base.count) {
       throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} has ${messages.length} messages; the run continued from ${base.count}`);
     }
-    this.snapshots.set(base.artifactId, messages);
-    if (this.snapshots.size > MAX_CACHED_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value!);
     return messages;
   }
 
