@@ -1,4 +1,4 @@
-import type { ToolEntry, Transcript } from './history-view';
+import type { ToolEntry, Transcript } from './history-entries';
 
 /** Renders a transcript for a terminal. */
 export function renderTranscript(transcript: Transcript): string {

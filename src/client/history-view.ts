@@ -5,7 +5,6 @@ import type { ToolCall } from '../shared/messages';
 import type { SkillSnapshot } from '../shared/skill-types';
 import type {
   AgentRunInput,
-  AgentRunResult,
   CompactionInput,
   CompactionResult,
   McpToolCallInput,
@@ -15,6 +14,7 @@ import type {
   RunToolInput,
   ToolResult,
 } from '../shared/run-types';
+import type { Transcript, TranscriptEntry } from './history-entries';
 import { childOutcome, decode, eventTime, failureText, finishedStatus, iso, recordedToolResults, stepOf } from './history-events';
 
 /**
@@ -25,93 +25,6 @@ import { childOutcome, decode, eventTime, failureText, finishedStatus, iso, reco
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-/** A tool call as the transcript shows it: who ran it, its arguments and what came back. */
-export interface ToolEntry {
-  kind: 'tool';
-  step: number;
-  /** The activity's id; for calls the workflow answers itself, `step-<n>.call-<id>`. */
-  activityId: string;
-  at: string;
-  durationMs: number | null;
-  attempts: number;
-  tool: string;
-  callId: string;
-  /**
-   * `activity`: the tool activity (`runTool`); `mcp`: an MCP server through `callMcpTool`;
-   * `workflow`: answered by the workflow itself (handoffs, unknown tools, rejected or timed-out
-   * approvals, sub-agent jobs and their refusals), so its result comes from the run's result.
-   */
-  via: 'activity' | 'mcp' | 'workflow';
-  /** The MCP server, for `via: 'mcp'`. */
-  server?: string;
-  args: unknown;
-  /** Null while the call runs, or when the history does not (yet) hold it (a run still going). */
-  result: ToolResult | null;
-  failure: string | null;
-}
-
-export type TranscriptEntry =
-  | { kind: 'started'; at: string; agent: string; model: string; task: string; continued: boolean; handoffFrom?: string }
-  | {
-      kind: 'model';
-      step: number;
-      activityId: string;
-      at: string;
-      durationMs: number | null;
-      attempts: number;
-      model: string;
-      text: string | null;
-      toolCalls: ToolCall[];
-      /** Why the answer failed `output_type` (the run asks the model for a correction). */
-      outputError: string | null;
-      /** Set when the prompt was over the `limit:` budget (no model was called). */
-      overBudget: { promptTokens: number; limitTokens: number } | null;
-      failure: string | null;
-    }
-  | {
-      /** The compaction activity: the older turns summarised into a new conversation epoch. */
-      kind: 'compaction';
-      step: number;
-      activityId: string;
-      at: string;
-      durationMs: number | null;
-      attempts: number;
-      model: string;
-      /** How many messages after the task were summarised. */
-      summarisedMessages: number;
-      summary: string | null;
-      failure: string | null;
-    }
-  | ToolEntry
-  | { kind: 'mcp-tools'; at: string; tools: string[]; unavailable: Array<{ server: string; error: string }>; failure: string | null }
-  | {
-      /** The skill sources read by the worker (at the start, and after a gap in the watcher's batches). */
-      kind: 'skills-loaded';
-      at: string;
-      sources: Array<{ source: string; skills: string[]; errors: Array<{ file: string; message: string }> }>;
-      failure: string | null;
-    }
-  | {
-      /** A sub-agent job: a child workflow of this run. */
-      kind: 'child';
-      at: string;
-      workflowId: string;
-      runId: string | null;
-      agent: string;
-      task: string;
-      status: string;
-      durationMs: number | null;
-      result: AgentRunResult | null;
-      failure: string | null;
-    }
-  | { kind: 'signal' | 'update'; at: string; name: string; payload: unknown }
-  | { kind: 'finished'; at: string; status: string; result: AgentRunResult | null; failure: string | null };
-
-export interface Transcript {
-  workflowId: string;
-  runId: string;
-  entries: TranscriptEntry[];
-}
 
 /**
  * The transcript of a run, following its continue-as-new chain (long runs, handoffs) back to the
@@ -333,5 +246,6 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
   return entries;
 }
 
-// The human rendering of a transcript lives in history-render.ts.
+// The entry types live in history-entries.ts, the human rendering in history-render.ts.
+export type { ToolEntry, Transcript, TranscriptEntry } from './history-entries';
 export { renderTranscript } from './history-render';
