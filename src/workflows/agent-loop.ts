@@ -1,4 +1,5 @@
-import { budgetMode, contextWindowOf, type AgentConfig } from '../shared/agent-config';
+import type { AgentConfig } from '../shared/agent-config';
+import { budgetMode, contextWindowOf } from '../shared/agent-config-rules';
 import type { Message, ToolCall, ToolMessage, Usage } from '../shared/messages';
 import type { AgentRunInput, ApprovalRecord, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../shared/run-types';
 import { formatDuration } from '../shared/duration';

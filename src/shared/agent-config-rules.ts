@@ -1,0 +1,49 @@
+/**
+ * Pure helpers over a parsed agent config. Deliberately free of zod: workflow code imports this
+ * module, and every module a workflow imports is initialised again for each workflow the worker
+ * starts or replays (building the config schemas there cost about 20 ms per workflow).
+ */
+import type { AgentConfig } from './agent-config';
+import { knownContextWindow } from './context-windows';
+
+/** The budget mode of a config, decoded. */
+export type BudgetMode = { kind: 'off' } | { kind: 'per-message' } | { kind: 'limit'; percent: number };
+
+export function budgetMode(config: Pick<AgentConfig, 'budget_awareness'>): BudgetMode {
+  const value = config.budget_awareness;
+  if (value === null) return { kind: 'off' };
+  if (value === 'per-message') return { kind: 'per-message' };
+  return { kind: 'limit', percent: Number(value.slice('limit:'.length)) };
+}
+
+/** A summary of an agent's capabilities, as the seeds' `describe()`. */
+export interface AgentDescription {
+  name: string;
+  model: string;
+  tools: string[];
+  handoffs: string[];
+  max_steps: number;
+  output_type: AgentConfig['output_type'];
+}
+
+export function describeAgent(config: AgentConfig): AgentDescription {
+  return {
+    name: config.name,
+    model: config.model,
+    tools: [...config.tools],
+    handoffs: [...config.handoffs],
+    max_steps: config.max_steps,
+    output_type: config.output_type,
+  };
+}
+
+/** Splits "provider:model" into its parts. */
+export function splitModelString(model: string): { provider: string; modelId: string } {
+  const colon = model.indexOf(':');
+  return { provider: model.slice(0, colon), modelId: model.slice(colon + 1) };
+}
+
+/** The context window used for budgets: the config's override, else the built-in table. */
+export function contextWindowOf(config: Pick<AgentConfig, 'model' | 'context_window'>): number | null {
+  return config.context_window ?? knownContextWindow(config.model);
+}
