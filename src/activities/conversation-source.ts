@@ -25,36 +25,48 @@ export interface ConversationSource {
 
 interface CachedConversation {
   epoch: number;
+  /** With the system prompt: known once a query answered with the run's revision. */
+  revision?: number;
+  system?: string;
   messages: Message[];
 }
 
 /**
- * Reads a run's conversation through the `conversation` query on the run itself, so the model
- * step's input (and so the history) never carries it. Messages already fetched by this worker are
- * cached per run, so each step fetches only the messages added since the previous step. A run
- * that continued as new answers with where its older messages are (a snapshot in the artifact
- * store); long answers come in pages.
+ * Reads a run's conversation for its model steps, so the model step's input (and so the history)
+ * never carries it. Messages already read by this worker are cached per run: when the step's
+ * reference carries the messages added since the previous step (`recent`, small ones only) and
+ * this worker holds the rest, nothing is asked of the run. Otherwise the `conversation` query on
+ * the run brings what is missing; a run that continued as new answers with where its older
+ * messages are (a snapshot in the artifact store); long answers come in pages.
  */
 export class QueryConversationSource implements ConversationSource {
-  private readonly cache = new Map<string, CachedConversation>();
+  private readonly cache = new Map<string, CachedConversation & { characters: number }>();
+  private cachedCharacters = 0;
 
+  /**
+   * @param maxCachedRuns conversations kept (one per run and thread), least recently used out first
+   * @param maxCachedCharacters about how much text they may hold in all (64 M characters ≈ 64–128 MB)
+   */
   constructor(
     private readonly client: Client,
     private readonly artifacts?: ArtifactStore,
-    private readonly maxCachedRuns = 500,
+    private readonly maxCachedRuns = 2_000,
+    private readonly maxCachedCharacters = 64_000_000,
   ) {}
 
   async load(execution: RunExecution, ref: ConversationRef): Promise<Conversation> {
-    const thread = ref.thread ?? 'executor';
-    const key = `${execution.runId}:${thread}`;
-    let cached = this.cache.get(key);
-    if (!cached || cached.epoch !== ref.epoch || cached.messages.length > ref.count) {
-      cached = { epoch: ref.epoch, messages: [] };
-    }
+    const key = `${execution.runId}:${ref.thread ?? 'executor'}`;
+    const conversation = completeFromCache(this.cache.get(key), ref) ?? (await this.query(execution, ref, this.cache.get(key)));
+    this.remember(key, conversation);
+    return { system: conversation.system ?? '', messages: conversation.messages };
+  }
+
+  /** Reads what the cache lacks through the `conversation` query: at least one (it brings the current system prompt), then pages. */
+  private async query(execution: RunExecution, ref: ConversationRef, cached: CachedConversation | undefined): Promise<CachedConversation> {
+    const stale = !cached || cached.epoch !== ref.epoch || cached.messages.length > ref.count || (ref.revision !== undefined && cached.revision !== ref.revision);
+    let messages = stale ? [] : cached.messages;
+    let revision = stale ? undefined : cached.revision;
     const handle = this.client.workflow.getHandle(execution.workflowId, execution.runId);
-    let messages = cached.messages;
-    let system = '';
-    // At least one query (it also brings the current system prompt), then pages until complete.
     for (;;) {
       const from = messages.length;
       const slice = await handle.query(conversationQuery, { ...(ref.thread ? { thread: ref.thread } : {}), epoch: ref.epoch, from, count: ref.count });
@@ -64,16 +76,20 @@ export class QueryConversationSource implements ConversationSource {
           `Run ${execution.runId} answered conversation epoch ${slice.epoch} from ${slice.from}; the step needs epoch ${ref.epoch} from ${from}`,
         );
       }
-      system = slice.system;
+      if (from > 0 && revision !== undefined && slice.revision !== revision) {
+        // A message was rewritten since the cached ones were read: read them all again.
+        messages = [];
+        revision = slice.revision;
+        continue;
+      }
+      revision = slice.revision;
       const added = slice.base ? (await this.snapshot(slice.base)).slice(from, slice.base.count) : slice.messages;
       messages = messages.concat(added);
-      if (messages.length >= ref.count) break;
+      if (messages.length >= ref.count) return { epoch: ref.epoch, revision, system: slice.system, messages };
       if (added.length === 0) {
         throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Run ${execution.runId} has no conversation messages from ${from} (the step needs ${ref.count})`);
       }
     }
-    this.remember(key, { epoch: ref.epoch, messages });
-    return { system, messages };
   }
 
   /**
@@ -90,12 +106,45 @@ export class QueryConversationSource implements ConversationSource {
     return messages;
   }
 
+  /** Keeps the run's conversation as the newest entry, then drops the oldest beyond either bound. */
   private remember(key: string, conversation: CachedConversation): void {
+    const previous = this.cache.get(key);
+    if (previous) this.cachedCharacters -= previous.characters;
     this.cache.delete(key);
-    this.cache.set(key, conversation);
-    if (this.cache.size > this.maxCachedRuns) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+    const entry = { ...conversation, characters: approximateCharacters(conversation.messages, previous) };
+    this.cache.set(key, entry);
+    this.cachedCharacters += entry.characters;
+    for (const [oldestKey, oldest] of this.cache) {
+      if (this.cache.size <= this.maxCachedRuns && this.cachedCharacters <= this.maxCachedCharacters) break;
+      this.cache.delete(oldestKey);
+      this.cachedCharacters -= oldest.characters;
     }
   }
+}
+
+/**
+ * The conversation from this worker's cache plus the reference's `recent` messages, or undefined
+ * when they don't make it whole (another worker ran the previous step, a new epoch or revision,
+ * nothing cached, or an input recorded before references carried revisions).
+ */
+function completeFromCache(cached: CachedConversation | undefined, ref: ConversationRef): CachedConversation | undefined {
+  if (!cached || ref.revision === undefined || cached.system === undefined) return undefined;
+  if (cached.epoch !== ref.epoch || cached.revision !== ref.revision) return undefined;
+  const recent = ref.recent ?? [];
+  const firstRecent = ref.count - recent.length;
+  // The cache may already hold some of `recent` (this step's earlier attempt appended them).
+  if (cached.messages.length < firstRecent || cached.messages.length > ref.count) return undefined;
+  const messages = cached.messages.length === ref.count ? cached.messages : cached.messages.concat(recent.slice(cached.messages.length - firstRecent));
+  return { ...cached, messages };
+}
+
+/** About how many characters the messages hold; counts only the messages added since `previous` when it is the same epoch. */
+function approximateCharacters(messages: Message[], previous: (CachedConversation & { characters: number }) | undefined): number {
+  const reuse = previous !== undefined && previous.messages.length <= messages.length && previous.messages[0] === messages[0];
+  let characters = reuse ? previous.characters : 0;
+  for (const message of messages.slice(reuse ? previous.messages.length : 0)) {
+    // The content, plus the call's arguments and the fields around it.
+    characters += message.content.length + 100 + (message.role === 'assistant' ? JSON.stringify(message.toolCalls).length : 0);
+  }
+  return characters;
 }

@@ -9,14 +9,27 @@ import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage }
  */
 
 /**
- * How a model step names the conversation it needs without carrying it: the activity resolves
- * the first `count` messages of conversation `epoch` through the `conversation` query on its run.
+ * How a model step names the conversation it needs without carrying it: the first `count`
+ * messages of conversation `epoch`. A worker that already holds the earlier messages (it ran the
+ * run's previous step) takes the newest ones from `recent`; any other resolves them through the
+ * `conversation` query on the run.
  */
 export interface ConversationRef {
   /** The executor's conversation, or the planner's own transcript. Default: executor. */
   thread?: ConversationThread;
   epoch: number;
   count: number;
+  /**
+   * Changes whenever the conversation changes other than by appending within its epoch (a new
+   * system prompt, a rewritten message): a cached copy of another revision is stale. Absent in
+   * inputs recorded before it existed.
+   */
+  revision?: number;
+  /**
+   * Messages `count - recent.length` .. `count`: those added since the previous reference, when
+   * they are small (a few KiB), so that the history stays O(1) per step. Absent otherwise.
+   */
+  recent?: Message[];
 }
 
 export type ConversationThread = 'executor' | 'planner';
@@ -137,6 +150,8 @@ export interface RunToolInput {
 /** The reply of the `conversation` query. */
 export interface ConversationSlice {
   epoch: number;
+  /** The conversation's current revision (see `ConversationRef.revision`). */
+  revision?: number;
   system: string;
   /** Messages `from` .. `count` (exclusive), or the first of them when they are many (ask again from where they end). */
   from: number;

@@ -7,8 +7,20 @@ import { compactedMessages, compactionKeepFrom, lastAssistantText } from './agen
 /** A `conversation` query answer stays well below the 4 MB of a gRPC message: readers page. */
 export const MAX_SLICE_CHARACTERS = 1_000_000;
 
+/**
+ * Messages added since the previous model step travel in the next step's input when their JSON
+ * is at most this long: the worker that ran the previous step then needs no `conversation` query
+ * (a round trip through the server and a workflow task). Larger additions are read by query, so
+ * no step's input grows the history by more than this.
+ */
+export const MAX_RECENT_CHARACTERS = 2_048;
+
 interface Thread {
   epoch: number;
+  /** Bumped by any change other than appending: readers' cached copies of older revisions are stale. */
+  revision: number;
+  /** The message count of the last reference handed out: later messages are the next one's `recent`. */
+  referenced: number;
   system: string;
   /** Messages [0, base.count) live in the run this one continues; none when the run holds them all. */
   base: ConversationBase | null;
@@ -33,7 +45,7 @@ export class ConversationThreads {
   constructor(executorSystem: string, executorMessages: Message[], carried?: CarriedConversation, epoch = 0) {
     this.threads = {
       executor: carried
-        ? { epoch, system: executorSystem, base: carried.base, head: carried.head, baseLastAssistantText: carried.lastAssistantText, messages: executorMessages }
+        ? { ...emptyThread(executorSystem, epoch), base: carried.base, head: carried.head, baseLastAssistantText: carried.lastAssistantText, messages: executorMessages }
         : { ...emptyThread(executorSystem, epoch), messages: executorMessages },
       planner: emptyThread('', 0),
     };
@@ -59,6 +71,7 @@ export class ConversationThreads {
   replace(thread: ConversationThread, index: number, message: Message): void {
     const { offset, messages } = this.held(thread);
     messages[index - offset] = message;
+    this.threads[thread].revision++;
   }
 
   start(thread: ConversationThread, system: string, messages: Message[]): void {
@@ -68,6 +81,7 @@ export class ConversationThreads {
   /** A new system prompt (skills changed); the messages stay. */
   setSystem(thread: ConversationThread, system: string): void {
     this.threads[thread].system = system;
+    this.threads[thread].revision++;
   }
 
   /** The last assistant text of the conversation ('' when there is none). */
@@ -100,9 +114,27 @@ export class ConversationThreads {
     return { removedMessages: keepFrom - taskIndex - 1 };
   }
 
+  /** A reference to the conversation as it is now, for an activity that reads it. */
   ref(thread: ConversationThread): ConversationRef {
     const current = this.threads[thread];
-    return { ...(thread === 'executor' ? {} : { thread }), epoch: current.epoch, count: this.count(thread) };
+    const count = this.count(thread);
+    const recent = this.recentSinceLastRef(current, count);
+    current.referenced = count;
+    return { ...(thread === 'executor' ? {} : { thread }), epoch: current.epoch, count, revision: current.revision, ...(recent ? { recent } : {}) };
+  }
+
+  /** The messages added since the last reference, when they are few and small; else undefined. */
+  private recentSinceLastRef(current: Thread, count: number): Message[] | undefined {
+    const offset = current.base?.count ?? 0;
+    // Messages of the base are never resent: a reader that lacks them reads the snapshot.
+    if (current.referenced < offset) return undefined;
+    const added = current.messages.slice(current.referenced - offset, count - offset);
+    let characters = 0;
+    for (const message of added) {
+      characters += JSON.stringify(message).length;
+      if (characters > MAX_RECENT_CHARACTERS) return undefined;
+    }
+    return added;
   }
 
   /** What a continuation needs to read this conversation later: the snapshot of it in the artifact store as its base. */
@@ -123,7 +155,7 @@ export class ConversationThreads {
    */
   slice({ thread = 'executor', epoch, from, count }: ConversationRequest): ConversationSlice {
     const current = this.threads[thread];
-    const answer = { epoch: current.epoch, system: current.system, from };
+    const answer = { epoch: current.epoch, revision: current.revision, system: current.system, from };
     if (epoch !== current.epoch) return { ...answer, messages: [] };
     const offset = current.base?.count ?? 0;
     if (current.base && from < offset) return { ...answer, messages: [], base: current.base };
@@ -139,5 +171,5 @@ export class ConversationThreads {
 }
 
 function emptyThread(system: string, epoch: number): Thread {
-  return { epoch, system, base: null, head: [], baseLastAssistantText: '', messages: [] };
+  return { epoch, revision: 0, referenced: 0, system, base: null, head: [], baseLastAssistantText: '', messages: [] };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { AgentClient } from '../../src/client/agent-client';
 import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection/temporal-target';
@@ -42,13 +42,20 @@ export interface TestEnvironmentOptions {
   providers?: Record<string, ModelProvider>;
   /** Default: a fresh one. Give another environment's to stand in for a second machine. */
   taskQueue?: string;
+  /** Interceptors of the client the worker's activities and the test share (to observe calls). */
+  clientInterceptors?: WorkflowClientInterceptor[];
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
   const target = options.target ?? resolveTemporalTarget();
   const connection = await Connection.connect(target.connectionOptions);
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
-  const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const client = new Client({
+    connection,
+    namespace: target.namespace,
+    ...(dataConverter ? { dataConverter } : {}),
+    ...(options.clientInterceptors ? { interceptors: { workflow: options.clientInterceptors } } : {}),
+  });
   const nativeConnection = await NativeConnection.connect(target.connectionOptions);
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const modelCalls: ScriptedCall[] = [];
