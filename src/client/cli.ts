@@ -94,11 +94,15 @@ program
   .option('--no-demo-tools', 'leave the demo tools (get_weather, …) out')
   .option('--task-queue <name>', 'task queue to poll')
   .option('--setup', 'register the search attributes first (see `setup`)')
+  .option('--health-file <path>', 'rewrite this file every 5 s while the worker polls, for health checks (default: AGENT_WORKER_HEALTH_FILE)')
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
 program
   .command('setup')
-  .description('register the search attributes agent runs use, once per cluster namespace (idempotent)')
+  .description('once per cluster namespace (idempotent): create the namespace if missing and register the search attributes agent runs use')
+  .option('--retention <duration>', 'how long closed runs stay readable, for a namespace setup creates (default 30d; at least 1h)')
+  .option('--update-retention', "also set --retention on an existing namespace (default: report its retention, keep it)")
+  .option('--wait <duration>', 'keep retrying this long while the server is starting (e.g. 3m; default: fail at once)')
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.setup()).setupCommand(options));
 

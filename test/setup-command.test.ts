@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Connection } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
+import { freePort } from '../src/devserver/dev-server';
+import { resolveTemporalTarget } from '../src/connection/temporal-target';
+import { AGENT_SEARCH_ATTRIBUTES } from '../src/shared/search-attributes';
+import { runCli } from './support/cli-process';
+
+/**
+ * `durable-agents setup` against the test run's real server: the one-shot step of a cluster
+ * (docker-compose.yml's `setup` service). Each test uses a namespace of its own.
+ */
+let connection: Connection;
+
+beforeAll(async () => {
+  connection = await Connection.connect(resolveTemporalTarget().connectionOptions);
+});
+
+afterAll(async () => {
+  await connection.close();
+});
+
+const DAY = 86_400_000;
+
+function freshNamespace(): string {
+  return `setup-${randomUUID().slice(0, 8)}`;
+}
+
+async function retentionOf(namespace: string): Promise<number> {
+  const described = await connection.workflowService.describeNamespace({ namespace });
+  return tsToMs(described.config?.workflowExecutionRetentionTtl);
+}
+
+function setup(namespace: string, args: string[]) {
+  return runCli(['setup', ...args], { TEMPORAL_NAMESPACE: namespace });
+}
+
+describe('setup', () => {
+  it('creates a missing namespace with the retention asked for and registers the search attributes on it', async () => {
+    const namespace = freshNamespace();
+    const result = await setup(namespace, ['--retention', '7d', '--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { created: boolean; retentionMs: number; added: string[] };
+    expect(report).toMatchObject({ namespace, created: true, retentionMs: 7 * DAY });
+    expect(report.added.sort()).toEqual(AGENT_SEARCH_ATTRIBUTES.map((attribute) => attribute.name).sort());
+    expect(await retentionOf(namespace)).toBe(7 * DAY);
+    const attributes = await connection.operatorService.listSearchAttributes({ namespace });
+    for (const attribute of AGENT_SEARCH_ATTRIBUTES) expect(Object.keys(attributes.customAttributes ?? {})).toContain(attribute.name);
+  });
+
+  it("keeps an existing namespace's retention and says so, and changes it only with --update-retention", async () => {
+    const namespace = freshNamespace();
+    expect((await setup(namespace, ['--retention', '3d'])).code).toBe(0);
+
+    const again = await setup(namespace, ['--retention', '30d']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Namespace ${namespace} exists with retention 3d (kept; --update-retention sets 30d).`);
+    expect(again.stdout).toContain('already has AgentName');
+    expect(await retentionOf(namespace)).toBe(3 * DAY);
+
+    const updated = await setup(namespace, ['--retention', '30d', '--update-retention']);
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toContain(`Namespace ${namespace}: retention changed from 3d to 30d.`);
+    expect(await retentionOf(namespace)).toBe(30 * DAY);
+  });
+
+  it('refuses a retention that is not a duration, too short or absurdly long, before touching the server (exit 2)', async () => {
+    const namespace = freshNamespace();
+    for (const [value, reason] of [
+      ['thirty days', "'thirty days' is not a duration such as 30d or 72h"],
+      ['30m', "'30m' is shorter than 1h"],
+      ['0d', "'0d' is shorter than 1h"],
+      ['36500d', "'36500d' is longer than 3650d"],
+    ]) {
+      const result = await setup(namespace, ['--retention', value!]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`--retention: ${reason}`);
+    }
+    await expect(connection.workflowService.describeNamespace({ namespace })).rejects.toMatchObject({ code: 5 });
+  });
+
+  it('with --wait, keeps trying a server that is not there yet and then names it in the error', async () => {
+    const address = `127.0.0.1:${await freePort()}`;
+    const started = Date.now();
+    const result = await runCli(['setup', '--wait', '3s'], { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: freshNamespace() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`Waiting for Temporal at ${address}`);
+    expect(result.stderr).toContain(`No Temporal server answered at ${address} within 3s`);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+  });
+});
