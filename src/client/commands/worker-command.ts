@@ -1,4 +1,5 @@
 import { resolveTemporalTarget } from '../../connection/temporal-target';
+import { keepHealthFile } from '../../worker/health-file';
 import { loadTools } from '../../worker/load-tools';
 import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
 
@@ -9,6 +10,8 @@ export interface WorkerCommandOptions {
   demoTools?: boolean;
   /** `--setup`: register the search attributes before polling. */
   setup?: boolean;
+  /** `--health-file` (or AGENT_WORKER_HEALTH_FILE): kept fresh while the worker polls. */
+  healthFile?: string;
 }
 
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
@@ -17,6 +20,13 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<void
   const target = resolveTemporalTarget();
   const tools = await loadTools({ modulePath: options.tools, demoTools: options.demoTools });
   const running = await startWorker(target, { tools, taskQueue: options.taskQueue, registerSearchAttributes: options.setup });
+  const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
+  // The pollers start with run(); the first write comes once they poll.
+  const stopHealth = healthFile ? keepHealthFile(running.worker, healthFile) : () => {};
   console.log(`Worker polling ${target.address} (namespace ${target.namespace}) with tools: ${tools.map((tool) => tool.name).join(', ') || 'none'}`);
-  await running.done;
+  try {
+    await running.done;
+  } finally {
+    stopHealth();
+  }
 }
