@@ -1,7 +1,8 @@
 # The agent worker image (docker-compose.yml). Tools, model providers and API keys live here.
+# Base image pinned in deploy/images.json (an LTS Node on Debian bookworm).
 # Built the way users install the runtime: the package is packed (compiled JS, types and the
 # prebuilt workflow bundle), then installed into a fresh app with its Temporal and zod peers.
-FROM node:22-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # `npm install`, not `npm ci`: the lock lists only the Linux builds of some optional native
@@ -15,13 +16,15 @@ COPY docs ./docs
 # prepack runs the build (tsc, then the workflow bundle).
 RUN npm pack --pack-destination /tmp
 
-FROM node:22-slim
+FROM node:22-bookworm-slim
 WORKDIR /app
 COPY --from=build /tmp/durable-agents-*.tgz /tmp/
 RUN npm init -y >/dev/null \
   && npm install --no-audit --no-fund /tmp/durable-agents-*.tgz \
   && rm /tmp/durable-agents-*.tgz \
   && mkdir -p /app/.temporal-data /data && chown node /app/.temporal-data /data
+# Not root. /data (artifacts, AGENT_DATA_DIR) is the node user's; a named volume mounted there
+# starts with that ownership.
 USER node
 # Add your own tools with --tools /app/tools.js (a JavaScript module exporting `tools`).
 CMD ["npx", "--no-install", "durable-agents", "worker"]
