@@ -56,7 +56,7 @@ export async function measureApprovalLatency(stack: BenchStack, rounds: number):
 }
 
 /** RSS of a process, from /proc (Linux). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }

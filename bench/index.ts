@@ -17,12 +17,14 @@ import { measureStreaming, streamingScripts } from './streaming';
 import { measureStartup } from './startup';
 import { measureRecovery } from './recovery';
 import { measureThroughput, throughputScripts } from './throughput';
+import { measureParkedScale } from './parked-scale';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 /** Comma-separated names of the sections to run (default: all), e.g. BENCH_ONLY=step-overhead,code-baseline. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
+const PARKED_SCALE = Number(process.env.BENCH_PARKED_SCALE ?? 10_000);
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -54,6 +56,8 @@ async function main(): Promise<void> {
       ['skills', () => measureSkills(eagerOn, folder)],
       ['recovery', () => measureRecovery(eagerOn, folder, Math.min(ROUNDS, 3))],
       ['throughput', () => measureThroughput(eagerOn, folder, Math.min(ROUNDS, 3))],
+      // Opt-in (about 20 minutes for 10,000 runs): BENCH_ONLY=parked-scale BENCH_PARKED_SCALE=10000.
+      ['parked-scale', () => (ONLY?.includes('parked-scale') ? measureParkedScale(eagerOn, folder, PARKED_SCALE) : Promise.resolve())],
       ['parked-memory', async () => {
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
