@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const { code } = await bundleWorkflowCode({
     workflowsPath: path.join(DIST, 'workflows', 'index.js'),
+    preloadModules: [path.join(DIST, 'workflows', 'index.js')],
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
   });
   const { bundle, bytes } = writePrebuiltBundle(code, DIST);

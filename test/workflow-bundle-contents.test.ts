@@ -2,11 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 
 /**
- * Every module the agent workflow imports is initialised again for each workflow a worker starts
- * or replays (the SDK gives each workflow its own module state). Building zod schemas there cost
- * about 20 ms of workflow-thread CPU per run under load (docs/performance.md), so the bundle must
- * not contain zod or anything else heavy that the loop never needs. The bundle checked is the one
- * jest's global setup built from src/workflows/index.ts.
+ * Modules a workflow imports are initialised once per workflow a worker starts or replays (the SDK
+ * gives each workflow its own module state), unless the bundle preloads them into the state every
+ * workflow of the thread shares. The agent's modules are preloaded, and the bundle holds nothing
+ * heavy the loop never needs: building zod and the config schemas in each workflow cost about 20 ms
+ * of workflow-thread CPU per run under load (docs/performance.md). The bundle checked is the one
+ * jest's global setup built, the same way a worker's is built.
  */
 describe('the agent workflow bundle', () => {
   const code = readFileSync(process.env.AGENT_WORKFLOW_BUNDLE!, 'utf8');
@@ -19,5 +20,9 @@ describe('the agent workflow bundle', () => {
   it('does not build the agent config schemas (the client and the worker validate configs)', () => {
     expect(code).not.toContain('./src/shared/agent-config.ts');
     expect(code).toContain('./src/shared/agent-config-rules.ts');
+  });
+
+  it('loads the agent workflow modules once per worker thread (preloaded), not once per workflow', () => {
+    expect(code).toMatch(/function preloadModules\(\) \{\s*__webpack_require__\([^)]*"\.\/src\/workflows\/index\.ts"\);/);
   });
 });

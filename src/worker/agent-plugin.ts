@@ -14,7 +14,7 @@ import { subagentTools } from '../tools/subagent-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { defaultModelRegistry } from './default-models';
 import { assertSupportedTemporal } from './temporal-versions';
-import { agentWorkflowsPath, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
+import { agentPreloadModules, agentWorkflowsPath, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
 
 /** How often (at most) live heartbeat details reach the server, in ms (streamed text, progress). */
 const DEFAULT_LIVE_UPDATE_MS = 250;
@@ -106,12 +106,17 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return { ...options, ...this.workflowSource(options) };
   }
 
-  /** Adds the agent workflows to a bundle made from your `workflowsPath`. */
+  /**
+   * Adds the agent workflows to a bundle made from your `workflowsPath`, and has the bundle load
+   * their modules once per worker thread instead of once per workflow (see `agentPreloadModules`).
+   */
   configureBundler(options: BundleOptions): BundleOptions {
-    if (path.resolve(options.workflowsPath) === agentWorkflowsPath()) return options;
+    const preloadModules = agentPreloadModules(options.preloadModules);
+    if (path.resolve(options.workflowsPath) === agentWorkflowsPath()) return { ...options, preloadModules };
     const appHook = options.webpackConfigHook;
     return {
       ...options,
+      preloadModules,
       workflowsPath: combinedWorkflowsEntry(options.workflowsPath),
       // The combined entry lives in a temp folder with no node_modules above it: let webpack find
       // the SDK (and the app's packages) where this app has them.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { writeFileSync } from 'node:fs';
 import { startDevServer, type DevServer } from '../../src/devserver/dev-server';
+import { agentPreloadModules, agentWorkflowsPath } from '../../src/worker/workflow-bundle';
 
 /**
  * Starts one real Temporal dev server for the whole test run (unless `TEMPORAL_ADDRESS` points at
@@ -19,7 +20,9 @@ export default async function globalSetup(): Promise<void> {
     process.env.TEMPORAL_NAMESPACE = server.namespace;
   }
   const { code } = await bundleWorkflowCode({
-    workflowsPath: path.resolve(__dirname, '../../src/workflows/index.ts'),
+    workflowsPath: agentWorkflowsPath(),
+    // As every worker's bundle: the agent's modules shared by all workflows of a worker thread.
+    preloadModules: agentPreloadModules(),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
   });
   const bundlePath = path.join(scratch, 'workflow-bundle.js');
