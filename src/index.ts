@@ -27,6 +27,8 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 // Client
 export { AgentClient } from './client/agent-client';
 export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
+export type { ForkOptions } from './client/fork';
+export type { ForkOrigin, ReplaySource } from './shared/fork-types';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
 export { resolveTemporalTarget } from './connection/temporal-target';

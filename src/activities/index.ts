@@ -4,6 +4,8 @@ import { createCompactConversation } from './compact-conversation';
 import { createMcpActivities, type McpDependencies } from './mcp-activities';
 import { createSkillActivities, type SkillDependencies } from './skill-activities';
 import { createSaveConversation } from './save-conversation';
+import { createLoadForkOrigin } from './fork-origin';
+import { createListWorkerTools } from './worker-tools';
 
 export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies;
 
@@ -17,6 +19,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     runTool: createRunTool(dependencies),
     compactConversation: createCompactConversation(dependencies),
     saveConversation: createSaveConversation(dependencies),
+    loadForkOrigin: createLoadForkOrigin(dependencies),
+    listWorkerTools: createListWorkerTools(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

@@ -6,7 +6,10 @@ import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { SearchAttributesMissingError } from '../shared/errors';
 import { resolveHandoffAgents } from '../shared/handoff-agents';
 import type { AgentRunInput, ApprovalRequest, RunTimeouts } from '../shared/run-types';
-import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES, AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import type { SearchAttributePair } from '@temporalio/common';
+import { planFork, type ForkOptions } from './fork';
+import { assertWorkersHaveTools } from './worker-tools';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
@@ -16,6 +19,7 @@ import { RunHandle } from './run-handle';
 // RunHandle lives in run-handle.ts; it is exported here too, where users have always found it.
 export { RunHandle, transientServerError } from './run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './run-handle';
+export type { ForkOptions } from './fork';
 
 /** What `AgentClient.startRun` starts: the agent, its task, and optional run settings. */
 export interface StartRunOptions {
@@ -114,23 +118,72 @@ export class AgentClient {
       ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
     };
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
+    return this.startAgentWorkflow(input, { workflowId, summary: `${config.name}: ${oneLine(options.task, 100)}` });
+  }
+
+  /**
+   * Forks a run: starts a new run whose conversation is `workflowId`'s up to the end of step
+   * `fromStep` (as `durable-agents history` numbers steps), read from the origin's history,
+   * closed or running; it continues from there under `config` (default: the origin agent's), with
+   * `model` and an extra user message `task` if given. Steps up to `fromStep` are not taken again:
+   * their tool calls do not run. The fork carries the origin's workflow id in the `AgentForkOf`
+   * search attribute and the Web UI's summary and details, and its first event is `run-forked`.
+   * @throws AgentRuntimeError with code `RunNotFound` (unknown run) or `ForkRefused` (a step that
+   * does not exist or has not finished, or a conversation the origin no longer holds because it
+   * compacted it after that step), AgentConfigError for an invalid config or one naming tools the
+   * task queue's workers lack (they are asked first); nothing starts then.
+   * @example
+   * const agents = await AgentClient.connect();
+   * const fork = await agents.fork('support-1a2b3c4d', { fromStep: 2, model: 'openai:gpt-4o' });
+   * console.log((await fork.result()).output);
+   */
+  async fork(workflowId: string, options: ForkOptions): Promise<RunHandle> {
+    const { input, originAgent } = await planFork(this.temporal, workflowId, options);
+    const { config, fork } = input;
+    await assertWorkersHaveTools(this.temporal, this.taskQueue, [config, ...Object.values(input.agents ?? {})]);
+    const origin = `${fork.workflowId} after step ${fork.step}`;
+    const link = this.runUrl(fork.workflowId, fork.runId);
+    const details = [
+      `Fork of run **${fork.workflowId}** (execution ${fork.runId}, agent ${originAgent}) after step ${fork.step}.`,
+      `Continues as agent ${config.name} on ${config.model}.`,
+      ...(fork.message ? [`Added message: ${fork.message}`] : []),
+      ...(link ? [`Origin: ${link}`] : []),
+    ].join('\n\n');
+    return this.startAgentWorkflow(input, {
+      workflowId: options.workflowId ?? `${config.name}-fork-${randomUUID().slice(0, 8)}`,
+      summary: `fork of ${origin}: ${config.name} on ${config.model}`,
+      details,
+      attributes: [{ key: AgentForkOfAttribute, value: fork.workflowId }],
+    });
+  }
+
+  /**
+   * Starts an `agentRun` workflow with the run's search attributes (and `attributes`) and the Web
+   * UI's summary and details; a namespace without the runtime's search attributes is reported as
+   * SearchAttributesMissingError.
+   * @internal
+   */
+  async startAgentWorkflow(input: AgentRunInput, options: { workflowId: string; summary: string; details?: string; attributes?: SearchAttributePair[] }): Promise<RunHandle> {
+    const { config } = input;
     const handle = await this.temporal.workflow
       .start<typeof agentRun>(WireName.agentRunWorkflow, {
-      workflowId,
-      taskQueue: this.taskQueue,
-      args: [input],
-      staticSummary: `${config.name}: ${oneLine(options.task, 100)}`,
-      typedSearchAttributes: [
-        { key: AgentNameAttribute, value: config.name },
-        { key: AgentStatusAttribute, value: 'running' },
-        ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
-      ],
-      requestEagerStart: this.eagerStart,
+        workflowId: options.workflowId,
+        taskQueue: this.taskQueue,
+        args: [input],
+        staticSummary: options.summary,
+        ...(options.details ? { staticDetails: options.details } : {}),
+        typedSearchAttributes: [
+          { key: AgentNameAttribute, value: config.name },
+          { key: AgentStatusAttribute, value: 'running' },
+          ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
+          ...(options.attributes ?? []),
+        ],
+        requestEagerStart: this.eagerStart,
       })
       .catch((error: unknown) => {
         // A namespace that never had `durable-agents setup` refuses the run's search attributes.
         const message = error instanceof Error ? error.message : String(error);
-        if (/search attribute/i.test(message) && /AgentName|AgentStatus|AgentSkillSources/.test(message)) throw new SearchAttributesMissingError(this.namespace, message);
+        if (/search attribute/i.test(message) && AGENT_SEARCH_ATTRIBUTES.some((attribute) => message.includes(attribute.name))) throw new SearchAttributesMissingError(this.namespace, message);
         throw error;
       });
     return new RunHandle(this.temporal, handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));

@@ -8,6 +8,7 @@ import { AgentRuntimeError } from '../shared/errors';
  */
 const commands = {
   run: () => import('./commands/run-command'),
+  fork: () => import('./commands/fork-command'),
   status: () => import('./commands/status-command'),
   history: () => import('./commands/history-command'),
   watch: () => import('./commands/watch-command'),
@@ -46,6 +47,21 @@ program
   .option('--model-step-timeout <duration>', "one attempt of a model step (default: the config's timeouts.model_step, else 5m)")
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.run()).runCommand(options));
+
+program
+  .command('fork <run>')
+  .description("start a new run from another run's conversation at the end of a step, under a changed config")
+  .requiredOption('--from-step <n>', 'the step whose end the fork starts from, as `history` numbers them')
+  .option('-c, --config <file>', "agent config to continue under (default: the origin agent's)")
+  .option('-m, --model <provider:model>', 'continue on this model')
+  .option('-t, --task <text>', 'a user message the fork adds after the step')
+  .option('-f, --follow', 'print events live and wait for the result')
+  .option('--run-id <id>', 'read the origin chain from this execution (default: the latest)')
+  .option('--workflow-id <id>', "the fork's workflow id (default: <agent>-fork-<random>)")
+  .option('--task-queue <name>', 'task queue of the workers')
+  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder, else the origin's)")
+  .option('--json', 'machine-readable output')
+  .action(async (run, options) => (await commands.fork()).forkCommand(run, options));
 
 program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action(async (run, options) => (await commands.status()).statusCommand(run, options));
 

@@ -6,6 +6,8 @@ export function formatRunEvent(event: RunEvent): string | null {
   switch (event.type) {
     case 'run-started':
       return `▶ ${event.agent} started on ${event.model}`;
+    case 'run-forked':
+      return `▶ ${event.agent} forked from ${event.from.workflowId} after step ${event.step}, on ${event.model}${event.message ? `: ${event.message}` : ''}`;
     case 'status-changed':
       return event.phase === 'model' ? `· step ${event.step}: model` : null;
     case 'text-produced':

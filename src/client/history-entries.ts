@@ -1,5 +1,5 @@
 import type { ToolCall } from '../shared/messages';
-import type { AgentRunResult, ToolResult } from '../shared/run-types';
+import type { AgentRunResult, ConversationRef, ToolResult } from '../shared/run-types';
 
 /** The entries of a run's transcript: what `history` shows, one per thing that happened. */
 
@@ -29,7 +29,17 @@ export interface ToolEntry {
 }
 
 export type TranscriptEntry =
-  | { kind: 'started'; at: string; agent: string; model: string; task: string; continued: boolean; handoffFrom?: string }
+  | {
+      kind: 'started';
+      at: string;
+      agent: string;
+      model: string;
+      task: string;
+      continued: boolean;
+      handoffFrom?: string;
+      /** Set on a fork's first execution: the run and step it continues. */
+      forkOf?: { workflowId: string; runId: string; step: number };
+    }
   | {
       kind: 'model';
       step: number;
@@ -38,6 +48,8 @@ export type TranscriptEntry =
       durationMs: number | null;
       attempts: number;
       model: string;
+      /** The conversation the step was given (its epoch and length in this execution). */
+      conversation: ConversationRef | null;
       text: string | null;
       toolCalls: ToolCall[];
       /** Why the answer failed `output_type` (the run asks the model for a correction). */

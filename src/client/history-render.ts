@@ -9,6 +9,7 @@ export function renderTranscript(transcript: Transcript): string {
       case 'started':
         if (entry.continued) lines.push(`${time}  continued (new run): agent ${entry.agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`);
         else lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`, `              task: ${entry.task}`);
+        if (entry.forkOf) lines.push(`              forked from ${entry.forkOf.workflowId} (${entry.forkOf.runId}) after step ${entry.forkOf.step}: steps 1-${entry.forkOf.step} are in that run's history`);
         break;
       case 'model': {
         lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);

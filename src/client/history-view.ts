@@ -31,18 +31,34 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
  * first execution, so the whole conversation reads as one.
  */
 export async function buildTranscript(client: Client, workflowId: string, runId?: string): Promise<Transcript> {
+  const chain = await fetchRunChain(client, workflowId, runId);
+  return { workflowId, runId: chain.at(-1)?.runId ?? '', entries: chain.flatMap((execution) => transcriptFromEvents(execution.events)) };
+}
+
+/** One execution of a run's continue-as-new chain: its run id and its (decoded) history events. */
+export interface ChainExecution {
+  runId: string;
+  events: HistoryEvent[];
+}
+
+/**
+ * The executions of a run's continue-as-new chain, first to last, ending at `runId` (default: the
+ * latest), with payloads decoded by the client's codecs. `history`, `fork` and `eval` read runs
+ * through it.
+ */
+export async function fetchRunChain(client: Client, workflowId: string, runId?: string): Promise<ChainExecution[]> {
   const description = await client.workflow.getHandle(workflowId, runId).describe();
-  const chain: HistoryEvent[][] = [];
+  const chain: ChainExecution[] = [];
   let current: string | undefined = description.runId;
   while (current && chain.length < 100) {
     const fetched: temporal.api.history.v1.IHistory = await client.workflow.getHandle(workflowId, current).fetchHistory();
     // Encrypted payloads (AGENT_PAYLOAD_KEYS) are decoded with the client's codecs first.
     const history = await decodeHistoryPayloads(fetched, client.options.loadedDataConverter.payloadCodecs);
     const events: HistoryEvent[] = history.events ?? [];
-    chain.unshift(events);
+    chain.unshift({ runId: current, events });
     current = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
-  return { workflowId, runId: description.runId, entries: chain.flatMap((events) => transcriptFromEvents(events)) };
+  return chain;
 }
 
 type ActivityEntry = Extract<TranscriptEntry, { kind: 'model' | 'compaction' | 'tool' | 'mcp-tools' | 'skills-loaded' }>;
@@ -98,6 +114,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
           model: input.config.model,
           task: input.task,
           continued: Boolean(input.carried),
+          ...(input.fork ? { forkOf: { workflowId: input.fork.workflowId, runId: input.fork.runId, step: input.fork.step } } : {}),
           ...(handoff && handoff.to === input.config.name && handoff.step === input.carried?.step ? { handoffFrom: handoff.from } : {}),
         });
       }
@@ -113,7 +130,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
       if (type === 'modelStep') {
         flushUnclaimed(at);
         const input = decode<ModelStepInput>(payload);
-        entry = { kind: 'model', step: input?.step ?? 0, activityId, at: iso(at), durationMs: null, attempts: 1, model: input?.model ?? '', text: null, toolCalls: [], outputError: null, overBudget: null, failure: null };
+        entry = { kind: 'model', step: input?.step ?? 0, activityId, at: iso(at), durationMs: null, attempts: 1, model: input?.model ?? '', conversation: input?.conversation ?? null, text: null, toolCalls: [], outputError: null, overBudget: null, failure: null };
       } else if (type === 'compactConversation') {
         flushUnclaimed(at);
         const input = decode<CompactionInput>(payload);

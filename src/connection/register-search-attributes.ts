@@ -8,7 +8,7 @@ const INDEXED_VALUE_TYPE: Record<string, temporal.api.enums.v1.IndexedValueType>
 
 /**
  * Registers the runtime's custom search attributes (`AgentName`, `AgentStatus`,
- * `AgentSkillSources`) on a namespace if they are missing, and returns the names it added.
+ * `AgentSkillSources`, `AgentForkOf`, `AgentEvaluation`) on a namespace if they are missing, and returns the names it added.
  * Idempotent. Run it once per cluster namespace before the first run (`durable-agents setup` does),
  * not from every worker: workers registering concurrently can make a Temporal server (seen on
  * 1.29.1) create duplicate aliases. The embedded dev server gets them at start. On Temporal Cloud,

@@ -159,3 +159,10 @@ export interface ConversationSlice {
   /** Set instead of messages when `from` is in the snapshot the run continued from: read it there. */
   base?: ConversationBase;
 }
+
+/** What a fork's first activity reads: the origin execution's conversation up to `conversation.count`. */
+export interface LoadForkOriginInput {
+  origin: { workflowId: string; runId: string };
+  conversation: ConversationRef;
+  taskIndex: number;
+}

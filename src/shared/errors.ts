@@ -43,6 +43,10 @@ export const ErrorCode = {
   toolsModuleInvalid: 'ToolsModuleError',
   payloadTooLarge: 'PayloadTooLarge',
   searchAttributesMissing: 'SearchAttributesMissing',
+  runNotFound: 'RunNotFound',
+  forkRefused: 'ForkRefused',
+  toolCallNotRecorded: 'ToolCallNotRecorded',
+  workersUnavailable: 'WorkersUnavailable',
 } as const;
 
 /** One of the `ErrorCode` values. */

@@ -18,6 +18,8 @@ interface EventBase {
 export type RunEvent = EventBase &
   (
     | { type: 'run-started'; agent: string; model: string; task: string }
+    /** The first event of a fork: the run and step whose conversation it continues, and the message it added. */
+    | { type: 'run-forked'; from: { workflowId: string; runId: string }; step: number; agent: string; model: string; message: string | null }
     | { type: 'status-changed'; phase: RunPhase; step: number }
     | { type: 'text-produced'; step: number; text: string }
     | { type: 'tool-called'; step: number; call: ToolCall }

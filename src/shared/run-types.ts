@@ -3,6 +3,7 @@ import type { Message, Usage } from './messages';
 import type { RunEvent } from './run-events';
 import type { CarriedConversation } from './conversation-base';
 import type { ProgressNote } from './activity-types';
+import type { ForkOrigin, ReplaySource } from './fork-types';
 
 // The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
 export type * from './activity-types';
@@ -53,6 +54,10 @@ export interface AgentRunInput {
   carried?: CarriedState;
   /** Configs of the agents this run may hand off to (and theirs), by name, resolved by the client. */
   agents?: Record<string, AgentConfig>;
+  /** Set on a fork (`AgentClient.fork`): the run and step whose conversation it continues. First execution only. */
+  fork?: ForkOrigin;
+  /** Set on a replay-evaluation run: the recorded run whose tool results answer its tool calls. */
+  replay?: ReplaySource;
 }
 
 /** A transfer of the conversation from one agent to another. */

@@ -39,9 +39,34 @@ export const AgentStatusAttribute = defineSearchAttributeKey('AgentStatus', Sear
  */
 export const AgentSkillSourcesAttribute = defineSearchAttributeKey('AgentSkillSources', SearchAttributeType.KEYWORD_LIST);
 
+/**
+ * The workflow id of the run a fork was made from (Keyword): set at the start of every run that
+ * `AgentClient.fork` (`durable-agents fork`) starts. Lists a run's forks.
+ * @example
+ * import { AgentForkOfAttribute } from 'durable-agents/workflow';
+ *
+ * for await (const fork of client.workflow.list({ query: `${AgentForkOfAttribute.name} = 'support-1a2b3c4d'` })) {
+ *   console.log(fork.workflowId);
+ * }
+ */
+export const AgentForkOfAttribute = defineSearchAttributeKey('AgentForkOf', SearchAttributeType.KEYWORD);
+
+/**
+ * The evaluation a replay-evaluation run belongs to (Keyword): set at the start of every run that
+ * `evaluateRuns` (`durable-agents eval`) starts, so evaluation runs are told apart from production
+ * runs (`AgentEvaluation IS NULL` lists the latter).
+ * @example
+ * import { AgentEvaluationAttribute } from 'durable-agents/workflow';
+ *
+ * const { count } = await client.workflow.count(`${AgentEvaluationAttribute.name} = 'eval-20261123-1a2b'`);
+ */
+export const AgentEvaluationAttribute = defineSearchAttributeKey('AgentEvaluation', SearchAttributeType.KEYWORD);
+
 /** Name and type of each attribute, for registration. */
 export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' }> = [
   { name: AgentNameAttribute.name, type: 'Keyword' },
   { name: AgentStatusAttribute.name, type: 'Keyword' },
   { name: AgentSkillSourcesAttribute.name, type: 'KeywordList' },
+  { name: AgentForkOfAttribute.name, type: 'Keyword' },
+  { name: AgentEvaluationAttribute.name, type: 'Keyword' },
 ];

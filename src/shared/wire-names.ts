@@ -19,6 +19,8 @@
  */
 export const WireName = {
   agentRunWorkflow: 'agentRun',
+  /** Lists the tools of a task queue's workers (fork and eval check configs against it). */
+  workerToolsWorkflow: 'agentWorkerTools',
   statusQuery: 'status',
   eventsQuery: 'events',
   conversationQuery: 'conversation',

@@ -29,7 +29,7 @@ export {
 } from '../shared/run-messages';
 export type { InjectedMessage } from '../shared/run-messages';
 export { DEFAULT_TASK_QUEUE, WireName } from '../shared/wire-names';
-export { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+export { AgentEvaluationAttribute, AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
 
 // Payload types
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from '../shared/agent-config';

@@ -1,6 +1,7 @@
 import type { AgentRunInput, AgentRunResult } from '../shared/run-types';
 import { toToolMessage } from './agent-loop';
 import { continueIfHistoryIsLong, handOff } from './continuation';
+import { announceFork, inputFromOrigin } from './fork-origin';
 import { firstStep, maxStepsDetail, nextMove } from './loop-decisions';
 import { executorStep } from './model-calls';
 import { runPlanner } from './planner';
@@ -34,10 +35,12 @@ import { discoverMcpTools, runToolCalls } from './tool-dispatch';
  * ```
  */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
-  const state = createRunState(input);
+  // A fork (first execution) starts from its origin's conversation, read by an activity first.
+  const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input);
   const { config, threads, events } = state;
   const approvals = installRunHandlers(state);
   announceRun(state);
+  if (input.fork && !input.carried) announceFork(state);
   followSkillChanges(state);
 
   try {

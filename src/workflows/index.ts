@@ -1,2 +1,3 @@
 /** The workflow bundle's entry: every workflow type an agent worker registers. */
 export { agentRun } from './agent-run';
+export { agentWorkerTools } from './worker-tools';

@@ -1,0 +1,39 @@
+import type { ConversationRef } from './activity-types';
+
+/**
+ * Where a forked run starts from (`AgentRunInput.fork`, built by `AgentClient.fork` from the
+ * origin's history): the origin's executor conversation at the end of step `step`, in the
+ * execution of its continue-as-new chain that took that step. The fork's first activity reads
+ * that conversation (the origin answers the `conversation` query, closed or running) and writes
+ * it to the artifact store as the fork's conversation base, the shape continue-as-new hands over,
+ * so no start input ever carries a long conversation. Pure types.
+ */
+export interface ForkOrigin {
+  workflowId: string;
+  /** The execution that took step `step`. */
+  runId: string;
+  /** The origin's last step the fork keeps; the fork's first step is `step + 1`. */
+  step: number;
+  /** The origin's conversation at the end of that step (its epoch in that execution, and its length). */
+  conversation: ConversationRef;
+  /** Index of the task message in that conversation. */
+  taskIndex: number;
+  /** A user message the fork adds after step `step` (the CLI's `--task`). */
+  message?: string;
+}
+
+/**
+ * A replay-evaluation run (`AgentRunInput.replay`): the recorded run whose tool results answer
+ * this run's tool calls. A call with the same tool and arguments (canonical JSON) as a recorded
+ * one gets the recorded result without running the tool; any other call gets an error result,
+ * or runs for real with `liveTools`. Pure types.
+ */
+export interface ReplaySource {
+  /** The recorded run (its whole continue-as-new chain, read from its history by the worker). */
+  workflowId: string;
+  /** The chain's latest execution when the evaluation started. */
+  runId: string;
+  liveTools: boolean;
+  /** The evaluation this run belongs to (the `AgentEvaluation` search attribute). */
+  evaluation: string;
+}

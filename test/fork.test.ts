@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { AgentRuntimeError, ErrorCode } from '../src/shared/errors';
+import type { RunEvent } from '../src/shared/run-events';
+import { AgentForkOfAttribute } from '../src/shared/search-attributes';
+import { buildTranscript } from '../src/client/history-view';
+import { WireName } from '../src/shared/wire-names';
+import type { agentWorkerTools } from '../src/workflows/worker-tools';
+import { runCli } from './support/cli-process';
+import { recordHistory } from './support/history-recorder';
+import { createTestEnvironment, type TestEnvironment } from './support/test-env';
+import { createTestTools } from './support/test-tools';
+
+const testTools = createTestTools();
+let env: TestEnvironment;
+
+/** The origin: step 1 adds, step 2 echoes, step 3 answers. */
+const originScript = {
+  replies: [
+    { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+    { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] },
+    { text: 'origin answer: {{tool:add}}' },
+  ],
+};
+
+beforeAll(async () => {
+  env = await createTestEnvironment({
+    tools: testTools.tools,
+    scripts: {
+      origin: originScript,
+      // Another model: the same first two steps (never asked: the fork starts at step 3), another answer.
+      other: { replies: [{ text: 'unused: step 1 is the origin' }, { text: 'unused: step 2 is the origin' }, { text: 'fork answer: {{tool:echo}}', expect: { lastMessageIncludes: 'hello' } }] },
+      // After the origin's final answer, the fork's added message is what the model answers.
+      followup: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'follow-up answered', expect: { lastMessageIncludes: 'Now in French' } }] },
+      long: { replies: [...Array.from({ length: 7 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })), { text: 'long done {{tool:add}}' }] },
+      longFork: { replies: [...Array.from({ length: 3 }, () => ({ text: 'unused' })), { text: 'forked long run saw {{tool:add}}' }] },
+    },
+  });
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+const executionsOf = (tool: string) => testTools.executions.filter((execution) => execution.tool === tool).length;
+
+async function originRun(): Promise<string> {
+  const run = await env.agents.startRun({ config: { name: 'origin', model: 'scripted:origin', tools: ['add', 'echo'] }, task: 'Add and echo' });
+  expect((await run.result()).output).toBe('origin answer: 3');
+  return run.workflowId;
+}
+
+describe('fork', () => {
+  it('continues from the end of step 2 under another model: steps 1-2 are not taken again', async () => {
+    const origin = await originRun();
+    const before = { add: executionsOf('add'), echo: executionsOf('echo') };
+    const fork = await env.agents.fork(origin, { fromStep: 2, model: 'scripted:other' });
+    const result = await fork.result();
+    expect(result.output).toBe('fork answer: hello');
+    expect(result.stopReason).toBe('completed');
+    expect(result.steps).toBe(3);
+    expect({ add: executionsOf('add'), echo: executionsOf('echo') }).toEqual(before);
+    // The fork's only model call is step 3, with the origin's conversation: task, 2 replies, 2 results.
+    const calls = env.modelCalls.filter((call) => call.modelId === 'other');
+    expect(calls.map((call) => call.request.step)).toEqual([3]);
+    expect(calls[0]!.request.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(result.usage.byModel['scripted:other']).toBeDefined();
+    expect(result.usage.byModel['scripted:origin']).toBeUndefined();
+
+    // Linked to its origin: search attribute, Web UI metadata, its first event, its history.
+    const description = await fork.workflow.describe();
+    expect(description.typedSearchAttributes.get(AgentForkOfAttribute)).toBe(origin);
+    const metadata = await description.staticSummary();
+    expect(metadata).toContain(`fork of ${origin} after step 2`);
+    expect(await description.staticDetails()).toContain(origin);
+    const events: RunEvent[] = [];
+    for await (const event of fork.events()) events.push(event);
+    expect(events[0]).toMatchObject({ type: 'run-forked', from: { workflowId: origin }, step: 2, model: 'scripted:other', message: null });
+    const transcript = await buildTranscript(env.client, fork.workflowId);
+    expect(transcript.entries[0]).toMatchObject({ kind: 'started', forkOf: { workflowId: origin, step: 2 } });
+    expect(transcript.entries.filter((entry) => entry.kind === 'model').map((entry) => entry.kind === 'model' && entry.step)).toEqual([3]);
+    await recordHistory('fork-from-step', fork);
+  });
+
+  it('adds a message after the last step and continues under the config of a file (CLI, --follow --json)', async () => {
+    const origin = await originRun();
+    const cli = await runCli(['fork', origin, '--from-step', '3', '--model', 'scripted:followup', '--task', 'Now in French', '--follow', '--json', '--task-queue', env.taskQueue]);
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    const printed = JSON.parse(cli.stdout.trim().split('\n').at(-1)!) as { workflowId: string; forkOf: string; result: { output: string; steps: number } };
+    expect(printed).toMatchObject({ forkOf: origin, result: { output: 'follow-up answered', steps: 4 } });
+    const call = env.modelCalls.find((candidate) => candidate.modelId === 'followup')!;
+    expect(call.request.messages.at(-2)).toMatchObject({ role: 'assistant', content: 'origin answer: 3' });
+  });
+
+  it('forks a run that continued as new from a step of an earlier execution', async () => {
+    const run = await env.agents.startRun({ config: { name: 'long', model: 'scripted:long', tools: ['add'], max_steps: 8 }, task: 'Keep adding', historyEventLimit: 30 });
+    expect((await run.result()).output).toBe('long done 106');
+    const executions = await env.client.workflow.count(`WorkflowId = '${run.workflowId}'`);
+    expect(executions.count).toBeGreaterThan(1);
+    const adds = executionsOf('add');
+    const fork = await env.agents.fork(run.workflowId, { fromStep: 3, model: 'scripted:longFork' });
+    const result = await fork.result();
+    expect(result.output).toBe('forked long run saw 102');
+    expect(executionsOf('add')).toBe(adds);
+    const call = env.modelCalls.find((candidate) => candidate.modelId === 'longFork')!;
+    expect(call.request.messages.filter((message) => message.role === 'tool')).toHaveLength(3);
+  });
+
+  it('refuses bad input before anything starts, naming it', async () => {
+    const origin = await originRun();
+    const forksOf = async () => (await env.client.workflow.count(`${AgentForkOfAttribute.name} = '${origin}'`)).count;
+    const refusal = async (promise: Promise<unknown>) => {
+      const error = await promise.then(() => null, (caught: unknown) => caught);
+      expect(error).toBeInstanceOf(AgentRuntimeError);
+      return error as AgentRuntimeError;
+    };
+    const unknown = await refusal(env.agents.fork('no-such-run-42', { fromStep: 1 }));
+    expect(unknown.code).toBe(ErrorCode.runNotFound);
+    expect(unknown.message).toContain('no-such-run-42');
+    const beyond = await refusal(env.agents.fork(origin, { fromStep: 4 }));
+    expect(beyond.code).toBe(ErrorCode.forkRefused);
+    expect(beyond.message).toContain('step 4 is beyond the last step');
+    expect(beyond.message).toContain('(3)');
+    const zero = await refusal(env.agents.fork(origin, { fromStep: 0 }));
+    expect(zero.code).toBe(ErrorCode.forkRefused);
+    const invalid = await refusal(env.agents.fork(origin, { fromStep: 1, config: { name: 'x', temperature: 7 } }));
+    expect(invalid.code).toBe(ErrorCode.agentConfigInvalid);
+    expect(invalid.message).toContain('temperature');
+    const lacking = await refusal(env.agents.fork(origin, { fromStep: 1, config: { name: 'origin', model: 'scripted:other', tools: ['add', 'teleport'] } }));
+    expect(lacking.code).toBe(ErrorCode.agentConfigInvalid);
+    expect(lacking.message).toContain("tool 'teleport'");
+    const cli = await runCli(['fork', origin, '--from-step', '9', '--task-queue', env.taskQueue]);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('step 9 is beyond the last step');
+    expect(await forksOf()).toBe(0);
+  });
+
+  it("asks the workers which tools they have with a one-activity workflow", async () => {
+    const workflowId = `worker-tools-${Date.now()}`;
+    const tools = await env.client.workflow.execute<typeof agentWorkerTools>(WireName.workerToolsWorkflow, { taskQueue: env.taskQueue, workflowId });
+    expect(tools).toEqual(expect.arrayContaining(['add', 'echo', 'read_artifact']));
+    await recordHistory('worker-tools', env.agents.getRun(workflowId));
+  });
+});
