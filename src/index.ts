@@ -28,6 +28,8 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 export { AgentClient } from './client/agent-client';
 export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
 export type { ForkOptions } from './client/fork';
+export { evaluateRuns } from './client/evaluation/evaluate';
+export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary } from './client/evaluation/evaluate';
 export type { ForkOrigin, ReplaySource } from './shared/fork-types';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';

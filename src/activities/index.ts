@@ -6,8 +6,9 @@ import { createSkillActivities, type SkillDependencies } from './skill-activitie
 import { createSaveConversation } from './save-conversation';
 import { createLoadForkOrigin } from './fork-origin';
 import { createListWorkerTools } from './worker-tools';
+import { createReplayToolCall, type ReplayDependencies } from './recorded-tools';
 
-export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies;
+export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies & ReplayDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -21,6 +22,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     saveConversation: createSaveConversation(dependencies),
     loadForkOrigin: createLoadForkOrigin(dependencies),
     listWorkerTools: createListWorkerTools(dependencies),
+    replayToolCall: createReplayToolCall(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

@@ -9,6 +9,7 @@ import { AgentRuntimeError } from '../shared/errors';
 const commands = {
   run: () => import('./commands/run-command'),
   fork: () => import('./commands/fork-command'),
+  evaluate: () => import('./commands/eval-command'),
   status: () => import('./commands/status-command'),
   history: () => import('./commands/history-command'),
   watch: () => import('./commands/watch-command'),
@@ -62,6 +63,21 @@ program
   .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder, else the origin's)")
   .option('--json', 'machine-readable output')
   .action(async (run, options) => (await commands.fork()).forkCommand(run, options));
+
+program
+  .command('eval')
+  .description("replay recorded runs' tasks under a changed config, answering tool calls from the recordings; exit 1 when runs diverge")
+  .requiredOption('-c, --config <file>', 'the changed agent config')
+  .option('--runs <ids...>', 'workflow ids of recorded runs')
+  .option('--query <visibility query>', `recorded runs to replay, e.g. "AgentName='support'" (completed, top-level, not evaluation runs)`)
+  .option('--limit <n>', 'at most this many runs from --query (default 50)')
+  .option('-m, --model <provider:model>', "use this model instead of the config's")
+  .option('--live-tools', 'run tool calls the recording lacks for real (default: they get an error result)')
+  .option('--max-diverged <k>', 'pass while at most this many runs diverge (default 0)')
+  .option('--task-queue <name>', 'task queue of the workers')
+  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
+  .option('--json', 'machine-readable report')
+  .action(async (options) => (await commands.evaluate()).evalCommand(options));
 
 program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action(async (run, options) => (await commands.status()).statusCommand(run, options));
 

@@ -166,3 +166,11 @@ export interface LoadForkOriginInput {
   conversation: ConversationRef;
   taskIndex: number;
 }
+
+/** A tool call of a replay-evaluation run, to answer from the recorded run (`occurrence`: the nth call with this tool and arguments). */
+export interface ReplayToolCallInput {
+  source: { workflowId: string; runId: string };
+  call: ToolCall;
+  step: number;
+  occurrence: number;
+}

@@ -47,6 +47,7 @@ export const ErrorCode = {
   forkRefused: 'ForkRefused',
   toolCallNotRecorded: 'ToolCallNotRecorded',
   workersUnavailable: 'WorkersUnavailable',
+  evaluationRefused: 'EvaluationRefused',
 } as const;
 
 /** One of the `ErrorCode` values. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, Worker, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { RecordedRuns } from '../activities/recorded-tools';
 import { QueryConversationSource } from '../activities/conversation-source';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-environment';
@@ -86,6 +87,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       mcp: this.mcp,
       models: this.options.models ?? defaultModelRegistry(),
       conversations: new QueryConversationSource(client, artifacts),
+      recordings: new RecordedRuns(client),
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {

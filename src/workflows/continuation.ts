@@ -78,6 +78,8 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     ...(input.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: input.historySizeLimitBytes } : {}),
     agents: state.agents,
     carried: carry,
+    // An evaluation run stays one through continue-as-new and handoffs.
+    ...(input.replay ? { replay: input.replay } : {}),
   };
   assertFits(nextInput);
   const statusOnClose = markContinued();

@@ -16,6 +16,7 @@ import { unapprovedResult, workflowErrorResult, workflowToolResult } from './age
 import type { ApprovalGate } from './approval-gate';
 import { describeFailure } from './describe-failure';
 import { claimHandoff, toolRoute } from './loop-decisions';
+import { replayRecordedCall } from './recorded-tools';
 import { availableTools, type RunState } from './run-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
 
@@ -66,6 +67,12 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     const available = availableTools(state).filter((name) => !state.unavailableTools.includes(name));
     return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available.join(', ') || 'none'}`, ErrorCode.toolNotFound);
   }
+  const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
+  // An evaluation run answers from the recorded run; only an unrecorded call with live tools goes on.
+  if (state.input.replay) {
+    const replayed = await replayRecordedCall(state, call, activityId);
+    if (replayed) return replayed;
+  }
   let approval: ApprovalRecord | null = null;
   if (route.gated) {
     approval = await approvals.awaitDecision(call, step, index);
@@ -76,7 +83,6 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
   const quietProgress = config.emit_mcp_progress ? {} : { quietProgress: true as const };
-  const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
   const unbounded = infrastructureRetriesUnbounded(state);
   state.runningTools.push(call.name);
   try {

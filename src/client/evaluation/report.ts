@@ -1,0 +1,51 @@
+import type { Usage } from '../../shared/messages';
+import type { RunComparison } from './compare';
+import type { EvaluationReport } from './evaluate';
+
+/** An evaluation report for people: one block per run, then the totals and the verdict. */
+export function renderEvaluation(report: EvaluationReport): string {
+  const lines = [
+    `Evaluation ${report.evaluation}: ${report.total.runs} recorded run(s) replayed as ${report.agent} on ${report.model}` +
+      ` (tool calls answered from the recordings; unrecorded calls ${report.liveTools ? 'run live' : 'get an error'})`,
+    '',
+  ];
+  for (const run of report.runs) lines.push(...renderRun(run), '');
+  const { total } = report;
+  lines.push(
+    `Total: ${total.runs} run(s), ${total.diverged} diverged, ${total.sameAnswers} same answer(s), ${total.unmatchedToolCalls} unmatched tool call(s)`,
+    `  steps ${total.recorded.steps} → ${total.evaluation.steps} · tokens ${tokens(total.recorded.tokensByModel)} → ${tokens(total.evaluation.tokensByModel)} · time ${seconds(total.recorded.wallTimeMs)} → ${seconds(total.evaluation.wallTimeMs)}`,
+    report.passed
+      ? `PASSED: ${total.diverged} diverged run(s), at most ${report.maxDiverged} allowed`
+      : `FAILED: ${total.diverged} diverged run(s), at most ${report.maxDiverged} allowed`,
+  );
+  return lines.join('\n');
+}
+
+function renderRun(run: RunComparison): string[] {
+  const { recorded, evaluation } = run;
+  const verdict = run.diverged ? 'DIVERGED' : 'same';
+  const lines = [`${verdict}  ${recorded.workflowId} → ${evaluation.workflowId}`];
+  if (run.failure) return [...lines, `  the evaluation run failed: ${run.failure}`];
+  lines.push(
+    `  answer: ${run.sameAnswer ? 'same' : 'different'}${run.sameStructuredOutput === null ? '' : ` · structured output: ${run.sameStructuredOutput ? 'same' : 'different'}`}` +
+      ` · tool calls: ${run.firstDivergentStep === null ? 'same' : `diverge at step ${run.firstDivergentStep}`} · unmatched: ${run.unmatchedToolCalls.length}`,
+    `  steps ${recorded.steps} → ${evaluation.steps} (${recorded.stopReason} → ${evaluation.stopReason}) · tokens ${tokens(recorded.tokensByModel)} → ${tokens(evaluation.tokensByModel)} · time ${seconds(recorded.wallTimeMs)} → ${seconds(evaluation.wallTimeMs)}`,
+  );
+  for (const call of run.unmatchedToolCalls) lines.push(`  not recorded: step ${call.step} ${oneLine(call.call, 160)}`);
+  if (!run.sameAnswer) lines.push(`  recorded answer: ${oneLine(recorded.output, 200)}`, `  new answer:      ${oneLine(evaluation.output, 200)}`);
+  return lines;
+}
+
+function tokens(byModel: Record<string, Usage>): string {
+  const models = Object.entries(byModel);
+  return models.length === 0 ? 'none' : models.map(([model, usage]) => `${model} ${usage.inputTokens}/${usage.outputTokens}`).join(', ');
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
