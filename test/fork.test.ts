@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AgentRuntimeError, ErrorCode } from '../src/shared/errors';
 import type { RunEvent } from '../src/shared/run-events';
-import { AgentForkOfAttribute } from '../src/shared/search-attributes';
+import { AgentForkOfAttribute, AgentNameAttribute } from '../src/shared/search-attributes';
 import { buildTranscript } from '../src/client/history-view';
 import { WireName } from '../src/shared/wire-names';
 import type { agentWorkerTools } from '../src/workflows/worker-tools';
@@ -32,6 +32,21 @@ beforeAll(async () => {
       // After the origin's final answer, the fork's added message is what the model answers.
       followup: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'follow-up answered', expect: { lastMessageIncludes: 'Now in French' } }] },
       long: { replies: [...Array.from({ length: 7 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })), { text: 'long done {{tool:add}}' }] },
+      compacts: {
+        replies: [
+          { toolCalls: [{ name: 'bulk', args: { words: 150 } }] },
+          { toolCalls: [{ name: 'bulk', args: { words: 150 } }] },
+          { toolCalls: [{ name: 'bulk', args: { words: 150 } }] },
+          { text: 'finished after compaction' },
+        ],
+        compaction: [{ text: 'Earlier: bulk returned 150 words.' }],
+      },
+      afterCompaction: { replies: [...Array.from({ length: 4 }, () => ({ text: 'unused' })), { text: 'fork after the compaction', expect: { lastMessageIncludes: 'And now?' } }] },
+      planned: { planner: [{ text: 'Plan:\n1. Add\n2. Answer' }], replies: [{ toolCalls: [{ name: 'add', args: { a: 5, b: 5 } }] }, { text: 'planned {{tool:add}}' }] },
+      plannedFork: { replies: [{ text: 'unused' }, { text: 'fork of a planned run: {{tool:add}}' }] },
+      triage: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'routing' } }] }, { toolCalls: [{ name: 'transfer_to_billing', args: {} }] }, { text: 'unused' }, { text: 'unused' }] },
+      billing: { replies: [{ text: 'unused' }, { text: 'unused' }, { toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }] }, { text: 'Refunded {{tool:add}} euros.' }] },
+      billingFork: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'Billing fork refunded {{tool:add}}.' }] },
       longFork: { replies: [...Array.from({ length: 3 }, () => ({ text: 'unused' })), { text: 'forked long run saw {{tool:add}}' }] },
     },
   });
@@ -104,6 +119,54 @@ describe('fork', () => {
     expect(executionsOf('add')).toBe(adds);
     const call = env.modelCalls.find((candidate) => candidate.modelId === 'longFork')!;
     expect(call.request.messages.filter((message) => message.role === 'tool')).toHaveLength(3);
+  });
+
+  it('refuses a step before a later compaction of the same execution, and forks from the compaction on', async () => {
+    const config = { name: 'compacting', model: 'scripted:compacts', budget_awareness: 'limit:25', context_window: 2000, tools: ['bulk'] };
+    const run = await env.agents.startRun({ config, task: 'Read a lot' });
+    expect((await run.result()).output).toBe('finished after compaction');
+    const error = await env.agents.fork(run.workflowId, { fromStep: 2 }).then(() => null, (caught: unknown) => caught as AgentRuntimeError);
+    expect(error?.code).toBe(ErrorCode.forkRefused);
+    expect(error?.message).toContain('compacted its conversation at step 4, after step 2');
+    const fork = await env.agents.fork(run.workflowId, { fromStep: 4, model: 'scripted:afterCompaction', task: 'And now?' });
+    expect((await fork.result()).output).toBe('fork after the compaction');
+    const call = env.modelCalls.find((candidate) => candidate.modelId === 'afterCompaction')!;
+    expect(call.request.messages[1]!.content).toContain('Summary of the earlier part of this conversation');
+    await recordHistory('fork-after-compaction', fork);
+  });
+
+  it('forks a planned run (the plan stays in the task message, the planner does not run again) and a handed-off run (as the agent that took the step)', async () => {
+    const planned = await env.agents.startRun({ config: { name: 'planned', model: 'scripted:planned', planning_enabled: true, tools: ['add'] }, task: 'Add five and five' });
+    expect((await planned.result()).output).toBe('planned 10');
+    const plannerCalls = env.modelCalls.filter((call) => call.request.purpose === 'planner').length;
+    const fork = await env.agents.fork(planned.workflowId, { fromStep: 1, model: 'scripted:plannedFork' });
+    expect((await fork.result()).output).toBe('fork of a planned run: 10');
+    expect(env.modelCalls.filter((call) => call.request.purpose === 'planner')).toHaveLength(plannerCalls);
+    expect(env.modelCalls.find((call) => call.modelId === 'plannedFork')!.request.messages[0]!.content).toContain('Plan:');
+
+    const triage = { name: 'triage', model: 'scripted:triage', tools: ['echo'], handoffs: ['billing'] };
+    const billing = { name: 'billing', model: 'scripted:billing', tools: ['add'] };
+    const handedOff = await env.agents.startRun({ config: triage, task: 'Refund me', agents: { billing } });
+    expect((await handedOff.result()).output).toBe('Refunded 42 euros.');
+    const adds = executionsOf('add');
+    const billingFork = await env.agents.fork(handedOff.workflowId, { fromStep: 3, model: 'scripted:billingFork' });
+    const result = await billingFork.result();
+    expect(result.output).toBe('Billing fork refunded 42.');
+    expect(executionsOf('add')).toBe(adds);
+    expect(await billingFork.workflow.describe().then((description) => description.typedSearchAttributes.get(AgentForkOfAttribute))).toBe(handedOff.workflowId);
+    const events: RunEvent[] = [];
+    for await (const event of billingFork.events()) events.push(event);
+    expect(events[0]).toMatchObject({ type: 'run-forked', agent: 'billing', step: 3 });
+
+    // A fork that hands off keeps its link to the origin.
+    const echoes = executionsOf('echo');
+    const triageFork = await env.agents.fork(handedOff.workflowId, { fromStep: 1 });
+    expect((await triageFork.result()).output).toBe('Refunded 42 euros.');
+    expect(executionsOf('echo')).toBe(echoes);
+    const latest = await env.client.workflow.getHandle(triageFork.workflowId).describe();
+    expect(latest.typedSearchAttributes.get(AgentForkOfAttribute)).toBe(handedOff.workflowId);
+    expect(latest.typedSearchAttributes.get(AgentNameAttribute)).toBe('billing');
+    await recordHistory('fork-handoff', triageFork);
   });
 
   it('refuses bad input before anything starts, naming it', async () => {

@@ -20,8 +20,9 @@ function entriesOf<K extends TranscriptEntry['kind']>(entries: TranscriptEntry[]
 }
 
 describe('history view', () => {
-  it('reads every recorded history without an error', () => {
-    const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json'));
+  it('reads every recorded history of an agent run without an error', () => {
+    // Histories of other workflows (the workers' tool listing) have no transcript to speak of.
+    const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json') && !file.startsWith('worker-tools@'));
     const failures: string[] = [];
     for (const file of files) {
       try {

@@ -10,6 +10,7 @@ import type { AgentRunInput, CarriedState } from '../shared/run-types';
 import type { agentRun } from './agent-run';
 import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { drainInjectedMessages } from './run-handlers';
+import { originLinkAttributes } from './fork-origin';
 import { markContinued } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -90,7 +91,7 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
   }
   // The attributes given here replace the run's (see handoffSearchAttributes).
-  const typedSearchAttributes = handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH));
+  const typedSearchAttributes = [...handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH)), ...originLinkAttributes()];
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
 }
 

@@ -1,4 +1,6 @@
-import { ApplicationFailure, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributePair } from '@temporalio/common';
+import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../shared/search-attributes';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../shared/errors';
 import { eventsQuery, MessageDescription } from '../shared/run-messages';
@@ -67,4 +69,17 @@ export function announceFork(state: RunState): void {
     message: fork.message ?? null,
   });
   if (fork.message) state.threads.push('executor', { role: 'user', content: fork.message });
+}
+
+/**
+ * The links a handoff keeps: its search attributes replace the run's, so a fork or an evaluation
+ * run that hands off would otherwise lose `AgentForkOf` / `AgentEvaluation`. Empty for other runs
+ * (so their handoff commands are unchanged).
+ */
+export function originLinkAttributes(): SearchAttributePair[] {
+  const current = workflowInfo().typedSearchAttributes;
+  return [AgentForkOfAttribute, AgentEvaluationAttribute].flatMap((key) => {
+    const value = current.get(key);
+    return value ? [{ key, value }] : [];
+  });
 }
