@@ -32,13 +32,9 @@ beforeAll(async () => {
       // After the origin's final answer, the fork's added message is what the model answers.
       followup: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'follow-up answered', expect: { lastMessageIncludes: 'Now in French' } }] },
       long: { replies: [...Array.from({ length: 7 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })), { text: 'long done {{tool:add}}' }] },
+      // Three long results: the prompt of step 4 passes the budget (limit:25 of 2000), so step 4 compacts first.
       compacts: {
-        replies: [
-          { toolCalls: [{ name: 'bulk', args: { words: 150 } }] },
-          { toolCalls: [{ name: 'bulk', args: { words: 150 } }] },
-          { toolCalls: [{ name: 'bulk', args: { words: 150 } }] },
-          { text: 'finished after compaction' },
-        ],
+        replies: [...Array.from({ length: 3 }, () => ({ toolCalls: [{ name: 'bulk', args: { words: 150 } }] })), { text: 'finished after compaction' }],
         compaction: [{ text: 'Earlier: bulk returned 150 words.' }],
       },
       afterCompaction: { replies: [...Array.from({ length: 4 }, () => ({ text: 'unused' })), { text: 'fork after the compaction', expect: { lastMessageIncludes: 'And now?' } }] },
