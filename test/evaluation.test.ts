@@ -117,16 +117,14 @@ describe('replay evaluation', () => {
   });
 
   it('prints the report and exits 1 when runs diverge (CLI, --json, --max-diverged)', async () => {
-    const same = await runCli(['eval', '--runs', recordedRuns[0]!, '--config', configFile('scripted:recorded'), '--task-queue', env.taskQueue]);
+    const same = await runCli(['eval', '--runs', recordedRuns[0]!, '--config', configFile('scripted:recorded'), '--json', '--task-queue', env.taskQueue]);
     expect(same.code).toBe(0);
-    expect(same.stdout).toContain('PASSED: 0 diverged run(s)');
-    const diverged = await runCli(['eval', '--runs', recordedRuns[0]!, '--config', configFile('scripted:diverging'), '--json', '--task-queue', env.taskQueue]);
+    expect(JSON.parse(same.stdout) as EvaluationReport).toMatchObject({ passed: true, total: { runs: 1, diverged: 0 } });
+    const diverged = await runCli(['eval', '--runs', ...recordedRuns, '--config', configFile('scripted:diverging'), '--max-diverged', '1', '--task-queue', env.taskQueue]);
     expect(diverged.code).toBe(1);
-    const report = JSON.parse(diverged.stdout) as EvaluationReport;
-    expect(report.runs[0]).toMatchObject({ diverged: true, firstDivergentStep: 2 });
-    const tolerated = await runCli(['eval', '--runs', recordedRuns[0]!, '--config', configFile('scripted:diverging'), '--max-diverged', '1', '--task-queue', env.taskQueue]);
-    expect(tolerated.code).toBe(0);
-    expect(tolerated.stdout).toContain('diverge at step 2');
+    expect(diverged.stdout).toContain('tool calls: diverge at step 2 · unmatched: 1');
+    expect(diverged.stdout).toContain('not recorded: step 2 echo({"text":"bye"})');
+    expect(diverged.stdout).toContain('FAILED: 2 diverged run(s), at most 1 allowed');
   });
 
   it('refuses bad input before any evaluation run starts, naming it', async () => {

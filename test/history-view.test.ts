@@ -104,4 +104,25 @@ describe('history view', () => {
     const [loaded] = entriesOf(entries, 'skills-loaded');
     expect(loaded?.sources.map((source) => source.skills)).toEqual([['greeter'], ['greeter']]);
   });
+
+  it("shows an evaluation run's replayed calls as recorded results, and an unrecorded call with its error", () => {
+    const file = readdirSync(HISTORIES_DIR).find((name) => name.startsWith('evaluation-not-recorded@'))!;
+    const { entries, text } = transcriptOf(file);
+    const tools = entriesOf(entries, 'tool');
+    expect(tools.map((tool) => [tool.step, tool.tool, tool.via])).toEqual([
+      [1, 'add', 'recorded'],
+      [2, 'echo', 'workflow'],
+    ]);
+    expect(tools[0]?.result?.content).toBe('3');
+    expect(tools[1]?.result?.errorCode).toBe('ToolCallNotRecorded');
+    expect(text).toContain('tool add({"b":2,"a":1}) · recorded result (not run)');
+  });
+
+  it('shows where a fork came from', () => {
+    const file = readdirSync(HISTORIES_DIR).find((name) => name.startsWith('fork-from-step@'))!;
+    const { entries, text } = transcriptOf(file);
+    expect(entriesOf(entries, 'started')[0]?.forkOf).toMatchObject({ step: 2 });
+    expect(text).toMatch(/forked from origin-\S+ \(\S+\) after step 2/);
+    expect(entriesOf(entries, 'model').map((entry) => entry.step)).toEqual([3]);
+  });
 });

@@ -69,7 +69,7 @@ program
   .description("replay recorded runs' tasks under a changed config, answering tool calls from the recordings; exit 1 when runs diverge")
   .requiredOption('-c, --config <file>', 'the changed agent config')
   .option('--runs <ids...>', 'workflow ids of recorded runs')
-  .option('--query <visibility query>', `recorded runs to replay, e.g. "AgentName='support'" (completed, top-level, not evaluation runs)`)
+  .option('--query <visibility query>', `recorded runs to replay, e.g. "AgentName='support'" (completed, top-level, neither evaluation runs nor forks)`)
   .option('--limit <n>', 'at most this many runs from --query (default 50)')
   .option('-m, --model <provider:model>', "use this model instead of the config's")
   .option('--live-tools', 'run tool calls the recording lacks for real (default: they get an error result)')

@@ -17,9 +17,10 @@ export interface ToolEntry {
   /**
    * `activity`: the tool activity (`runTool`); `mcp`: an MCP server through `callMcpTool`;
    * `workflow`: answered by the workflow itself (handoffs, unknown tools, rejected or timed-out
-   * approvals, sub-agent jobs and their refusals), so its result comes from the run's result.
+   * approvals, sub-agent jobs and their refusals), so its result comes from the run's result;
+   * `recorded`: an evaluation run's call answered with the recorded run's result (no tool ran).
    */
-  via: 'activity' | 'mcp' | 'workflow';
+  via: 'activity' | 'mcp' | 'workflow' | 'recorded';
   /** The MCP server, for `via: 'mcp'`. */
   server?: string;
   args: unknown;

@@ -65,7 +65,7 @@ export function renderTranscript(transcript: Transcript): string {
 
 function renderTool(time: string, entry: ToolEntry): string[] {
   const mark = entry.failure || entry.result?.isError ? '✗' : entry.result || entry.via !== 'workflow' ? '✓' : '·';
-  const where = entry.via === 'mcp' ? ` · MCP ${entry.server ?? ''}` : entry.via === 'workflow' ? ' · by the workflow' : '';
+  const where = entry.via === 'mcp' ? ` · MCP ${entry.server ?? ''}` : entry.via === 'workflow' ? ' · by the workflow' : entry.via === 'recorded' ? ' · recorded result (not run)' : '';
   const label = entry.via === 'workflow' ? `step ${entry.step}` : stepLabel(entry.activityId);
   const duration = entry.via === 'workflow' && !entry.result ? '' : ` (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`;
   const lines = [`${time}  ${label} · tool ${entry.tool}(${compact(entry.args)})${where} ${mark}${duration}`];

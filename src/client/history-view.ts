@@ -136,11 +136,12 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
         const input = decode<CompactionInput>(payload);
         const summarisedMessages = input ? Math.max(0, input.keepFrom - input.taskIndex - 1) : 0;
         entry = { kind: 'compaction', step: stepOf(activityId), activityId, at: iso(at), durationMs: null, attempts: 1, model: input?.model ?? '', summarisedMessages, summary: null, failure: null };
-      } else if (type === 'runTool' || type === 'callMcpTool') {
+      } else if (type === 'runTool' || type === 'callMcpTool' || type === 'replayToolCall') {
         const input = decode<RunToolInput & Partial<McpToolCallInput>>(payload);
         const step = input?.step ?? 0;
         const callId = input?.call.id ?? '';
-        unclaimed.delete(`${step}:${callId}`);
+        // A replayed call is claimed only once a recorded result came back (an unrecorded one is answered otherwise).
+        if (type !== 'replayToolCall') unclaimed.delete(`${step}:${callId}`);
         entry = {
           kind: 'tool',
           step,
@@ -150,7 +151,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
           attempts: 1,
           tool: input?.call.name ?? '',
           callId,
-          via: type === 'callMcpTool' ? 'mcp' : 'activity',
+          via: type === 'callMcpTool' ? 'mcp' : type === 'replayToolCall' ? 'recorded' : 'activity',
           ...(input?.server ? { server: input.server.name } : {}),
           args: input?.call.args ?? null,
           result: null,
@@ -199,6 +200,10 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
         entry.sources = snapshots.map((snapshot) => ({ source: snapshot.source, skills: snapshot.skills.map((skill) => skill.name), errors: snapshot.errors }));
       } else {
         entry.result = decode<ToolResult>(payload);
+        if (entry.via === 'recorded') {
+          if (entry.result) unclaimed.delete(`${entry.step}:${entry.callId}`);
+          else entries.splice(entries.indexOf(entry), 1);
+        }
       }
       continue;
     }

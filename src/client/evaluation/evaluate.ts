@@ -4,7 +4,7 @@ import { AgentRuntimeError, ErrorCode } from '../../shared/errors';
 import { resolveHandoffAgents } from '../../shared/handoff-agents';
 import type { Usage } from '../../shared/messages';
 import type { AgentRunInput } from '../../shared/run-types';
-import { AgentEvaluationAttribute } from '../../shared/search-attributes';
+import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../shared/search-attributes';
 import { withSkillSourceKeys } from '../../skills/skill-source';
 import type { AgentClient } from '../agent-client';
 import { assertWorkersHaveTools } from '../worker-tools';
@@ -15,7 +15,7 @@ import { readRunRecord } from './run-record';
 export interface EvaluationOptions {
   /** Workflow ids of recorded runs. Give these or `query`. */
   runs?: string[];
-  /** A visibility query for recorded runs (`AgentName='support' AND StartTime > '2026-11-16T00:00:00Z'`); evaluation runs and sub-agent runs are left out. */
+  /** A visibility query for recorded runs (`AgentName='support' AND StartTime > '2026-11-16T00:00:00Z'`); evaluation runs, forks and sub-agent runs are left out. */
   query?: string;
   /** At most this many runs from `query` (default 50). */
   limit?: number;
@@ -118,7 +118,7 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   return { evaluation, agent: config.name, model: config.model, liveTools, runs, total: totals(runs), maxDiverged, passed: diverged <= maxDiverged };
 }
 
-/** The recorded runs: the ids given, or the completed, top-level, non-evaluation runs the query finds. */
+/** The recorded runs: the ids given, or the completed, top-level runs the query finds that are neither evaluation runs nor forks. */
 async function recordedRunIds(agents: AgentClient, options: EvaluationOptions): Promise<string[]> {
   if ((options.runs?.length ?? 0) > 0 === Boolean(options.query)) {
     throw new AgentRuntimeError(ErrorCode.evaluationRefused, 'Give the recorded runs either by id (--runs) or by a query (--query), not both and not neither');
@@ -127,7 +127,8 @@ async function recordedRunIds(agents: AgentClient, options: EvaluationOptions): 
   const limit = options.limit ?? 50;
   const ids: string[] = [];
   for await (const execution of agents.temporal.workflow.list({ query: options.query })) {
-    if (execution.status.name !== 'COMPLETED' || execution.parentExecution || execution.typedSearchAttributes.get(AgentEvaluationAttribute)) continue;
+    const attributes = execution.typedSearchAttributes;
+    if (execution.status.name !== 'COMPLETED' || execution.parentExecution || attributes.get(AgentEvaluationAttribute) || attributes.get(AgentForkOfAttribute)) continue;
     if (!ids.includes(execution.workflowId)) ids.push(execution.workflowId);
     if (ids.length >= limit) break;
   }
