@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AgentRuntimeError, ErrorCode } from '../src/shared/errors';
+import { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { msToTs } from '@temporalio/common/lib/time';
+import { AgentClient } from '../src/client/agent-client';
+import { parseAgentConfig } from '../src/shared/agent-config';
+import { AgentRuntimeError, ErrorCode, SearchAttributesMissingError } from '../src/shared/errors';
 import type { RunEvent } from '../src/shared/run-events';
 import { AgentForkOfAttribute, AgentNameAttribute } from '../src/shared/search-attributes';
 import { buildTranscript } from '../src/client/history-view';
@@ -7,7 +12,7 @@ import { WireName } from '../src/shared/wire-names';
 import type { agentWorkerTools } from '../src/workflows/worker-tools';
 import { runCli } from './support/cli-process';
 import { recordHistory } from './support/history-recorder';
-import { createTestEnvironment, type TestEnvironment } from './support/test-env';
+import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
 const testTools = createTestTools();
@@ -192,6 +197,24 @@ describe('fork', () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('step 9 is beyond the last step');
     expect(await forksOf()).toBe(0);
+  });
+
+  it('reports a namespace that lacks AgentForkOf as SearchAttributesMissingError (run `setup`), starting nothing', async () => {
+    const namespace = `no-fork-attribute-${Date.now()}`;
+    const { connection } = env.client;
+    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+    // A namespace just created may not be known to the operator API for a moment.
+    await eventually(async () => {
+      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { AgentName: keyword, AgentStatus: keyword } });
+      return true;
+    }, 60_000);
+    const agents = new AgentClient(new Client({ connection, namespace }), { namespace, taskQueue: env.taskQueue });
+    const input = { config: parseAgentConfig({ name: 'x' }), task: 'y' };
+    const error = await agents.startAgentWorkflow(input, { workflowId: 'fork-x', summary: 'x', attributes: [{ key: AgentForkOfAttribute, value: 'origin' }] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SearchAttributesMissingError);
+    expect((error as Error).message).toContain('AgentForkOf');
+    expect((error as Error).message).toContain('durable-agents setup');
   });
 
   it("asks the workers which tools they have with a one-activity workflow", async () => {

@@ -181,9 +181,12 @@ export class AgentClient {
         requestEagerStart: this.eagerStart,
       })
       .catch((error: unknown) => {
-        // A namespace that never had `durable-agents setup` refuses the run's search attributes.
-        const message = error instanceof Error ? error.message : String(error);
-        if (/search attribute/i.test(message) && AGENT_SEARCH_ATTRIBUTES.some((attribute) => message.includes(attribute.name))) throw new SearchAttributesMissingError(this.namespace, message);
+        // A namespace that never had `durable-agents setup` refuses the run's search attributes (the
+        // server's words are in the cause: "… has no mapping defined for search attribute AgentForkOf").
+        const messages: string[] = [];
+        for (let current: unknown = error; current instanceof Error && messages.length < 4; current = current.cause) messages.push(current.message);
+        const detail = messages.find((message) => /search attribute/i.test(message) && AGENT_SEARCH_ATTRIBUTES.some((attribute) => message.includes(attribute.name)));
+        if (detail) throw new SearchAttributesMissingError(this.namespace, detail);
         throw error;
       });
     return new RunHandle(this.temporal, handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));
