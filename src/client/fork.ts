@@ -92,6 +92,8 @@ export async function planFork(client: Client, workflowId: string, options: Fork
     task: originInput.task,
     ...(Object.keys(agents).length > 0 ? { agents } : {}),
     ...(originInput.timeouts ? { timeouts: originInput.timeouts } : {}),
+    ...(originInput.historyEventLimit !== undefined ? { historyEventLimit: originInput.historyEventLimit } : {}),
+    ...(originInput.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: originInput.historySizeLimitBytes } : {}),
     fork,
   };
   return { input, originAgent: originInput.config.name };
