@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -58,13 +58,30 @@ export async function findOrBuildTemporalCli(options: FindCliOptions = {}): Prom
   return built;
 }
 
-/** `go install <module>` into `binDir`, echoing go's progress lines (the first build takes minutes). */
-export function goInstall(module: string, binDir: string, log: (line: string) => void): Promise<void> {
+/**
+ * `go install` of one or more packages (all `@` the same version of one module) into `binDir`,
+ * echoing go's progress lines (the first build takes minutes). The binaries are built into a
+ * private folder inside `binDir` and then renamed into place, so a concurrent build (another
+ * checkout, a CI step started early) or an interrupted one never leaves a half-written binary.
+ */
+export async function goInstall(module: string | string[], binDir: string, log: (line: string) => void): Promise<void> {
+  const packages = Array.isArray(module) ? module : [module];
   mkdirSync(binDir, { recursive: true });
+  const staging = mkdtempSync(path.join(binDir, '.go-install-'));
+  try {
+    await runGoInstall(packages, staging, log);
+    for (const binary of readdirSync(staging)) renameSync(path.join(staging, binary), path.join(binDir, binary));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function runGoInstall(packages: string[], gobin: string, log: (line: string) => void): Promise<void> {
+  const name = packages.join(' ');
   return new Promise((resolve, reject) => {
     // -x would be too noisy; go prints "go: downloading ..." lines, which are the progress we show.
-    const child = spawn('go', ['install', module], {
-      env: { ...process.env, GOBIN: binDir },
+    const child = spawn('go', ['install', ...packages], {
+      env: { ...process.env, GOBIN: gobin },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tail: string[] = [];
@@ -77,7 +94,7 @@ export function goInstall(module: string, binDir: string, log: (line: string) =>
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    const heartbeat = setInterval(() => log(`  ...still compiling ${module}`), 30_000);
+    const heartbeat = setInterval(() => log(`  ...still compiling ${name}`), 30_000);
     child.on('error', (error) => {
       clearInterval(heartbeat);
       reject(error);
@@ -85,7 +102,7 @@ export function goInstall(module: string, binDir: string, log: (line: string) =>
     child.on('exit', (code) => {
       clearInterval(heartbeat);
       if (code === 0) resolve();
-      else reject(new Error(`go install ${module} exited with ${code}:\n${tail.join('\n')}`));
+      else reject(new Error(`go install ${name} exited with ${code}:\n${tail.join('\n')}`));
     });
   });
 }
