@@ -28,6 +28,7 @@ const DATABASES = [
 export class Cluster {
   postgres: Postgres | null = null;
   server: ClusterServer | null = null;
+  private sqlTool = '';
   /** Seconds each step of `start()` took, for the test's report. */
   readonly timings: Record<string, number> = {};
 
@@ -45,11 +46,27 @@ export class Cluster {
   async start(folder: string): Promise<void> {
     const binaries = await this.step('build', () => findOrBuildServerBinaries((line) => console.log(line)));
     this.postgres = await this.step('postgresql', async () => startPostgres(await freePort()));
-    await this.step('schemas', () => applySchemas(binaries.sqlTool, this.postgres!));
+    this.sqlTool = binaries.sqlTool;
+    await this.step('schemas', () => this.applySchemas());
     this.server = await ClusterServer.create(binaries.server, this.postgres, path.join(folder, 'temporal-server.log'));
     await this.step('server', () => this.server!.start());
     await this.step('namespace', () => this.createNamespace());
     await this.step('setup', () => this.setup());
+  }
+
+  /**
+   * Both databases created and on the newest schema: create-database, setup-schema -v 0.0, then
+   * update-schema. Each step is idempotent, so it runs again safely on every start.
+   */
+  async applySchemas(): Promise<void> {
+    const postgres = this.postgres!;
+    const connection = ['--plugin', 'postgres12', '--endpoint', postgres.host, '--port', String(postgres.port), '--user', postgres.user, '--password', postgres.password];
+    for (const database of DATABASES) {
+      for (const command of [['create-database'], ['setup-schema', '-v', '0.0'], ['update-schema', '--schema-name', database.schema]]) {
+        const result = await run(this.sqlTool, [...connection, '--database', database.name, ...command]);
+        if (result.code !== 0) throw new Error(`temporal-sql-tool ${command.join(' ')} on ${database.name} failed (${result.code}):\n${result.output}`);
+      }
+    }
   }
 
   async stop(): Promise<void> {
@@ -89,17 +106,6 @@ export class Cluster {
       await retry('a visibility query by AgentStatus', () => client.workflow.count(`${AgentStatusAttribute.name} = 'awaiting_approval'`));
     } finally {
       await connection.close();
-    }
-  }
-}
-
-/** create-database, setup-schema -v 0.0, then update-schema to the newest version, for each database. */
-async function applySchemas(sqlTool: string, postgres: Postgres): Promise<void> {
-  const connection = ['--plugin', 'postgres12', '--endpoint', postgres.host, '--port', String(postgres.port), '--user', postgres.user, '--password', postgres.password];
-  for (const database of DATABASES) {
-    for (const command of [['create-database'], ['setup-schema', '-v', '0.0'], ['update-schema', '--schema-name', database.schema]]) {
-      const result = await run(sqlTool, [...connection, '--database', database.name, ...command]);
-      if (result.code !== 0) throw new Error(`temporal-sql-tool ${command.join(' ')} on ${database.name} failed (${result.code}):\n${result.output}`);
     }
   }
 }
