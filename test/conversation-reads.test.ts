@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { QueryConversationSource } from '../src/activities/conversation-source';
 import { conversationQuery } from '../src/shared/run-messages';
 import { WireName } from '../src/shared/wire-names';
-import { ConversationThreads, MAX_RECENT_CHARACTERS } from '../src/workflows/conversation-threads';
+import { ConversationThreads, MAX_RECENT_CHARACTERS, MAX_SYSTEM_CHARACTERS } from '../src/workflows/conversation-threads';
 import { defineTool } from '../src/tools/define-tool';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 
@@ -13,7 +13,8 @@ import { createTestEnvironment, type TestEnvironment } from './support/test-env'
  * history stays O(1) per step. The worker that ran a run's previous step already holds all but
  * the messages added since, and those come in the step's input when they are small: then the step
  * asks the run nothing. Otherwise (large additions, another worker, a changed conversation) the
- * `conversation` query fills in what is missing. The queries are counted on the real client the
+ * `conversation` query fills in what is missing. The system prompt travels in the first reference
+ * of each revision when it is not long. The queries are counted on the real client the
  * worker's activities use.
  */
 
@@ -61,7 +62,7 @@ afterAll(async () => {
 });
 
 async function runWith(tool: 'small' | 'large') {
-  const run = await env.agents.startRun({ config: { name: tool, model: `scripted:${tool}`, tools: [tool], max_steps: STEPS }, task: 'Go' });
+  const run = await env.agents.startRun({ config: { name: tool, instructions: `You are ${tool}.`, model: `scripted:${tool}`, tools: [tool], max_steps: STEPS }, task: 'Go' });
   const result = await run.result();
   expect(result.steps).toBe(STEPS);
   const calls = env.modelCalls.filter((call) => call.modelId === tool);
@@ -80,17 +81,18 @@ function expectWholeConversation(messages: Array<{ role: string; content: string
 }
 
 describe('how model steps read the conversation', () => {
-  it('asks the run once (for the system prompt) when every step adds little', async () => {
+  it('asks the run nothing when every step adds little (the first step brings the system prompt)', async () => {
     const { lastRequest, queries } = await runWith('small');
     expectWholeConversation(lastRequest.messages, 'small');
-    expect(queries).toBe(1);
+    expect(lastRequest.system).toContain('You are small');
+    expect(queries).toBe(0);
   });
 
   it('reads by query what a step added when it is too large to travel in the next input, with the same result', async () => {
     const { lastRequest, queries } = await runWith('large');
     expectWholeConversation(lastRequest.messages, 'large');
-    // Steps 2..5 follow a large tool result; step 1 reads the system prompt.
-    expect(queries).toBe(STEPS);
+    // Steps 2..5 follow a large tool result.
+    expect(queries).toBe(STEPS - 1);
   });
 
   it('on a worker that holds nothing of the run, or a stale copy, reads it all by query', async () => {
@@ -103,8 +105,8 @@ describe('how model steps read the conversation', () => {
     const before = queriesByWorkflow.get(run.workflowId) ?? 0;
     const queriesSince = () => (queriesByWorkflow.get(run.workflowId) ?? 0) - before;
 
-    // Nothing cached: `recent` alone is not the conversation.
-    const first = await source.load(execution, { epoch: 0, count, revision: revision!, recent: all.slice(-2) });
+    // Nothing cached: `recent` alone is not the conversation (and a system prompt alone is not either).
+    const first = await source.load(execution, { epoch: 0, count, revision: revision!, system: 'system', recent: all.slice(-2) });
     expect(first.messages).toEqual(all);
     expect(queriesSince()).toBe(1);
 
@@ -127,19 +129,21 @@ describe('the references a run hands its model steps', () => {
 
   it('carry the messages added since the previous reference while they are small, and a revision that changes with the system prompt', () => {
     const threads = new ConversationThreads('system', [user('task')]);
-    expect(threads.ref('executor')).toEqual({ epoch: 0, count: 1, revision: 0, recent: [user('task')] });
+    expect(threads.ref('executor')).toEqual({ epoch: 0, count: 1, revision: 0, system: 'system', recent: [user('task')] });
     threads.push('executor', user('more'));
     threads.push('executor', user('and more'));
     expect(threads.ref('executor')).toEqual({ epoch: 0, count: 3, revision: 0, recent: [user('more'), user('and more')] });
     expect(threads.ref('executor')).toEqual({ epoch: 0, count: 3, revision: 0, recent: [] });
     threads.setSystem('executor', 'new skills');
     threads.push('executor', user('x'.repeat(MAX_RECENT_CHARACTERS)));
-    expect(threads.ref('executor')).toEqual({ epoch: 0, count: 4, revision: 1 });
+    expect(threads.ref('executor')).toEqual({ epoch: 0, count: 4, revision: 1, system: 'new skills' });
+    threads.setSystem('executor', 'y'.repeat(MAX_SYSTEM_CHARACTERS + 1));
+    expect(threads.ref('executor')).toEqual({ epoch: 0, count: 4, revision: 2, recent: [] });
   });
 
   it('never resend what a continued run took over from its snapshot', () => {
     const threads = new ConversationThreads('system', [user('newer')], { base: { artifactId: 'snapshot', count: 40 }, head: [user('task')], lastAssistantText: '' });
-    expect(threads.ref('executor')).toEqual({ epoch: 0, count: 41, revision: 0 });
+    expect(threads.ref('executor')).toEqual({ epoch: 0, count: 41, revision: 0, system: 'system' });
     threads.push('executor', user('newest'));
     expect(threads.ref('executor')).toEqual({ epoch: 0, count: 42, revision: 0, recent: [user('newest')] });
   });

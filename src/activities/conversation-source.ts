@@ -123,19 +123,23 @@ export class QueryConversationSource implements ConversationSource {
 }
 
 /**
- * The conversation from this worker's cache plus the reference's `recent` messages, or undefined
- * when they don't make it whole (another worker ran the previous step, a new epoch or revision,
- * nothing cached, or an input recorded before references carried revisions).
+ * The conversation from this worker's cache plus what the reference carries (the newest messages,
+ * and the system prompt when it changed), or undefined when they don't make it whole: another
+ * worker ran the previous step, a new epoch or revision, nothing cached, or an input recorded
+ * before references carried revisions.
  */
 function completeFromCache(cached: CachedConversation | undefined, ref: ConversationRef): CachedConversation | undefined {
-  if (!cached || ref.revision === undefined || cached.system === undefined) return undefined;
-  if (cached.epoch !== ref.epoch || cached.revision !== ref.revision) return undefined;
+  if (ref.revision === undefined) return undefined;
+  const current = cached !== undefined && cached.epoch === ref.epoch && cached.revision === ref.revision ? cached : undefined;
+  const system = ref.system ?? current?.system;
+  if (system === undefined) return undefined;
+  const held = current?.messages ?? [];
   const recent = ref.recent ?? [];
   const firstRecent = ref.count - recent.length;
   // The cache may already hold some of `recent` (this step's earlier attempt appended them).
-  if (cached.messages.length < firstRecent || cached.messages.length > ref.count) return undefined;
-  const messages = cached.messages.length === ref.count ? cached.messages : cached.messages.concat(recent.slice(cached.messages.length - firstRecent));
-  return { ...cached, messages };
+  if (held.length < firstRecent || held.length > ref.count) return undefined;
+  const messages = held.length === ref.count ? held : held.concat(recent.slice(held.length - firstRecent));
+  return { epoch: ref.epoch, revision: ref.revision, system, messages };
 }
 
 /** About how many characters the messages hold; counts only the messages added since `previous` when it is the same epoch. */

@@ -25,6 +25,8 @@ export interface ConversationRef {
    * inputs recorded before it existed.
    */
   revision?: number;
+  /** The system prompt, in the first reference of each revision when it is not long. */
+  system?: string;
   /**
    * Messages `count - recent.length` .. `count`: those added since the previous reference, when
    * they are small (a few KiB), so that the history stays O(1) per step. Absent otherwise.

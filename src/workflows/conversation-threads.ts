@@ -15,12 +15,21 @@ export const MAX_SLICE_CHARACTERS = 1_000_000;
  */
 export const MAX_RECENT_CHARACTERS = 2_048;
 
+/**
+ * A system prompt up to this long travels in the first reference of its revision (the run's first
+ * step, and the step after a skill change), so that no worker needs to ask for it; longer ones are
+ * read by query.
+ */
+export const MAX_SYSTEM_CHARACTERS = 16_384;
+
 interface Thread {
   epoch: number;
   /** Bumped by any change other than appending: readers' cached copies of older revisions are stale. */
   revision: number;
   /** The message count of the last reference handed out: later messages are the next one's `recent`. */
   referenced: number;
+  /** The revision of the last reference handed out (-1 before the first): a new one carries the system prompt. */
+  referencedRevision: number;
   system: string;
   /** Messages [0, base.count) live in the run this one continues; none when the run holds them all. */
   base: ConversationBase | null;
@@ -119,8 +128,17 @@ export class ConversationThreads {
     const current = this.threads[thread];
     const count = this.count(thread);
     const recent = this.recentSinceLastRef(current, count);
+    const system = current.referencedRevision !== current.revision && current.system.length <= MAX_SYSTEM_CHARACTERS ? current.system : undefined;
     current.referenced = count;
-    return { ...(thread === 'executor' ? {} : { thread }), epoch: current.epoch, count, revision: current.revision, ...(recent ? { recent } : {}) };
+    current.referencedRevision = current.revision;
+    return {
+      ...(thread === 'executor' ? {} : { thread }),
+      epoch: current.epoch,
+      count,
+      revision: current.revision,
+      ...(system !== undefined ? { system } : {}),
+      ...(recent ? { recent } : {}),
+    };
   }
 
   /** The messages added since the last reference, when they are few and small; else undefined. */
@@ -171,5 +189,5 @@ export class ConversationThreads {
 }
 
 function emptyThread(system: string, epoch: number): Thread {
-  return { epoch, revision: 0, referenced: 0, system, base: null, head: [], baseLastAssistantText: '', messages: [] };
+  return { epoch, revision: 0, referenced: 0, referencedRevision: -1, system, base: null, head: [], baseLastAssistantText: '', messages: [] };
 }
