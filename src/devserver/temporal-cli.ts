@@ -69,19 +69,24 @@ export async function goInstall(module: string | string[], binDir: string, log: 
   mkdirSync(binDir, { recursive: true });
   const staging = mkdtempSync(path.join(binDir, '.go-install-'));
   try {
-    await runGoInstall(packages, staging, log);
+    await runGo(['install', ...packages], { env: { GOBIN: staging } }, log);
     for (const binary of readdirSync(staging)) renameSync(path.join(staging, binary), path.join(binDir, binary));
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
 }
 
-function runGoInstall(packages: string[], gobin: string, log: (line: string) => void): Promise<void> {
-  const name = packages.join(' ');
+/**
+ * Runs `go <args>` in `cwd` with `env` added, echoing go's progress lines (the first build takes
+ * minutes), and rejects with go's last lines when it fails.
+ */
+export function runGo(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }, log: (line: string) => void): Promise<void> {
+  const name = `go ${args.join(' ')}`;
   return new Promise((resolve, reject) => {
     // -x would be too noisy; go prints "go: downloading ..." lines, which are the progress we show.
-    const child = spawn('go', ['install', ...packages], {
-      env: { ...process.env, GOBIN: gobin },
+    const child = spawn('go', args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tail: string[] = [];
@@ -94,7 +99,7 @@ function runGoInstall(packages: string[], gobin: string, log: (line: string) => 
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    const heartbeat = setInterval(() => log(`  ...still compiling ${name}`), 30_000);
+    const heartbeat = setInterval(() => log(`  ...still running ${name}`), 30_000);
     child.on('error', (error) => {
       clearInterval(heartbeat);
       reject(error);
@@ -102,7 +107,7 @@ function runGoInstall(packages: string[], gobin: string, log: (line: string) => 
     child.on('exit', (code) => {
       clearInterval(heartbeat);
       if (code === 0) resolve();
-      else reject(new Error(`go install ${name} exited with ${code}:\n${tail.join('\n')}`));
+      else reject(new Error(`${name} exited with ${code}:\n${tail.join('\n')}`));
     });
   });
 }

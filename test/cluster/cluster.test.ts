@@ -13,10 +13,12 @@ import { executionsOf, problems, settle, startRuns, unfinishedCalls, type RunPla
 import { Cluster, NAMESPACE, RETENTION_HOURS } from './cluster';
 
 /**
- * The runtime on a real Temporal cluster: the Temporal server 1.29.1 (built from its Go module) on
- * PostgreSQL with SQL visibility and the project's dynamic config, set up as docs/deployment.md
- * says, and two worker processes. Concurrent runs, an approval found through visibility, a worker
- * SIGKILLed mid-run, and the server stopped (SIGTERM, then SIGKILL) mid-run: no run is lost.
+ * The runtime on a real Temporal cluster: the Temporal server 1.29.1 (built with the Temporal CLI
+ * 1.5.1's dependency versions, see server-binaries.ts; the compose image `go install`s it with its
+ * own go.mod: both are real builds of 1.29.1) on PostgreSQL with SQL visibility and the project's
+ * dynamic config, set up as docs/deployment.md says, and two worker processes. Concurrent runs, an
+ * approval found through visibility, a worker SIGKILLed mid-run, and the server stopped (SIGTERM,
+ * then SIGKILL) mid-run: no run is lost.
  */
 let folder: string;
 let logFile: string;
