@@ -4,14 +4,18 @@ import type { AgentRunResult, ConversationRef, ToolResult } from '../shared/run-
 /** The entries of a run's transcript: what `history` shows, one per thing that happened. */
 
 /** A tool call as the transcript shows it: who ran it, its arguments and what came back. */
-export interface ToolEntry {
-  kind: 'tool';
+/** What every entry made from an activity has: where it stands, when it ran, how often it was tried. */
+interface ActivityEntryTiming {
   step: number;
   /** The activity's id; for calls the workflow answers itself, `step-<n>.call-<id>`. */
   activityId: string;
   at: string;
   durationMs: number | null;
   attempts: number;
+}
+
+export interface ToolEntry extends ActivityEntryTiming {
+  kind: 'tool';
   tool: string;
   callId: string;
   /**
@@ -41,13 +45,8 @@ export type TranscriptEntry =
       /** Set on a fork's first execution: the run and step it continues. */
       forkOf?: { workflowId: string; runId: string; step: number };
     }
-  | {
+  | (ActivityEntryTiming & {
       kind: 'model';
-      step: number;
-      activityId: string;
-      at: string;
-      durationMs: number | null;
-      attempts: number;
       model: string;
       /** The conversation the step was given (its epoch and length in this execution). */
       conversation: ConversationRef | null;
@@ -58,21 +57,16 @@ export type TranscriptEntry =
       /** Set when the prompt was over the `limit:` budget (no model was called). */
       overBudget: { promptTokens: number; limitTokens: number } | null;
       failure: string | null;
-    }
-  | {
+    })
+  | (ActivityEntryTiming & {
       /** The compaction activity: the older turns summarised into a new conversation epoch. */
       kind: 'compaction';
-      step: number;
-      activityId: string;
-      at: string;
-      durationMs: number | null;
-      attempts: number;
       model: string;
       /** How many messages after the task were summarised. */
       summarisedMessages: number;
       summary: string | null;
       failure: string | null;
-    }
+    })
   | ToolEntry
   | { kind: 'mcp-tools'; at: string; tools: string[]; unavailable: Array<{ server: string; error: string }>; failure: string | null }
   | {
