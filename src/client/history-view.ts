@@ -7,6 +7,7 @@ import type {
   AgentRunInput,
   CompactionInput,
   CompactionResult,
+  ConversationRef,
   McpToolCallInput,
   McpToolListing,
   ModelStepInput,
@@ -130,7 +131,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
       if (type === 'modelStep') {
         flushUnclaimed(at);
         const input = decode<ModelStepInput>(payload);
-        entry = { kind: 'model', step: input?.step ?? 0, activityId, at: iso(at), durationMs: null, attempts: 1, model: input?.model ?? '', conversation: input?.conversation ?? null, text: null, toolCalls: [], outputError: null, overBudget: null, failure: null };
+        entry = { kind: 'model', step: input?.step ?? 0, activityId, at: iso(at), durationMs: null, attempts: 1, model: input?.model ?? '', conversation: input?.conversation ? namedConversation(input.conversation) : null, text: null, toolCalls: [], outputError: null, overBudget: null, failure: null };
       } else if (type === 'compactConversation') {
         flushUnclaimed(at);
         const input = decode<CompactionInput>(payload);
@@ -271,3 +272,8 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
 // The entry types live in history-entries.ts, the human rendering in history-render.ts.
 export type { ToolEntry, Transcript, TranscriptEntry } from './history-entries';
 export { renderTranscript } from './history-render';
+
+/** Which conversation a step was given, without the messages and system prompt its input may also carry. */
+function namedConversation({ thread, epoch, count, revision }: ConversationRef): ConversationRef {
+  return { ...(thread ? { thread } : {}), epoch, count, ...(revision !== undefined ? { revision } : {}) };
+}
