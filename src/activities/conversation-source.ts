@@ -25,7 +25,7 @@ export interface ConversationSource {
 
 interface CachedConversation {
   epoch: number;
-  /** With the system prompt: known once a query answered with the run's revision. */
+  /** The revision the messages and system prompt belong to (from a reference or a query answer). */
   revision?: number;
   system?: string;
   messages: Message[];
@@ -35,7 +35,8 @@ interface CachedConversation {
  * Reads a run's conversation for its model steps, so the model step's input (and so the history)
  * never carries it. Messages already read by this worker are cached per run: when the step's
  * reference carries the messages added since the previous step (`recent`, small ones only) and
- * this worker holds the rest, nothing is asked of the run. Otherwise the `conversation` query on
+ * this worker holds the rest and the system prompt (or the reference brings it), nothing is asked
+ * of the run. Otherwise the `conversation` query on
  * the run brings what is missing; a run that continued as new answers with where its older
  * messages are (a snapshot in the artifact store); long answers come in pages.
  */
@@ -56,7 +57,8 @@ export class QueryConversationSource implements ConversationSource {
 
   async load(execution: RunExecution, ref: ConversationRef): Promise<Conversation> {
     const key = `${execution.runId}:${ref.thread ?? 'executor'}`;
-    const conversation = completeFromCache(this.cache.get(key), ref) ?? (await this.query(execution, ref, this.cache.get(key)));
+    const cached = this.cache.get(key);
+    const conversation = completeFromCache(cached, ref) ?? (await this.query(execution, ref, cached));
     this.remember(key, conversation);
     return { system: conversation.system ?? '', messages: conversation.messages };
   }
