@@ -23,6 +23,8 @@ import { execSync } from 'node:child_process';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 /** Comma-separated names of the sections to run (default: all), e.g. BENCH_ONLY=step-overhead,code-baseline. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
+/** Interleaved batches per size in `throughput` (BENCH_THROUGHPUT_ROUNDS; each batch at N = 1000 takes over a minute here). */
+const THROUGHPUT_ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? Math.min(ROUNDS, 3));
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
 const PARKED_SCALE = Number(process.env.BENCH_PARKED_SCALE ?? 10_000);
 
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
       ['streaming', () => measureStreaming(eagerOn, Math.min(ROUNDS, 5))],
       ['skills', () => measureSkills(eagerOn, folder)],
       ['recovery', () => measureRecovery(eagerOn, folder, Math.min(ROUNDS, 3))],
-      ['throughput', () => measureThroughput(eagerOn, folder, Math.min(ROUNDS, 3))],
+      ['throughput', () => measureThroughput(eagerOn, folder, THROUGHPUT_ROUNDS)],
       // Opt-in (about 20 minutes for 10,000 runs): BENCH_ONLY=parked-scale BENCH_PARKED_SCALE=10000.
       ['parked-scale', () => (ONLY?.includes('parked-scale') ? measureParkedScale(eagerOn, folder, PARKED_SCALE) : Promise.resolve())],
       ['parked-memory', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { LiveHeartbeat, ThrottledReport } from '../src/activities/heartbeat';
+import { LiveHeartbeat, ThrottledReport, withHeartbeat } from '../src/activities/heartbeat';
 
 /** An activity context from Temporal's testing package, recording each heartbeat and when. */
 function recordingHeartbeat() {
@@ -45,5 +45,31 @@ describe('ThrottledReport', () => {
     reports.stop();
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(sent.map((report) => report.details)).toEqual(['first']);
+  });
+});
+
+describe('withHeartbeat', () => {
+  // A beat at the start would detect nothing sooner (the server counts the timeout from the start)
+  // and costs a server call and write for every activity; see docs/performance.md.
+  it('sends nothing for a call that ends within a third of the heartbeat timeout, then one beat every third', async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const sent: number[] = [];
+      const environment = new MockActivityEnvironment({ heartbeatTimeoutMs: 3_000 });
+      environment.on('heartbeat', () => sent.push(Date.now()));
+      const after = (ms: number, value: string) => () => new Promise<string>((resolve) => setTimeout(() => resolve(value), ms));
+
+      const quick = environment.run(() => withHeartbeat(after(900, 'quick')));
+      await jest.advanceTimersByTimeAsync(900);
+      await expect(quick).resolves.toBe('quick');
+      expect(sent).toEqual([]);
+
+      const slow = environment.run(() => withHeartbeat(after(3_500, 'slow')));
+      await jest.advanceTimersByTimeAsync(3_500);
+      await expect(slow).resolves.toBe('slow');
+      expect(sent).toEqual([1_900, 2_900, 3_900]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
