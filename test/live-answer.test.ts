@@ -1,9 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { LiveAnswer } from '../src/client/live-answer';
 
-function printer() {
+/** A LiveAnswer whose event lines have reached `reached` (every step the tests below use, unless told). */
+function printer(reached = 3) {
   let out = '';
-  return { answer: new LiveAnswer((text) => (out += text)), printed: () => out };
+  const answer = new LiveAnswer((text) => (out += text));
+  answer.reach(reached);
+  return { answer, printed: () => out };
 }
 
 describe('LiveAnswer (how run --follow prints streamed answers)', () => {
@@ -47,5 +50,26 @@ describe('LiveAnswer (how run --follow prints streamed answers)', () => {
     answer.endLine();
     answer.snapshot(1, 'Thinking aloud');
     expect(printed()).toBe('  Thinking\n   aloud');
+  });
+
+  it("holds a step's words until the event lines reach that step, then shows the newest", () => {
+    const { answer, printed } = printer(2);
+    answer.snapshot(3, 'Tokyo ');
+    answer.snapshot(3, 'Tokyo right now:');
+    expect(printed()).toBe('');
+    answer.reach(2);
+    expect(printed()).toBe('');
+    answer.reach(3);
+    answer.snapshot(3, 'Tokyo right now: rain');
+    expect(answer.final(3, 'Tokyo right now: rain.')).toBe(true);
+    expect(printed()).toBe('  Tokyo right now: rain.\n');
+  });
+
+  it('leaves a held step to the event printer when its final text comes first', () => {
+    const { answer, printed } = printer(1);
+    answer.snapshot(2, 'Partial');
+    expect(answer.final(2, 'Partial answer')).toBe(false);
+    answer.reach(2);
+    expect(printed()).toBe('');
   });
 });

@@ -96,7 +96,10 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
 export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.WritableStream = process.stdout): Promise<AgentRunResult> {
   if (quiet) return run.result();
   const progress = new ProgressLine(out);
-  const answer = new LiveAnswer((text) => out.write(text));
+  const answer = new LiveAnswer((text) => {
+    progress.stop(); // the answer replaces the spinner; the next event sets it again
+    out.write(text);
+  });
   const toolProgress = new LiveProgress();
   const stopStreaming = new AbortController();
   const streaming = (async () => {
@@ -106,7 +109,6 @@ export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.Writ
         answer.endLine();
         progress.print(formatProgress(snapshot.toolName, snapshot.latest));
       } else if (snapshot.purpose === 'executor') {
-        progress.stop();
         answer.snapshot(snapshot.step, snapshot.text);
       }
     }
@@ -122,6 +124,7 @@ export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.Writ
       }
       const waiting = spinnerLabel(event);
       if (waiting) progress.set(waiting);
+      if ('step' in event && typeof event.step === 'number') answer.reach(event.step);
     }
   } finally {
     stopStreaming.abort();
