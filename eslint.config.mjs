@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workflows/**/*.ts', 'src/workflow/**/*.ts'],
+    files: ['src/workflows/**/*.ts', 'src/workflow-api/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -25,9 +25,19 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net'], message: 'Workflow code runs in a deterministic sandbox: no Node modules.' },
             { group: ['../activities', '../activities/*'], message: 'Import activities with `import type` only.', allowTypeImports: true },
-            { group: ['../worker/*', '../client/*', '../models/*', '../tools/*'], message: 'Workflows may import only @temporalio/workflow, src/shared and types.', allowTypeImports: true },
+            { group: ['../worker/*', '../client/*', '../cli/*', '../history/*', '../models/*', '../tools/*', '../skills/*', '../artifacts/*', '../connection/*', '../devserver/*'], message: 'Workflows may import only @temporalio/workflow, src/protocol, src/config and types.', allowTypeImports: true },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Worker code and the layers beneath the client never reach up into the client library or the CLI.
+    files: ['src/{activities,worker,models,tools,artifacts,mcp,budget,history,protocol,config}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../client', '../client/*', '../cli/*', '../../client/*', '../../cli/*'], message: 'Worker code and the shared layers do not import the client or the CLI.' }] },
       ],
     },
   },

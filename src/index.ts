@@ -30,25 +30,25 @@ export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './cl
 export type { ForkOptions } from './client/fork';
 export { evaluateRuns } from './client/evaluation/evaluate';
 export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary } from './client/evaluation/evaluate';
-export type { ForkOrigin, ReplaySource } from './shared/fork-types';
+export type { ForkOrigin, ReplaySource } from './protocol/fork-types';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
 export { resolveTemporalTarget } from './connection/temporal-target';
 export type { TemporalTarget } from './connection/temporal-target';
 
 // Config
-export { agentConfigSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './shared/agent-config';
-export type { AgentConfig, AgentConfigInput, McpServerConfig } from './shared/agent-config';
-export { loadAgentConfigFile, loadAgentDirectory } from './client/load-config';
+export { agentConfigSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
+export type { AgentConfig, AgentConfigInput, McpServerConfig } from './config/agent-config';
+export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
 
 // Errors with stable codes
-export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError } from './shared/errors';
-export type { ErrorCodeValue } from './shared/errors';
+export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError } from './protocol/errors';
+export type { ErrorCodeValue } from './protocol/errors';
 
 // What runs take, report and return
-export type { AssistantMessage, JsonSchema, Message, ToolCall, ToolMessage, ToolSpec, Usage, UserMessage } from './shared/messages';
-export type { EventPage, RunEvent, RunEventType } from './shared/run-events';
-export type { LiveSnapshot, ModelTextSnapshot, ToolProgressSnapshot } from './shared/live-snapshots';
+export type { AssistantMessage, JsonSchema, Message, ToolCall, ToolMessage, ToolSpec, Usage, UserMessage } from './protocol/messages';
+export type { EventPage, RunEvent, RunEventType } from './protocol/run-events';
+export type { LiveSnapshot, ModelTextSnapshot, ToolProgressSnapshot } from './protocol/live-snapshots';
 export type {
   AgentRunInput,
   AgentRunResult,
@@ -67,4 +67,4 @@ export type {
   ToolResultMetadata,
   ToolResultStatus,
   UsageSummary,
-} from './shared/run-types';
+} from './protocol/run-types';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { addUsage, buildSystemPrompt, emptyUsage, lastAssistantText } from '../src/workflows/agent-loop';
 import { EventLog } from '../src/workflows/event-log';
-import { parseAgentConfig } from '../src/shared/agent-config';
+import { parseAgentConfig } from '../src/config/agent-config';
 
 describe('agent loop rules', () => {
   it('adds the output contract to the system prompt only when an output type is set', () => {

@@ -3,8 +3,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
-import type { RunEvent } from '../src/shared/run-events';
-import type { AgentRunResult } from '../src/shared/run-types';
+import type { RunEvent } from '../src/protocol/run-events';
+import type { AgentRunResult } from '../src/protocol/run-types';
 import type { StartRunOptions } from '../src/client/agent-client';
 import { recordHistory } from './support/history-recorder';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
-import { buildTranscript, renderTranscript } from '../src/client/history-view';
+import { buildTranscript, renderTranscript } from '../src/history/history-view';
 import { defineTool } from '../src/tools/define-tool';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/devserver/temporal-cli';
-import { parseDuration } from '../src/shared/duration';
-import { DEFAULT_TIMEOUTS } from '../src/shared/run-types';
+import { parseDuration } from '../src/config/duration';
+import { DEFAULT_TIMEOUTS } from '../src/protocol/run-types';
 import { buildComposeCheck, runComposeCheck } from './support/compose-check';
 
 /**

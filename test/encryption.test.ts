@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { buildTranscript, renderTranscript } from '../src/client/history-view';
+import { buildTranscript, renderTranscript } from '../src/history/history-view';
 import { EncryptionCodec, ENCRYPTED_ENCODING, payloadKeysFromEnvironment } from '../src/codec/encryption-codec';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { startCodecServer } from '../src/codec/codec-server';

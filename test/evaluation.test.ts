@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { evaluateRuns, type EvaluationReport } from '../src/client/evaluation/evaluate';
 import { AiSdkProvider } from '../src/models/ai-sdk-provider';
-import { AgentRuntimeError, ErrorCode } from '../src/shared/errors';
-import { AgentEvaluationAttribute } from '../src/shared/search-attributes';
+import { AgentRuntimeError, ErrorCode } from '../src/protocol/errors';
+import { AgentEvaluationAttribute } from '../src/protocol/search-attributes';
 import { runCli } from './support/cli-process';
 import { openAiStream, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 import { recordHistory } from './support/history-recorder';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { renderTranscript, transcriptFromEvents, type TranscriptEntry } from '../src/client/history-view';
+import { renderTranscript, transcriptFromEvents, type TranscriptEntry } from '../src/history/history-view';
 import { HISTORIES_DIR } from './support/history-recorder';
 
 /**

@@ -4,11 +4,11 @@ import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common'
 import { advisoryText, withBudgetAdvisories } from '../src/budget/budget-advisory';
 import { countMessageTokens, countPreambleTokens } from '../src/budget/token-counter';
 import type { RunHandle } from '../src/client/agent-client';
-import type { Message } from '../src/shared/messages';
-import { decideApprovalUpdate, eventsQuery, injectMessageUpdate } from '../src/shared/run-messages';
-import type { RunEvent } from '../src/shared/run-events';
-import { AgentStatusAttribute } from '../src/shared/search-attributes';
-import { WireName } from '../src/shared/wire-names';
+import type { Message } from '../src/protocol/messages';
+import { decideApprovalUpdate, eventsQuery, injectMessageUpdate } from '../src/protocol/run-messages';
+import type { RunEvent } from '../src/protocol/run-events';
+import { AgentStatusAttribute } from '../src/protocol/search-attributes';
+import { WireName } from '../src/protocol/wire-names';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { LiveAnswer } from '../src/client/live-answer';
+import { LiveAnswer } from '../src/cli/live-answer';
 
 /** A LiveAnswer whose event lines have reached `reached` (every step the tests below use, unless told). */
 function printer(reached = 3) {

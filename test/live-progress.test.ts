@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { LiveProgress } from '../src/client/live-progress';
+import { LiveProgress } from '../src/cli/live-progress';
 
 const snapshot = (callId: string, count: number) => ({ kind: 'tool-progress' as const, step: 1, callId, toolName: 't', count, latest: { progress: count }, at: 0 });
 

@@ -6,7 +6,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import type { RunHandle } from '../src/client/agent-client';
-import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../src/shared/payload-size';
+import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../src/protocol/payload-size';
 import { defineTool } from '../src/tools/define-tool';
 import { recordHistory } from './support/history-recorder';
 import { skillMarkdown, tempSkillRoot, writeSkill } from './support/skill-files';

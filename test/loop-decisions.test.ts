@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConversationThreads } from '../src/workflows/conversation-threads';
-import { parseAgentConfig } from '../src/shared/agent-config';
-import type { Message, ToolCall } from '../src/shared/messages';
-import type { CarriedState, ModelStepResult } from '../src/shared/run-types';
-import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../src/shared/search-attributes';
+import { parseAgentConfig } from '../src/config/agent-config';
+import type { Message, ToolCall } from '../src/protocol/messages';
+import type { CarriedState, ModelStepResult } from '../src/protocol/run-types';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../src/protocol/search-attributes';
 import { emptyUsage } from '../src/workflows/agent-loop';
 import { handoffToolName } from '../src/workflows/handoffs';
 import {

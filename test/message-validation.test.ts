@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../src/shared/message-validation';
+import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../src/protocol/message-validation';
 
 describe('approval decisions', () => {
   it('accepts a decision with optional fields, and null as absent', () => {

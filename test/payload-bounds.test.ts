@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
-import { ErrorCode } from '../src/shared/errors';
+import { ErrorCode } from '../src/protocol/errors';
 import { defineTool } from '../src/tools/define-tool';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 

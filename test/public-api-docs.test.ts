@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '..');
 const entryPoints: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'durable-agents', file: 'src/index.ts' },
   { name: 'durable-agents/worker', file: 'src/worker/index.ts' },
-  { name: 'durable-agents/workflow', file: 'src/workflow/index.ts' },
+  { name: 'durable-agents/workflow', file: 'src/workflow-api/index.ts' },
 ];
 
 interface Problem {

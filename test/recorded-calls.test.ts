@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { firstDivergence } from '../src/client/evaluation/compare';
-import { canonicalJson, matchRecordedCalls, toolCallKey } from '../src/shared/recorded-calls';
+import { canonicalJson, matchRecordedCalls, toolCallKey } from '../src/protocol/recorded-calls';
 
 describe('matching tool calls against recorded ones', () => {
   it('keys calls by tool and canonical arguments: key order and undefined members do not matter', () => {

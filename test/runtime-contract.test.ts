@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunHandle, StartRunOptions } from '../src/client/agent-client';
-import type { Message } from '../src/shared/messages';
-import type { RunEvent } from '../src/shared/run-events';
-import type { AgentRunResult } from '../src/shared/run-types';
+import type { Message } from '../src/protocol/messages';
+import type { RunEvent } from '../src/protocol/run-events';
+import type { AgentRunResult } from '../src/protocol/run-types';
 import { DEFAULT_PLANNER_PROMPT } from '../src/workflows/agent-loop';
 import { recordHistory } from './support/history-recorder';
 import { runCli } from './support/cli-process';

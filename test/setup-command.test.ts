@@ -4,7 +4,7 @@ import { Connection } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { freePort } from '../src/devserver/dev-server';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
-import { AGENT_SEARCH_ATTRIBUTES } from '../src/shared/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../src/protocol/search-attributes';
 import { runCli } from './support/cli-process';
 
 /**

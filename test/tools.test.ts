@@ -2,10 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { z as zod3 } from 'zod/v3';
 import { modelToolSpecs } from '../src/activities/model-tool-specs';
-import { splitInjectedArgs } from '../src/shared/split-injected-args';
+import { splitInjectedArgs } from '../src/protocol/split-injected-args';
 import { defineTool } from '../src/tools/define-tool';
 import { ToolRegistry } from '../src/tools/tool-registry';
-import { DuplicateToolError } from '../src/shared/errors';
+import { DuplicateToolError } from '../src/protocol/errors';
 
 const greet = defineTool({
   name: 'greet',

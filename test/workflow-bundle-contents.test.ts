@@ -18,8 +18,8 @@ describe('the agent workflow bundle', () => {
   });
 
   it('does not build the agent config schemas (the client and the worker validate configs)', () => {
-    expect(code).not.toContain('./src/shared/agent-config.ts');
-    expect(code).toContain('./src/shared/agent-config-rules.ts');
+    expect(code).not.toContain('./src/config/agent-config.ts');
+    expect(code).toContain('./src/config/agent-config-rules.ts');
   });
 
   it('loads the agent workflow modules once per worker thread (preloaded), not once per workflow', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { baseActivityId, MODEL_BACKOFF, retryDecision, TOOL_BACKOFF, tryActivityId } from '../src/shared/workflow-retries';
+import { baseActivityId, MODEL_BACKOFF, retryDecision, TOOL_BACKOFF, tryActivityId } from '../src/protocol/workflow-retries';
 
 describe('workflow-level retries of the provider’s and tools’ own failures', () => {
   it('retries a retryable failure with exponential backoff, capped, until the budget of tries is spent', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseAgentConfig } from '../src/shared/agent-config';
-import type { CarriedState } from '../src/shared/run-types';
-import type { SkillInfo } from '../src/shared/skill-types';
+import { parseAgentConfig } from '../src/config/agent-config';
+import type { CarriedState } from '../src/protocol/run-types';
+import type { SkillInfo } from '../src/protocol/skill-types';
 import { handoffToolName } from '../src/workflows/handoffs';
 import { availableTools, createRunState, extraToolSpecs } from '../src/workflows/run-state';
 

@@ -1,10 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { WorkflowRetriesInput } from '../shared/run-types';
-import type { RetryableFailureDetails } from '../shared/workflow-retries';
+import type { WorkflowRetriesInput } from '../protocol/run-types';
+import type { RetryableFailureDetails } from '../protocol/workflow-retries';
 
 /**
  * Attempts and failures of activities whose run retries their own failures itself
- * (src/shared/workflow-retries.ts): Temporal then only retries lost workers and timeouts.
+ * (src/protocol/workflow-retries.ts): Temporal then only retries lost workers and timeouts.
  */
 
 /** This execution's attempt at the call: 1 on the first, counting the workflow's tries and Temporal's retries. */

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { classifyProviderError } from '../models/provider-errors';
-import type { Message } from '../shared/messages';
-import type { CompactionInput, CompactionResult } from '../shared/run-types';
+import type { Message } from '../protocol/messages';
+import type { CompactionInput, CompactionResult } from '../protocol/run-types';
 import type { ModelStepDependencies } from './model-step';
 import { toApplicationFailure } from './model-step';
 import { currentRunExecution } from './run-execution';

@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
-import { ErrorCode } from '../shared/errors';
-import type { Message } from '../shared/messages';
-import { conversationQuery } from '../shared/run-messages';
-import type { ConversationRef } from '../shared/run-types';
-import { AgentRuntimeError } from '../shared/errors';
+import { ErrorCode } from '../protocol/errors';
+import type { Message } from '../protocol/messages';
+import { conversationQuery } from '../protocol/run-messages';
+import type { ConversationRef } from '../protocol/run-types';
+import { AgentRuntimeError } from '../protocol/errors';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import type { ConversationBase } from '../shared/conversation-base';
+import type { ConversationBase } from '../protocol/conversation-base';
 
 
 export interface RunExecution {

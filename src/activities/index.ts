@@ -4,9 +4,9 @@ import { createCompactConversation } from './compact-conversation';
 import { createMcpActivities, type McpDependencies } from './mcp-activities';
 import { createSkillActivities, type SkillDependencies } from './skill-activities';
 import { createSaveConversation } from './save-conversation';
-import { createLoadForkOrigin } from './fork-origin';
-import { createListWorkerTools } from './worker-tools';
-import { createReplayToolCall, type ReplayDependencies } from './recorded-tools';
+import { createLoadForkOrigin } from './load-fork-origin';
+import { createListWorkerTools } from './list-worker-tools';
+import { createReplayToolCall, type ReplayDependencies } from './replay-tool-call';
 
 export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies & ReplayDependencies;
 

@@ -4,18 +4,18 @@ import type { ModelRegistry } from '../models/model-registry';
 import { ModelError } from '../models/model-provider';
 import { classifyProviderError } from '../models/provider-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
-import { ErrorCode } from '../shared/errors';
-import { splitMcpToolName } from '../shared/mcp-tool-names';
-import type { ModelStepInput, ModelStepResult } from '../shared/run-types';
+import { ErrorCode } from '../protocol/errors';
+import { splitMcpToolName } from '../protocol/mcp-tool-names';
+import type { ModelStepInput, ModelStepResult } from '../protocol/run-types';
 import type { ConversationSource } from './conversation-source';
 import { ThrottledReport, withHeartbeat } from './heartbeat';
-import type { ModelTextSnapshot } from '../shared/live-snapshots';
+import type { ModelTextSnapshot } from '../protocol/live-snapshots';
 import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
-import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../shared/payload-size';
+import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../protocol/payload-size';
 import { attemptNumber, failureForWorkflow } from './activity-attempts';
-import type { WorkflowRetriesInput } from '../shared/run-types';
+import type { WorkflowRetriesInput } from '../protocol/run-types';
 
 /** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
 const TEXT_REPORT_EVERY_MS = 100;

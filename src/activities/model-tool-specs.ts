@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../shared/messages';
+import type { ToolSpec } from '../protocol/messages';
 import type { ToolRegistry } from '../tools/tool-registry';
 
 /**

@@ -1,5 +1,5 @@
-import type { ToolProgressSnapshot } from '../shared/live-snapshots';
-import type { ProgressNote } from '../shared/run-types';
+import type { ToolProgressSnapshot } from '../protocol/live-snapshots';
+import type { ProgressNote } from '../protocol/run-types';
 import type { LiveHeartbeat } from './heartbeat';
 
 /**

@@ -1,17 +1,17 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ErrorCode } from '../shared/errors';
-import type { RunToolInput, ToolResult } from '../shared/run-types';
-import { buildToolResult } from '../shared/tool-results';
+import { ErrorCode } from '../protocol/errors';
+import type { RunToolInput, ToolResult } from '../protocol/run-types';
+import { buildToolResult } from '../protocol/tool-results';
 import { RetryableToolError, type ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { LiveHeartbeat, withHeartbeat } from './heartbeat';
 import { ProgressReporter } from './progress-reporter';
-import { splitInjectedArgs } from '../shared/split-injected-args';
+import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { currentRunExecution } from './run-execution';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
-import { baseActivityId } from '../shared/workflow-retries';
-import { cutToLimit, TOOL_CONTENT_LIMIT_CHARACTERS } from '../shared/payload-size';
+import { baseActivityId } from '../protocol/workflow-retries';
+import { cutToLimit, TOOL_CONTENT_LIMIT_CHARACTERS } from '../protocol/payload-size';
 import { attemptNumber, failureForWorkflow } from './activity-attempts';
 
 export interface RunToolDependencies {

@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import type { ConversationBase } from '../shared/conversation-base';
-import type { ConversationRef } from '../shared/run-types';
+import type { ConversationBase } from '../protocol/conversation-base';
+import type { ConversationRef } from '../protocol/run-types';
 import type { ConversationSource } from './conversation-source';
 import { currentRunExecution } from './run-execution';
 

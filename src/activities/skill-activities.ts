@@ -1,4 +1,4 @@
-import type { SkillSnapshot } from '../shared/skill-types';
+import type { SkillSnapshot } from '../protocol/skill-types';
 import path from 'node:path';
 import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
 import { checkoutFolder, syncCheckout } from '../skills/git-checkout';

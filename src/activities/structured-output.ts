@@ -1,5 +1,5 @@
 import type { Ajv, ValidateFunction } from 'ajv';
-import type { JsonSchema } from '../shared/messages';
+import type { JsonSchema } from '../protocol/messages';
 
 /** Ajv (and its code generator) loads on the first answer checked against a schema: most agents set none. */
 let ajv: Ajv | undefined;

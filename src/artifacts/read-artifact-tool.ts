@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/define-tool';
-import { READ_ARTIFACT_TOOL } from '../shared/wire-names';
+import { READ_ARTIFACT_TOOL } from '../protocol/wire-names';
 import type { ArtifactStore } from './artifact-store';
 
 export { READ_ARTIFACT_TOOL };

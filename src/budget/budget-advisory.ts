@@ -1,4 +1,4 @@
-import type { Message, ToolSpec } from '../shared/messages';
+import type { Message, ToolSpec } from '../protocol/messages';
 import { countMessageTokens, countPreambleTokens } from './token-counter';
 
 /** How full the context window is. */

@@ -1,5 +1,5 @@
 import type { Tiktoken } from 'js-tiktoken';
-import type { Message, ToolSpec } from '../shared/messages';
+import type { Message, ToolSpec } from '../protocol/messages';
 
 /**
  * Token counting with js-tiktoken (offline: the o200k_base ranks ship with the package). Exact for

@@ -1,16 +1,16 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../shared/agent-config';
-import { AgentRuntimeError, ErrorCode } from '../shared/errors';
-import type { ForkOrigin } from '../shared/fork-types';
-import { resolveHandoffAgents } from '../shared/handoff-agents';
-import type { AgentRunInput, ModelStepResult } from '../shared/run-types';
-import { upgradeConfig } from '../shared/upgrade-config';
+import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import { AgentRuntimeError, ErrorCode } from '../protocol/errors';
+import type { ForkOrigin } from '../protocol/fork-types';
+import { resolveHandoffAgents } from '../config/handoff-agents';
+import type { AgentRunInput, ModelStepResult } from '../protocol/run-types';
+import { upgradeConfig } from '../config/upgrade-config';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import { nextMove, stepLimitOf } from '../workflows/loop-decisions';
-import type { TranscriptEntry } from './history-entries';
-import { decode } from './history-events';
-import { fetchRunChain, transcriptFromEvents, type ChainExecution } from './history-view';
+import type { TranscriptEntry } from '../history/history-entries';
+import { decode } from '../history/history-events';
+import { fetchRunChain, transcriptFromEvents, type ChainExecution } from '../history/history-view';
 
 /**
  * Planning a fork: which execution of the origin's chain took the step, how long its

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from '@temporalio/client';
-import type { RunEvent } from '../shared/run-events';
-import type { LiveSnapshot, ModelTextSnapshot } from '../shared/live-snapshots';
-import { liveSnapshots } from './live-snapshots';
-import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../shared/run-messages';
-import { AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../shared/errors';
-import type { AgentRunResult, ApprovalDecision, ApprovalOutcome, RunStatus } from '../shared/run-types';
+import type { RunEvent } from '../protocol/run-events';
+import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots';
+import { liveSnapshots } from './live-snapshot-stream';
+import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../protocol/run-messages';
+import { AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
+import type { AgentRunResult, ApprovalDecision, ApprovalOutcome, RunStatus } from '../protocol/run-types';
 
 /** How a decision reached the run (and, when the server was restarting or busy, the retries on the way). */
 export type DecisionReceipt = (

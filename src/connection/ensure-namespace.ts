@@ -1,6 +1,6 @@
 import { msToTs, tsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
-import { formatDuration, isDuration, parseDuration } from '../shared/duration';
+import { formatDuration, isDuration, parseDuration } from '../config/duration';
 
 /** The retention `durable-agents setup` gives a namespace it creates. */
 export const DEFAULT_NAMESPACE_RETENTION = '30d';

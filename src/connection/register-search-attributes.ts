@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../protocol/search-attributes';
 
 const INDEXED_VALUE_TYPE: Record<string, temporal.api.enums.v1.IndexedValueType> = {
   Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../protocol/search-attributes';
 import { ServerLog } from './server-log';
 import { findOrBuildTemporalCli } from './temporal-cli';
 

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { McpServerConfig } from '../shared/agent-config';
+import type { McpServerConfig } from '../config/agent-config';
 
 /**
  * MCP clients of one worker process, one per server config, reused across calls (a stdio server

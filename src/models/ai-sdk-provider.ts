@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage, StreamTextResult, ToolSet } from 'ai';
-import { ErrorCode } from '../shared/errors';
-import type { Message } from '../shared/messages';
+import { ErrorCode } from '../protocol/errors';
+import type { Message } from '../protocol/messages';
 import { isStrictCompatible } from './strict-json-schema';
 import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from './model-provider';
 import { classifyProviderError } from './provider-errors';

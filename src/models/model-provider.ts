@@ -1,6 +1,6 @@
-import type { JsonSchema, Message, ToolCall, ToolSpec, Usage } from '../shared/messages';
-import type { ModelPurpose } from '../shared/run-types';
-import { ErrorCode, type ErrorCodeValue } from '../shared/errors';
+import type { JsonSchema, Message, ToolCall, ToolSpec, Usage } from '../protocol/messages';
+import type { ModelPurpose } from '../protocol/run-types';
+import { ErrorCode, type ErrorCodeValue } from '../protocol/errors';
 
 /** What a model step asks of a provider: one completion of a conversation, with the tools it may call. */
 export interface ModelRequest {

@@ -1,5 +1,5 @@
-import { ErrorCode } from '../shared/errors';
-import { splitModelString } from '../shared/agent-config';
+import { ErrorCode } from '../protocol/errors';
+import { splitModelString } from '../config/agent-config';
 import { ModelError, type ModelProvider } from './model-provider';
 
 /**

@@ -1,5 +1,5 @@
 import type { APICallError } from 'ai';
-import { ErrorCode } from '../shared/errors';
+import { ErrorCode } from '../protocol/errors';
 import { ModelError } from './model-provider';
 
 /**

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ErrorCode, type ErrorCodeValue } from '../shared/errors';
-import type { Message, ToolCall } from '../shared/messages';
+import { ErrorCode, type ErrorCodeValue } from '../protocol/errors';
+import type { Message, ToolCall } from '../protocol/messages';
 import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse } from './model-provider';
 
 /**

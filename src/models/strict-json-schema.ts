@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../shared/messages';
+import type { JsonSchema } from '../protocol/messages';
 
 /**
  * Whether OpenAI's strict structured-output mode accepts this schema: every object closes its

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SkillSnapshot } from '../shared/skill-types';
+import type { SkillSnapshot } from '../protocol/skill-types';
 import { checkoutFolder, syncCheckout } from './git-checkout';
 import { readSkillFolder } from './skill-source';
 import { BatchQueue, SkillSetTracker, type SkillWatcher, type WatcherBatch } from './skill-watcher';

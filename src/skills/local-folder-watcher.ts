@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import chokidar, { type FSWatcher } from 'chokidar';
-import type { SkillSnapshot } from '../shared/skill-types';
+import type { SkillSnapshot } from '../protocol/skill-types';
 import { isSkillFile } from './skill-file';
 import { readSkillFolder } from './skill-source';
 import { BatchQueue, SkillSetTracker, type SkillWatcher, type WatcherBatch } from './skill-watcher';

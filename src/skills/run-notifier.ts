@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { skillsChangedSignal } from '../shared/run-messages';
-import { AgentSkillSourcesAttribute } from '../shared/search-attributes';
-import type { SkillBatch } from '../shared/skill-types';
+import { skillsChangedSignal } from '../protocol/run-messages';
+import { AgentSkillSourcesAttribute } from '../protocol/search-attributes';
+import type { SkillBatch } from '../protocol/skill-types';
 
 export interface NotifyResult {
   signalled: number;

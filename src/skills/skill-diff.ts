@@ -1,4 +1,4 @@
-import type { SkillChange, SkillInfo } from '../shared/skill-types';
+import type { SkillChange, SkillInfo } from '../protocol/skill-types';
 
 /** Changes from one skill set to the next: added, modified (other content or tools), removed. */
 export function diffSkills(before: SkillInfo[], after: SkillInfo[]): SkillChange[] {

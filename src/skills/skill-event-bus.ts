@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SkillInfo } from '../shared/skill-types';
+import type { SkillInfo } from '../protocol/skill-types';
 
 /** The sync manager's events, as in the seeds: `skill:added`, `skill:modified`, `skill:removed`. */
 export interface SkillEvents {

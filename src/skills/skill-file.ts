@@ -3,7 +3,7 @@ import path from 'node:path';
 import matter from 'gray-matter';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import type { SkillFileError, SkillInfo } from '../shared/skill-types';
+import type { SkillFileError, SkillInfo } from '../protocol/skill-types';
 
 /**
  * Reads one SKILL.md (or skill.md): YAML front matter in the public Agent Skills format plus a

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SkillFileError, SkillInfo } from '../shared/skill-types';
+import type { SkillFileError, SkillInfo } from '../protocol/skill-types';
 import { checkoutFolder, syncCheckout } from './git-checkout';
 import { isGitSource, readSkillFolder, skillSourceKey } from './skill-source';
 import { AllowedToolsResolver, type ToolResolver } from './tool-resolver';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { SkillFileError, SkillInfo, SkillSnapshot } from '../shared/skill-types';
+import type { SkillFileError, SkillInfo, SkillSnapshot } from '../protocol/skill-types';
 import { isSkillFile, parseSkillFile } from './skill-file';
 import { AllowedToolsResolver, type ToolResolver } from './tool-resolver';
 

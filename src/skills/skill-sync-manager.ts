@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SkillBatch, SkillInfo, SkillSnapshot } from '../shared/skill-types';
+import type { SkillBatch, SkillInfo, SkillSnapshot } from '../protocol/skill-types';
 import { SkillEventBus } from './skill-event-bus';
 import { diffSkills } from './skill-diff';
 import { skillSetHash } from './skill-source';

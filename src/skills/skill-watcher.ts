@@ -1,4 +1,4 @@
-import type { SkillChange, SkillFileError, SkillInfo, SkillSnapshot } from '../shared/skill-types';
+import type { SkillChange, SkillFileError, SkillInfo, SkillSnapshot } from '../protocol/skill-types';
 import { diffSkills } from './skill-diff';
 
 /** One settled round of changes of a source (debounced file events, or one poll). */

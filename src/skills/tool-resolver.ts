@@ -1,4 +1,4 @@
-import type { SkillInfo } from '../shared/skill-types';
+import type { SkillInfo } from '../protocol/skill-types';
 
 /**
  * Maps a skill to the names of the tools it gives an agent. Skills are metadata; tools are code

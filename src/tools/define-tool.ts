@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonSchema, ToolSpec } from '../shared/messages';
+import type { JsonSchema, ToolSpec } from '../protocol/messages';
 
 /**
  * A typed tool: a name, a description, zod parameters and an `execute` function. Tools are code and

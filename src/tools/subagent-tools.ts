@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SPAWN_PARALLEL_TOOL, SPAWN_SELF_TOOL } from '../shared/wire-names';
+import { SPAWN_PARALLEL_TOOL, SPAWN_SELF_TOOL } from '../protocol/wire-names';
 import { defineTool, type Tool } from './define-tool';
 
 /**

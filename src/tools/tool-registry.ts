@@ -1,5 +1,5 @@
-import { DuplicateToolError } from '../shared/errors';
-import type { ToolSpec } from '../shared/messages';
+import { DuplicateToolError } from '../protocol/errors';
+import type { ToolSpec } from '../protocol/messages';
 import type { Tool } from './define-tool';
 
 /** The tools a worker can run, by name. A name registered twice is an error naming the tool. */

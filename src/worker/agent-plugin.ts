@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, Worker, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
 import { createActivities } from '../activities';
-import { RecordedRuns } from '../activities/recorded-tools';
+import { RecordedRuns } from '../activities/replay-tool-call';
 import { QueryConversationSource } from '../activities/conversation-source';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-environment';

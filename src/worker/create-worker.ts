@@ -5,7 +5,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import type { McpConnections } from '../mcp/mcp-connections';
 import type { ModelRegistry } from '../models/model-registry';
-import { DEFAULT_TASK_QUEUE } from '../shared/wire-names';
+import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import type { Tool } from '../tools/define-tool';
 import { AgentPlugin } from './agent-plugin';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ToolsModuleError } from '../shared/errors';
+import { ToolsModuleError } from '../protocol/errors';
 import { demoTools } from '../tools/demo-tools';
 import type { Tool } from '../tools/define-tool';
 
@@ -48,7 +48,7 @@ async function importToolsModule(file: string): Promise<Record<string, unknown>>
     if (TYPESCRIPT_FILE.test(file) && (CANNOT_LOAD_TYPESCRIPT.has(code ?? '') || error instanceof SyntaxError)) {
       throw new ToolsModuleError(
         `${file} is TypeScript, which this Node.js cannot load by itself. Compile it (tsc) and pass the .js file, ` +
-          'or run the CLI under a TypeScript loader: node --import tsx ./node_modules/durable-agents/dist/client/cli.js worker --tools <file>',
+          'or run the CLI under a TypeScript loader: node --import tsx ./node_modules/durable-agents/dist/cli/cli.js worker --tools <file>',
       );
     }
     throw error;

@@ -1,10 +1,10 @@
 import { ApplicationFailure, patched, sleep, type RetryPolicy } from '@temporalio/workflow';
-import { retryDecision, tryActivityId, type Backoff, type RetryableFailureDetails } from '../shared/workflow-retries';
+import { retryDecision, tryActivityId, type Backoff, type RetryableFailureDetails } from '../protocol/workflow-retries';
 import type { RunState } from './run-state';
 
 /**
  * Runs started since this patch retry lost workers and timeouts without limit, and the provider's
- * or tool's own failures in the workflow, within their budget (src/shared/workflow-retries.ts).
+ * or tool's own failures in the workflow, within their budget (src/protocol/workflow-retries.ts).
  * Runs started before it keep Temporal retrying everything up to the budget.
  */
 export const UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH = 'unbounded-infrastructure-retries';

@@ -1,9 +1,9 @@
-import type { AgentConfig } from '../shared/agent-config';
-import { budgetMode, contextWindowOf } from '../shared/agent-config-rules';
-import type { Message, ToolCall, ToolMessage, Usage } from '../shared/messages';
-import type { AgentRunInput, ApprovalRecord, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../shared/run-types';
-import { formatDuration } from '../shared/duration';
-import { buildToolResult } from '../shared/tool-results';
+import type { AgentConfig } from '../config/agent-config';
+import { budgetMode, contextWindowOf } from '../config/agent-config-rules';
+import type { Message, ToolCall, ToolMessage, Usage } from '../protocol/messages';
+import type { AgentRunInput, ApprovalRecord, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../protocol/run-types';
+import { formatDuration } from '../config/duration';
+import { buildToolResult } from '../protocol/tool-results';
 
 /**
  * Pure rules of the agent loop, free of Temporal calls so they are unit-tested without a server.

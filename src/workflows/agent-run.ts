@@ -1,7 +1,7 @@
-import type { AgentRunInput, AgentRunResult } from '../shared/run-types';
+import type { AgentRunInput, AgentRunResult } from '../protocol/run-types';
 import { toToolMessage } from './agent-loop';
 import { continueIfHistoryIsLong, handOff } from './continuation';
-import { announceFork, inputFromOrigin } from './fork-origin';
+import { announceFork, inputFromOrigin } from './fork-start';
 import { firstStep, maxStepsDetail, nextMove } from './loop-decisions';
 import { executorStep } from './model-calls';
 import { runPlanner } from './planner';

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalOutcome, ApprovalRecord, ApprovalRequest } from '../shared/run-types';
+import type { ApprovalDecision, ApprovalOutcome, ApprovalRecord, ApprovalRequest } from '../protocol/run-types';
 
 /**
  * The approvals of one run: requests, decisions and expiries. Pure, so its rules (first decision

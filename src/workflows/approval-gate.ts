@@ -1,10 +1,10 @@
 import { condition, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import type { ToolCall } from '../shared/messages';
-import { MessageLimits, validateApprovalDecision } from '../shared/message-validation';
-import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../shared/run-messages';
-import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../shared/run-types';
-import { AgentStatusAttribute } from '../shared/search-attributes';
-import { splitInjectedArgs } from '../shared/split-injected-args';
+import type { ToolCall } from '../protocol/messages';
+import { MessageLimits, validateApprovalDecision } from '../protocol/message-validation';
+import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../protocol/run-messages';
+import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../protocol/run-types';
+import { AgentStatusAttribute } from '../protocol/search-attributes';
+import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { ApprovalBook } from './approval-book';
 import type { EventLog } from './event-log';
 import { ignoresInvalidSignal, refusal, validOrRefuse } from './message-refusal';

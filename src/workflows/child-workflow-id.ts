@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../shared/workflow-ids';
+import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from './workflow-ids';
 
 /** Child ids past a cluster's limit are shortened; runs from before keep the ids they had. */
 const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';

@@ -1,16 +1,16 @@
 import { ApplicationFailure, continueAsNew, log, makeContinueAsNewFunc, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import { AgentStatusAttribute } from '../shared/search-attributes';
+import { AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentActivities } from '../activities';
-import type { ConversationBase } from '../shared/conversation-base';
-import { ErrorCode } from '../shared/errors';
-import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
+import type { ConversationBase } from '../protocol/conversation-base';
+import { ErrorCode } from '../protocol/errors';
+import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { infrastructureRetryPolicy } from './activity-retries';
-import type { AgentConfig } from '../shared/agent-config';
-import type { AgentRunInput, CarriedState } from '../shared/run-types';
+import type { AgentConfig } from '../config/agent-config';
+import type { AgentRunInput, CarriedState } from '../protocol/run-types';
 import type { agentRun } from './agent-run';
 import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { drainInjectedMessages } from './run-handlers';
-import { originLinkAttributes } from './fork-origin';
+import { originLinkAttributes } from './fork-start';
 import { markContinued } from './run-lifecycle';
 import type { RunState } from './run-state';
 

@@ -1,7 +1,7 @@
-import type { CarriedConversation, ConversationBase } from '../shared/conversation-base';
-import type { Message } from '../shared/messages';
-import type { ConversationRequest } from '../shared/run-messages';
-import type { ConversationRef, ConversationSlice, ConversationThread } from '../shared/run-types';
+import type { CarriedConversation, ConversationBase } from '../protocol/conversation-base';
+import type { Message } from '../protocol/messages';
+import type { ConversationRequest } from '../protocol/run-messages';
+import type { ConversationRef, ConversationSlice, ConversationThread } from '../protocol/run-types';
 import { compactedMessages, compactionKeepFrom, lastAssistantText } from './agent-loop';
 
 /** A `conversation` query answer stays well below the 4 MB of a gRPC message: readers page. */

@@ -1,5 +1,5 @@
-import type { EventPage, NewRunEvent, RunEvent } from '../shared/run-events';
-import { jsonBytes, newestWithin, QUERY_ANSWER_LIMIT_BYTES } from '../shared/payload-size';
+import type { EventPage, NewRunEvent, RunEvent } from '../protocol/run-events';
+import { jsonBytes, newestWithin, QUERY_ANSWER_LIMIT_BYTES } from '../protocol/payload-size';
 
 const DEFAULT_PAGE = 200;
 

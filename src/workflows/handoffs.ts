@@ -1,5 +1,5 @@
-import type { AgentConfig } from '../shared/agent-config';
-import type { ToolSpec } from '../shared/messages';
+import type { AgentConfig } from '../config/agent-config';
+import type { ToolSpec } from '../protocol/messages';
 
 /**
  * Handoffs, pure: each agent named in `handoffs` becomes a `transfer_to_<name>` tool; calling it

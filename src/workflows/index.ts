@@ -1,3 +1,3 @@
 /** The workflow bundle's entry: every workflow type an agent worker registers. */
 export { agentRun } from './agent-run';
-export { agentWorkerTools } from './worker-tools';
+export { agentWorkerTools } from './agent-worker-tools';

@@ -1,8 +1,8 @@
 import type { SearchAttributePair } from '@temporalio/common';
-import type { AgentConfig } from '../shared/agent-config';
-import type { Message, ToolCall } from '../shared/messages';
-import type { AgentRunResult, CarriedState, ModelStepResult, StepBudget, StopReason } from '../shared/run-types';
-import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import type { AgentConfig } from '../config/agent-config';
+import type { Message, ToolCall } from '../protocol/messages';
+import type { AgentRunResult, CarriedState, ModelStepResult, StepBudget, StopReason } from '../protocol/run-types';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { outputCorrectionMessage } from './agent-loop';
 import { handoffTarget } from './handoffs';
 import { isSubagentTool } from './subagents';

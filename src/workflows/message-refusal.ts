@@ -1,9 +1,9 @@
 import { ApplicationFailure, log, patched } from '@temporalio/workflow';
-import type { RefusalType, Validated } from '../shared/message-validation';
+import type { RefusalType, Validated } from '../protocol/message-validation';
 import type { EventLog } from './event-log';
 
 /**
- * Signals that fail `src/shared/message-validation.ts` are ignored (runs before: a payload the old,
+ * Signals that fail `src/protocol/message-validation.ts` are ignored (runs before: a payload the old,
  * looser checks accepted was applied as sent). Recorded only in a run that receives such a payload.
  */
 const VALIDATED_SIGNALS_PATCH = 'validated-signals';

@@ -1,8 +1,8 @@
 import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import { ErrorCode } from '../shared/errors';
-import type { CompactionInput, ConversationThread, ModelStepInput, ModelStepResult } from '../shared/run-types';
-import { MODEL_BACKOFF } from '../shared/workflow-retries';
+import { ErrorCode } from '../protocol/errors';
+import type { CompactionInput, ConversationThread, ModelStepInput, ModelStepResult } from '../protocol/run-types';
+import { MODEL_BACKOFF } from '../protocol/workflow-retries';
 import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { addUsage } from './agent-loop';

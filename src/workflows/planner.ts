@@ -1,4 +1,4 @@
-import type { PlanArtifact } from '../shared/run-types';
+import type { PlanArtifact } from '../protocol/run-types';
 import { DEFAULT_PLANNER_PROMPT, planArtifact, taskWithPlan, toToolMessage } from './agent-loop';
 import type { ApprovalGate } from './approval-gate';
 import { callModel } from './model-calls';

@@ -1,9 +1,9 @@
 import { setHandler } from '@temporalio/workflow';
-import { parseDuration } from '../shared/duration';
-import { validateInjectedMessage } from '../shared/message-validation';
-import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, MessageDescription, statusQuery } from '../shared/run-messages';
-import { WireName } from '../shared/wire-names';
-import type { RunStatus } from '../shared/run-types';
+import { parseDuration } from '../config/duration';
+import { validateInjectedMessage } from '../protocol/message-validation';
+import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, MessageDescription, statusQuery } from '../protocol/run-messages';
+import { WireName } from '../protocol/wire-names';
+import type { RunStatus } from '../protocol/run-types';
 import { ApprovalGate } from './approval-gate';
 import { ignoresInvalidSignal, reportIgnoredSignal, validOrRefuse } from './message-refusal';
 import { showDetails } from './run-lifecycle';

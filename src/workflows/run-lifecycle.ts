@@ -1,7 +1,7 @@
 import { ApplicationFailure, isCancellation, patched, setCurrentDetails, TemporalFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { jsonBytes, newestWithin, PAYLOAD_LIMIT_BYTES } from '../shared/payload-size';
-import type { AgentRunResult, ApprovalRequest, RunPhase, StopReason } from '../shared/run-types';
-import { AgentNameAttribute, AgentStatusAttribute } from '../shared/search-attributes';
+import { jsonBytes, newestWithin, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
+import type { AgentRunResult, ApprovalRequest, RunPhase, StopReason } from '../protocol/run-types';
+import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { describeWait } from './approval-gate';
 import type { RunState } from './run-state';
 

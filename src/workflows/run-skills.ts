@@ -1,4 +1,4 @@
-import type { SkillBatch, SkillInfo, SkillSnapshot } from '../shared/skill-types';
+import type { SkillBatch, SkillInfo, SkillSnapshot } from '../protocol/skill-types';
 
 export type BatchOutcome = 'applied' | 'stale' | 'gap' | 'unbound';
 

@@ -1,6 +1,6 @@
-import type { AgentConfig, McpServerConfig } from '../shared/agent-config';
-import type { ToolSpec } from '../shared/messages';
-import type { RunEvent } from '../shared/run-events';
+import type { AgentConfig, McpServerConfig } from '../config/agent-config';
+import type { ToolSpec } from '../protocol/messages';
+import type { RunEvent } from '../protocol/run-events';
 import {
   DEFAULT_TIMEOUTS,
   type AgentRunInput,
@@ -13,11 +13,11 @@ import {
   type StopReason,
   type ToolResult,
   type UsageSummary,
-} from '../shared/run-types';
-import { configTimeouts, upgradeConfig } from '../shared/upgrade-config';
-import { SPAWN_PARALLEL_TOOL } from '../shared/wire-names';
+} from '../protocol/run-types';
+import { configTimeouts, upgradeConfig } from '../config/upgrade-config';
+import { SPAWN_PARALLEL_TOOL } from '../protocol/wire-names';
 import { buildSystemPrompt, emptyUsage, initialMessages, stepBudget, summarizeToolResult } from './agent-loop';
-import { KEPT_TOOL_RESULTS } from '../shared/payload-size';
+import { KEPT_TOOL_RESULTS } from '../protocol/payload-size';
 import { ConversationThreads } from './conversation-threads';
 import { EventLog } from './event-log';
 import { handoffToolSpecs } from './handoffs';

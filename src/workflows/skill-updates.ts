@@ -1,10 +1,10 @@
 import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import { validateSkillBatch } from '../shared/message-validation';
-import { MessageDescription, skillsChangedSignal } from '../shared/run-messages';
-import { WireName } from '../shared/wire-names';
-import { buildSkillInstructions } from '../shared/skill-instructions';
-import type { SkillBatch, SkillFileError } from '../shared/skill-types';
+import { validateSkillBatch } from '../protocol/message-validation';
+import { MessageDescription, skillsChangedSignal } from '../protocol/run-messages';
+import { WireName } from '../protocol/wire-names';
+import { buildSkillInstructions } from './skill-instructions';
+import type { SkillBatch, SkillFileError } from '../protocol/skill-types';
 import { buildSystemPrompt } from './agent-loop';
 import { ignoresInvalidSignal, reportIgnoredSignal } from './message-refusal';
 import type { RunState } from './run-state';

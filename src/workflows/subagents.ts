@@ -1,7 +1,7 @@
-import type { AgentConfig } from '../shared/agent-config';
-import type { JsonSchema, ToolCall } from '../shared/messages';
-import type { AgentRunResult } from '../shared/run-types';
-import { READ_ARTIFACT_TOOL, SPAWN_PARALLEL_TOOL, SPAWN_SELF_TOOL } from '../shared/wire-names';
+import type { AgentConfig } from '../config/agent-config';
+import type { JsonSchema, ToolCall } from '../protocol/messages';
+import type { AgentRunResult } from '../protocol/run-types';
+import { READ_ARTIFACT_TOOL, SPAWN_PARALLEL_TOOL, SPAWN_SELF_TOOL } from '../protocol/wire-names';
 
 /**
  * The rules of sub-agents, pure: parsing jobs from a tool call, the child-safe tool set, the strict

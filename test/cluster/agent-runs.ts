@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { stringify as stringifyYaml } from 'yaml';
 import type { AgentClient, RunHandle } from '../../src/client/agent-client';
-import type { AgentRunResult } from '../../src/shared/run-types';
+import type { AgentRunResult } from '../../src/protocol/run-types';
 import { chaosExecutions, type ChaosExecution } from '../support/crash-tools';
 
 /**

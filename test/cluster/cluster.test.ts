@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { AgentClient, type RunHandle } from '../../src/client/agent-client';
-import { AGENT_SEARCH_ATTRIBUTES, AgentNameAttribute, AgentStatusAttribute } from '../../src/shared/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES, AgentNameAttribute, AgentStatusAttribute } from '../../src/protocol/search-attributes';
 import { runCli } from '../support/cli-process';
 import { eventually } from '../support/test-env';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../src/devserver/dev-server';
 import { findOrBuildTemporalCli } from '../../src/devserver/temporal-cli';
-import { AgentStatusAttribute } from '../../src/shared/search-attributes';
+import { AgentStatusAttribute } from '../../src/protocol/search-attributes';
 import { runCli } from '../support/cli-process';
 import { startPostgres, type Postgres } from './postgres';
 import { findOrBuildServerBinaries } from './server-binaries';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
-import { followRun } from '../../src/client/commands/run-command';
+import { followRun } from '../../src/cli/commands/run-command';
 import { AiSdkProvider } from '../../src/models/ai-sdk-provider';
 import { followCollecting } from '../support/follow-run';
 import { historyText } from '../support/history-bytes';

@@ -5,7 +5,7 @@ import { LocalFolderWatcher } from '../../src/skills/local-folder-watcher';
 import type { WatcherBatch } from '../../src/skills/skill-watcher';
 import { SkillMetrics } from '../../src/skills/skill-event-bus';
 import { SkillSyncManager } from '../../src/skills/skill-sync-manager';
-import type { SkillSnapshot, SkillBatch } from '../../src/shared/skill-types';
+import type { SkillSnapshot, SkillBatch } from '../../src/protocol/skill-types';
 import type { SkillWatcher } from '../../src/skills/skill-watcher';
 import { eventually } from '../support/test-env';
 import { collectBatches, removeSkill, skillMarkdown, tempSkillRoot, writeSkill } from '../support/skill-files';

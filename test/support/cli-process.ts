@@ -9,10 +9,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI (`src/client/cli.ts` under tsx) as a child process. */
+/** Runs the real CLI (`src/cli/cli.ts` under tsx) as a child process. */
 export function runCli(args: string[], environment: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/client/cli.ts'), ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],

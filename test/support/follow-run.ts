@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { RunHandle } from '../../src/client/agent-client';
-import { followRun } from '../../src/client/commands/run-command';
-import type { ModelTextSnapshot, ToolProgressSnapshot } from '../../src/shared/live-snapshots';
-import type { AgentRunResult } from '../../src/shared/run-types';
+import { followRun } from '../../src/cli/commands/run-command';
+import type { ModelTextSnapshot, ToolProgressSnapshot } from '../../src/protocol/live-snapshots';
+import type { AgentRunResult } from '../../src/protocol/run-types';
 
 type Seen<T> = T & { seenAt: number };
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SkillSnapshot } from '../../src/shared/skill-types';
+import type { SkillSnapshot } from '../../src/protocol/skill-types';
 import type { SkillWatcher, WatcherBatch } from '../../src/skills/skill-watcher';
 
 /** Writes skill folders for the tests. */

@@ -16,7 +16,7 @@ export interface WorkerProcess {
 export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/client/cli.ts'), 'worker', '--tools', path.join(ROOT, 'test/support/crash-tools.ts'), '--task-queue', taskQueue],
+    ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'worker', '--tools', path.join(ROOT, 'test/support/crash-tools.ts'), '--task-queue', taskQueue],
     { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -1,5 +1,5 @@
-import { canonicalJson, matchRecordedCalls } from '../../shared/recorded-calls';
-import type { Usage } from '../../shared/messages';
+import { canonicalJson, matchRecordedCalls } from '../../protocol/recorded-calls';
+import type { Usage } from '../../protocol/messages';
 import type { RunRecord } from './run-record';
 
 /** One side of a comparison: what a run answered and what it cost. */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../../shared/agent-config';
-import { AgentRuntimeError, ErrorCode } from '../../shared/errors';
-import { resolveHandoffAgents } from '../../shared/handoff-agents';
-import type { Usage } from '../../shared/messages';
-import type { AgentRunInput } from '../../shared/run-types';
-import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../shared/search-attributes';
+import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../../config/agent-config';
+import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
+import { resolveHandoffAgents } from '../../config/handoff-agents';
+import type { Usage } from '../../protocol/messages';
+import type { AgentRunInput } from '../../protocol/run-types';
+import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../protocol/search-attributes';
 import { withSkillSourceKeys } from '../../skills/skill-source';
 import type { AgentClient } from '../agent-client';
-import { assertWorkersHaveTools } from '../worker-tools';
+import { assertWorkersHaveTools } from '../check-worker-tools';
 import { compareRuns, failedComparison, type RunComparison } from './compare';
 import { readRunRecord } from './run-record';
 

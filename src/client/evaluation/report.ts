@@ -1,4 +1,4 @@
-import type { Usage } from '../../shared/messages';
+import type { Usage } from '../../protocol/messages';
 import type { RunComparison } from './compare';
 import type { EvaluationReport } from './evaluate';
 

@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { AgentRuntimeError, ErrorCode } from '../../shared/errors';
-import { toolCallKey } from '../../shared/recorded-calls';
-import type { AgentRunInput, AgentRunResult } from '../../shared/run-types';
-import { decode } from '../history-events';
-import { fetchRunChain, transcriptFromEvents } from '../history-view';
+import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
+import { toolCallKey } from '../../protocol/recorded-calls';
+import type { AgentRunInput, AgentRunResult } from '../../protocol/run-types';
+import { decode } from '../../history/history-events';
+import { fetchRunChain, transcriptFromEvents } from '../../history/history-view';
 
 /** What an evaluation compares of a finished run, read from its history (its whole continue-as-new chain). */
 export interface RunRecord {

@@ -1,0 +1,38 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { CarriedConversation } from '../protocol/conversation-base';
+import { AgentRuntimeError, ErrorCode } from '../protocol/errors';
+import type { LoadForkOriginInput } from '../protocol/activity-types';
+import { lastAssistantText } from '../workflows/agent-loop';
+import type { SaveConversationDependencies } from './save-conversation';
+import { currentRunExecution } from './run-execution';
+
+/**
+ * A fork's first activity: reads the origin's executor conversation up to the end of the forked
+ * step (through the origin's `conversation` query, as a model step of the origin would, older
+ * snapshots included) and writes it to the artifact store as the fork's conversation base. The
+ * fork then holds it by reference, like a run that continued as new: its input and history never
+ * carry a long conversation. A retry writes an equivalent snapshot.
+ */
+export function createLoadForkOrigin(dependencies: SaveConversationDependencies) {
+  return async function loadForkOrigin(input: LoadForkOriginInput): Promise<CarriedConversation> {
+    if (!dependencies.artifacts) {
+      throw ApplicationFailure.nonRetryable('Forking a run needs an artifact store on the worker (AGENT_ARTIFACT_STORE or AGENT_ARTIFACT_DIR)', ErrorCode.conversationUnavailable);
+    }
+    let messages;
+    try {
+      ({ messages } = await dependencies.conversations.load(input.origin, input.conversation));
+    } catch (error) {
+      // The origin no longer holds that conversation (it compacted since the fork was planned): retrying cannot help.
+      if (error instanceof AgentRuntimeError) throw ApplicationFailure.nonRetryable(error.message, error.code);
+      throw error;
+    }
+    const kept = messages.slice(0, input.conversation.count);
+    const fork = currentRunExecution();
+    const artifactId = await dependencies.artifacts.put(JSON.stringify(kept), {
+      workflowId: fork.workflowId,
+      toolName: 'conversation-snapshot',
+      callId: `fork-of-${input.origin.runId}-${kept.length}`,
+    });
+    return { base: { artifactId, count: kept.length }, head: kept.slice(0, input.taskIndex + 1), lastAssistantText: lastAssistantText(kept) };
+  };
+}

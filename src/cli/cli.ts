@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { AgentRuntimeError } from '../protocol/errors';
+
+/**
+ * Command modules load when their command runs, so `--help` (and each command) loads only what it
+ * uses: the Temporal SDK alone takes most of a second to load.
+ */
+const commands = {
+  run: () => import('./commands/run-command'),
+  fork: () => import('./commands/fork-command'),
+  evaluate: () => import('./commands/eval-command'),
+  status: () => import('./commands/status-command'),
+  history: () => import('./commands/history-command'),
+  watch: () => import('./commands/watch-command'),
+  inject: () => import('./commands/inject-command'),
+  approvals: () => import('./commands/approval-commands'),
+  skillsWatch: () => import('./commands/skills-watch-command'),
+  worker: () => import('./commands/worker-command'),
+  setup: () => import('./commands/setup-command'),
+  dev: () => import('./commands/dev-command'),
+  codecServer: () => import('./commands/codec-server-command'),
+  demo: () => import('./commands/demo-command'),
+};
+
+/**
+ * The command line. Exit codes: 0 success, 2 a user error (invalid config, bad arguments),
+ * 1 anything else (server unreachable, a failed run).
+ */
+const program = new Command('durable-agents')
+  .description('Durable AI agents on Temporal: every run a workflow, every model step and tool call an activity.')
+  .showHelpAfterError();
+
+program
+  .command('run')
+  .description('start an agent run; prints its id and Web UI link')
+  .requiredOption('-c, --config <file>', 'agent config (YAML or JSON)')
+  .requiredOption('-t, --task <text>', 'the task for the agent')
+  .option('-f, --follow', 'print events live and wait for the result')
+  .option('-m, --model <provider:model>', "use this model instead of the config's")
+  .option('--workflow-id <id>', 'workflow id (default: <agent>-<random>)')
+  .option('--task-queue <name>', 'task queue of the workers')
+  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
+  .option('--heartbeat-timeout <duration>', "retry a model step or tool elsewhere when its worker stops heartbeating this long (default: the config's timeouts.heartbeat, else 10s)")
+  .option('--tool-timeout <duration>', "one attempt of a tool call (default: the config's timeouts.tool, else 10m)")
+  .option('--history-event-limit <events>', 'continue as new at this many history events (default: when Temporal suggests it); docs/long-runs.md')
+  .option('--history-size-limit <size>', 'continue as new at this much history, e.g. 2MB (default: when Temporal suggests it)')
+  .option('--model-step-timeout <duration>', "one attempt of a model step (default: the config's timeouts.model_step, else 5m)")
+  .option('--json', 'machine-readable output')
+  .action(async (options) => (await commands.run()).runCommand(options));
+
+program
+  .command('fork <run>')
+  .description("start a new run from another run's conversation at the end of a step, under a changed config")
+  .requiredOption('--from-step <n>', 'the step whose end the fork starts from, as `history` numbers them')
+  .option('-c, --config <file>', "agent config to continue under (default: the origin agent's)")
+  .option('-m, --model <provider:model>', 'continue on this model')
+  .option('-t, --task <text>', 'a user message the fork adds after the step')
+  .option('-f, --follow', 'print events live and wait for the result')
+  .option('--run-id <id>', 'read the origin chain from this execution (default: the latest)')
+  .option('--workflow-id <id>', "the fork's workflow id (default: <agent>-fork-<random>)")
+  .option('--task-queue <name>', 'task queue of the workers')
+  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder, else the origin's)")
+  .option('--json', 'machine-readable output')
+  .action(async (run, options) => (await commands.fork()).forkCommand(run, options));
+
+program
+  .command('eval')
+  .description("replay recorded runs' tasks under a changed config, answering tool calls from the recordings; exit 1 when runs diverge")
+  .requiredOption('-c, --config <file>', 'the changed agent config')
+  .option('--runs <ids...>', 'workflow ids of recorded runs')
+  .option('--query <visibility query>', `recorded runs to replay, e.g. "AgentName='support'" (completed, top-level, neither evaluation runs nor forks)`)
+  .option('--limit <n>', 'at most this many runs from --query (default 50)')
+  .option('-m, --model <provider:model>', "use this model instead of the config's")
+  .option('--live-tools', 'run tool calls the recording lacks for real (default: they get an error result)')
+  .option('--max-diverged <k>', 'pass while at most this many runs diverge (default 0)')
+  .option('--task-queue <name>', 'task queue of the workers')
+  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
+  .option('--json', 'machine-readable report')
+  .action(async (options) => (await commands.evaluate()).evalCommand(options));
+
+program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action(async (run, options) => (await commands.status()).statusCommand(run, options));
+
+program
+  .command('history <run>')
+  .description('a readable transcript from the Temporal history: steps, tool calls, results, timings')
+  .option('--run-id <id>', 'a specific execution')
+  .option('--json', 'machine-readable output')
+  .action(async (run, options) => (await commands.history()).historyCommand(run, options));
+
+program.command('watch <run>').description("print a run's events live until it finishes").action(async (run) => (await commands.watch()).watchCommand(run));
+
+program.command('inject <run> <text>').description('push a user message into a running run (before its next model call)').action(async (run, text) => (await commands.inject()).injectCommand(run, text));
+
+program.command('approvals').description('pending tool approvals across running runs').option('--json', 'machine-readable output').action(async (options) => (await commands.approvals()).approvalsCommand(options));
+
+program
+  .command('approve <run> <approvalId>')
+  .description('approve a gated tool call')
+  .option('--reason <text>', 'why')
+  .option('--by <name>', 'who decides (default: $USER)')
+  .option('--json', 'machine-readable output')
+  .action(async (run, approvalId, options) => (await commands.approvals()).decisionCommand('approve', run, approvalId, options));
+
+program
+  .command('reject <run> <approvalId>')
+  .description('reject a gated tool call; the model sees the reason')
+  .requiredOption('--reason <text>', 'why (the model sees it)')
+  .option('--by <name>', 'who decides (default: $USER)')
+  .option('--json', 'machine-readable output')
+  .action(async (run, approvalId, options) => (await commands.approvals()).decisionCommand('reject', run, approvalId, options));
+
+program
+  .command('skills')
+  .description('skill sources')
+  .command('watch <sources...>')
+  .description('watch skill folders and git repositories; push each change into the running runs that follow them')
+  .option('--debounce <ms>', 'folders: quiet time before a burst of edits is read (default 500)')
+  .option('--poll <seconds>', 'git repositories: seconds between pulls (default 300)')
+  .action(async (sources, options) => (await commands.skillsWatch()).skillsWatchCommand(sources, options));
+
+program
+  .command('worker')
+  .description('run a worker (tools, models, API keys live here)')
+  .option('--tools <module>', 'a JavaScript module (.js, .mjs, .cjs) exporting `tools`; TypeScript: compile it, or run the CLI under tsx')
+  .option('--no-demo-tools', 'leave the demo tools (get_weather, …) out')
+  .option('--task-queue <name>', 'task queue to poll')
+  .option('--setup', 'register the search attributes first (see `setup`)')
+  .option('--health-file <path>', 'rewrite this file every 5 s while the worker polls, for health checks (default: AGENT_WORKER_HEALTH_FILE)')
+  .action(async (options) => (await commands.worker()).workerCommand(options));
+
+program
+  .command('setup')
+  .description('once per cluster namespace (idempotent): create the namespace if missing and register the search attributes agent runs use')
+  .option('--retention <duration>', 'how long closed runs stay readable, for a namespace setup creates (default 30d; at least 1h)')
+  .option('--update-retention', "also set --retention on an existing namespace (default: report its retention, keep it)")
+  .option('--wait <duration>', 'keep retrying this long while the server is starting (e.g. 3m; default: fail at once)')
+  .option('--json', 'machine-readable output')
+  .action(async (options) => (await commands.setup()).setupCommand(options));
+
+program
+  .command('dev')
+  .description('the embedded Temporal dev server (with Web UI) and a worker, until Ctrl-C')
+  .option('--tools <module>', 'a JavaScript module exporting `tools` to register')
+  .option('--no-demo-tools', 'leave the demo tools out')
+  .action(async (options) => (await commands.dev()).devCommand(options));
+
+program
+  .command('codec-server')
+  .description('a remote codec endpoint so the Web UI can show payloads encrypted with AGENT_PAYLOAD_KEYS')
+  .option('--port <port>', 'port (default 8089)')
+  .option('--host <address>', 'address to listen on (default 127.0.0.1; it decrypts for anyone who reaches it)')
+  .option('--origin <url...>', 'Web UI origins allowed to call it (default: the local dev UI)')
+  .action(async (options) => (await commands.codecServer()).codecServerCommand(options));
+
+program
+  .command('demo')
+  .description('dev server + worker + one demo agent run with the offline scripted model')
+  .option('--keep', 'keep the server and worker up afterwards (for the Web UI)')
+  .option('--task <text>', 'a different task')
+  .option('-m, --model <provider:model>', 'a real model instead of the scripted one (its key in this environment)')
+  .action(async (options) => (await commands.demo()).demoCommand(options));
+
+/** The message and its causes ("Workflow execution failed: Model step … failed: …"), with the error type. */
+function describeError(error: unknown): string {
+  const parts: string[] = [];
+  let type: string | undefined;
+  for (let current: unknown = error; current instanceof Error && parts.length < 5; current = current.cause) {
+    if (!parts.some((part) => part.includes(current.message))) parts.push(current.message);
+    type = (current as { type?: string }).type ?? type;
+  }
+  return parts.length > 0 ? `${parts.join(': ')}${type ? ` (${type})` : ''}` : String(error);
+}
+
+program.parseAsync().catch((error: unknown) => {
+  const userError = error instanceof AgentRuntimeError;
+  process.stderr.write(`error: ${describeError(error)}\n`);
+  process.exit(userError ? 2 : 1);
+});

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { AgentClient } from '../../client/agent-client';
+import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
+import { followRun, printResult } from './run-command';
+
+export interface ForkCommandOptions {
+  fromStep: string;
+  config?: string;
+  model?: string;
+  task?: string;
+  follow?: boolean;
+  json?: boolean;
+  workflowId?: string;
+  runId?: string;
+  taskQueue?: string;
+  agentsDir?: string;
+}
+
+/**
+ * `fork <run> --from-step N [--config FILE] [--model M] [--task TEXT] [--follow]`: checks the
+ * origin's history and the config, starts the fork, prints its id and Web UI link.
+ */
+export async function forkCommand(run: string, options: ForkCommandOptions, agents?: AgentClient): Promise<void> {
+  const fromStep = /^\d+$/.test(options.fromStep.trim()) ? Number(options.fromStep) : Number.NaN;
+  const config = options.config ? loadAgentConfigFile(options.config, { model: options.model }) : undefined;
+  const agentsDir = options.agentsDir ?? (config && config.handoffs.length > 0 && options.config ? path.dirname(options.config) : undefined);
+  const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
+  try {
+    const fork = await client.fork(run, {
+      fromStep,
+      ...(config ? { config } : options.model ? { model: options.model } : {}),
+      ...(options.task !== undefined ? { task: options.task } : {}),
+      ...(options.runId ? { runId: options.runId } : {}),
+      ...(options.workflowId ? { workflowId: options.workflowId } : {}),
+      ...(agentsDir ? { agents: loadAgentDirectory(agentsDir) } : {}),
+    });
+    if (!options.json) {
+      console.log(`Started fork ${fork.workflowId} of ${run} after step ${fromStep}`);
+      if (fork.webUiUrl) console.log(`Web UI: ${fork.webUiUrl}`);
+    }
+    if (!options.follow) {
+      if (options.json) console.log(JSON.stringify({ workflowId: fork.workflowId, forkOf: run, fromStep, webUiUrl: fork.webUiUrl }));
+      return;
+    }
+    const result = await followRun(fork, Boolean(options.json));
+    if (options.json) console.log(JSON.stringify({ workflowId: fork.workflowId, forkOf: run, fromStep, webUiUrl: fork.webUiUrl, result }));
+    else printResult(result, fork.webUiUrl);
+  } finally {
+    if (!agents) await client.close();
+  }
+}

@@ -1,0 +1,162 @@
+import { AgentClient, type RunHandle } from '../../client/agent-client';
+import { formatProgress, formatRunEvent } from '../event-printer';
+import { LiveProgress } from '../live-progress';
+import { LiveAnswer } from '../live-answer';
+import { ProgressLine } from '../progress-line';
+import type { RunEvent } from '../../protocol/run-events';
+import path from 'node:path';
+import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
+import type { AgentRunResult, RunTimeouts } from '../../protocol/run-types';
+import { AgentConfigError } from '../../protocol/errors';
+import { runTimeoutsSchema } from '../../config/agent-config';
+import { configTimeouts } from '../../config/upgrade-config';
+
+export interface RunCommandOptions {
+  config: string;
+  task: string;
+  follow?: boolean;
+  /** Overrides the config's model. */
+  model?: string;
+  json?: boolean;
+  workflowId?: string;
+  taskQueue?: string;
+  /** Folder of agent configs that handoffs resolve from (default: the config file's folder). */
+  agentsDir?: string;
+  /** Durations such as `10s` or `5m`; they override the config's `timeouts` for this run. */
+  heartbeatTimeout?: string;
+  toolTimeout?: string;
+  modelStepTimeout?: string;
+  /** Continue as new at this many history events (`--history-event-limit`). */
+  historyEventLimit?: string;
+  /** … or at this much history: bytes, or with a unit (`2MB`, `512KB`). */
+  historySizeLimit?: string;
+}
+
+/** The run's continue-as-new limits from the command's options. @throws AgentConfigError naming the option. */
+export function historyLimitOptions(options: Pick<RunCommandOptions, 'historyEventLimit' | 'historySizeLimit'>): { historyEventLimit?: number; historySizeLimitBytes?: number } {
+  const limits: { historyEventLimit?: number; historySizeLimitBytes?: number } = {};
+  const problems: string[] = [];
+  if (options.historyEventLimit !== undefined) {
+    const events = Number(options.historyEventLimit);
+    if (Number.isInteger(events) && events >= 20) limits.historyEventLimit = events;
+    else problems.push(`--history-event-limit: expected a whole number of events, at least 20 (got '${options.historyEventLimit}')`);
+  }
+  if (options.historySizeLimit !== undefined) {
+    const match = /^(\d+(?:\.\d+)?)\s*(B|KB|MB)?$/i.exec(options.historySizeLimit.trim());
+    const bytes = match ? Math.round(Number(match[1]) * { B: 1, KB: 1_000, MB: 1_000_000 }[(match[2] ?? 'B').toUpperCase() as 'B' | 'KB' | 'MB']) : NaN;
+    if (bytes >= 100_000) limits.historySizeLimitBytes = bytes;
+    else problems.push(`--history-size-limit: expected a size of at least 100KB, such as 2MB or 512KB (got '${options.historySizeLimit}')`);
+  }
+  if (problems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${problems.join('\n  ')}`, problems);
+  return limits;
+}
+
+/** The run's own timeouts from the command's options (validated like the config's), in milliseconds. */
+export function timeoutOptions(options: Pick<RunCommandOptions, 'heartbeatTimeout' | 'toolTimeout' | 'modelStepTimeout'>): Partial<RunTimeouts> | undefined {
+  const flags = { heartbeat: '--heartbeat-timeout', tool: '--tool-timeout', model_step: '--model-step-timeout' } as const;
+  const given = { heartbeat: options.heartbeatTimeout, tool: options.toolTimeout, model_step: options.modelStepTimeout };
+  const parsed = runTimeoutsSchema.safeParse(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${flags[issue.path[0] as keyof typeof flags]}: ${issue.message}`);
+    throw new AgentConfigError(`Invalid run options:\n  ${problems.join('\n  ')}`, problems);
+  }
+  const timeouts = configTimeouts({ timeouts: parsed.data });
+  return Object.keys(timeouts).length > 0 ? timeouts : undefined;
+}
+
+/** `run --config FILE --task TEXT [--follow]`: validates the config, starts a run, prints its id and Web UI link. */
+export async function runCommand(options: RunCommandOptions, agents?: AgentClient): Promise<void> {
+  const config = loadAgentConfigFile(options.config, { model: options.model });
+  const timeouts = timeoutOptions(options);
+  const historyLimits = historyLimitOptions(options);
+  const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
+  const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
+  try {
+    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId, agents: handoffAgents, timeouts, ...historyLimits });
+    if (!options.json) {
+      console.log(`Started run ${run.workflowId}`);
+      if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);
+    }
+    if (!options.follow) {
+      if (options.json) console.log(JSON.stringify({ workflowId: run.workflowId, webUiUrl: run.webUiUrl }));
+      return;
+    }
+    const result = await followRun(run, Boolean(options.json));
+    if (options.json) console.log(JSON.stringify({ workflowId: run.workflowId, webUiUrl: run.webUiUrl, result }));
+    else printResult(result, run.webUiUrl);
+  } finally {
+    if (!agents) await client.close();
+  }
+}
+
+/**
+ * Prints events as they happen (with a spinner while a step runs, on a terminal), each answer as
+ * it streams and tool progress as it is reported, then returns the run's result.
+ */
+export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.WritableStream = process.stdout): Promise<AgentRunResult> {
+  if (quiet) return run.result();
+  const progress = new ProgressLine(out);
+  const answer = new LiveAnswer((text) => {
+    progress.stop(); // the answer replaces the spinner; the next event sets it again
+    out.write(text);
+  });
+  const toolProgress = new LiveProgress();
+  const stopStreaming = new AbortController();
+  const streaming = (async () => {
+    for await (const snapshot of run.live({ signal: stopStreaming.signal })) {
+      if (snapshot.kind === 'tool-progress') {
+        if (!toolProgress.snapshot(snapshot)) continue;
+        answer.endLine();
+        progress.print(formatProgress(snapshot.toolName, snapshot.latest));
+      } else if (snapshot.purpose === 'executor') {
+        answer.snapshot(snapshot.step, snapshot.text);
+      }
+    }
+  })().catch(() => undefined); // live updates are a nicety: the events below carry everything
+  try {
+    for await (const event of run.events()) {
+      if (event.type === 'text-produced' && answer.final(event.step, event.text)) continue;
+      if (event.type === 'mcp-progress' && !toolProgress.event(event.callId)) continue;
+      const line = formatRunEvent(event);
+      if (line !== null) {
+        answer.endLine();
+        progress.print(line);
+      }
+      const waiting = spinnerLabel(event);
+      if (waiting) progress.set(waiting);
+      if ('step' in event && typeof event.step === 'number') answer.reach(event.step);
+    }
+  } finally {
+    stopStreaming.abort();
+    await streaming;
+    progress.stop();
+    answer.endLine();
+  }
+  return run.result();
+}
+
+/** What the run is busy with after an event, for the spinner. */
+function spinnerLabel(event: RunEvent): string | null {
+  switch (event.type) {
+    case 'status-changed':
+      return event.phase === 'model' ? `step ${event.step}: model` : event.phase === 'planning' ? 'planning' : event.phase === 'compacting' ? `step ${event.step}: compacting` : null;
+    case 'tool-called':
+      return `step ${event.step}: running tools`;
+    case 'approval-requested':
+      return `waiting for approval ${event.request.approvalId}`;
+    default:
+      return null;
+  }
+}
+
+export function printResult(result: AgentRunResult, webUiUrl: string | null): void {
+  console.log('');
+  console.log(`Answer (${result.stopReason}, ${result.steps} steps, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens):`);
+  console.log(result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output);
+  if (result.stopDetail) console.log(`(${result.stopDetail})`);
+  const models = Object.entries(result.usage.byModel);
+  if (models.length > 1) {
+    console.log(`Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out`).join('; ')}`);
+  }
+  if (webUiUrl) console.log(`\nWeb UI: ${webUiUrl}`);
+}

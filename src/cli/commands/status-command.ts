@@ -1,0 +1,56 @@
+import { formatDuration } from '../../config/duration';
+import type { RunStatus } from '../../protocol/run-types';
+import { AgentClient } from '../../client/agent-client';
+
+/** `status RUN`: the run's live status from the `status` query. */
+export async function statusCommand(workflowId: string, options: { json?: boolean }, agents?: AgentClient): Promise<void> {
+  const client = agents ?? (await AgentClient.connect());
+  try {
+    const run = client.getRun(workflowId);
+    const [status, description] = await Promise.all([run.status(), run.workflow.describe()]);
+    if (options.json) {
+      console.log(JSON.stringify({ workflowId, execution: description.status.name, ...status }));
+      return;
+    }
+    console.log(formatStatus(workflowId, description.status.name, status, { now: Date.now(), runUrl: client.runUrl(workflowId) }));
+  } finally {
+    if (!agents) await client.close();
+  }
+}
+
+/**
+ * The human `status`: what `--json` holds, in lines: phase and step, tools, usage, the context
+ * against its window, the plan, pending approvals (with the injected arguments a human decides
+ * on, and the commands to decide), active skills and queued messages.
+ */
+export function formatStatus(workflowId: string, execution: string, status: RunStatus, context: { now: number; runUrl?: string | null }): string {
+  const lines = [`Run ${workflowId}: ${execution}, phase ${status.phase}, step ${status.step} of ${status.maxSteps}`];
+  lines.push(`Tools: ${status.activeTools.join(', ') || 'none'}${status.runningTools.length ? ` (running: ${status.runningTools.join(', ')})` : ''}`);
+  lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens`);
+  if (status.budget) {
+    const percent = Math.round((status.budget.promptTokens / status.budget.contextWindow) * 100);
+    lines.push(`Context: ${status.budget.promptTokens} of ${status.budget.contextWindow} tokens (${percent}%)`);
+  }
+  if (status.stopReason) lines.push(`Stopped: ${status.stopReason}`);
+  if (status.plan) {
+    lines.push(`Plan (${status.plan.model}, ${status.plan.plannerSteps} planner steps):`);
+    const steps = status.plan.steps.length > 0 ? status.plan.steps.map((step, index) => `${index + 1}. ${step}`) : status.plan.text.split('\n');
+    lines.push(...steps.map((step) => `  ${step}`));
+  }
+  if (status.pendingApprovals.length > 0) {
+    lines.push(`Pending approvals (${status.pendingApprovals.length}):`);
+    for (const approval of status.pendingApprovals) {
+      const expires = approval.expiresAt > context.now ? `in ${formatDuration(approval.expiresAt - context.now)}` : 'now';
+      lines.push(`  ${approval.approvalId}  ${approval.toolName}(${JSON.stringify(approval.args)})  expires ${new Date(approval.expiresAt).toISOString()} (${expires})`);
+      for (const [name, value] of Object.entries(approval.injectedArgs)) lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+      lines.push(`    decide: durable-agents approve ${workflowId} ${approval.approvalId}   (or reject ... --reason "why")`);
+    }
+  }
+  if (status.skills.length > 0) {
+    lines.push('Skills:');
+    for (const source of status.skills) lines.push(`  ${source.source} (version ${source.version}): ${source.names.join(', ') || 'none'}`);
+  }
+  if (status.queuedMessages > 0) lines.push(`Queued messages: ${status.queuedMessages} (delivered before the next model step)`);
+  if (context.runUrl) lines.push(`Web UI: ${context.runUrl}`);
+  return lines.join('\n');
+}

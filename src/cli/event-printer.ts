@@ -1,0 +1,70 @@
+import type { RunEvent } from '../protocol/run-events';
+import type { ProgressNote } from '../protocol/run-types';
+
+/** One readable line (or a few) per run event, for `run --follow` and `watch`. */
+export function formatRunEvent(event: RunEvent): string | null {
+  switch (event.type) {
+    case 'run-started':
+      return `▶ ${event.agent} started on ${event.model}`;
+    case 'run-forked':
+      return `▶ ${event.agent} forked from ${event.from.workflowId} after step ${event.step}, on ${event.model}${event.message ? `: ${event.message}` : ''}`;
+    case 'status-changed':
+      return event.phase === 'model' ? `· step ${event.step}: model` : null;
+    case 'text-produced':
+      return `  ${event.text.split('\n').join('\n  ')}`;
+    case 'tool-called':
+      return `→ ${event.call.name}(${JSON.stringify(event.call.args)})`;
+    case 'tool-completed': {
+      const mark = event.isError ? '✗' : '✓';
+      const content = event.content.length > 300 ? `${event.content.slice(0, 299)}…` : event.content;
+      return `← ${event.toolName} ${mark} ${Math.round(event.metadata.execution_time_ms)} ms: ${content}`;
+    }
+    case 'output-rejected':
+      return `! step ${event.step}: answer rejected by the output schema: ${event.reason}`;
+    case 'approval-requested':
+      return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)}), expires ${new Date(event.request.expiresAt).toISOString()}`;
+    case 'approval-decided':
+      return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
+    case 'approval-ignored':
+      return `! ignored a decision for ${event.approvalId}: ${event.reason}`;
+    case 'skills-changed':
+      return `✦ skills from ${event.source} (version ${event.version}${event.reloaded ? ', reloaded' : ''}): ${[
+        ...event.added.map((name) => `+${name}`),
+        ...event.modified.map((name) => `~${name}`),
+        ...event.removed.map((name) => `-${name}`),
+      ].join(' ') || 'no change'}`;
+    case 'skill-shadowed':
+      return `! skill '${event.name}' from ${event.hidden} is hidden by the one from ${event.winner} (listed first in skill_sources)`;
+    case 'skill-error':
+      return `! skill file error: ${event.message}`;
+    case 'handoff':
+      return `⇄ step ${event.step}: ${event.from} hands the conversation to ${event.to}`;
+    case 'message-injected':
+      return `» injected before step ${event.step}: ${event.text}`;
+    case 'plan-created':
+      return `☰ plan (${event.plan.model}):\n  ${event.plan.text.split('\n').join('\n  ')}`;
+    case 'budget-advisory':
+      return `· context: ${event.promptTokens} of ${event.contextWindow} tokens (${event.percent}%)`;
+    case 'context-compacted':
+      return `! step ${event.step}: compacted ${event.removedMessages} older messages (${event.tokensBefore} tokens before)`;
+    case 'budget-stopped':
+      return `! step ${event.step}: budget limit: the prompt needs ${event.promptTokens} tokens, the limit is ${event.limitTokens}`;
+    case 'mcp-progress':
+      return formatProgress(event.toolName, event.progress);
+    case 'mcp-server-unavailable':
+      return `! MCP server ${event.server} is unavailable: ${event.error}`;
+    case 'signal-ignored':
+      return `! ignored a ${event.signal} signal: ${event.reason}`;
+    case 'tool-unavailable':
+      return `! step ${event.step}: no worker of this run has tool '${event.toolName}'`;
+    case 'run-failed':
+      return `■ failed at step ${event.step}${event.failureType ? ` (${event.failureType})` : ''}: ${event.message}`;
+    case 'run-completed':
+      return `■ finished: ${event.stopReason}`;
+  }
+}
+
+/** "… toolName: 3/10 message": a progress note of a running tool call. */
+export function formatProgress(toolName: string, note: ProgressNote): string {
+  return `… ${toolName}: ${note.progress}${note.total !== undefined ? `/${note.total}` : ''}${note.message ? ` ${note.message}` : ''}`;
+}

@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { AgentConfigError } from '../protocol/errors';
+import { isDuration, parseDuration } from './duration';
+import { knownContextWindow } from './context-windows';
+
+/**
+ * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
+ * plus the names this runtime needs (tools, handoffs, output type). It travels as workflow input,
+ * so it holds no functions and never a secret. Workflows import its *type* only.
+ */
+
+const MODEL_PATTERN = /^[a-z][a-z0-9-]*:\S.*$/;
+const MODEL_MESSAGE = 'must look like "provider:model", for example "openai:gpt-4o" or "scripted:demo"';
+/** Conservative property names that every provider's tool-schema dialect accepts. */
+const PROPERTY_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+const BUDGET_PATTERN = /^(per-message|limit:(\d{1,3}))$/;
+
+const DURATION_MESSAGE = 'must be a duration such as 30s, 15m, 4h or 3d';
+/** The shortest timeout a run accepts: shorter ones time out healthy activities. */
+const MINIMUM_TIMEOUT_MS = 1_000;
+const timeoutDuration = z
+  .string()
+  .refine(isDuration, DURATION_MESSAGE)
+  .refine((text) => !isDuration(text) || parseDuration(text) >= MINIMUM_TIMEOUT_MS, 'must be at least 1s');
+
+/**
+ * The zod schema of an agent's `timeouts` (durations; each optional, the runtime's defaults fill the
+ * rest): `model_step` and `tool` bound one attempt (start to close), `heartbeat` is how long an
+ * activity may go without a heartbeat before it is retried on another worker (a dead worker's
+ * step moves after about this long). Options of `startRun` / `run` override these.
+ * @example
+ * parseAgentConfig({ name: 'payments', tools: ['refund'], timeouts: { heartbeat: '5s', tool: '2m' } });
+ */
+export const runTimeoutsSchema = z.strictObject({
+  model_step: timeoutDuration.optional(),
+  tool: timeoutDuration.optional(),
+  heartbeat: timeoutDuration.optional(),
+});
+
+/** An agent's `timeouts`, as written: durations such as `10s` or `5m`. */
+export type RunTimeoutsConfig = z.output<typeof runTimeoutsSchema>;
+
+const modelString = z.string().regex(MODEL_PATTERN, MODEL_MESSAGE);
+const toolName = z.string().regex(TOOL_NAME_PATTERN, 'must be 1-64 letters, digits, "_", "." or "-"');
+
+const budgetAwareness = z
+  .string()
+  .refine((value) => {
+    const match = BUDGET_PATTERN.exec(value);
+    return match !== null && (match[2] === undefined || Number(match[2]) <= 100);
+  }, 'must be "per-message" or "limit:<0-100>"');
+
+/**
+ * The zod schema of one entry of an agent's `mcp_servers`: a command for stdio, or a URL for
+ * streamable HTTP (exactly one). No secret values here (the config travels in workflow inputs):
+ * `env_from_worker` names worker environment variables to pass on.
+ * @example
+ * import { mcpServerSchema } from 'durable-agents';
+ *
+ * const github = mcpServerSchema.parse({
+ *   name: 'github',
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-github'],
+ *   env_from_worker: ['GITHUB_TOKEN'],
+ * });
+ */
+export const mcpServerSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,31}$/, 'must be 1-32 letters, digits or "-", starting with a letter'),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).default([]),
+    env_from_worker: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+    url: z.url().optional(),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), 'needs exactly one of command (stdio) or url (streamable HTTP)');
+
+/** One MCP server of an agent, validated, with `args` and `env_from_worker` defaulted to `[]`. */
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+
+/**
+ * The zod schema of an agent config. `parse` fills every default; unknown fields are errors.
+ * Prefer `parseAgentConfig`, which throws an `AgentConfigError` with one line per invalid field;
+ * use the schema to compose it into your own schemas or to derive JSON Schema for an editor.
+ * @example
+ * import { z } from 'zod';
+ * import { agentConfigSchema } from 'durable-agents';
+ *
+ * const result = agentConfigSchema.safeParse({ name: 'helper', max_steps: 0 });
+ * if (!result.success) console.error(result.error.issues); // max_steps: too small
+ * const editorSchema = z.toJSONSchema(agentConfigSchema, { io: 'input' });
+ */
+export const agentConfigSchema = z
+  .strictObject({
+    name: z.string().min(1, 'is required').max(128),
+    model: modelString.default('openai:gpt-4o'),
+    instructions: z.string().default(''),
+    temperature: z.number().min(0).max(2).default(1),
+    max_tokens: z.number().int().positive().nullable().default(null),
+    max_steps: z.number().int().min(1).default(10),
+    /** Attempts of one model step before the run gives up (the activity retry policy). */
+    max_retries: z.number().int().min(1).max(20).default(3),
+    tools: z.array(toolName).default([]),
+    handoffs: z.array(z.string().min(1)).default([]),
+    /** JSON Schema of a structured final answer; null for plain text. */
+    output_type: z.record(z.string(), z.unknown()).nullable().default(null),
+    planning_enabled: z.boolean().default(false),
+    planning_model: modelString.nullable().default(null),
+    planning_instructions: z.string().default(''),
+    budget_awareness: budgetAwareness.nullable().default(null),
+    /** Context window in tokens, for models the built-in table does not know. */
+    context_window: z.number().int().min(256).nullable().default(null),
+    hitl_tools: z.array(toolName).default([]),
+    /** How long a gated tool call waits for a human decision before it times out. */
+    hitl_timeout: z.string().refine(isDuration, DURATION_MESSAGE).default('24h'),
+    emit_mcp_progress: z.boolean().default(true),
+    injected_tool_args: z
+      .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())
+      .default({}),
+    mcp_servers: z.array(mcpServerSchema).default([]),
+    /** Skill sources (folders or git URLs) whose skills this agent follows while it runs. */
+    skill_sources: z.array(z.string().min(1)).default([]),
+    /** Which skills of those sources are active (null: all of them). */
+    skills: z.array(z.string()).nullable().default(null),
+    /** How the instructions are rebuilt from the active skills: appended as a list, or not at all. */
+    instructions_builder: z.enum(['skill-list', 'none']).default('skill-list'),
+    /** Tool results longer than this (characters) go to the artifact store; the history keeps a preview. */
+    offload_threshold: z.number().int().min(1_000).default(16_000),
+    allow_parallel_subagents: z.boolean().default(false),
+    max_parallel_subagents: z.number().int().min(1).max(7).default(3),
+    /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
+    timeouts: runTimeoutsSchema.default({}),
+  })
+  .superRefine((config, context) => {
+    reportDuplicates(config.tools, (name) =>
+      context.addIssue({ code: 'custom', path: ['tools'], message: `Duplicate tool name '${name}' on agent '${config.name}'` }),
+    );
+    reportDuplicates(
+      config.mcp_servers.map((server) => server.name),
+      (name) => context.addIssue({ code: 'custom', path: ['mcp_servers'], message: `Duplicate MCP server name '${name}' on agent '${config.name}'` }),
+    );
+    reportDuplicates(config.handoffs, (name) =>
+      context.addIssue({ code: 'custom', path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` }),
+    );
+    if (config.budget_awareness !== null && config.context_window === null && knownContextWindow(config.model) === null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['context_window'],
+        message: `is required with budget_awareness: the context window of '${config.model}' is not in the built-in table`,
+      });
+    }
+    config.hitl_tools.forEach((name, index) => {
+      if (!config.tools.includes(name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['hitl_tools', index],
+          message: `names tool '${name}', which agent '${config.name}' does not have (its tools: ${config.tools.join(', ') || 'none'})`,
+        });
+      }
+    });
+  });
+
+/** A validated agent config with every default filled in. */
+export type AgentConfig = z.output<typeof agentConfigSchema>;
+/** What a user writes: only `name` is required. */
+export type AgentConfigInput = z.input<typeof agentConfigSchema>;
+
+function reportDuplicates(names: string[], report: (name: string) => void): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (seen.has(name)) report(name);
+    seen.add(name);
+  }
+}
+
+/**
+ * Validates a config and fills its defaults.
+ * @throws AgentConfigError naming every invalid field (`source` names the file, when there is one):
+ * a config that is empty or not a mapping says so, an unknown field names the closest known one
+ * ("max_stepz: unknown field; did you mean max_steps?").
+ * @example parseAgentConfig({ name: 'helper', tools: ['get_weather'] })
+ */
+export function parseAgentConfig(input: unknown, source?: string): AgentConfig {
+  const where = source ? ` in ${source}` : '';
+  const notAMapping = rootShapeProblem(input);
+  if (notAMapping) throw new AgentConfigError(`Invalid agent config${where}:\n  ${notAMapping}`, [notAMapping]);
+  const result = agentConfigSchema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownFieldProblem(issue.path, key));
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    return [`${field}: ${issue.message}`];
+  });
+  throw new AgentConfigError(`Invalid agent config${where}:\n  ${problems.join('\n  ')}`, problems);
+}
+
+/** An empty config, a list or a single value where the fields should be. */
+function rootShapeProblem(input: unknown): string | null {
+  const expected = 'it must be a mapping of fields (name: ..., model: ..., tools: [...])';
+  if (input === null || input === undefined) return `(root): the config is empty: ${expected}, at least a name`;
+  if (Array.isArray(input)) return `(root): the config is a list: ${expected}, not a list`;
+  if (typeof input !== 'object') return `(root): the config is a single ${typeof input}: ${expected}`;
+  return null;
+}
+
+/** "max_stepz: unknown field; did you mean max_steps?" (the known fields of that place when none is close). */
+function unknownFieldProblem(path: PropertyKey[], key: string): string {
+  const known = knownFieldsAt(path);
+  const field = [...path, key].join('.');
+  const closest = closestName(key, known);
+  if (closest) return `${field}: unknown field; did you mean ${closest}?`;
+  return `${field}: unknown field${known.length > 0 ? ` (known here: ${known.join(', ')})` : ''}`;
+}
+
+function knownFieldsAt(path: PropertyKey[]): string[] {
+  if (path.length === 0) return Object.keys(agentConfigSchema.shape);
+  if (path[0] === 'timeouts') return Object.keys(runTimeoutsSchema.shape);
+  if (path[0] === 'mcp_servers') return Object.keys(mcpServerSchema.shape);
+  return [];
+}
+
+/** The known name closest to `name` (edits, a swap of two letters counting as one), if it is close. */
+function closestName(name: string, known: string[]): string | null {
+  const normalised = (text: string) => text.toLowerCase().replace(/-/g, '_');
+  const limit = name.length <= 4 ? 1 : name.length <= 10 ? 2 : 3;
+  let best: { name: string; distance: number } | null = null;
+  for (const candidate of known) {
+    const distance = editDistance(normalised(name), normalised(candidate));
+    if (distance <= limit && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name ?? null;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = value;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+// The pure helpers over a parsed config live in a zod-free module, so that workflow code can use
+// them without loading zod (and building these schemas) in every workflow it starts.
+export { budgetMode, contextWindowOf, describeAgent, splitModelString } from './agent-config-rules';
+export type { AgentDescription, BudgetMode } from './agent-config-rules';

@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { AgentConfigError } from '../protocol/errors';
+import { parseAgentConfig, type AgentConfig } from './agent-config';
+import { withSkillSourceKeys } from '../skills/skill-source';
+
+/**
+ * Reads an agent config file (YAML, or JSON, which YAML also reads) and validates it, with
+ * `overrides` (for example `--model` on the command line) applied before validation. Relative
+ * `scripted:<file>` models and skill folders in the file are made absolute against the file's
+ * folder, so the config works from any working directory.
+ * @throws AgentConfigError naming the file and every invalid field (also when it cannot be read).
+ * @example
+ * import { AgentClient, loadAgentConfigFile } from 'durable-agents';
+ *
+ * const config = loadAgentConfigFile('agents/support.yaml', { model: 'openai:gpt-4o-mini' });
+ * const agents = await AgentClient.connect();
+ * const run = await agents.startRun({ config, task: 'Where is order 42?' });
+ */
+export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentConfig, 'model'>> = {}): AgentConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new AgentConfigError(`Cannot read agent config ${file}: ${(error as Error).message}`, [(error as Error).message]);
+  }
+  // Scripted-model files and skill folders in the file are relative to it; a --model given on
+  // the command line is relative to the working directory.
+  const folder = path.dirname(path.resolve(file));
+  const defined = Object.fromEntries(
+    Object.entries(overrides)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, scriptPathFrom(value, process.cwd())]),
+  );
+  // Only a mapping takes the overrides: a list or an empty file is reported as what it is.
+  const isMapping = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
+  const config = parseAgentConfig(isMapping ? { ...withScriptPathsFrom(raw as object, folder), ...defined } : raw, file);
+  const schemaProblem = outputTypeProblem(config.output_type);
+  if (schemaProblem) throw new AgentConfigError(`Invalid agent config in ${file}:\n  ${schemaProblem}`, [schemaProblem]);
+  return withSkillSourceKeys(config, folder);
+}
+
+/**
+ * Why a config's `output_type` is not a JSON Schema the worker can check answers against (it is
+ * compiled with Ajv, with the worker's options), or null when it is fine or absent. Before this
+ * check, an invalid schema failed the run at its first answer.
+ * @example
+ * const problem = outputTypeProblem({ type: 'objekt' }); // "output_type: is not a valid JSON Schema: ..."
+ */
+export function outputTypeProblem(schema: AgentConfig['output_type']): string | null {
+  if (schema === null) return null;
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  try {
+    new Ajv({ allErrors: true, strict: false }).compile(schema);
+    return null;
+  } catch (error) {
+    return `output_type: is not a valid JSON Schema: ${(error as Error).message}`;
+  }
+}
+
+/**
+ * `scripted:<file>` names a script file (YAML or JSON); a relative one becomes absolute against
+ * `folder`, so the config works from any working directory. Script names without a file
+ * extension (registered in the worker) stay as they are.
+ */
+function scriptPathFrom(model: string, folder: string): string {
+  const match = /^scripted:(.+\.(?:ya?ml|json))$/i.exec(model);
+  return match && !path.isAbsolute(match[1]!) ? `scripted:${path.join(folder, match[1]!)}` : model;
+}
+
+function withScriptPathsFrom(raw: object, folder: string): object {
+  const fields = raw as { model?: unknown; planning_model?: unknown };
+  return {
+    ...raw,
+    ...(typeof fields.model === 'string' ? { model: scriptPathFrom(fields.model, folder) } : {}),
+    ...(typeof fields.planning_model === 'string' ? { planning_model: scriptPathFrom(fields.planning_model, folder) } : {}),
+  };
+}
+
+/** Serialises a config for a file; `parseAgentConfig(parse(serialise(c)))` equals `c`. */
+export function serializeAgentConfig(config: AgentConfig, format: 'yaml' | 'json'): string {
+  return format === 'json' ? `${JSON.stringify(config, null, 2)}\n` : stringifyYaml(config);
+}
+
+export function formatForFile(file: string): 'yaml' | 'json' {
+  return path.extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
+}
+
+/**
+ * Every agent config in a folder (*.yaml, *.yml, *.json), by agent name: the registry handoffs
+ * are resolved from. Scripted-model scripts beside the configs (files with `replies`) are skipped.
+ * @throws AgentConfigError naming the first file that is not a valid config (a file that is not
+ * YAML or JSON at all throws the YAML parser's error).
+ * @example
+ * import { AgentClient, loadAgentDirectory } from 'durable-agents';
+ *
+ * const agents = loadAgentDirectory('agents'); // { triage: ..., billing: ..., ... }
+ * const client = await AgentClient.connect();
+ * // triage's `handoffs` (and theirs) are looked up in `agents`.
+ * const run = await client.startRun({ config: agents.triage!, agents, task: 'I was charged twice' });
+ */
+export function loadAgentDirectory(folder: string): Record<string, AgentConfig> {
+  const agents: Record<string, AgentConfig> = {};
+  for (const file of readdirSync(folder).filter((name) => /\.(ya?ml|json)$/i.test(name)).sort()) {
+    const full = path.join(folder, file);
+    const raw = parseYaml(readFileSync(full, 'utf8')) as { replies?: unknown } | null;
+    if (!raw || typeof raw !== 'object' || 'replies' in raw) continue; // scripted-model scripts live beside configs
+    const config = loadAgentConfigFile(full);
+    agents[config.name] = config;
+  }
+  return agents;
+}

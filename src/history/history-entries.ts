@@ -1,0 +1,99 @@
+import type { ToolCall } from '../protocol/messages';
+import type { AgentRunResult, ConversationRef, ToolResult } from '../protocol/run-types';
+
+/** The entries of a run's transcript: what `history` shows, one per thing that happened. */
+
+/** A tool call as the transcript shows it: who ran it, its arguments and what came back. */
+/** What every entry made from an activity has: where it stands, when it ran, how often it was tried. */
+interface ActivityEntryTiming {
+  step: number;
+  /** The activity's id; for calls the workflow answers itself, `step-<n>.call-<id>`. */
+  activityId: string;
+  at: string;
+  durationMs: number | null;
+  attempts: number;
+}
+
+export interface ToolEntry extends ActivityEntryTiming {
+  kind: 'tool';
+  tool: string;
+  callId: string;
+  /**
+   * `activity`: the tool activity (`runTool`); `mcp`: an MCP server through `callMcpTool`;
+   * `workflow`: answered by the workflow itself (handoffs, unknown tools, rejected or timed-out
+   * approvals, sub-agent jobs and their refusals), so its result comes from the run's result;
+   * `recorded`: an evaluation run's call answered with the recorded run's result (no tool ran).
+   */
+  via: 'activity' | 'mcp' | 'workflow' | 'recorded';
+  /** The MCP server, for `via: 'mcp'`. */
+  server?: string;
+  args: unknown;
+  /** Null while the call runs, or when the history does not (yet) hold it (a run still going). */
+  result: ToolResult | null;
+  failure: string | null;
+}
+
+export type TranscriptEntry =
+  | {
+      kind: 'started';
+      at: string;
+      agent: string;
+      model: string;
+      task: string;
+      continued: boolean;
+      handoffFrom?: string;
+      /** Set on a fork's first execution: the run and step it continues. */
+      forkOf?: { workflowId: string; runId: string; step: number };
+    }
+  | (ActivityEntryTiming & {
+      kind: 'model';
+      model: string;
+      /** The conversation the step was given (its epoch and length in this execution). */
+      conversation: ConversationRef | null;
+      text: string | null;
+      toolCalls: ToolCall[];
+      /** Why the answer failed `output_type` (the run asks the model for a correction). */
+      outputError: string | null;
+      /** Set when the prompt was over the `limit:` budget (no model was called). */
+      overBudget: { promptTokens: number; limitTokens: number } | null;
+      failure: string | null;
+    })
+  | (ActivityEntryTiming & {
+      /** The compaction activity: the older turns summarised into a new conversation epoch. */
+      kind: 'compaction';
+      model: string;
+      /** How many messages after the task were summarised. */
+      summarisedMessages: number;
+      summary: string | null;
+      failure: string | null;
+    })
+  | ToolEntry
+  | { kind: 'mcp-tools'; at: string; tools: string[]; unavailable: Array<{ server: string; error: string }>; failure: string | null }
+  | {
+      /** The skill sources read by the worker (at the start, and after a gap in the watcher's batches). */
+      kind: 'skills-loaded';
+      at: string;
+      sources: Array<{ source: string; skills: string[]; errors: Array<{ file: string; message: string }> }>;
+      failure: string | null;
+    }
+  | {
+      /** A sub-agent job: a child workflow of this run. */
+      kind: 'child';
+      at: string;
+      workflowId: string;
+      runId: string | null;
+      agent: string;
+      task: string;
+      status: string;
+      durationMs: number | null;
+      result: AgentRunResult | null;
+      failure: string | null;
+    }
+  | { kind: 'signal' | 'update'; at: string; name: string; payload: unknown }
+  | { kind: 'finished'; at: string; status: string; result: AgentRunResult | null; failure: string | null };
+
+export interface Transcript {
+  workflowId: string;
+  runId: string;
+  entries: TranscriptEntry[];
+}

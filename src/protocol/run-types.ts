@@ -1,0 +1,245 @@
+import type { AgentConfig } from '../config/agent-config';
+import type { Message, Usage } from './messages';
+import type { RunEvent } from './run-events';
+import type { CarriedConversation } from './conversation-base';
+import type { ProgressNote } from './activity-types';
+import type { ForkOrigin, ReplaySource } from './fork-types';
+
+// The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
+export type * from './activity-types';
+
+/**
+ * Serialisable shapes that cross the workflow boundary: run input and result, activity inputs and
+ * results, the status and event views. Types only, so safe in the workflow sandbox.
+ */
+
+/** Timeouts of a run's activities, in milliseconds. Defaults suit real providers and tools. */
+export interface RunTimeouts {
+  /** One attempt of a model step (start to close). Default: 5 minutes. */
+  modelStepMs: number;
+  /** One attempt of a tool call (start to close). Default: 10 minutes. */
+  toolMs: number;
+  /**
+   * An activity that stops heartbeating this long (its worker died) is retried elsewhere. Default:
+   * 10 seconds. The runtime heartbeats model steps and tools every third of it while they run, so
+   * only a dead worker (or an event loop blocked that long) misses it; see docs/durability.md.
+   */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: RunTimeouts = {
+  modelStepMs: 5 * 60_000,
+  toolMs: 10 * 60_000,
+  heartbeatMs: 10_000,
+};
+
+/**
+ * The input of the `agentRun` workflow, for starting a run from another Temporal client (this
+ * package's `AgentClient.startRun` and `runAgent` build it for you). `config` must be validated.
+ */
+export interface AgentRunInput {
+  config: AgentConfig;
+  task: string;
+  /** Prior conversation to continue from (optional). */
+  messages?: Message[];
+  timeouts?: Partial<RunTimeouts>;
+  /**
+   * Continue as new once the history has this many events (default: when Temporal suggests it).
+   * Long runs keep their history far from Temporal's limits this way.
+   */
+  historyEventLimit?: number;
+  /** Continue as new once the history is this many bytes (default: when Temporal suggests it, about 4 MB on default servers). */
+  historySizeLimitBytes?: number;
+  /** State carried over from the previous run of a continued-as-new agent run. */
+  carried?: CarriedState;
+  /** Configs of the agents this run may hand off to (and theirs), by name, resolved by the client. */
+  agents?: Record<string, AgentConfig>;
+  /** Set on a fork (`AgentClient.fork`): the run and step whose conversation it continues. First execution only. */
+  fork?: ForkOrigin;
+  /** Set on a replay-evaluation run: the recorded run whose tool results answer its tool calls. */
+  replay?: ReplaySource;
+}
+
+/** A transfer of the conversation from one agent to another. */
+export interface HandoffRecord {
+  from: string;
+  to: string;
+  step: number;
+}
+
+/** What a run hands to its continuation: the conversation and the counters, nothing in flight. */
+export interface CarriedState {
+  /** Runs that continued before conversations were carried by reference: the whole conversation. */
+  messages?: Message[];
+  /** The conversation by reference: a snapshot in the artifact store, its head and last text. */
+  conversation?: CarriedConversation;
+  taskIndex: number;
+  step: number;
+  usage: UsageSummary;
+  /** The newest tool results (all of them in runs that continued before the bound). */
+  toolResults: ToolResult[];
+  /** Tool results of the run so far, the earlier runs' included (absent: `toolResults.length`). */
+  toolResultCount?: number;
+  plan: PlanArtifact | null;
+  compactions: number;
+  /** The newest events, so live readers keep their place (event numbers continue). */
+  recentEvents: RunEvent[];
+  continuations: number;
+  /** Steps taken before the current agent took over (its max_steps counts from here). */
+  stepBase?: number;
+  handoffs?: HandoffRecord[];
+}
+
+/**
+ * Why a run ended. All are normal results, never failures: `completed` (a final answer),
+ * `max_steps`, `context_length_exceeded`, `output_invalid` (the answer failed `output_type`),
+ * `budget_limit` (the prompt stayed over the `limit:` budget after compaction).
+ */
+export type StopReason =
+  | 'completed'
+  | 'max_steps'
+  | 'context_length_exceeded'
+  | 'output_invalid'
+  | 'budget_limit';
+
+/** How a tool call ended: it ran (`success` or `error`), or a human rejected it or let it time out. */
+export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';
+/** The approval part of a tool call: `not_required` for tools outside `hitl_tools`. */
+export type ApprovalStatus = 'not_required' | 'approved' | 'rejected' | 'timed_out';
+
+/** The canonical record of one tool execution (the seeds' ToolResultMetadata). */
+export interface ToolResultMetadata {
+  status: ToolResultStatus;
+  /** Epoch milliseconds. */
+  started_at: number;
+  completed_at: number;
+  execution_time_ms: number;
+  approval_status: ApprovalStatus;
+  approval_id: string | null;
+  injected_args: Record<string, unknown>;
+  offloaded_artifact_id: string | null;
+  /** Who decided a gated call (the decision's `decidedBy`); null when not given or not gated. */
+  approval_decided_by?: string | null;
+  /** Why (the decision's `reason`); null when not given or not gated. */
+  approval_reason?: string | null;
+}
+
+/** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
+export interface ToolResult {
+  callId: string;
+  toolName: string;
+  /** What the model sees: the tool's output, or an error it can act on. */
+  content: string;
+  isError: boolean;
+  /** Stable code of the error, when `isError` (for example `ToolNotFoundError`). */
+  errorCode?: string;
+  step: number;
+  metadata: ToolResultMetadata;
+  /** Set in a run result when `content` was cut (the full content is in the run's history). */
+  contentTruncated?: boolean;
+  /** Progress the tool reported while it ran. */
+  progress?: ProgressNote[];
+}
+
+/** What a run returns (`RunHandle.result()`, `runAgent`): the answer, why it stopped, and what it did. */
+export interface AgentRunResult {
+  /** The final answer; when the run stopped early, the model's last text (possibly empty). */
+  output: string;
+  plan?: PlanArtifact;
+  /** The agent that gave the answer, and the handoffs on the way (when there were any). */
+  agent?: string;
+  handoffs?: HandoffRecord[];
+  /** The validated structured answer, when the config has an `output_type`. */
+  structuredOutput?: unknown;
+  stopReason: StopReason;
+  /** Why the run stopped, in words, when it is not `completed`. */
+  stopDetail?: string;
+  steps: number;
+  usage: UsageSummary;
+  /**
+   * The newest tool results (at most 50, content cut at 1,000 characters): a long run's result
+   * stays small. `history <run>` lists every one, from the run's history.
+   */
+  toolResults: ToolResult[];
+  /** How many tool results the run had in all. */
+  toolResultCount?: number;
+}
+
+/** Token usage of a run: the totals, and the same per "provider:model". */
+export interface UsageSummary extends Usage {
+  byModel: Record<string, Usage>;
+}
+
+/** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
+export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed';
+
+/** The planner's output: the final plan text and its numbered steps. */
+export interface PlanArtifact {
+  text: string;
+  steps: string[];
+  model: string;
+  plannerSteps: number;
+}
+
+/** The reply of the `status` query (`RunHandle.status()`): a run's state right now. */
+export interface RunStatus {
+  phase: RunPhase;
+  /** The run's step, counted across handoffs and continuations. */
+  step: number;
+  /**
+   * The last step the current agent may take: its `max_steps` after the steps of the agents
+   * before it (`stepBase`), so `step` of `maxSteps` never reads "step 4 of 3" after a handoff.
+   */
+  maxSteps: number;
+  /** Steps taken before the current agent took over (set after a handoff). */
+  stepBase?: number;
+  activeTools: string[];
+  runningTools: string[];
+  usage: UsageSummary;
+  messageCount: number;
+  stopReason: StopReason | null;
+  /** Gated tool calls waiting for a human decision. */
+  pendingApprovals: ApprovalRequest[];
+  plan: PlanArtifact | null;
+  /** The last model step's prompt size against the window (budget awareness on). */
+  budget: { promptTokens: number; contextWindow: number } | null;
+  /** Injected messages waiting for the next model call. */
+  queuedMessages: number;
+  /** Active skills by source, with the version and hash the run has of each source. */
+  skills: Array<{ source: string; version: number; hash: string; names: string[] }>;
+}
+
+/** A gated tool call waiting for (or given) a human decision. */
+export interface ApprovalRequest {
+  /** Deterministic: `step-<step>.call-<n>`, unique within the run. */
+  approvalId: string;
+  toolName: string;
+  callId: string;
+  step: number;
+  /** The arguments the tool will receive. */
+  args: Record<string, unknown>;
+  injectedArgs: Record<string, unknown>;
+  /** Epoch milliseconds (workflow clock). */
+  requestedAt: number;
+  expiresAt: number;
+}
+
+/** How a gated tool call was decided; `timed_out` when no decision came within `hitl_timeout`. */
+export type ApprovalOutcome = 'approved' | 'rejected' | 'timed_out';
+
+/** What an operator sends: the payload of the `approval` signal and the `decideApproval` update. */
+export interface ApprovalDecision {
+  approvalId: string;
+  decision: 'approve' | 'reject';
+  reason?: string;
+  /** Who decided (free text: a user name, an email, a service). */
+  decidedBy?: string;
+}
+
+/** An approval request with its decision, once there is one (null fields while it is pending). */
+export interface ApprovalRecord extends ApprovalRequest {
+  outcome: ApprovalOutcome | null;
+  reason: string | null;
+  decidedBy: string | null;
+  decidedAt: number | null;
+}

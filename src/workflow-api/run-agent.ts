@@ -1,0 +1,121 @@
+import {
+  ApplicationFailure,
+  executeChild,
+  ParentClosePolicy,
+  startChild,
+  uuid4,
+  workflowInfo,
+  type ChildWorkflowHandle,
+  type ChildWorkflowOptions,
+} from '@temporalio/workflow';
+import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import { AgentConfigError } from '../protocol/errors';
+import { resolveHandoffAgents } from '../config/handoff-agents';
+import type { Message } from '../protocol/messages';
+import type { AgentRunInput, AgentRunResult, RunTimeouts } from '../protocol/run-types';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { WireName } from '../protocol/wire-names';
+import { childWorkflowId } from '../workflows/child-workflow-id';
+import type { agentRun } from '../workflows/agent-run';
+
+/** An agent run started from your own workflow, as its child workflow. */
+export interface RunAgentOptions {
+  /** The agent: validated here, in the workflow, before the child starts. */
+  config: AgentConfigInput | AgentConfig;
+  task: string;
+  /** Prior conversation the agent continues from. */
+  messages?: Message[];
+  /** Configs of the agents in `handoffs` (and in theirs), by name. */
+  agents?: Record<string, AgentConfigInput | AgentConfig>;
+  timeouts?: Partial<RunTimeouts>;
+  /** Default: `<your workflow id>.agent-<agent name>-<deterministic id>`. */
+  workflowId?: string;
+  /** Default: your workflow's task queue (a worker there needs the agent plugin). */
+  taskQueue?: string;
+  /** What happens to the agent when your workflow closes first. Default: it is asked to cancel. */
+  parentClosePolicy?: ParentClosePolicy;
+  /** Continue as new at this many history events (default: when Temporal suggests it). */
+  historyEventLimit?: number;
+  /** Continue as new once the history has this many bytes (default: when Temporal suggests it). */
+  historySizeLimitBytes?: number;
+}
+
+/**
+ * Runs an agent as a child workflow of yours and returns its result: it shows under your
+ * workflow in the Web UI, keeps its own history, and survives worker restarts like any run.
+ * Approve its gated tools with `AgentClient.getRun(childWorkflowId)` or the `approval` signal.
+ * Deterministic and sandbox-safe; an invalid config fails your workflow with a non-retryable
+ * `AgentConfigError` naming the fields.
+ * @example
+ * import { runAgent } from 'durable-agents/workflow';
+ *
+ * export async function supportCase(ticket: string): Promise<string> {
+ *   const result = await runAgent({
+ *     config: { name: 'support', model: 'openai:gpt-4o-mini', tools: ['lookup_order'] },
+ *     task: `Answer this ticket: ${ticket}`,
+ *   });
+ *   return result.output;
+ * }
+ */
+export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
+  return executeChild<typeof agentRun>(WireName.agentRunWorkflow, childOptions(options));
+}
+
+/**
+ * Starts an agent as a child workflow and returns its handle (`await handle.result()`), for
+ * workflows that do other work (or signal the agent) while it runs.
+ * @example
+ * const agent = await startAgent({ config: { name: 'researcher', model: 'anthropic:claude-sonnet-4-5' }, task });
+ * await agent.signal(injectMessageSignal, { text: 'Also check the changelog.' });
+ * const { output } = await agent.result();
+ */
+export async function startAgent(options: RunAgentOptions): Promise<ChildWorkflowHandle<typeof agentRun>> {
+  return startChild<typeof agentRun>(WireName.agentRunWorkflow, childOptions(options));
+}
+
+function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: [AgentRunInput] } {
+  const { config, agents } = validated(options);
+  const parent = workflowInfo();
+  return {
+    workflowId: options.workflowId ?? childWorkflowId(`${parent.workflowId}.agent-${config.name}-${uuid4().slice(0, 8)}`),
+    ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
+    parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.REQUEST_CANCEL,
+    staticSummary: `${config.name}: ${options.task.replace(/\s+/g, ' ').trim().slice(0, 100)}`,
+    typedSearchAttributes: [
+      { key: AgentNameAttribute, value: config.name },
+      { key: AgentStatusAttribute, value: 'running' },
+      ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
+    ],
+    args: [
+      {
+        config,
+        task: options.task,
+        ...(Object.keys(agents).length > 0 ? { agents } : {}),
+        ...(options.messages ? { messages: options.messages } : {}),
+        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+        ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
+        ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
+      },
+    ],
+  };
+}
+
+/** The config and its handoff agents, validated; a bad one fails the workflow for good (retrying cannot fix it). */
+function validated(options: RunAgentOptions): { config: AgentConfig; agents: Record<string, AgentConfig> } {
+  try {
+    if (!options.task.trim()) throw new AgentConfigError('task: must not be empty', ['task: must not be empty']);
+    const config = absoluteSkillSources(parseAgentConfig(options.config));
+    return { config, agents: resolveHandoffAgents(config, options.agents ?? {}, absoluteSkillSources) };
+  } catch (error) {
+    if (error instanceof AgentConfigError) throw ApplicationFailure.nonRetryable(error.message, error.code, { problems: error.problems });
+    throw error;
+  }
+}
+
+/** A workflow has no working directory: skill folders must be absolute (or repository URLs). */
+function absoluteSkillSources(config: AgentConfig): AgentConfig {
+  const relative = config.skill_sources.filter((source) => !source.startsWith('/') && !/^[a-zA-Z]:[\\/]/.test(source) && !/^[\w+.-]+:\/\/|^[\w.-]+@[\w.-]+:/.test(source));
+  if (relative.length === 0) return config;
+  const problems = relative.map((source) => `skill_sources: '${source}' must be an absolute folder or a repository URL inside a workflow`);
+  throw new AgentConfigError(`Invalid agent config '${config.name}':\n  ${problems.join('\n  ')}`, problems);
+}
