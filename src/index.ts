@@ -33,6 +33,20 @@ export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary } f
 export type { ForkOrigin, ReplaySource } from './protocol/fork-types';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
+export { ThreadHandle } from './client/thread-handle';
+export type { SendOptions, ThreadOptions } from './client/thread-handle';
+export { TurnHandle } from './client/turn-handle';
+export type { ThreadFilter, ThreadSummary } from './client/thread-list';
+export type {
+  QueuedThreadMessage,
+  ThreadMessageReceipt,
+  ThreadPhase,
+  ThreadPolicy,
+  ThreadResult,
+  ThreadSettings,
+  ThreadStatus,
+  TurnResult,
+} from './protocol/thread-types';
 export { resolveTemporalTarget } from './connection/temporal-target';
 export type { TemporalTarget } from './connection/temporal-target';
 
@@ -42,7 +56,7 @@ export type { AgentConfig, AgentConfigInput, McpServerConfig } from './config/ag
 export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
 
 // Errors with stable codes
-export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError } from './protocol/errors';
+export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
 
 // What runs take, report and return

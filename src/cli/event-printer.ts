@@ -61,6 +61,16 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `■ failed at step ${event.step}${event.failureType ? ` (${event.failureType})` : ''}: ${event.message}`;
     case 'run-completed':
       return `■ finished: ${event.stopReason}`;
+    case 'turn-started':
+      return `▶ turn ${event.turn}: ${event.text}`;
+    case 'message-queued':
+      return `… queued for turn ${event.turn}: ${event.text}`;
+    case 'turn-interrupt-requested':
+      return `! turn ${event.turn} stops at its next safe point: a newer message interrupts it`;
+    case 'turn-completed':
+      return `■ turn ${event.turn} finished: ${event.stopReason}`;
+    case 'thread-closed':
+      return `■ thread closed after ${event.turnsCompleted} turn(s): ${event.reason}`;
   }
 }
 

@@ -3,10 +3,9 @@ import { Client, Connection } from '@temporalio/client';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import type { Message } from '../protocol/messages';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
-import { SearchAttributesMissingError } from '../protocol/errors';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { AgentRunInput, ApprovalRequest, RunTimeouts } from '../protocol/run-types';
-import { AGENT_SEARCH_ATTRIBUTES, AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { SearchAttributePair } from '@temporalio/common';
 import { planFork, type ForkOptions } from './fork';
 import { assertWorkersHaveTools } from './check-worker-tools';
@@ -15,6 +14,9 @@ import { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
 import type { agentRun } from '../workflows/agent-run';
 import { RunHandle } from './run-handle';
+import { searchAttributesMissing } from './search-attribute-errors';
+import { ThreadHandle, type ThreadOptions } from './thread-handle';
+import { listThreads, type ThreadFilter, type ThreadSummary } from './thread-list';
 
 // RunHandle lives in run-handle.ts; it is exported here too, where users have always found it.
 export { RunHandle, transientServerError } from './run-handle';
@@ -181,15 +183,28 @@ export class AgentClient {
         requestEagerStart: this.eagerStart,
       })
       .catch((error: unknown) => {
-        // A namespace that never had `durable-agents setup` refuses the run's search attributes (the
-        // server's words are in the cause: "… has no mapping defined for search attribute AgentForkOf").
-        const messages: string[] = [];
-        for (let current: unknown = error; current instanceof Error && messages.length < 4; current = current.cause) messages.push(current.message);
-        const detail = messages.find((message) => /search attribute/i.test(message) && AGENT_SEARCH_ATTRIBUTES.some((attribute) => message.includes(attribute.name)));
-        if (detail) throw new SearchAttributesMissingError(this.namespace, detail);
-        throw error;
+        // A namespace that never had `durable-agents setup` refuses the run's search attributes.
+        throw searchAttributesMissing(error, this.namespace) ?? error;
       });
     return new RunHandle(this.temporal, handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));
+  }
+
+  /**
+   * A handle on the thread `threadId`: a durable multi-turn conversation (docs/threads.md). With a
+   * `config`, its first `send` creates it; without one, the thread must exist.
+   * @example
+   * const thread = agents.thread('support:customer-42', { config: { name: 'support', model: 'openai:gpt-4o-mini' } });
+   * const turn = await thread.send('Where is my order?');
+   * console.log((await turn.result()).output);
+   */
+  thread(threadId: string, options: ThreadOptions = {}): ThreadHandle {
+    const target = { temporal: this.temporal, namespace: this.namespace, taskQueue: this.taskQueue, webUiUrl: (workflowId: string) => this.runUrl(workflowId) };
+    return new ThreadHandle(target, threadId, options);
+  }
+
+  /** Threads by agent, resource and status, newest first (a visibility query). */
+  listThreads(filter: ThreadFilter = {}): Promise<ThreadSummary[]> {
+    return listThreads(this.temporal, filter);
   }
 
   /** A handle on an existing run (latest execution unless `runId` is given). */

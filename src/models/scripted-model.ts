@@ -14,7 +14,8 @@ import { ModelError, type ModelProvider, type ModelRequest, type ModelResponse }
  * same interface.
  *
  * Text may quote tool results: `{{tool:get_weather}}` is replaced by the content of the latest
- * result of that tool in the conversation.
+ * result of that tool in the conversation, and `{{user}}` by the latest user message (a thread's
+ * turn quoting the message it answers).
  */
 
 const errorCodes = Object.values(ErrorCode) as [ErrorCodeValue, ...ErrorCodeValue[]];
@@ -221,7 +222,8 @@ function checkExpectations(reply: ScriptedReply, request: ModelRequest, replyInd
 }
 
 function fillToolQuotes(text: string, messages: Message[]): string {
-  return text.replace(/\{\{tool:([A-Za-z0-9_.-]+)\}\}/g, (whole, toolName: string) => {
+  const withUser = text.replace(/\{\{user\}\}/g, (whole) => [...messages].reverse().find((message) => message.role === 'user')?.content ?? whole);
+  return withUser.replace(/\{\{tool:([A-Za-z0-9_.-]+)\}\}/g, (whole, toolName: string) => {
     for (let index = messages.length - 1; index >= 0; index--) {
       const message = messages[index];
       if (message?.role === 'tool' && message.toolName === toolName) return message.content;

@@ -48,6 +48,11 @@ export const ErrorCode = {
   toolCallNotRecorded: 'ToolCallNotRecorded',
   workersUnavailable: 'WorkersUnavailable',
   evaluationRefused: 'EvaluationRefused',
+  threadNotFound: 'ThreadNotFound',
+  threadBusy: 'ThreadBusy',
+  threadClosed: 'ThreadClosed',
+  threadConfigMismatch: 'ThreadConfigMismatch',
+  turnResultUnavailable: 'TurnResultUnavailable',
 } as const;
 
 /** One of the `ErrorCode` values. */
@@ -178,5 +183,31 @@ export class SearchAttributesMissingError extends AgentRuntimeError {
 export class InvalidMessageError extends AgentRuntimeError {
   constructor(reason: string) {
     super(ErrorCode.invalidMessage, reason);
+  }
+}
+
+/**
+ * A thread refused a message, or the thread cannot be reached (code says which): `ThreadBusy` (a
+ * turn runs and the message's policy is `reject`), `ThreadClosed` (send to a new thread id),
+ * `ThreadConfigMismatch` (the thread was created with another config), `ThreadNotFound` (no thread
+ * with this id, and no config to create one), `TurnResultUnavailable` (a turn older than the
+ * results the thread keeps: read it with `history`). Nothing changed in the thread.
+ * @example
+ * import { ErrorCode, ThreadError } from 'durable-agents';
+ *
+ * try {
+ *   await agents.thread('support:customer-42').send('Hello again', { policy: 'reject' });
+ * } catch (error) {
+ *   if (error instanceof ThreadError && error.code === ErrorCode.threadBusy) console.warn('Still answering: try later');
+ *   else throw error;
+ * }
+ */
+export class ThreadError extends AgentRuntimeError {
+  constructor(
+    code: (typeof ErrorCode)['threadNotFound' | 'threadBusy' | 'threadClosed' | 'threadConfigMismatch' | 'turnResultUnavailable'],
+    readonly threadId: string,
+    message: string,
+  ) {
+    super(code, message);
   }
 }

@@ -22,17 +22,19 @@ export const MessageLimits = {
 /**
  * The stable `type` of a refused update (the `ApplicationFailure` its validator throws): a
  * decision that cannot apply (`ApprovalRefused`: unknown, decided or expired id), a payload of the
- * wrong shape (`InvalidMessage`), an injected message without text (`EmptyMessage`).
+ * wrong shape (`InvalidMessage`), an injected message without text (`EmptyMessage`); for threads,
+ * a message refused while a turn runs (`ThreadBusy`), sent with another config than the thread's
+ * (`ThreadConfigMismatch`) or after it closed (`ThreadClosed`).
  */
-export type RefusalType = 'ApprovalRefused' | 'InvalidMessage' | 'EmptyMessage';
+export type RefusalType = 'ApprovalRefused' | 'InvalidMessage' | 'EmptyMessage' | 'ThreadBusy' | 'ThreadConfigMismatch' | 'ThreadClosed';
 
 /** A valid payload, or why it is not (with the refusal's stable type). */
 export type Validated<T> = { ok: true; value: T } | { ok: false; type: RefusalType; reason: string };
 
-const refused = (reason: string, type: RefusalType = 'InvalidMessage'): { ok: false; type: RefusalType; reason: string } => ({ ok: false, type, reason });
+export const refused = (reason: string, type: RefusalType = 'InvalidMessage'): { ok: false; type: RefusalType; reason: string } => ({ ok: false, type, reason });
 
 /** A value as a reader can see it in a reason: `42`, `{"x":1}`, `a string of 5,000 characters`. */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   if (typeof value === 'string') return value.length > 60 ? `a string of ${grouped(value.length)} characters` : JSON.stringify(value);
   if (value === undefined) return 'nothing';
   const json = JSON.stringify(value) ?? String(value);
@@ -44,18 +46,18 @@ function grouped(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Null when `payload` has only `allowed` fields; otherwise the reason naming the first other one. */
-function unknownField(payload: Record<string, unknown>, allowed: readonly string[], where = ''): string | null {
+export function unknownField(payload: Record<string, unknown>, allowed: readonly string[], where = ''): string | null {
   const extra = Object.keys(payload).find((key) => !allowed.includes(key));
   return extra === undefined ? null : `${where}${extra}: unknown field (expected ${allowed.join(', ')})`;
 }
 
 /** Null when `value` is a string of at most `limit` characters (non-empty when `nonEmpty`). */
-function stringProblem(field: string, value: unknown, limit: number, nonEmpty = false): string | null {
+export function stringProblem(field: string, value: unknown, limit: number, nonEmpty = false): string | null {
   if (typeof value !== 'string') return `${field}: must be a string, not ${shown(value)}`;
   if (nonEmpty && value.trim() === '') return `${field}: must not be empty`;
   if (value.length > limit) return `${field}: must be at most ${grouped(limit)} characters, not ${grouped(value.length)}`;
@@ -63,7 +65,7 @@ function stringProblem(field: string, value: unknown, limit: number, nonEmpty = 
 }
 
 /** Null when `value` is absent (undefined or null) or a string within `limit`. */
-function optionalStringProblem(field: string, value: unknown, limit: number): string | null {
+export function optionalStringProblem(field: string, value: unknown, limit: number): string | null {
   return value === undefined || value === null ? null : stringProblem(field, value, limit);
 }
 

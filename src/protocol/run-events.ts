@@ -55,6 +55,14 @@ export type RunEvent = EventBase &
     /** The run failed (a deliberate failure: `failureType` is its stable code); the run's result is that failure. */
     | { type: 'run-failed'; step: number; failureType: string | null; message: string }
     | { type: 'run-completed'; stopReason: StopReason; output: string }
+    /** Threads: a turn starts answering a message (its first step is the next step). */
+    | { type: 'turn-started'; turn: number; messageId: string; text: string }
+    /** Threads: a message that waits for its turn (a turn was running). */
+    | { type: 'message-queued'; turn: number; messageId: string; text: string }
+    /** Threads: a newer message asked the running turn to stop at its next safe point. */
+    | { type: 'turn-interrupt-requested'; turn: number; byMessageId: string }
+    | { type: 'turn-completed'; turn: number; stopReason: StopReason | 'failed'; output: string }
+    | { type: 'thread-closed'; reason: string; turnsCompleted: number }
   );
 
 /** The `type` of a `RunEvent`: `'run-started'`, `'tool-called'`, `'approval-requested'`, ... */

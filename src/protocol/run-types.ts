@@ -100,7 +100,9 @@ export type StopReason =
   | 'max_steps'
   | 'context_length_exceeded'
   | 'output_invalid'
-  | 'budget_limit';
+  | 'budget_limit'
+  /** A thread turn stopped by a newer message (policy `interrupt`). */
+  | 'interrupted';
 
 /** How a tool call ended: it ran (`success` or `error`), or a human rejected it or let it time out. */
 export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';
@@ -171,7 +173,7 @@ export interface UsageSummary extends Usage {
 }
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
-export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed';
+export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle';
 
 /** The planner's output: the final plan text and its numbered steps. */
 export interface PlanArtifact {

@@ -62,6 +62,18 @@ export const AgentForkOfAttribute = defineSearchAttributeKey('AgentForkOf', Sear
  */
 export const AgentEvaluationAttribute = defineSearchAttributeKey('AgentEvaluation', SearchAttributeType.KEYWORD);
 
+/**
+ * The resource a thread (or run) belongs to (Keyword): a user, a team, a customer, as the caller
+ * named it when it created the thread. Lists a user's threads.
+ * @example
+ * import { AgentResourceAttribute } from 'durable-agents/workflow';
+ *
+ * for await (const thread of client.workflow.list({ query: `${AgentResourceAttribute.name} = 'user:42'` })) {
+ *   console.log(thread.workflowId);
+ * }
+ */
+export const AgentResourceAttribute = defineSearchAttributeKey('AgentResource', SearchAttributeType.KEYWORD);
+
 /** Name and type of each attribute, for registration. */
 export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' }> = [
   { name: AgentNameAttribute.name, type: 'Keyword' },
@@ -69,4 +81,5 @@ export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keywo
   { name: AgentSkillSourcesAttribute.name, type: 'KeywordList' },
   { name: AgentForkOfAttribute.name, type: 'Keyword' },
   { name: AgentEvaluationAttribute.name, type: 'Keyword' },
+  { name: AgentResourceAttribute.name, type: 'Keyword' },
 ];

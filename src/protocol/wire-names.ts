@@ -29,6 +29,13 @@ export const WireName = {
   injectMessageSignal: 'injectMessage',
   injectMessageUpdate: 'injectMessageChecked',
   skillsChangedSignal: 'skillsChanged',
+  /** The workflow type of every thread (a durable multi-turn conversation). */
+  agentThreadWorkflow: 'agentThread',
+  sendMessageUpdate: 'sendMessage',
+  awaitTurnUpdate: 'awaitTurn',
+  closeThreadUpdate: 'closeThread',
+  closeThreadSignal: 'closeThreadSignal',
+  threadQuery: 'thread',
 } as const;
 
 /**

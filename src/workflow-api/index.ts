@@ -28,8 +28,21 @@ export {
   statusQuery,
 } from '../protocol/run-messages';
 export type { InjectedMessage } from '../protocol/run-messages';
+// ... and of a thread (a durable multi-turn conversation: the `agentThread` workflow).
+export { awaitTurnUpdate, closeThreadSignal, closeThreadUpdate, sendMessageUpdate, threadQuery } from '../protocol/thread-messages';
+export type {
+  AgentThreadInput,
+  AwaitTurnReply,
+  ThreadMessage,
+  ThreadMessageReceipt,
+  ThreadPolicy,
+  ThreadResult,
+  ThreadSettings,
+  ThreadStatus,
+  TurnResult,
+} from '../protocol/thread-types';
 export { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
-export { AgentEvaluationAttribute, AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+export { AgentEvaluationAttribute, AgentForkOfAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 
 // Payload types
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from '../config/agent-config';

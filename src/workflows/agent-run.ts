@@ -1,15 +1,13 @@
 import type { AgentRunInput, AgentRunResult } from '../protocol/run-types';
-import { toToolMessage } from './agent-loop';
-import { continueIfHistoryIsLong, handOff } from './continuation';
 import { announceFork, inputFromOrigin } from './fork-start';
-import { firstStep, maxStepsDetail, nextMove } from './loop-decisions';
-import { executorStep } from './model-calls';
+import { firstStep } from './loop-decisions';
 import { runPlanner } from './planner';
-import { drainInjectedMessages, installRunHandlers } from './run-handlers';
-import { announceRun, enterPhase, finishRun, markFailed, RunStop } from './run-lifecycle';
-import { createRunState, recordToolResult } from './run-state';
-import { followSkillChanges, loadSkillSources, reloadSkillsIfNeeded } from './skill-updates';
-import { discoverMcpTools, runToolCalls } from './tool-dispatch';
+import { installRunHandlers } from './run-handlers';
+import { announceRun, finishRun, markFailed, RunStop } from './run-lifecycle';
+import { createRunState } from './run-state';
+import { takeSteps } from './run-steps';
+import { followSkillChanges, loadSkillSources } from './skill-updates';
+import { discoverMcpTools } from './tool-dispatch';
 
 /**
  * One agent run: (optional planner phase) → per step: apply skill changes and injected messages
@@ -37,7 +35,7 @@ import { discoverMcpTools, runToolCalls } from './tool-dispatch';
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   // A fork (first execution) starts from its origin's conversation, read by an activity first.
   const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input);
-  const { config, threads, events } = state;
+  const { config, threads } = state;
   const approvals = installRunHandlers(state);
   announceRun(state);
   if (input.fork && !input.carried) announceFork(state);
@@ -48,34 +46,8 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
     if (config.mcp_servers.length > 0) await discoverMcpTools(state);
     if (config.planning_enabled && !state.carried) await runPlanner(state, approvals);
 
-    for (state.step = firstStep(state.carried); state.step <= state.stepLimit; state.step++) {
-      await continueIfHistoryIsLong(state);
-      await reloadSkillsIfNeeded(state);
-      drainInjectedMessages(state);
-      enterPhase(state, 'model');
-      const reply = await executorStep(state);
-      threads.push('executor', reply.message);
-      if (reply.message.content) events.push({ type: 'text-produced', step: state.step, text: reply.message.content });
-
-      const move = nextMove(reply, state.step, state.stepLimit);
-      if (move.kind !== 'run-tools' && move.outputRejected !== undefined) {
-        events.push({ type: 'output-rejected', step: state.step, reason: move.outputRejected });
-      }
-      if (move.kind === 'finish') return finishRun(state, move.stopReason, move.output, move.extra);
-      if (move.kind === 'correct-output') {
-        threads.push('executor', move.correction);
-        continue;
-      }
-
-      enterPhase(state, 'tools');
-      for (const result of await runToolCalls(state, approvals, move.calls, `step-${state.step}`)) {
-        threads.push('executor', toToolMessage(result));
-        recordToolResult(state, result);
-      }
-      if (state.handoffTo !== null) await handOff(state, state.handoffTo);
-    }
-    state.step = state.stepLimit;
-    return finishRun(state, 'max_steps', threads.lastAssistantText(), { stopDetail: maxStepsDetail(config) });
+    const end = await takeSteps(state, approvals, firstStep(state.carried));
+    return finishRun(state, end.reason, end.output, end.extra);
   } catch (error) {
     if (error instanceof RunStop) return finishRun(state, error.reason, threads.lastAssistantText(), { stopDetail: error.detail });
     markFailed(state, error);

@@ -93,6 +93,11 @@ export class ApprovalGate {
     return record;
   }
 
+  /** Rejects every pending call with `reason` (a thread turn interrupted by a newer message). */
+  rejectPending(reason: string, decidedBy: string): void {
+    for (const request of this.book.pending()) this.apply({ approvalId: request.approvalId, decision: 'reject', reason, decidedBy });
+  }
+
   private apply(decision: ApprovalDecision): ApprovalRecord {
     const record = this.book.decide(decision, Date.now());
     this.events.push({

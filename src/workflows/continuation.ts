@@ -83,6 +83,8 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     ...(input.replay ? { replay: input.replay } : {}),
   };
   assertFits(nextInput);
+  // A thread continues as a thread, carrying its own state too.
+  if (state.continueAs) return state.continueAs(carry, next);
   const statusOnClose = markContinued();
   if (next.name === config.name) {
     if (!statusOnClose) return continueAsNew<typeof agentRun>(nextInput);

@@ -33,6 +33,11 @@ export class EventLog {
     return newestWithin(this.entries.slice(-count), limitBytes);
   }
 
+  /** The sequence number of the newest event (0 before the first): a reader's cursor for "from now on". */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
   push(event: NewRunEvent): RunEvent {
     const stamped = { ...event, seq: this.nextSeq++, at: Date.now() } as RunEvent;
     this.entries.push(stamped);

@@ -50,8 +50,8 @@ export interface RunState {
   readonly agents: Record<string, AgentConfig>;
   /** Index of the task message in the executor conversation; compaction never removes it. */
   readonly taskIndex: number;
-  /** The last step this agent may take: its own max_steps after the steps of the agents before it. */
-  readonly stepLimit: number;
+  /** The last step this agent may take: its own max_steps after the steps of the agents before it (a thread sets it at each turn). */
+  stepLimit: number;
   readonly budget: StepBudget | null;
   readonly injectedArgNames: string[];
   readonly handoffSpecs: readonly ToolSpec[];
@@ -95,14 +95,22 @@ export interface RunState {
   stopReason: StopReason | null;
   /** Set at the first activity: whether this execution retries lost workers without limit (a patch). */
   unboundedInfrastructureRetries?: boolean;
+  /** Threads: a newer message asked the running turn to stop at its next safe point. Never set in runs. */
+  interruptRequested?: boolean;
+  /**
+   * Threads: how this execution continues as new (as a thread, with the thread's own state), in
+   * place of continuing as a run. Absent in runs.
+   */
+  continueAs?: (carry: CarriedState, next: AgentConfig) => Promise<never>;
 }
 
-/** The state a run starts from: fresh, or what the run it continues carried over. Pure. */
-export function createRunState(input: AgentRunInput): RunState {
+/** The state a run (or a thread) starts from: fresh, or what the execution it continues carried over. Pure. */
+export function createRunState(input: AgentRunInput, options: { thread?: boolean } = {}): RunState {
   const config = upgradeConfig(input.config);
   const carried = input.carried;
-  // A continuation holds the conversation by reference (runs before that carried it whole).
-  const messages = carried ? [...(carried.messages ?? [])] : initialMessages(input);
+  // A continuation holds the conversation by reference (runs before that carried it whole); a
+  // thread starts with its earlier messages only: each turn adds its own.
+  const messages = carried ? [...(carried.messages ?? [])] : options.thread ? [...(input.messages ?? [])] : initialMessages(input);
   const activeTools = [...config.tools];
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   const agents = input.agents ?? {};

@@ -29,7 +29,7 @@ export async function recordHistory(name: string, run: RunHandle): Promise<void>
 async function chainOf(run: RunHandle): Promise<temporal.api.history.v1.History[]> {
   // A handle from startRun knows the chain's first run; any other records the latest execution.
   let runId: string | undefined = (run.workflow as WorkflowHandle & { firstExecutionRunId?: string }).firstExecutionRunId;
-  if (!runId) return [reencode(await run.workflow.fetchHistory())];
+  if (!runId) runId = await firstRunOf(run);
   const histories: temporal.api.history.v1.History[] = [];
   while (runId) {
     const history = await run.workflow.client.getHandle(run.workflowId, runId).fetchHistory();
@@ -37,6 +37,17 @@ async function chainOf(run: RunHandle): Promise<temporal.api.history.v1.History[
     runId = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }
   return histories;
+}
+
+/** The first execution of the chain that ends with the run's latest, walking back through the executions it continued. */
+async function firstRunOf(run: RunHandle): Promise<string> {
+  let runId = (await run.workflow.describe()).runId;
+  for (;;) {
+    const history = await run.workflow.client.getHandle(run.workflowId, runId).fetchHistory();
+    const previous = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId;
+    if (!previous) return runId;
+    runId = previous;
+  }
 }
 
 function reencode(fetched: Parameters<typeof temporal.api.history.v1.History.encode>[0]): temporal.api.history.v1.History {

@@ -1,0 +1,225 @@
+// A handle on one thread: send messages (creating the thread with the first), read it, close it.
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import { isDuration, parseDuration } from '../config/duration';
+import { resolveHandoffAgents } from '../config/handoff-agents';
+import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
+import type { Message } from '../protocol/messages';
+import type { RunTimeouts } from '../protocol/run-types';
+import { AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
+import { THREAD_POLICIES, type AgentThreadInput, type ThreadMessage, type ThreadPolicy, type ThreadStatus } from '../protocol/thread-types';
+import { WireName } from '../protocol/wire-names';
+import { withSkillSourceKeys } from '../skills/skill-source';
+import type { agentThread } from '../workflows/agent-thread';
+import { RunHandle } from './run-handle';
+import { searchAttributesMissing } from './search-attribute-errors';
+import { isClosedError, TurnHandle } from './turn-handle';
+
+/** How a thread is created (by its first message) and what each message defaults to. */
+export interface ThreadOptions {
+  /** The agent of a new thread (validated before anything is sent). Not needed to write to a thread that exists. */
+  config?: AgentConfigInput | AgentConfig;
+  /** Configs of the agents the thread's agent may hand off to, by name. */
+  agents?: Record<string, AgentConfigInput | AgentConfig>;
+  /** What messages sent while a turn runs do, unless they say otherwise. Default: `enqueue`. */
+  policy?: ThreadPolicy;
+  /** Close the thread after this long without a message: a duration (`30d`, `12h`) or milliseconds. Default: never. */
+  idleTimeout?: string | number;
+  /** The resource (a user, a team) the thread belongs to: `AgentResource`, and the memory tools' scope. */
+  resourceId?: string;
+  /** Earlier conversation a new thread starts from. */
+  messages?: Message[];
+  timeouts?: Partial<RunTimeouts>;
+  /** Continue as new at this many history events (default: when Temporal suggests it). */
+  historyEventLimit?: number;
+  historySizeLimitBytes?: number;
+}
+
+/** How one message is sent. */
+export interface SendOptions {
+  /** Unique per thread; a resend with the same id is answered once. Default: a random id. */
+  messageId?: string;
+  /** This message's policy when a turn is running (default: the thread's). */
+  policy?: ThreadPolicy;
+}
+
+/** Where a `ThreadHandle` sends: the client's connection, namespace and task queue. */
+export interface ThreadTarget {
+  temporal: Client;
+  namespace: string;
+  taskQueue: string;
+  webUiUrl: (workflowId: string) => string | null;
+}
+
+/**
+ * One durable conversation, addressed by the id you chose (`support:customer-42`). `send` creates
+ * the thread with its first message, atomically (update-with-start: two first messages sent at
+ * once make one thread that answers both), and returns a `TurnHandle` on the turn that answers it.
+ * Get one from `AgentClient.thread(id, options)`.
+ * @example
+ * const thread = agents.thread('support:customer-42', { config: { name: 'support', model: 'openai:gpt-4o-mini' }, resourceId: 'customer-42' });
+ * const first = await thread.send('Where is my order?');
+ * console.log((await first.result()).output);
+ * const second = await thread.send('And can I change the address?');
+ * console.log((await second.result()).output);
+ */
+export class ThreadHandle {
+  /** The thread's run handle: events, status, approvals and live text of its running turn. */
+  readonly run: RunHandle;
+
+  constructor(
+    private readonly target: ThreadTarget,
+    readonly threadId: string,
+    private readonly options: ThreadOptions = {},
+  ) {
+    if (!threadId.trim() || threadId.length > ThreadMessageLimits.messageId) {
+      throw new InvalidMessageError(`threadId: must be 1 to ${ThreadMessageLimits.messageId} characters, not ${JSON.stringify(threadId.slice(0, 40))}`);
+    }
+    if (options.policy !== undefined && !THREAD_POLICIES.includes(options.policy)) {
+      throw new AgentConfigError(`policy: must be one of ${THREAD_POLICIES.join(', ')}`, [`policy: must be one of ${THREAD_POLICIES.join(', ')}, not ${JSON.stringify(options.policy)}`]);
+    }
+    this.run = new RunHandle(target.temporal, target.temporal.workflow.getHandle(threadId), target.webUiUrl(threadId));
+  }
+
+  /**
+   * Sends a user message. With a `config` in the thread's options, a thread that does not exist
+   * yet is created by this message; without one, the thread must exist.
+   * @throws EmptyMessageError for blank text; AgentConfigError for an invalid config;
+   * ThreadError with code `ThreadBusy` (policy `reject` while a turn runs), `ThreadClosed`,
+   * `ThreadConfigMismatch` or `ThreadNotFound`; SearchAttributesMissingError on a namespace
+   * without `durable-agents setup`. Nothing is added to the thread when it throws.
+   */
+  async send(text: string, options: SendOptions = {}): Promise<TurnHandle> {
+    if (!text.trim()) throw new EmptyMessageError();
+    const created = this.options.config !== undefined ? this.creation() : null;
+    const message: ThreadMessage = {
+      messageId: options.messageId ?? randomUUID(),
+      text,
+      ...(options.policy ? { policy: options.policy } : {}),
+      ...(created ? { configHash: created.input.configHash } : {}),
+    };
+    const updateId = `message-${message.messageId}`;
+    try {
+      const receipt = created
+        ? await this.target.temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
+            args: [message],
+            updateId,
+            startWorkflowOperation: new WithStartWorkflowOperation<typeof agentThread>(WireName.agentThreadWorkflow, {
+              workflowId: this.threadId,
+              taskQueue: this.target.taskQueue,
+              args: [created.input],
+              // A live thread takes the message; a closed one refuses it (its conversation is not reopened empty).
+              workflowIdConflictPolicy: 'USE_EXISTING',
+              workflowIdReusePolicy: 'REJECT_DUPLICATE',
+              typedSearchAttributes: created.attributes,
+              staticSummary: `thread ${this.threadId}: ${created.input.config.name}`,
+            }),
+          })
+        : await this.run.workflow.executeUpdate(sendMessageUpdate, { args: [message], updateId });
+      return new TurnHandle(this.run, receipt);
+    } catch (error) {
+      throw this.sendError(error, created !== null);
+    }
+  }
+
+  /** The thread now (phase, queued messages, the newest turns' results), through the `thread` query. */
+  status(): Promise<ThreadStatus> {
+    return this.run.workflow.query(threadQuery);
+  }
+
+  /** A handle on turn `turn` of this thread (for example after a restart of your process). */
+  turn(turn: number): TurnHandle {
+    return new TurnHandle(this.run, { messageId: '', turn, disposition: 'queued', duplicate: false, eventCursor: 0 });
+  }
+
+  /**
+   * Closes the thread once its running and queued turns are done; later messages are refused
+   * with `ThreadClosed`. Returns the turns completed when the close was accepted.
+   */
+  async close(reason?: string): Promise<{ turnsCompleted: number }> {
+    try {
+      return await this.run.workflow.executeUpdate(closeThreadUpdate, { args: [reason ? { reason } : {}] });
+    } catch (error) {
+      throw this.sendError(error, false);
+    }
+  }
+
+  /** The thread's input and search attributes for its creation (validated here, before anything is sent). */
+  private creation(): { input: AgentThreadInput; attributes: SearchAttributePair[] } {
+    const config = withSkillSourceKeys(parseAgentConfig(this.options.config!));
+    const agents = resolveHandoffAgents(config, this.options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
+    const input: AgentThreadInput = {
+      config,
+      configHash: configHashOf(config),
+      settings: { policy: this.options.policy ?? 'enqueue', idleTimeoutMs: idleTimeoutMsOf(this.options.idleTimeout), resourceId: this.options.resourceId ?? null },
+      ...(this.options.messages ? { messages: this.options.messages } : {}),
+      ...(Object.keys(agents).length > 0 ? { agents } : {}),
+      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
+      ...(this.options.historyEventLimit !== undefined ? { historyEventLimit: this.options.historyEventLimit } : {}),
+      ...(this.options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: this.options.historySizeLimitBytes } : {}),
+    };
+    const attributes: SearchAttributePair[] = [
+      { key: AgentNameAttribute, value: config.name },
+      { key: AgentStatusAttribute, value: 'idle' },
+      ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
+      ...(this.options.resourceId ? [{ key: AgentResourceAttribute, value: this.options.resourceId }] : []),
+    ];
+    return { input, attributes };
+  }
+
+  /** The typed error for a failed send or close. */
+  private sendError(error: unknown, creating: boolean): unknown {
+    const missing = searchAttributesMissing(error, this.target.namespace);
+    if (missing) return missing;
+    if (error instanceof WorkflowUpdateFailedError) {
+      const type = (error.cause as { type?: string } | undefined)?.type;
+      const reason = error.cause?.message ?? error.message;
+      if (type === ErrorCode.emptyMessage) return new EmptyMessageError();
+      if (type === ErrorCode.threadBusy || type === ErrorCode.threadClosed || type === ErrorCode.threadConfigMismatch) return new ThreadError(type, this.threadId, `thread ${this.threadId}: ${reason}`);
+      return new InvalidMessageError(reason);
+    }
+    if (error instanceof WorkflowExecutionAlreadyStartedError || (creating && isClosedError(error))) {
+      return new ThreadError(ErrorCode.threadClosed, this.threadId, `thread ${this.threadId} is closed: start a new thread (another id)`);
+    }
+    if (error instanceof WorkflowNotFoundError || isClosedError(error)) {
+      return creating
+        ? new ThreadError(ErrorCode.threadClosed, this.threadId, `thread ${this.threadId} is closed: start a new thread (another id)`)
+        : new ThreadError(ErrorCode.threadNotFound, this.threadId, `no open thread ${this.threadId}: give a config (agents.thread(id, { config })) to create it`);
+    }
+    return error;
+  }
+}
+
+/** A fingerprint of a parsed config (keys sorted), so a thread can refuse messages meant for another agent. */
+export function configHashOf(config: AgentConfig): string {
+  return createHash('sha256').update(stableJson(config)).digest('hex').slice(0, 32);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function idleTimeoutMsOf(idleTimeout: string | number | undefined): number | null {
+  if (idleTimeout === undefined) return null;
+  if (typeof idleTimeout === 'number' && Number.isFinite(idleTimeout) && idleTimeout >= 1_000) return Math.round(idleTimeout);
+  if (typeof idleTimeout === 'string' && isDuration(idleTimeout) && parseDuration(idleTimeout) >= 1_000) return parseDuration(idleTimeout);
+  const problem = `idleTimeout: must be a duration of at least 1s (30s, 12h, 30d) or milliseconds, not ${JSON.stringify(idleTimeout)}`;
+  throw new AgentConfigError(problem, [problem]);
+}

@@ -1,0 +1,129 @@
+// The `agentThread` workflow: one durable conversation, a turn of the agent loop per user message.
+import { allHandlersFinished, condition } from '@temporalio/workflow';
+import type { AgentRunInput } from '../protocol/run-types';
+import type { AgentThreadInput, ThreadResult } from '../protocol/thread-types';
+import { firstStep } from './loop-decisions';
+import { installRunHandlers } from './run-handlers';
+import { markFailed } from './run-lifecycle';
+import { createRunState, type RunState } from './run-state';
+import { takeSteps } from './run-steps';
+import { followSkillChanges, loadSkillSources } from './skill-updates';
+import { ThreadBook } from './thread-book';
+import { installThreadHandlers } from './thread-handlers';
+import { continueThread, finishTurn, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
+import { discoverMcpTools } from './tool-dispatch';
+import type { ApprovalGate } from './approval-gate';
+
+/**
+ * A thread: one durable conversation with one agent, addressed by the id its caller chose. Each
+ * user message (the `sendMessage` update; the first one creates the thread through
+ * update-with-start) is answered by a turn of the same step loop agent runs use — tools in
+ * parallel, approvals, sub-agents, handoffs, budget and compaction, skills, streaming — and turn
+ * N+1 sees everything before it. Between turns the thread waits on a durable condition: no worker
+ * needs to hold it, and it may wait months. Messages that arrive during a turn follow their policy
+ * (enqueue, inject, interrupt, reject); none is lost or answered twice (ids are remembered).
+ *
+ * The history stays bounded: the thread continues as new with its conversation by reference when
+ * its history grows long (between steps, even in the middle of a turn), carrying its queue and
+ * recent turn results. It closes on `closeThread`, or after `settings.idleTimeoutMs` without a
+ * message; its result is the last turn.
+ *
+ * @example
+ * ```ts
+ * // AgentClient does this (with update-with-start); from any Temporal client:
+ * const receipt = await client.workflow.executeUpdateWithStart(sendMessageUpdate, {
+ *   args: [{ messageId: 'm-1', text: 'Where is my order?' }],
+ *   startWorkflowOperation: new WithStartWorkflowOperation(WireName.agentThreadWorkflow, {
+ *     workflowId: 'support:customer-42', taskQueue: DEFAULT_TASK_QUEUE, workflowIdConflictPolicy: 'USE_EXISTING', args: [input],
+ *   }),
+ * });
+ * ```
+ */
+export async function agentThread(input: AgentThreadInput): Promise<ThreadResult> {
+  const state = createRunState(runInputOf(input), { thread: true });
+  const { config } = state;
+  const book = new ThreadBook(input.configHash, input.carriedThread);
+  if (input.carriedThread?.injected) state.injectedQueue.push(...input.carriedThread.injected);
+  state.continueAs = (carry, next) => continueThread(state, book, input, carry, next);
+  const approvals = installRunHandlers(state);
+  installThreadHandlers(state, book, approvals, input.settings);
+  followSkillChanges(state);
+  state.step = firstStep(state.carried) - 1;
+  showThreadStatus(state, book, book.current ? 'running' : 'idle');
+
+  try {
+    if (config.skill_sources.length > 0) await loadSkillSources(state, new Map(config.skill_sources.map((source) => [source, 0])));
+    if (config.mcp_servers.length > 0) await discoverMcpTools(state);
+    if (book.current) await resumeTurn(state, approvals, book);
+    while (await nextMessage(book, input)) {
+      startTurn(state, book);
+      await answerTurn(state, approvals, book, state.step + 1);
+    }
+  } catch (error) {
+    markFailed(state, error);
+    throw error;
+  }
+  return closeThread(state, book);
+}
+
+/** The run-shaped input the thread's state is built from (a thread has no single task). */
+function runInputOf(input: AgentThreadInput): AgentRunInput {
+  return {
+    config: input.config,
+    task: '',
+    ...(input.messages ? { messages: input.messages } : {}),
+    ...(input.agents ? { agents: input.agents } : {}),
+    ...(input.timeouts ? { timeouts: input.timeouts } : {}),
+    ...(input.historyEventLimit !== undefined ? { historyEventLimit: input.historyEventLimit } : {}),
+    ...(input.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: input.historySizeLimitBytes } : {}),
+    ...(input.carried ? { carried: input.carried } : {}),
+  };
+}
+
+/**
+ * Waits for a queued message (true), or for the thread to close: on request once nothing is
+ * queued, or after the idle timeout (false).
+ */
+async function nextMessage(book: ThreadBook, input: AgentThreadInput): Promise<boolean> {
+  const { idleTimeoutMs } = input.settings;
+  const ready = () => book.queued.length > 0 || book.closing !== null;
+  const arrived = idleTimeoutMs === null ? await condition(ready).then(() => true) : await condition(ready, idleTimeoutMs);
+  if (!arrived) book.closing = `idle for ${Math.round(idleTimeoutMs! / 1000)} s`;
+  if (book.queued.length > 0) return true;
+  return false;
+}
+
+/** A turn the previous execution was in the middle of (it continued as new between two steps). */
+async function resumeTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook): Promise<void> {
+  const turn = book.current!;
+  state.stepLimit = Math.max(turn.firstStep - 1, state.carried?.stepBase ?? 0) + state.config.max_steps;
+  await answerTurn(state, approvals, book, state.step + 1);
+}
+
+/**
+ * The turn's steps from `fromStep`; a message injected as the model gave its answer gets one more
+ * step (the turn answers every message injected into it while steps remain).
+ */
+async function answerTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook, fromStep: number): Promise<void> {
+  let end;
+  try {
+    end = await takeSteps(state, approvals, fromStep);
+    while (end.reason === 'completed' && state.injectedQueue.length > 0 && state.step < state.stepLimit && !state.interruptRequested) {
+      end = await takeSteps(state, approvals, state.step + 1);
+    }
+  } catch (error) {
+    end = turnEndOf(state, error);
+  }
+  finishTurn(state, book, end);
+}
+
+/** Closes the thread: the `thread-closed` event, `AgentStatus` `closed`, and the result (once waiting callers have their answers). */
+async function closeThread(state: RunState, book: ThreadBook): Promise<ThreadResult> {
+  book.closedReason = book.closing ?? 'closed';
+  state.stopReason = 'completed';
+  state.phase = 'completed';
+  state.events.push({ type: 'thread-closed', reason: book.closedReason, turnsCompleted: book.turnsCompleted });
+  showThreadStatus(state, book, 'closed');
+  await condition(allHandlersFinished);
+  return { turnsCompleted: book.turnsCompleted, closedReason: book.closedReason, usage: state.usage, lastTurn: book.recentTurns.at(-1) ?? null };
+}

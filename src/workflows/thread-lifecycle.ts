@@ -1,0 +1,127 @@
+// A thread's turns begin and end here, and a thread continues as new from here.
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  makeContinueAsNewFunc,
+  setCurrentDetails,
+  TemporalFailure,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { AgentConfig } from '../config/agent-config';
+import type { CarriedState, UsageSummary } from '../protocol/run-types';
+import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import type { AgentThreadInput, TurnResult } from '../protocol/thread-types';
+import { emptyUsage } from './agent-loop';
+import { enterPhase, RunStop } from './run-lifecycle';
+import type { RunState } from './run-state';
+import type { StepsEnd } from './run-steps';
+import type { ThreadBook } from './thread-book';
+import type { agentThread } from './agent-thread';
+
+/** A thread's `AgentStatus`: `idle` between turns, `running` in one (`awaiting_approval` is the approval gate's), `closed` at the end. */
+export type ThreadStatusValue = 'idle' | 'running' | 'closed';
+
+/** Sets `AgentStatus` (one command, only when it changes) and the Web UI's current details. */
+export function showThreadStatus(state: RunState, book: ThreadBook, status: ThreadStatusValue): void {
+  if (workflowInfo().typedSearchAttributes.get(AgentStatusAttribute) !== status) upsertSearchAttributes([{ key: AgentStatusAttribute, value: status }]);
+  const queued = book.queued.length > 0 ? ` · ${book.queued.length} message(s) queued` : '';
+  const turns = `${book.turnsCompleted} turn(s) answered`;
+  if (status === 'running' && book.current) setCurrentDetails(`turn ${book.current.turn} running (${state.config.name}) · ${turns}${queued}`);
+  else if (status === 'closed') setCurrentDetails(`closed: ${book.closedReason} · ${turns}`);
+  else setCurrentDetails(`idle, waiting for the next message · ${turns}${queued}`);
+}
+
+/** Starts the next queued message's turn: its message joins the conversation, its steps count from the next step. */
+export function startTurn(state: RunState, book: ThreadBook): void {
+  const firstStep = state.step + 1;
+  const next = book.startNext(firstStep, Date.now(), copyUsage(state.usage), state.toolResultCount);
+  state.stepLimit = state.step + state.config.max_steps;
+  state.threads.push('executor', { role: 'user', content: next.text });
+  state.events.push({ type: 'turn-started', turn: next.turn, messageId: next.messageId, text: next.text });
+  showThreadStatus(state, book, 'running');
+}
+
+/**
+ * Ends a turn's steps as a turn ends, not as a run: a `RunStop` (budget, context length) and a
+ * deliberate failure (a non-retryable model error, say) end the turn with that reason, and the
+ * thread goes on. Cancellation, continue-as-new and bugs propagate.
+ */
+export function turnEndOf(state: RunState, error: unknown): StepsEnd & { failure?: { type: string | null; message: string } } {
+  if (error instanceof RunStop) return { reason: error.reason, output: state.threads.lastAssistantText(), extra: { stopDetail: error.detail } };
+  if (error instanceof TemporalFailure && !isCancellation(error)) {
+    const type = error instanceof ApplicationFailure ? (error.type ?? null) : (((error.cause as ApplicationFailure | undefined)?.type) ?? null);
+    return { reason: 'completed', output: state.threads.lastAssistantText(), extra: { stopDetail: `the turn failed: ${error.message}` }, failure: { type, message: error.message } };
+  }
+  throw error;
+}
+
+/** Records the running turn's result and puts the thread between turns. */
+export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { failure?: { type: string | null; message: string } }): TurnResult {
+  const turn = book.current!;
+  const resultsInTurn = Math.min(state.toolResultCount - turn.toolResultsAtStart, state.toolResults.length);
+  const result: TurnResult = {
+    turn: turn.turn,
+    messageIds: [...turn.messageIds],
+    output: end.output,
+    stopReason: end.failure ? 'failed' : end.reason,
+    ...(end.extra.stopDetail ? { stopDetail: end.extra.stopDetail } : {}),
+    ...(end.extra.structuredOutput !== undefined ? { structuredOutput: end.extra.structuredOutput } : {}),
+    ...(end.failure ? { failure: end.failure } : {}),
+    firstStep: turn.firstStep,
+    lastStep: Math.max(state.step, turn.firstStep - 1),
+    usage: usageSince(turn.usageAtStart, state.usage),
+    toolResults: resultsInTurn > 0 ? state.toolResults.slice(-resultsInTurn) : [],
+    startedAt: turn.startedAt,
+    completedAt: Date.now(),
+  };
+  state.interruptRequested = false;
+  state.events.push({ type: 'turn-completed', turn: turn.turn, stopReason: result.stopReason, output: result.output });
+  book.complete(result);
+  enterPhase(state, 'idle');
+  showThreadStatus(state, book, 'idle');
+  return result;
+}
+
+/**
+ * Continues the thread as new (its history grew long, or a handoff gave it another agent): waits
+ * until no update handler runs (waiting `awaitTurn` calls answer `continued`, and their callers
+ * ask the next execution), then carries the run's state and the thread's.
+ */
+export async function continueThread(state: RunState, book: ThreadBook, input: AgentThreadInput, carry: CarriedState, next: AgentConfig): Promise<never> {
+  book.continuing = true;
+  await condition(allHandlersFinished);
+  const nextInput: AgentThreadInput = {
+    ...input,
+    config: next,
+    carried: carry,
+    carriedThread: { ...book.carry(), ...(state.injectedQueue.length > 0 ? { injected: [...state.injectedQueue] } : {}) },
+  };
+  delete nextInput.messages;
+  const typedSearchAttributes = workflowInfo()
+    .typedSearchAttributes.updateCopy([
+      { key: AgentNameAttribute, value: next.name },
+      { key: AgentStatusAttribute, value: book.current ? 'running' : 'idle' },
+    ])
+    .getAll();
+  return makeContinueAsNewFunc<typeof agentThread>({ typedSearchAttributes })(nextInput);
+}
+
+function copyUsage(usage: UsageSummary): UsageSummary {
+  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, byModel: Object.fromEntries(Object.entries(usage.byModel).map(([model, used]) => [model, { ...used }])) };
+}
+
+/** The tokens used since `before` (per model too). */
+function usageSince(before: UsageSummary, now: UsageSummary): UsageSummary {
+  const since = emptyUsage();
+  since.inputTokens = now.inputTokens - before.inputTokens;
+  since.outputTokens = now.outputTokens - before.outputTokens;
+  for (const [model, used] of Object.entries(now.byModel)) {
+    const earlier = before.byModel[model] ?? { inputTokens: 0, outputTokens: 0 };
+    const delta = { inputTokens: used.inputTokens - earlier.inputTokens, outputTokens: used.outputTokens - earlier.outputTokens };
+    if (delta.inputTokens > 0 || delta.outputTokens > 0) since.byModel[model] = delta;
+  }
+  return since;
+}
