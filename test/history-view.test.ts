@@ -1,16 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+// The `history` view read over the recorded histories of test/histories: each kind of run has its entries.
 import { describe, expect, it } from '@jest/globals';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { renderTranscript, transcriptFromEvents, type TranscriptEntry } from '../src/history/history-view';
-import { HISTORIES_DIR } from './support/history-recorder';
+import { corpusFiles, readCorpusHistory, workflowTypeOf } from './support/history-corpus';
 
 /**
  * The `history` view over the histories recorded from real runs (test/histories): every kind of
  * run reads without an error, and each thing that happened has its entry.
  */
 function transcriptOf(file: string): { entries: TranscriptEntry[]; text: string } {
-  const history = historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
+  const history = readCorpusHistory(file);
   const entries = transcriptFromEvents(history.events ?? []);
   return { entries, text: renderTranscript({ workflowId: file, runId: 'run', entries }) };
 }
@@ -22,7 +20,7 @@ function entriesOf<K extends TranscriptEntry['kind']>(entries: TranscriptEntry[]
 describe('history view', () => {
   it('reads every recorded history of an agent run without an error', () => {
     // Histories of other workflows (the workers' tool listing) have no transcript to speak of.
-    const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json') && !file.startsWith('worker-tools@'));
+    const files = corpusFiles().filter((file) => workflowTypeOf(readCorpusHistory(file)) === 'agentRun');
     const failures: string[] = [];
     for (const file of files) {
       try {
@@ -35,7 +33,7 @@ describe('history view', () => {
   });
 
   it('shows a compaction as its own entry, not as a model step', () => {
-    const { entries, text } = transcriptOf('budget-compaction.json');
+    const { entries, text } = transcriptOf('budget-compaction/unpatched.json');
     const [compaction] = entriesOf(entries, 'compaction');
     expect(compaction).toMatchObject({ step: 4, activityId: 'step-4.compaction', summarisedMessages: 2, summary: 'Earlier: bulk returned 150 words.', failure: null });
     expect(entriesOf(entries, 'model').find((entry) => entry.step === 4)?.overBudget).toEqual({ promptTokens: 600, limitTokens: 500 });
@@ -44,13 +42,13 @@ describe('history view', () => {
   });
 
   it('shows the budget stop after a compaction with its reason', () => {
-    const { text } = transcriptOf('budget-compaction-stop.json');
+    const { text } = transcriptOf('budget-compaction-stop/unpatched.json');
     expect(text).toContain('completed: budget_limit after 4 steps');
     expect(text).toContain('even after compaction');
   });
 
   it('shows an unknown tool answered by the workflow, with its error', () => {
-    const { entries, text } = transcriptOf('bad-input.json');
+    const { entries, text } = transcriptOf('bad-input/unpatched.json');
     const unknown = entriesOf(entries, 'tool').find((entry) => entry.tool === 'no_such_tool');
     expect(unknown).toMatchObject({ via: 'workflow', callId: 'call_1_1', result: { errorCode: 'ToolNotFoundError', isError: true } });
     expect(text).toContain("tool no_such_tool({}) · by the workflow ✗");
@@ -58,7 +56,7 @@ describe('history view', () => {
   });
 
   it('shows a rejected approval as the tool call it refused, with who and why', () => {
-    const { entries, text } = transcriptOf('approval-mixed.json');
+    const { entries, text } = transcriptOf('approval-mixed/unpatched.json');
     const rejected = entriesOf(entries, 'tool').find((entry) => entry.tool === 'add');
     expect(rejected).toMatchObject({ via: 'workflow', result: { metadata: { approval_status: 'rejected', approval_id: 'step-1.call-2' } } });
     expect(text).toContain('rejected by bob: not during the freeze');
@@ -66,7 +64,7 @@ describe('history view', () => {
   });
 
   it('shows sub-agent jobs as child runs and the job tool result', () => {
-    const { entries, text } = transcriptOf('subagents-single@boss-ae5a4ba9.json');
+    const { entries, text } = transcriptOf('subagents-single/since-unbounded-infrastructure-retries.json');
     const [child] = entriesOf(entries, 'child');
     expect(child).toMatchObject({ workflowId: 'boss-ae5a4ba9.step-1.sub-1', agent: 'boss', task: 'child-single', status: 'completed', result: { output: 'forty-two' } });
     expect(child?.runId).toBeTruthy();
@@ -77,7 +75,7 @@ describe('history view', () => {
   });
 
   it('shows MCP calls with their server and progress notes, and the listed MCP tools', () => {
-    const { entries, text } = transcriptOf('mcp-progress-on@mcp-user-18d7fd5e.json');
+    const { entries, text } = transcriptOf('mcp-progress-on/since-unbounded-infrastructure-retries.json');
     const [listing] = entriesOf(entries, 'mcp-tools');
     expect(listing?.tools).toContain('test__count');
     const count = entriesOf(entries, 'tool').find((entry) => entry.tool === 'test__count');
@@ -88,26 +86,25 @@ describe('history view', () => {
   });
 
   it('shows the structured-output correction the run asked for', () => {
-    const { entries, text } = transcriptOf('structured-corrected.json');
+    const { entries, text } = transcriptOf('structured-corrected/unpatched.json');
     expect(entriesOf(entries, 'model')[0]?.outputError).toContain('not JSON');
     expect(text).toContain('output rejected (output_type)');
   });
 
   it('shows a handoff as the new agent taking over', () => {
-    const { entries, text } = transcriptOf('handoff.json');
+    const { entries, text } = transcriptOf('handoff/unpatched.last-execution.json');
     expect(entriesOf(entries, 'started')[0]).toMatchObject({ agent: 'billing', handoffFrom: 'triage', continued: true });
     expect(text).toContain('continued (new run): agent billing, model scripted:billing (handoff from triage)');
   });
 
   it('shows the skills a run loaded', () => {
-    const { entries } = transcriptOf('skills-shadowed@clasher-1942e586.json');
+    const { entries } = transcriptOf('skills-shadowed/since-unbounded-infrastructure-retries.json');
     const [loaded] = entriesOf(entries, 'skills-loaded');
     expect(loaded?.sources.map((source) => source.skills)).toEqual([['greeter'], ['greeter']]);
   });
 
   it("shows an evaluation run's replayed calls as recorded results, and an unrecorded call with its error", () => {
-    const file = readdirSync(HISTORIES_DIR).find((name) => name.startsWith('evaluation-not-recorded@'))!;
-    const { entries, text } = transcriptOf(file);
+    const { entries, text } = transcriptOf('evaluation-not-recorded/since-bounded-child-ids.json');
     const tools = entriesOf(entries, 'tool');
     expect(tools.map((tool) => [tool.step, tool.tool, tool.via])).toEqual([
       [1, 'add', 'recorded'],
@@ -119,8 +116,7 @@ describe('history view', () => {
   });
 
   it('shows where a fork came from', () => {
-    const file = readdirSync(HISTORIES_DIR).find((name) => name.startsWith('fork-from-step@'))!;
-    const { entries, text } = transcriptOf(file);
+    const { entries, text } = transcriptOf('fork-from-step/since-bounded-child-ids.json');
     expect(entriesOf(entries, 'started')[0]?.forkOf).toMatchObject({ step: 2 });
     expect(text).toMatch(/forked from origin-\S+ \(\S+\) after step 2/);
     expect(entriesOf(entries, 'model').map((entry) => entry.step)).toEqual([3]);

@@ -1,34 +1,69 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { describe, expect, it } from '@jest/globals';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { Worker } from '@temporalio/worker';
-import { HISTORIES_DIR } from './support/history-recorder';
+// Replays every recorded history in test/histories against today's workflow code, one result per file.
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { Worker, type ReplayResult } from '@temporalio/worker';
+import { corpusFiles, parseCorpusPath, readCorpusHistory, workflowIdOf } from './support/history-corpus';
 
 /**
  * Histories recorded from real runs (npm run record-histories) replayed against today's workflow
- * code: a change that would break running workflows fails here. Change workflow logic behind
- * `patched()` instead.
+ * code: a change that would break running workflows fails here, naming the file. Change workflow
+ * logic behind `patched()` instead (src/workflows/patches.ts). No file is skipped: a file outside
+ * the layout of test/histories/README.md, one without a workflow id or one the replayer gave no
+ * result for fails as well.
  */
-describe('replay of recorded histories', () => {
-  const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json'));
+const files = corpusFiles();
 
-  it('has histories for each recorded path', () => {
-    expect(files.length).toBeGreaterThanOrEqual(8);
+describe('the replay corpus', () => {
+  it('holds only files laid out as test/histories/README.md says', () => {
+    expect(files.filter((file) => parseCorpusPath(file) === null)).toEqual([]);
   });
 
-  it('replays every recorded history without nondeterminism', async () => {
-    const histories = files.map((file) => ({
-      workflowId: path.basename(file, '.json').split('@')[1] ?? path.basename(file, '.json'),
-      history: historyFromJSON(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'))),
-    }));
-    const failures: string[] = [];
-    let replayed = 0;
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.AGENT_WORKFLOW_BUNDLE! } }, histories)) {
-      replayed++;
-      if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
+  it('holds every execution of each recorded chain', () => {
+    const incomplete: string[] = [];
+    for (const file of files) {
+      const parsed = parseCorpusPath(file);
+      if (!parsed || parsed.execution === null || parsed.execution === 'last') continue;
+      const { scenario, label, execution } = parsed;
+      for (let index = 1; index <= execution.count; index++) {
+        const sibling = `${scenario}/${label}.execution-${index}-of-${execution.count}.json`;
+        if (!files.includes(sibling)) incomplete.push(`${file}: no ${sibling}`);
+      }
     }
-    expect(failures).toEqual([]);
-    expect(replayed).toBe(files.length);
+    expect(incomplete).toEqual([]);
+  });
+});
+
+describe('replay of recorded histories', () => {
+  const results = new Map<string, ReplayResult>();
+  const unreadable = new Map<string, string>();
+
+  beforeAll(async () => {
+    const replayable: Array<{ file: string; workflowId: string; history: ReturnType<typeof readCorpusHistory> }> = [];
+    for (const file of files) {
+      try {
+        const history = readCorpusHistory(file);
+        const workflowId = workflowIdOf(history);
+        if (workflowId) replayable.push({ file, workflowId, history });
+        else unreadable.set(file, 'its first event names no workflow id');
+      } catch (error) {
+        unreadable.set(file, `not a history: ${String(error)}`);
+      }
+    }
+    // The replayer takes one history at a time, in order, and yields its result before the next.
+    let current = 0;
+    const inOrder = replayable.map(({ workflowId, history }) => ({ workflowId, history }));
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.AGENT_WORKFLOW_BUNDLE! } }, inOrder)) {
+      results.set(replayable[current++]!.file, result);
+    }
+  }, 600_000);
+
+  it('finds histories to replay', () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  it.each(files)('replays %s without nondeterminism', (file) => {
+    expect(unreadable.get(file)).toBeUndefined();
+    const result = results.get(file);
+    expect(result).toBeDefined();
+    expect(result?.error ? String(result.error) : null).toBeNull();
   });
 });

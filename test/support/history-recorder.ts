@@ -1,27 +1,30 @@
+// Records a finished run's histories into the replay corpus (test/histories) when RECORD_HISTORIES=1.
 import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import type { RunHandle } from '../../src/client/agent-client';
-
-export const HISTORIES_DIR = path.resolve(__dirname, '..', 'histories');
+import { corpusPath, currentRecordingLabel, HISTORIES_DIR, isContinuedExecution, parseCorpusPath, type ExecutionPart } from './history-corpus';
 
 /**
  * With `RECORD_HISTORIES=1` (`npm run record-histories`), saves a finished run's history under
- * test/histories/ for the replay test: every execution of a run that continued as new
- * (`<name>-run<i>of<n>@<id>.json`), so continuing and being continued are both replayed.
- * Otherwise does nothing.
+ * test/histories/<scenario>/ for the replay test, labelled with the newest patch of this code
+ * (`since-<patch>`): every execution of a run that continued as new (`.execution-<i>-of-<n>`),
+ * so continuing and being continued are both replayed. A recording with the same label replaces
+ * the one before; recordings by older code keep theirs and stay, as the side before each newer
+ * patch. Otherwise does nothing.
  */
-export async function recordHistory(name: string, run: RunHandle): Promise<void> {
+export async function recordHistory(scenario: string, run: RunHandle): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const executions = await chainOf(run);
-  mkdirSync(HISTORIES_DIR, { recursive: true });
-  // The workflow id is part of the name: replay needs it (child workflow ids derive from it).
-  for (const old of readdirSync(HISTORIES_DIR).filter((file) => file.startsWith(`${name}@`) || file.startsWith(`${name}-run`))) unlinkSync(path.join(HISTORIES_DIR, old));
+  const label = currentRecordingLabel();
+  const folder = path.join(HISTORIES_DIR, scenario);
+  mkdirSync(folder, { recursive: true });
+  for (const old of readdirSync(folder).filter((file) => parseCorpusPath(`${scenario}/${file}`)?.label === label)) unlinkSync(path.join(folder, old));
   executions.forEach((history, index) => {
-    const part = executions.length > 1 ? `-run${index + 1}of${executions.length}` : '';
-    writeFileSync(path.join(HISTORIES_DIR, `${name}${part}@${run.workflowId}.json`), `${historyToJSON(history)}\n`);
+    const execution: ExecutionPart = executions.length > 1 ? { index: index + 1, count: executions.length } : isContinuedExecution(history) ? 'last' : null;
+    writeFileSync(path.join(HISTORIES_DIR, corpusPath({ scenario, label, execution })), `${historyToJSON(history)}\n`);
   });
 }
 

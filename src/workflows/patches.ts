@@ -1,0 +1,74 @@
+// The register of every patch id the workflow code consults: what each changed and when, oldest first.
+
+/**
+ * One `patched()` id. Its lifecycle follows Temporal's patching guide: `patched` (both code paths
+ * live), then `deprecated` (`deprecatePatch(id)`, new code only, once no open run can replay
+ * without the marker), then removed (the call and this entry go, once no open run carries it).
+ */
+export interface PatchRecord {
+  /** The marker id written to histories; never reused. */
+  readonly id: string;
+  /** The day the patch was added (UTC, ISO date). */
+  readonly added: string;
+  /** What runs since the patch do differently, and what runs before it keep doing. */
+  readonly changed: string;
+  /** Where it is in Temporal's patch lifecycle. */
+  readonly stage: 'patched' | 'deprecated';
+}
+
+/** A handoff gives the new execution the target agent's status and skill sources as search attributes. */
+export const HANDOFF_SEARCH_ATTRIBUTES_PATCH = 'handoff-search-attributes';
+/** Temporal retries only lost workers and timeouts (without limit); the workflow retries the call's own failures. */
+export const UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH = 'unbounded-infrastructure-retries';
+/** Continue-as-new carries the conversation by reference and bounded tails of tool results and events. */
+export const BOUNDED_CONTINUATION_PATCH = 'bounded-continuation';
+/** A closing execution sets `AgentStatus` to `failed` or `continued`. */
+export const STATUS_ON_CLOSE_PATCH = 'status-on-close';
+/** A signal payload that fails validation is ignored, even one the older checks accepted. */
+export const VALIDATED_SIGNALS_PATCH = 'validated-signals';
+/** A child workflow id longer than a cluster accepts is shortened (its start kept, a hash appended). */
+export const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';
+
+/** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
+export const PATCHES: readonly PatchRecord[] = [
+  {
+    id: HANDOFF_SEARCH_ATTRIBUTES_PATCH,
+    added: '2026-11-22',
+    changed: 'A handoff continues as new with the name, `running` status and skill sources as search attributes of the target agent; before, with its name alone, so the skills watcher missed handed-off runs.',
+    stage: 'patched',
+  },
+  {
+    id: UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH,
+    added: '2026-11-23',
+    changed:
+      'Model, compaction and tool activities get a retry policy without an attempt limit (only a lost worker or a timeout reaches it) and their own failures come back to the workflow, which retries them within max_retries / the tool try limit (`.try-N` activity ids, durable timers between tries); tool calls carry an idempotency key. Before: Temporal retried everything up to max_retries / 5 attempts.',
+    stage: 'patched',
+  },
+  {
+    id: BOUNDED_CONTINUATION_PATCH,
+    added: '2026-11-23',
+    changed: 'Continue-as-new saves the conversation to the artifact store (a `save-conversation` activity) and carries its id, the tool-result count and a byte-bounded event tail; before, it carried every message inline.',
+    stage: 'patched',
+  },
+  {
+    id: STATUS_ON_CLOSE_PATCH,
+    added: '2026-11-23',
+    changed: 'An execution upserts `AgentStatus` = `continued` before continue-as-new (and gives the next execution `running`) and `failed` before a deliberate failure; before, it was left `running`.',
+    stage: 'patched',
+  },
+  {
+    id: VALIDATED_SIGNALS_PATCH,
+    added: '2026-11-23',
+    changed: 'A signal payload that fails validation is ignored and logged; before, a payload the looser checks accepted was applied as sent. Consulted only when such a payload arrives.',
+    stage: 'patched',
+  },
+  {
+    id: BOUNDED_CHILD_IDS_PATCH,
+    added: '2026-11-23',
+    changed: 'A child workflow id over 255 characters is shortened to its start and a hash of the whole; before, it was used as is. Consulted only for such an id.',
+    stage: 'patched',
+  },
+];
+
+/** The newest patch: recordings made by this code are labelled `since-<its id>`. */
+export const NEWEST_PATCH: string = PATCHES[PATCHES.length - 1]!.id;
