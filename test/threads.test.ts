@@ -28,6 +28,11 @@ const scripts = {
   },
   approving: { replies: [{ toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] }, { text: 'Sum: {{tool:add}}' }] },
   many: { replies: Array.from({ length: 40 }, () => ({ text: 'Reply to {{user}}' })) },
+  // With planning, each turn's planner takes a step number of its own (steps 1 and 3 here).
+  planned: {
+    planner: [{ text: '1. Read the message\n2. Answer it' }],
+    replies: [{ text: 'unused: the planner step' }, { text: 'Planned answer to: {{user}}' }, { text: 'unused: the planner step' }, { text: 'Planned answer to: {{user}}' }],
+  },
 };
 
 beforeAll(async () => {
@@ -191,6 +196,17 @@ describe('threads', () => {
     expect(closed).toMatchObject({ turnsCompleted: 1, closedReason: 'customer left', lastTurn: { output: 'Reply to hi' } });
     await expect(thread.send('are you there?')).rejects.toMatchObject({ code: ErrorCode.threadClosed });
     await expect(env.agents.thread(thread.threadId).send('are you there?')).rejects.toMatchObject({ code: ErrorCode.threadNotFound });
+  });
+
+  it('plans each turn when the agent has planning enabled', async () => {
+    const thread = env.agents.thread(`thread-planned-${randomUUID().slice(0, 8)}`, { config: { name: 'planner-agent', model: 'scripted:planned', planning_enabled: true } });
+    const first = await (await thread.send('first question')).result();
+    expect(first).toMatchObject({ firstStep: 1, lastStep: 2, output: expect.stringContaining('Planned answer to: first question') });
+    const second = await (await thread.send('second question')).result();
+    expect(second).toMatchObject({ firstStep: 3, lastStep: 4, output: expect.stringContaining('Planned answer to: second question') });
+    expect(second.output).toContain('Plan from the planning phase');
+    await recordHistory('thread-planned', thread.run);
+    await thread.close();
   });
 
   it('closes itself after its idle timeout', async () => {

@@ -13,6 +13,7 @@ import { installThreadHandlers } from './thread-handlers';
 import { continueThread, finishTurn, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
 import { discoverMcpTools } from './tool-dispatch';
 import type { ApprovalGate } from './approval-gate';
+import { runPlanner, type PlanRequest } from './planner';
 
 /**
  * A thread: one durable conversation with one agent, addressed by the id its caller chose. Each
@@ -56,8 +57,8 @@ export async function agentThread(input: AgentThreadInput): Promise<ThreadResult
     if (config.mcp_servers.length > 0) await discoverMcpTools(state);
     if (book.current) await resumeTurn(state, approvals, book);
     while (await nextMessage(book, input)) {
-      startTurn(state, book);
-      await answerTurn(state, approvals, book, state.step + 1);
+      const planning = startTurn(state, book);
+      await answerTurn(state, approvals, book, planning);
     }
   } catch (error) {
     markFailed(state, error);
@@ -97,17 +98,22 @@ async function nextMessage(book: ThreadBook, input: AgentThreadInput): Promise<b
 async function resumeTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook): Promise<void> {
   const turn = book.current!;
   state.stepLimit = Math.max(turn.firstStep - 1, state.carried?.stepBase ?? 0) + state.config.max_steps;
-  await answerTurn(state, approvals, book, state.step + 1);
+  await answerTurn(state, approvals, book, null);
 }
 
 /**
- * The turn's steps from `fromStep`; a message injected as the model gave its answer gets one more
- * step (the turn answers every message injected into it while steps remain).
+ * The turn's plan (when `planning` is given: the planner takes the next step number) and steps; a
+ * message injected as the model gave its answer gets one more step (the turn answers every
+ * message injected into it while steps remain).
  */
-async function answerTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook, fromStep: number): Promise<void> {
+async function answerTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook, planning: PlanRequest | null): Promise<void> {
   let end;
   try {
-    end = await takeSteps(state, approvals, fromStep);
+    if (planning) {
+      state.step++;
+      await runPlanner(state, approvals, planning);
+    }
+    end = await takeSteps(state, approvals, state.step + 1);
     while (end.reason === 'completed' && state.injectedQueue.length > 0 && state.step < state.stepLimit && !state.interruptRequested) {
       end = await takeSteps(state, approvals, state.step + 1);
     }

@@ -7,13 +7,26 @@ import type { RunState } from './run-state';
 import { runToolCalls } from './tool-dispatch';
 
 /**
- * The planner phase (`planning_enabled`, fresh runs only): the plan is made on its own
- * transcript, then joins the executor's conversation appended to the task message.
+ * The planner phase (`planning_enabled`; fresh runs, and each turn of a thread): the plan is made
+ * on its own transcript, then joins the executor's conversation appended to the task message.
  */
-export async function runPlanner(state: RunState, approvals: ApprovalGate): Promise<void> {
-  state.plan = await makePlan(state, approvals);
-  state.threads.replace('executor', state.taskIndex, { role: 'user', content: taskWithPlan(state.input.task, state.plan) });
+export async function runPlanner(state: RunState, approvals: ApprovalGate, request: PlanRequest = runPlanRequest(state)): Promise<void> {
+  state.plan = await makePlan(state, approvals, request);
+  state.threads.replace('executor', request.messageIndex, { role: 'user', content: taskWithPlan(request.task, state.plan) });
   state.events.push({ type: 'plan-created', plan: state.plan });
+}
+
+/** What a plan is made for: the request, where it sits in the executor's conversation, and the planner's activity id prefix. */
+export interface PlanRequest {
+  task: string;
+  messageIndex: number;
+  /** Prefixed to the planner's step names (`plan-1`): empty in runs, `turn-<n>.` in a thread's turns. */
+  idPrefix: string;
+}
+
+/** A run's plan request: its task. */
+function runPlanRequest(state: RunState): PlanRequest {
+  return { task: state.input.task, messageIndex: state.taskIndex, idPrefix: '' };
 }
 
 /**
@@ -21,16 +34,16 @@ export async function runPlanner(state: RunState, approvals: ApprovalGate): Prom
  * instructions) and their tool calls; the plan is the first text-only answer, or the last text
  * when the steps run out. Only the plan text comes back.
  */
-async function makePlan(state: RunState, approvals: ApprovalGate): Promise<PlanArtifact> {
+async function makePlan(state: RunState, approvals: ApprovalGate, request: PlanRequest): Promise<PlanArtifact> {
   const { config, threads } = state;
   const plannerModel = config.planning_model ?? config.model;
-  threads.start('planner', config.planning_instructions.trim() || DEFAULT_PLANNER_PROMPT, [{ role: 'user', content: state.input.task }]);
+  threads.start('planner', config.planning_instructions.trim() || DEFAULT_PLANNER_PROMPT, [{ role: 'user', content: request.task }]);
   enterPhase(state, 'planning');
   for (let plannerStep = 1; plannerStep <= config.max_steps; plannerStep++) {
-    const reply = await callModel(state, 'planner', `plan-${plannerStep}.model`, plannerModel);
+    const reply = await callModel(state, 'planner', `${request.idPrefix}plan-${plannerStep}.model`, plannerModel);
     threads.push('planner', reply.message);
     if (reply.message.toolCalls.length === 0) return planArtifact(reply.message.content, plannerModel, plannerStep);
-    const results = await runToolCalls(state, approvals, reply.message.toolCalls, `plan-${plannerStep}`);
+    const results = await runToolCalls(state, approvals, reply.message.toolCalls, `${request.idPrefix}plan-${plannerStep}`);
     for (const result of results) threads.push('planner', toToolMessage(result));
   }
   return planArtifact(threads.lastAssistantText('planner'), plannerModel, config.max_steps);

@@ -18,6 +18,7 @@ import { emptyUsage } from './agent-loop';
 import { enterPhase, RunStop } from './run-lifecycle';
 import type { RunState } from './run-state';
 import type { StepsEnd } from './run-steps';
+import type { PlanRequest } from './planner';
 import type { ThreadBook } from './thread-book';
 import type { agentThread } from './agent-thread';
 
@@ -34,14 +35,20 @@ export function showThreadStatus(state: RunState, book: ThreadBook, status: Thre
   else setCurrentDetails(`idle, waiting for the next message · ${turns}${queued}`);
 }
 
-/** Starts the next queued message's turn: its message joins the conversation, its steps count from the next step. */
-export function startTurn(state: RunState, book: ThreadBook): void {
+/**
+ * Starts the next queued message's turn: its message joins the conversation, its steps count from
+ * the next step. With `planning_enabled`, the turn's plan request (the planner takes one step
+ * number of its own, so approval ids of its tool calls never meet an earlier turn's).
+ */
+export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null {
   const firstStep = state.step + 1;
   const next = book.startNext(firstStep, Date.now(), copyUsage(state.usage), state.toolResultCount);
-  state.stepLimit = state.step + state.config.max_steps;
   state.threads.push('executor', { role: 'user', content: next.text });
   state.events.push({ type: 'turn-started', turn: next.turn, messageId: next.messageId, text: next.text });
   showThreadStatus(state, book, 'running');
+  const planning = state.config.planning_enabled;
+  state.stepLimit = state.step + (planning ? 1 : 0) + state.config.max_steps;
+  return planning ? { task: next.text, messageIndex: state.threads.count('executor') - 1, idPrefix: `turn-${next.turn}.` } : null;
 }
 
 /**
