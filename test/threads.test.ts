@@ -195,7 +195,7 @@ describe('threads', () => {
     const closed = (await thread.run.workflow.result()) as ThreadResult;
     expect(closed).toMatchObject({ turnsCompleted: 1, closedReason: 'customer left', lastTurn: { output: 'Reply to hi' } });
     await expect(thread.send('are you there?')).rejects.toMatchObject({ code: ErrorCode.threadClosed });
-    await expect(env.agents.thread(thread.threadId).send('are you there?')).rejects.toMatchObject({ code: ErrorCode.threadNotFound });
+    await expect(env.agents.thread(thread.threadId).send('are you there?')).rejects.toMatchObject({ code: ErrorCode.threadClosed });
   });
 
   it('plans each turn when the agent has planning enabled', async () => {

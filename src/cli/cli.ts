@@ -21,6 +21,8 @@ const commands = {
   dev: () => import('./commands/dev-command'),
   codecServer: () => import('./commands/codec-server-command'),
   demo: () => import('./commands/demo-command'),
+  thread: () => import('./commands/thread-commands'),
+  chat: () => import('./commands/chat-command'),
 };
 
 /**
@@ -152,6 +154,51 @@ program
   .option('--host <address>', 'address to listen on (default 127.0.0.1; it decrypts for anyone who reaches it)')
   .option('--origin <url...>', 'Web UI origins allowed to call it (default: the local dev UI)')
   .action(async (options) => (await commands.codecServer()).codecServerCommand(options));
+
+const thread = program.command('thread').description('durable multi-turn conversations (docs/threads.md)');
+thread
+  .command('send <thread> <text>')
+  .description('send a message to a thread (with --config, the first message creates it); prints its turn')
+  .option('-c, --config <file>', 'agent config of a new thread (YAML or JSON)')
+  .option('-m, --model <provider:model>', "use this model instead of the config's")
+  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
+  .option('--policy <policy>', 'while a turn runs: enqueue (default), inject, interrupt or reject')
+  .option('--resource <id>', 'the resource (a user, a team) a new thread belongs to')
+  .option('--idle-timeout <duration>', 'close a new thread after this long without a message (e.g. 30d)')
+  .option('--message-id <id>', 'the message id (a resend with the same id is answered once)')
+  .option('-f, --follow', 'print the turn live and wait for its answer')
+  .option('--task-queue <name>', 'task queue of the workers')
+  .option('--json', 'machine-readable output')
+  .action(async (id, text, options) => (await commands.thread()).threadSendCommand(id, text, options));
+thread
+  .command('show <thread>')
+  .description("a thread's phase, queued messages and newest turns")
+  .option('--json', 'machine-readable output')
+  .action(async (id, options) => (await commands.thread()).threadShowCommand(id, options));
+thread
+  .command('list')
+  .description('open threads, newest first')
+  .option('--agent <name>', 'of this agent')
+  .option('--resource <id>', 'of this resource (resourceId)')
+  .option('--status <status>', 'idle, running, awaiting_approval or closed')
+  .option('--json', 'machine-readable output')
+  .action(async (options) => (await commands.thread()).threadListCommand({ ...options, resourceId: options.resource }));
+thread
+  .command('close <thread>')
+  .description('close a thread after its running and queued turns')
+  .option('--reason <text>', 'why (shown in its status and result)')
+  .action(async (id, options) => (await commands.thread()).threadCloseCommand(id, options));
+
+program
+  .command('chat')
+  .description('an interactive conversation over a thread: streamed answers and approval prompts')
+  .option('-c, --config <file>', 'agent config (needed for a new thread)')
+  .option('--thread <id>', 'continue this thread (default: a new one)')
+  .option('-m, --model <provider:model>', "use this model instead of the config's")
+  .option('--policy <policy>', 'policy of a new thread: enqueue (default), inject, interrupt or reject')
+  .option('--resource <id>', 'the resource (a user, a team) a new thread belongs to')
+  .option('--task-queue <name>', 'task queue of the workers')
+  .action(async (options) => (await commands.chat()).chatCommand(options));
 
 program
   .command('demo')

@@ -127,7 +127,7 @@ export class ThreadHandle {
         : await this.run.workflow.executeUpdate(sendMessageUpdate, { args: [message], updateId });
       return new TurnHandle(this.run, receipt);
     } catch (error) {
-      throw this.sendError(error, created !== null);
+      throw await this.sendError(error, created !== null);
     }
   }
 
@@ -149,7 +149,7 @@ export class ThreadHandle {
     try {
       return await this.run.workflow.executeUpdate(closeThreadUpdate, { args: [reason ? { reason } : {}] });
     } catch (error) {
-      throw this.sendError(error, false);
+      throw await this.sendError(error, false);
     }
   }
 
@@ -177,7 +177,7 @@ export class ThreadHandle {
   }
 
   /** The typed error for a failed send or close. */
-  private sendError(error: unknown, creating: boolean): unknown {
+  private async sendError(error: unknown, creating: boolean): Promise<unknown> {
     const missing = searchAttributesMissing(error, this.target.namespace);
     if (missing) return missing;
     if (error instanceof WorkflowUpdateFailedError) {
@@ -191,9 +191,11 @@ export class ThreadHandle {
       return new ThreadError(ErrorCode.threadClosed, this.threadId, `thread ${this.threadId} is closed: start a new thread (another id)`);
     }
     if (error instanceof WorkflowNotFoundError || isClosedError(error)) {
-      return creating
+      // A thread that closed still has its last execution (until the namespace's retention).
+      const closed = creating || (await this.run.workflow.describe().then(() => true, () => false));
+      return closed
         ? new ThreadError(ErrorCode.threadClosed, this.threadId, `thread ${this.threadId} is closed: start a new thread (another id)`)
-        : new ThreadError(ErrorCode.threadNotFound, this.threadId, `no open thread ${this.threadId}: give a config (agents.thread(id, { config })) to create it`);
+        : new ThreadError(ErrorCode.threadNotFound, this.threadId, `no thread ${this.threadId}: give a config (agents.thread(id, { config })) to create it`);
     }
     return error;
   }

@@ -1,4 +1,5 @@
-import { AgentClient, type RunHandle } from '../../client/agent-client';
+import { AgentClient } from '../../client/agent-client';
+import type { LiveSnapshot } from '../../protocol/live-snapshots';
 import { formatProgress, formatRunEvent } from '../event-printer';
 import { LiveProgress } from '../live-progress';
 import { LiveAnswer } from '../live-answer';
@@ -89,11 +90,24 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
   }
 }
 
+/** What `followRun` follows: a run, or a thread's turn (`TurnHandle`). */
+export interface Followable<Result> {
+  live(options: { signal?: AbortSignal }): AsyncGenerator<LiveSnapshot>;
+  events(): AsyncGenerator<RunEvent>;
+  result(): Promise<Result>;
+}
+
 /**
  * Prints events as they happen (with a spinner while a step runs, on a terminal), each answer as
- * it streams and tool progress as it is reported, then returns the run's result.
+ * it streams and tool progress as it is reported, then returns the run's (or turn's) result.
+ * `onEvent` runs after each event is printed (the chat asks for approvals there).
  */
-export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.WritableStream = process.stdout): Promise<AgentRunResult> {
+export async function followRun<Result = AgentRunResult>(
+  run: Followable<Result>,
+  quiet: boolean,
+  out: NodeJS.WritableStream = process.stdout,
+  onEvent: (event: RunEvent) => Promise<void> = async () => {},
+): Promise<Result> {
   if (quiet) return run.result();
   const progress = new ProgressLine(out);
   const answer = new LiveAnswer((text) => {
@@ -122,6 +136,8 @@ export async function followRun(run: RunHandle, quiet: boolean, out: NodeJS.Writ
         answer.endLine();
         progress.print(line);
       }
+      if (event.type === 'approval-requested') progress.stop();
+      await onEvent(event);
       const waiting = spinnerLabel(event);
       if (waiting) progress.set(waiting);
       if ('step' in event && typeof event.step === 'number') answer.reach(event.step);
