@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client, Connection } from '@temporalio/client';
+import { stringify as stringifyYaml } from 'yaml';
+import { AgentClient } from '../src/client/agent-client';
+import { resolveTemporalTarget } from '../src/connection/temporal-target';
+import { eventually } from './support/test-env';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+
+let folder: string;
+let connection: Connection;
+let agents: AgentClient;
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(os.tmpdir(), 'thread-crash-'));
+  const target = resolveTemporalTarget();
+  connection = await Connection.connect(target.connectionOptions);
+  agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `thread-crash-${randomUUID()}` });
+});
+
+afterEach(async () => {
+  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
+});
+
+afterAll(async () => {
+  await connection?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function executions(logFile: string): string[] {
+  return existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+describe('a thread whose worker is killed', () => {
+  it('finishes the running turn and the queued one on a new worker, losing no message and re-running no completed tool', async () => {
+    const logFile = path.join(folder, 'executions.log');
+    const release = path.join(folder, 'release');
+    const script = path.join(folder, 'model.yaml');
+    writeFileSync(
+      script,
+      stringifyYaml({
+        replies: [
+          { toolCalls: [{ name: 'record', args: { label: 'A' } }] },
+          { text: 'Turn 1 done: {{tool:record}}' },
+          { toolCalls: [{ name: 'wait_for_release', args: { label: 'C', release } }] },
+          { text: 'Turn 2 done: {{tool:wait_for_release}}' },
+          { text: 'Turn 3 answers: {{user}}' },
+          { text: 'Turn 4 answers: {{user}}' },
+        ],
+      }),
+    );
+    const environment = { CRASH_LOG: logFile };
+    workers.push(await startWorkerProcess(agents.taskQueue, environment));
+    const thread = agents.thread(`crash-thread-${randomUUID().slice(0, 8)}`, {
+      config: { name: 'crash', model: `scripted:${script}`, tools: ['record', 'wait_for_release'] },
+      timeouts: { heartbeatMs: 2_000 },
+    });
+    expect((await (await thread.send('first')).result()).output).toBe('Turn 1 done: recorded A');
+
+    const second = await thread.send('second');
+    await eventually(() => executions(logFile).includes('start C'), 60_000);
+    const third = await thread.send('third, sent while the second runs');
+    expect(third.receipt).toMatchObject({ turn: 3, disposition: 'queued' });
+    await workers[0]!.kill('SIGKILL');
+
+    writeFileSync(release, 'go');
+    workers.push(await startWorkerProcess(agents.taskQueue, environment));
+    expect((await second.result()).output).toBe('Turn 2 done: released C');
+    expect((await third.result()).output).toBe('Turn 3 answers: third, sent while the second runs');
+
+    // Killed again while the thread waits between turns: a message sent now is accepted once a
+    // worker runs (an update needs one), and answered by it.
+    await workers[1]!.kill('SIGKILL');
+    const sending = thread.send('fourth, sent while no worker runs');
+    workers.push(await startWorkerProcess(agents.taskQueue, environment));
+    const fourth = await sending;
+    expect((await fourth.result()).output).toBe('Turn 4 answers: fourth, sent while no worker runs');
+
+    const lines = executions(logFile);
+    expect(lines.filter((line) => line === 'done A')).toHaveLength(1);
+    expect(lines.filter((line) => line === 'start C')).toHaveLength(2);
+    expect(lines.filter((line) => line === 'done C')).toHaveLength(1);
+    expect((await thread.status()).turnsCompleted).toBe(4);
+    await thread.close();
+  });
+});
