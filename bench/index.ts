@@ -18,6 +18,7 @@ import { measureStartup } from './startup';
 import { measureRecovery } from './recovery';
 import { measureThroughput, throughputScripts } from './throughput';
 import { measureParkedScale } from './parked-scale';
+import { measureParkedThreads, measureThreads, threadScripts } from './threads';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     ...subagentScripts(),
     ...streamingScripts(),
     ...throughputScripts(),
+    ...threadScripts(),
   };
   const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts, baselineBundlePath: process.env.BENCH_BASELINE_BUNDLE });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
       ['throughput', () => measureThroughput(eagerOn, folder, THROUGHPUT_ROUNDS)],
       // Opt-in (about 20 minutes for 10,000 runs): BENCH_ONLY=parked-scale BENCH_PARKED_SCALE=10000.
       ['parked-scale', () => (ONLY?.includes('parked-scale') ? measureParkedScale(eagerOn, folder, PARKED_SCALE) : Promise.resolve())],
+      ['threads', () => measureThreads(eagerOn, ROUNDS)],
+      ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
       ['parked-memory', async () => {
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);

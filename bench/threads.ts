@@ -1,0 +1,114 @@
+// Bench section `threads`: a turn against a fresh run given the same conversation, history bytes
+// per turn, and the memory of parked threads in a worker process.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { stringify as stringifyYaml } from 'yaml';
+import { AgentClient } from '../src/client/agent-client';
+import type { ThreadHandle } from '../src/client/thread-handle';
+import type { Message } from '../src/protocol/messages';
+import type { ModelScriptInput } from '../src/models/scripted-model';
+import { startWorkerProcess } from '../test/support/worker-process';
+import { rssOf } from './approval-latency';
+import { median, mib, ms, type BenchStack } from './bench-stack';
+
+/** Turns the latency comparison's thread has answered before it is measured. */
+const EARLIER_TURNS = 20;
+const REPLIES = 1_200;
+
+/** Scripts of the section: one text reply per step, as many as the longest thread needs. */
+export function threadScripts(): Record<string, ModelScriptInput> {
+  return { chatty: { replies: Array.from({ length: REPLIES }, () => ({ text: 'Noted: {{user}}' })) } };
+}
+
+const config = { name: 'bench-thread', model: 'scripted:chatty', max_steps: 3 };
+
+async function timeTurn(thread: ThreadHandle, text: string): Promise<number> {
+  const started = performance.now();
+  await (await thread.send(text)).result();
+  return performance.now() - started;
+}
+
+async function timeFreshRun(agents: AgentClient, messages: Message[], text: string): Promise<number> {
+  const started = performance.now();
+  const run = await agents.startRun({ config, task: text, messages });
+  await run.result();
+  return performance.now() - started;
+}
+
+/** The conversation a thread holds after `turns` one-step turns (what a fresh run is given instead). */
+function conversationAfter(turns: number): Message[] {
+  return Array.from({ length: turns }, (_, index): Message[] => [
+    { role: 'user', content: `message ${index + 1}` },
+    { role: 'assistant', content: `Noted: message ${index + 1}`, toolCalls: [] },
+  ]).flat();
+}
+
+async function historyBytes(thread: ThreadHandle): Promise<number> {
+  return Number((await thread.run.workflow.describe()).raw.workflowExecutionInfo?.historySizeBytes ?? 0);
+}
+
+/**
+ * A turn of a thread that already holds `EARLIER_TURNS` turns, against a fresh run given the same
+ * messages (interleaved); then the history bytes turn 5 and turn 500 add to one thread.
+ */
+export async function measureThreads(stack: BenchStack, rounds: number): Promise<void> {
+  const { agents } = stack;
+  const thread = agents.thread(`bench-thread-${randomUUID().slice(0, 8)}`, { config });
+  for (let turn = 1; turn <= EARLIER_TURNS; turn++) await (await thread.send(`message ${turn}`)).result();
+  await timeFreshRun(agents, conversationAfter(EARLIER_TURNS), 'warm-up');
+  const turns: number[] = [];
+  const fresh: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const messages = conversationAfter(EARLIER_TURNS + round);
+    // Each side goes first in every other round.
+    if (round % 2 === 0) turns.push(await timeTurn(thread, `message ${EARLIER_TURNS + round + 1}`));
+    fresh.push(await timeFreshRun(agents, messages, `message ${EARLIER_TURNS + round + 1}`));
+    if (round % 2 === 1) turns.push(await timeTurn(thread, `message ${EARLIER_TURNS + round + 1}`));
+  }
+  console.log(`Threads: a one-step turn of a thread holding ${EARLIER_TURNS}+ turns against a fresh run given the same messages (median of ${rounds} interleaved rounds):`);
+  console.log(`  turn ${ms(median(turns))}, fresh run ${ms(median(fresh))}, ratio ${(median(turns) / median(fresh)).toFixed(2)}`);
+  await thread.close();
+
+  const long = agents.thread(`bench-long-thread-${randomUUID().slice(0, 8)}`, { config, historyEventLimit: 50_000 });
+  const added = new Map<number, number>();
+  let before = 0;
+  for (let turn = 1; turn <= 500; turn++) {
+    await (await long.send(`message ${turn}`)).result();
+    if (turn === 4 || turn === 499) before = await historyBytes(long);
+    if (turn === 5 || turn === 500) added.set(turn, (await historyBytes(long)) - before);
+  }
+  console.log('History bytes per turn (one thread, 500 one-step turns, no continue-as-new):');
+  console.log(`  turn 5: ${added.get(5)} B, turn 500: ${added.get(500)} B, ratio ${(added.get(500)! / added.get(5)!).toFixed(2)}`);
+  await long.close();
+}
+
+/**
+ * A separate worker process with `count` threads parked between turns (each answered one message):
+ * its RSS idle and with every thread parked, per thread (compare `parked-memory`'s per run).
+ */
+export async function measureParkedThreads(stack: BenchStack, folder: string, count: number): Promise<void> {
+  const script = path.join(folder, 'parked-thread-model.yaml');
+  writeFileSync(script, stringifyYaml({ replies: [{ text: 'first answer' }] }));
+  const taskQueue = `parked-threads-${randomUUID()}`;
+  const worker = await startWorkerProcess(taskQueue, { TEMPORAL_ADDRESS: stack.server.address, CRASH_LOG: path.join(folder, 'parked-threads.log') });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const idle = rssOf(worker.child.pid!);
+    const agents = new AgentClient(stack.agents.temporal, { taskQueue });
+    const name = `parked-${randomUUID().slice(0, 8)}`;
+    const threads: ThreadHandle[] = [];
+    for (let start = 0; start < count; start += 50) {
+      const batch = Array.from({ length: Math.min(50, count - start) }, (_, index) => agents.thread(`${name}-${start + index}`, { config: { name, model: `scripted:${script}` } }));
+      await Promise.all(batch.map(async (thread) => (await thread.send('hello')).result()));
+      threads.push(...batch);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const parked = rssOf(worker.child.pid!);
+    console.log(`Memory of a worker process with ${count} threads parked between turns (RSS, default workflow cache):`);
+    console.log(`  idle ${mib(idle)}, with ${count} parked threads ${mib(parked)}: +${mib(parked - idle)}, ${((parked - idle) / count / 1024).toFixed(0)} KiB per parked thread`);
+    await Promise.all(threads.map((thread) => thread.run.workflow.terminate('bench finished')));
+  } finally {
+    await worker.kill('SIGTERM');
+  }
+}
