@@ -154,11 +154,13 @@ describe('the patch register', () => {
   });
 });
 
+const plural = (count: number): string => `${count} recorded ${count === 1 ? 'history' : 'histories'}`;
+
 describe.each(PATCHES.map((patch) => [patch.id, patch] as const))('patch %s', (id, patch) => {
   const { with: withIt, without, missing } = patch.histories;
 
   if (withIt.length > 0) {
-    it(`has ${withIt.length} recorded histories with its marker`, () => {
+    it(`has ${plural(withIt.length)} with its marker`, () => {
       expect(withIt.filter((file) => !patchMarkersOf(readCorpusHistory(file)).includes(id)).map((file) => `${file} has no ${id} marker`)).toEqual([]);
     });
   } else {
@@ -168,7 +170,7 @@ describe.each(PATCHES.map((patch) => [patch.id, patch] as const))('patch %s', (i
   }
 
   if (without.length > 0) {
-    it(`has ${without.length} recorded histories that went through its code without the marker`, () => {
+    it(`has ${plural(without.length)} that went through its code without the marker`, () => {
       const problems = without.flatMap((file) => {
         const history = readCorpusHistory(file);
         if (patchMarkersOf(history).includes(id)) return [`${file} has the ${id} marker`];

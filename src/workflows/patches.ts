@@ -52,8 +52,7 @@ export const PATCHES: readonly PatchRecord[] = [
     stage: 'patched',
     histories: {
       with: ['handoff/since-validated-signals.execution-1-of-2.json', 'handoff-target-attributes/since-validated-signals.execution-1-of-2.json', 'long-run-handoff/since-bounded-continuation.execution-4-of-5.json'],
-      without: [],
-      missing: { without: 'Recordings from before the patch kept only the last execution of a handoff, which does not hand off.' },
+      without: ['handoff/unpatched.execution-1-of-2.json'],
     },
   },
   {
@@ -74,8 +73,7 @@ export const PATCHES: readonly PatchRecord[] = [
     stage: 'patched',
     histories: {
       with: ['long-run-handoff/since-bounded-continuation.execution-1-of-5.json', 'long-run-plan-approval-skills/since-bounded-continuation.execution-1-of-4.json', 'handoff/since-validated-signals.execution-1-of-2.json'],
-      without: [],
-      missing: { without: 'Recordings from before the patch kept only the last execution of a run, which does not continue as new.' },
+      without: ['handoff/unpatched.execution-1-of-2.json'],
     },
   },
   {
@@ -85,8 +83,7 @@ export const PATCHES: readonly PatchRecord[] = [
     stage: 'patched',
     histories: {
       with: ['status-on-close-failed/since-validated-signals.json', 'status-on-close-continued/since-validated-signals.execution-1-of-3.json', 'handoff/since-validated-signals.execution-1-of-2.json'],
-      without: [],
-      missing: { without: 'No failed run and no continuing execution was recorded before the patch.' },
+      without: ['status-on-close-failed/since-bounded-continuation.json', 'handoff/unpatched.execution-1-of-2.json'],
     },
   },
   {
@@ -96,8 +93,7 @@ export const PATCHES: readonly PatchRecord[] = [
     stage: 'patched',
     histories: {
       with: ['approval-validated/since-validated-signals.json'],
-      without: [],
-      missing: { without: 'No run recorded before the patch received a signal that the validation of today refuses.' },
+      without: ['approval-validated/since-bounded-continuation.json'],
     },
   },
   {
@@ -106,9 +102,8 @@ export const PATCHES: readonly PatchRecord[] = [
     changed: 'A child workflow id over 255 characters is shortened to its start and a hash of the whole; before, it was used as is. Consulted only for such an id.',
     stage: 'patched',
     histories: {
-      with: [],
-      without: [],
-      missing: { with: 'No recorded run started a child with an id over 255 characters.', without: 'No recorded run started a child with an id over 255 characters.' },
+      with: ['subagents-long-workflow-id/since-bounded-child-ids.json'],
+      without: ['subagents-long-workflow-id/since-validated-signals.json'],
     },
   },
 ];
