@@ -92,7 +92,7 @@ describe('history view', () => {
   });
 
   it('shows a handoff as the new agent taking over', () => {
-    const { entries, text } = transcriptOf('handoff/unpatched.last-execution.json');
+    const { entries, text } = transcriptOf('handoff/unpatched.execution-2-of-2.json');
     expect(entriesOf(entries, 'started')[0]).toMatchObject({ agent: 'billing', handoffFrom: 'triage', continued: true });
     expect(text).toContain('continued (new run): agent billing, model scripted:billing (handoff from triage)');
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowExecutionStatusName } from '@temporalio/client';
 import type { RunHandle } from '../src/client/agent-client';
+import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
@@ -139,6 +140,18 @@ describe('sub-agents', () => {
     const result = await run.result();
     expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'forty-two' })]);
     await recordHistory('subagents-single', run);
+  });
+
+  it('shortens a child workflow id past 255 characters under a long parent id (bounded-child-ids)', async () => {
+    const workflowId = `boss-${'x'.repeat(245)}`;
+    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'] }, task: 'Delegate', workflowId });
+    const result = await run.result();
+    expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'forty-two' })]);
+    const history = await run.workflow.fetchHistory();
+    const childId = history.events?.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+    expect(childId).toBe(boundedWorkflowId(`${workflowId}.step-1.sub-1`));
+    expect(childId).toHaveLength(MAX_WORKFLOW_ID_LENGTH);
+    await recordHistory('subagents-long-workflow-id', run);
   });
 
   it('offers no parallel sub-agent tool when allow_parallel_subagents is false', async () => {

@@ -14,7 +14,7 @@ import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
 import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../protocol/payload-size';
-import { attemptNumber, failureForWorkflow } from './activity-attempts';
+import { attemptNumber, callFailure } from './activity-attempts';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 
 /** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
@@ -105,11 +105,10 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     const bytes = jsonBytes(result);
     if (bytes > ACTIVITY_RESULT_LIMIT_BYTES) {
       // Temporal would refuse this result on every attempt: fail the step once, clearly.
-      throw ApplicationFailure.create({
+      throw callFailure(input.workflowRetries, {
         type: ErrorCode.payloadTooLarge,
-        nonRetryable: true,
         message: `The reply of ${input.model} is ${bytes} bytes, more than a step may return (${ACTIVITY_RESULT_LIMIT_BYTES}; Temporal refuses 2 MB): lower max_tokens`,
-        ...(input.workflowRetries ? { details: [{ retryable: false, attempts: attempt }] } : {}),
+        retryable: false,
       });
     }
     return result;
@@ -163,22 +162,7 @@ function reportUnavailableTools(input: ModelStepInput, tools: ToolRegistry): voi
   Context.current().log.warn(`tools-unavailable: run ${workflowId} names tools this worker does not have: ${missing.join(', ')}`, { workflowId, tools: missing });
 }
 
-/**
- * A classified provider failure as the activity's failure: for the workflow to retry when the run
- * retries provider failures itself, else for Temporal's retry policy (runs before that patch).
- */
+/** A classified provider failure as the activity's failure, in the run's retry mode. */
 export function toApplicationFailure(error: ModelError, workflowRetries?: WorkflowRetriesInput): ApplicationFailure {
-  if (workflowRetries) {
-    return failureForWorkflow(error.code, error.message, {
-      retryable: error.retryable,
-      attempts: attemptNumber(workflowRetries),
-      ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-    });
-  }
-  return ApplicationFailure.create({
-    type: error.code,
-    message: error.message,
-    nonRetryable: !error.retryable,
-    nextRetryDelay: error.retryAfterMs,
-  });
+  return callFailure(workflowRetries, { type: error.code, message: error.message, retryable: error.retryable, retryAfterMs: error.retryAfterMs });
 }

@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import { ErrorCode } from '../protocol/errors';
 import type { RunToolInput, ToolResult } from '../protocol/run-types';
 import { buildToolResult } from '../protocol/tool-results';
@@ -12,7 +12,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store';
 import { READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { baseActivityId } from '../protocol/workflow-retries';
 import { cutToLimit, TOOL_CONTENT_LIMIT_CHARACTERS } from '../protocol/payload-size';
-import { attemptNumber, failureForWorkflow } from './activity-attempts';
+import { attemptNumber, callFailure } from './activity-attempts';
 
 export interface RunToolDependencies {
   tools: ToolRegistry;
@@ -83,8 +83,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       return progress.notes.length > 0 ? { ...result, progress: progress.notes } : result;
     } catch (error) {
       if (error instanceof RetryableToolError) {
-        if (input.workflowRetries) throw failureForWorkflow('RetryableToolError', error.message, { retryable: true, attempts: attempt });
-        throw ApplicationFailure.retryable(error.message, 'RetryableToolError');
+        throw callFailure(input.workflowRetries, { type: 'RetryableToolError', message: error.message, retryable: true });
       }
       const message = error instanceof Error ? error.message : String(error);
       return finish(`Error: tool '${call.name}' failed: ${message}`, ErrorCode.toolFailed);

@@ -1,43 +1,134 @@
-import { ApplicationFailure, patched, sleep, type RetryPolicy } from '@temporalio/workflow';
-import { retryDecision, tryActivityId, type Backoff, type RetryableFailureDetails } from '../protocol/workflow-retries';
+// How a run retries its model, compaction and tool calls: the one place that reads the retry patch.
+import { ApplicationFailure, patched, sleep, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
+import type { AgentConfig } from '../config/agent-config';
+import { ErrorCode } from '../protocol/errors';
+import type { WorkflowRetriesInput } from '../protocol/run-types';
+import { MODEL_BACKOFF, retryDecision, TOOL_BACKOFF, TOOL_TRY_LIMIT, tryActivityId, type Backoff, type RetryableFailureDetails } from '../protocol/workflow-retries';
+import { UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH } from './patches';
 import type { RunState } from './run-state';
 
 /**
- * Runs started since this patch retry lost workers and timeouts without limit, and the provider's
- * or tool's own failures in the workflow, within their budget (src/protocol/workflow-retries.ts).
- * Runs started before it keep Temporal retrying everything up to the budget.
+ * A run retries in one of two modes, chosen once per execution by the
+ * `unbounded-infrastructure-retries` patch (src/workflows/patches.ts):
+ * - since the patch, Temporal retries only a lost worker or a timeout, without limit, and the
+ *   call's own failures (provider, tool) come back to the workflow, which retries them within the
+ *   budget (src/protocol/workflow-retries.ts) with `.try-N` activity ids and durable timers;
+ * - before it, Temporal retries everything up to the budget (`max_retries`, five tool attempts).
+ * Call sites never branch on the mode: they describe one try with what {@link retriedCall} hands
+ * them, so both sides of the patch issue exactly the commands they always did.
  */
-export const UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH = 'unbounded-infrastructure-retries';
 
-/** Whether this run retries infrastructure failures without limit (decided once per execution). */
-export function infrastructureRetriesUnbounded(state: RunState): boolean {
+/** The calls whose retries the patch changed. */
+export type RetriedCall = 'model' | 'compaction' | 'tool' | 'mcp-tool';
+
+/** What an activity's input adds in the mode it is called in (nothing before the patch). */
+export interface RetryModeInput {
+  /** The executions before this try: the activity counts its attempts from it and fails to the workflow. */
+  workflowRetries?: WorkflowRetriesInput;
+  /** A tool call's key, the same for every try (`workflow id / first run id / activity id`). */
+  idempotencyKey?: string;
+}
+
+/** One try of a call: its activity id, Temporal's retry policy for it, and what the input adds. */
+export interface CallTry {
+  activityId: string;
+  retry: RetryPolicy;
+  input: RetryModeInput;
+}
+
+/** Model failures that retrying cannot fix (Temporal's retry policy skips them, before the patch). */
+const NON_RETRYABLE_MODEL_ERRORS = [
+  ErrorCode.contextLengthExceeded,
+  ErrorCode.modelAuthFailed,
+  ErrorCode.modelBadRequest,
+  ErrorCode.modelNotFound,
+  ErrorCode.missingApiKey,
+  ErrorCode.scriptedModelMismatch,
+];
+
+/** How each kind of call is retried on each side of the patch. */
+interface CallRetryRules {
+  /** Before the patch: Temporal retries everything with this policy. */
+  temporalPolicy: (config: Pick<AgentConfig, 'max_retries'>) => RetryPolicy;
+  /** Since the patch: the workflow's own tries, or null when the call's failures are results already (MCP). */
+  workflowTries: { maxTries: (config: Pick<AgentConfig, 'max_retries'>) => number; backoff: Backoff; idempotencyKey: boolean } | null;
+}
+
+const TOOL_POLICY_BEFORE_PATCH: RetryPolicy = { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' };
+
+const CALL_RETRY_RULES: Record<RetriedCall, CallRetryRules> = {
+  model: {
+    temporalPolicy: (config) => ({ maximumAttempts: config.max_retries, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS }),
+    workflowTries: { maxTries: (config) => config.max_retries, backoff: MODEL_BACKOFF, idempotencyKey: false },
+  },
+  compaction: {
+    temporalPolicy: (config) => ({ maximumAttempts: config.max_retries, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS }),
+    workflowTries: { maxTries: (config) => config.max_retries, backoff: MODEL_BACKOFF, idempotencyKey: false },
+  },
+  tool: {
+    temporalPolicy: () => TOOL_POLICY_BEFORE_PATCH,
+    workflowTries: { maxTries: () => TOOL_TRY_LIMIT, backoff: TOOL_BACKOFF, idempotencyKey: true },
+  },
+  'mcp-tool': { temporalPolicy: () => TOOL_POLICY_BEFORE_PATCH, workflowTries: null },
+};
+
+/** Whether this execution retries in the workflow (since the patch); read once, at its first retried call. */
+function retriesInWorkflow(state: RunState): boolean {
   return (state.unboundedInfrastructureRetries ??= patched(UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH));
 }
 
 /**
- * Temporal's retry policy under the patch: no attempt limit, because only a dead worker or a
- * timeout reaches it (the activity's own failures are non-retryable and come to the workflow).
+ * Runs a `kind` call with the retries of this run's mode: `call` builds one try's activity from
+ * the `CallTry` it gets (id, retry policy, input additions) and is called once per try. The first
+ * try's command is issued in the caller's tick, like a plain activity call.
+ *
+ * @example
+ * const reply = await retriedCall(state, 'model', 'step-3.model', (attempt) =>
+ *   proxyActivities<AgentActivities>({ activityId: attempt.activityId, retry: attempt.retry, startToCloseTimeout: '1m' })
+ *     .modelStep({ ...request, ...attempt.input }));
+ */
+export function retriedCall<T>(state: RunState, kind: RetriedCall, activityId: string, call: (attempt: CallTry) => Promise<T>): Promise<T> {
+  const inWorkflow = retriesInWorkflow(state);
+  const retry = callRetryPolicy(kind, state.config, inWorkflow);
+  const tries = CALL_RETRY_RULES[kind].workflowTries;
+  if (!inWorkflow || !tries) return call({ activityId, retry, input: {} });
+  const idempotencyKey = tries.idempotencyKey ? { idempotencyKey: idempotencyKeyOf(activityId) } : {};
+  return withWorkflowRetries(activityId, tries.maxTries(state.config), tries.backoff, (tryId, attemptsBefore) =>
+    call({ activityId: tryId, retry, input: { workflowRetries: { attemptsBefore }, ...idempotencyKey } }),
+  );
+}
+
+/** Temporal's retry policy for a `kind` call, since the patch (`retriesInWorkflow`) or before it. */
+export function callRetryPolicy(kind: RetriedCall, config: Pick<AgentConfig, 'max_retries'>, retriesInWorkflow: boolean): RetryPolicy {
+  return retriesInWorkflow ? infrastructureRetryPolicy(30_000) : CALL_RETRY_RULES[kind].temporalPolicy(config);
+}
+
+/**
+ * Temporal's retry policy where only a dead worker or a timeout reaches it: no attempt limit.
+ * Used since the patch, and by every activity added after it (they have no side before it).
  */
 export function infrastructureRetryPolicy(maximumIntervalMs: number): RetryPolicy {
   return { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: maximumIntervalMs };
 }
 
-/** One try of a call: its activity id and the executions before it (for the activity's attempt count). */
-export interface Try {
-  activityId: string;
-  attemptsBefore: number;
+/**
+ * The key a tool call keeps across its tries, worker deaths and continue-as-new: the workflow id,
+ * the chain's first run id (a workflow id can be reused by a later run) and the call's activity id.
+ */
+function idempotencyKeyOf(activityId: string): string {
+  const info = workflowInfo();
+  return `${info.workflowId}/${info.firstExecutionRunId}/${activityId}`;
 }
 
 /**
  * Calls `run` until it succeeds, fails for good, or `maxTries` tries failed retryably; waits the
- * backoff (or the server's retry-after) on a durable timer between tries. The first try's command
- * is issued in the caller's tick, like a plain activity call.
+ * backoff (or the server's retry-after) on a durable timer between tries.
  */
-export async function withWorkflowRetries<T>(activityId: string, maxTries: number, backoff: Backoff, run: (attempt: Try) => Promise<T>): Promise<T> {
+async function withWorkflowRetries<T>(activityId: string, maxTries: number, backoff: Backoff, run: (tryId: string, attemptsBefore: number) => Promise<T>): Promise<T> {
   let attemptsBefore = 0;
   for (let tryNumber = 1; ; tryNumber++) {
     try {
-      return await run({ activityId: tryActivityId(activityId, tryNumber), attemptsBefore });
+      return await run(tryActivityId(activityId, tryNumber), attemptsBefore);
     } catch (error) {
       const decision = retryDecision(retryDetailsOf(error), tryNumber, maxTries, backoff);
       if (!decision.retry) throw error;
@@ -48,7 +139,7 @@ export async function withWorkflowRetries<T>(activityId: string, maxTries: numbe
 }
 
 /** The retry details an activity attached to its failure, if the failure is one of ours. */
-export function retryDetailsOf(error: unknown): RetryableFailureDetails | undefined {
+function retryDetailsOf(error: unknown): RetryableFailureDetails | undefined {
   let current: unknown = error;
   while (current && typeof current === 'object') {
     if (current instanceof ApplicationFailure) {

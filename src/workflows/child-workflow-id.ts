@@ -1,8 +1,7 @@
+// A child workflow's id within a cluster's limit (the bounded-child-ids patch).
 import { patched } from '@temporalio/workflow';
+import { BOUNDED_CHILD_IDS_PATCH } from './patches';
 import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from './workflow-ids';
-
-/** Child ids past a cluster's limit are shortened; runs from before keep the ids they had. */
-const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';
 
 /**
  * A child workflow's id within a cluster's 255 characters (see boundedWorkflowId). The patch is

@@ -11,6 +11,7 @@ import type { agentRun } from './agent-run';
 import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { drainInjectedMessages } from './run-handlers';
 import { originLinkAttributes } from './fork-start';
+import { BOUNDED_CONTINUATION_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patches';
 import { markContinued } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -21,15 +22,9 @@ import type { RunState } from './run-state';
  * counters, the newest summarised tool results and events.
  */
 
-/** Handoffs carry the target's status and skill sources as search attributes (runs before: only its name). */
-const HANDOFF_SEARCH_ATTRIBUTES_PATCH = 'handoff-search-attributes';
-
 /** Events carried over, so live readers keep their place (and no more than this many bytes of them). */
 const CARRIED_EVENTS = 200;
 const CARRIED_EVENTS_LIMIT_BYTES = 256_000;
-
-/** Continuations carry the conversation by reference, a bounded tail of tool results and events (runs before: all of them). */
-const BOUNDED_CONTINUATION_PATCH = 'bounded-continuation';
 
 /** Continues as new before `state.step` when `shouldContinueAsNew` says so; otherwise returns. */
 export async function continueIfHistoryIsLong(state: RunState): Promise<void> {

@@ -1,12 +1,7 @@
 import { ApplicationFailure, log, patched } from '@temporalio/workflow';
 import type { RefusalType, Validated } from '../protocol/message-validation';
 import type { EventLog } from './event-log';
-
-/**
- * Signals that fail `src/protocol/message-validation.ts` are ignored (runs before: a payload the old,
- * looser checks accepted was applied as sent). Recorded only in a run that receives such a payload.
- */
-const VALIDATED_SIGNALS_PATCH = 'validated-signals';
+import { VALIDATED_SIGNALS_PATCH } from './patches';
 
 /**
  * The failure an update validator throws to refuse a message: a stable `type`, never retried, and

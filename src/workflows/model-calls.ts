@@ -2,8 +2,7 @@ import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import type { CompactionInput, ConversationThread, ModelStepInput, ModelStepResult } from '../protocol/run-types';
-import { MODEL_BACKOFF } from '../protocol/workflow-retries';
-import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
+import { retriedCall } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { addUsage } from './agent-loop';
 import { describeFailure, failureType } from './describe-failure';
@@ -17,16 +16,6 @@ import { availableTools, extraToolSpecs, type RunState } from './run-state';
  * the reply enters the history. The executor's step applies the budget: over it, the older turns
  * are compacted once and the step retried; still over it, the run stops with `budget_limit`.
  */
-
-/** Model failures that retrying cannot fix. */
-const NON_RETRYABLE_MODEL_ERRORS = [
-  ErrorCode.contextLengthExceeded,
-  ErrorCode.modelAuthFailed,
-  ErrorCode.modelBadRequest,
-  ErrorCode.modelNotFound,
-  ErrorCode.missingApiKey,
-  ErrorCode.scriptedModelMismatch,
-];
 
 /**
  * One model call on a thread (the executor's with the budget and output schema, the planner's
@@ -49,20 +38,16 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     ...(thread === 'executor' ? {} : { purpose: thread }),
     ...(thread === 'executor' && budget ? { budget } : {}),
   };
-  const modelStepAs = ({ activityId: id, attemptsBefore }: Try, unbounded: boolean) =>
-    proxyActivities<AgentActivities>({
-      activityId: id,
-      summary: activitySummary(id, `model ${model}`),
-      startToCloseTimeout: timeouts.modelStepMs,
-      heartbeatTimeout: timeouts.heartbeatMs,
-      retry: unbounded
-        ? infrastructureRetryPolicy(30_000)
-        : { maximumAttempts: config.max_retries, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
-    }).modelStep(unbounded ? { ...request, workflowRetries: { attemptsBefore } } : request);
   try {
-    const reply = infrastructureRetriesUnbounded(state)
-      ? await withWorkflowRetries(activityId, config.max_retries, MODEL_BACKOFF, (attempt) => modelStepAs(attempt, true))
-      : await modelStepAs({ activityId, attemptsBefore: 0 }, false);
+    const reply = await retriedCall(state, 'model', activityId, (attempt) =>
+      proxyActivities<AgentActivities>({
+        activityId: attempt.activityId,
+        summary: activitySummary(attempt.activityId, `model ${model}`),
+        startToCloseTimeout: timeouts.modelStepMs,
+        heartbeatTimeout: timeouts.heartbeatMs,
+        retry: attempt.retry,
+      }).modelStep({ ...request, ...attempt.input }),
+    );
     addUsage(state.usage, reply.model, reply.usage);
     return reply;
   } catch (error) {
@@ -106,18 +91,15 @@ async function compact(state: RunState, keepFrom: number, tokensBefore: number):
   const { config, timeouts, taskIndex, step } = state;
   enterPhase(state, 'compacting');
   const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++ };
-  const compactAs = ({ activityId, attemptsBefore }: Try, unbounded: boolean) =>
+  const result = await retriedCall(state, 'compaction', `step-${step}.compaction`, (attempt) =>
     proxyActivities<AgentActivities>({
-      activityId,
-      summary: activitySummary(activityId, 'compact the conversation'),
+      activityId: attempt.activityId,
+      summary: activitySummary(attempt.activityId, 'compact the conversation'),
       startToCloseTimeout: timeouts.modelStepMs,
       heartbeatTimeout: timeouts.heartbeatMs,
-      retry: unbounded ? infrastructureRetryPolicy(30_000) : { maximumAttempts: config.max_retries, nonRetryableErrorTypes: NON_RETRYABLE_MODEL_ERRORS },
-    }).compactConversation(unbounded ? { ...request, workflowRetries: { attemptsBefore } } : request);
-  const activityId = `step-${step}.compaction`;
-  const result = infrastructureRetriesUnbounded(state)
-    ? await withWorkflowRetries(activityId, config.max_retries, MODEL_BACKOFF, (attempt) => compactAs(attempt, true))
-    : await compactAs({ activityId, attemptsBefore: 0 }, false);
+      retry: attempt.retry,
+    }).compactConversation({ ...request, ...attempt.input }),
+  );
   addUsage(state.usage, config.model, result.usage);
   const { removedMessages } = state.threads.compact(taskIndex, keepFrom, result.summary);
   state.events.push({ type: 'context-compacted', step, tokensBefore, removedMessages });

@@ -14,6 +14,20 @@ export interface PatchRecord {
   readonly changed: string;
   /** Where it is in Temporal's patch lifecycle. */
   readonly stage: 'patched' | 'deprecated';
+  /** The recorded histories (test/histories) that show each side: the register test checks their markers. */
+  readonly histories: PatchHistories;
+}
+
+/**
+ * Executions in the replay corpus on each side of a patch, as paths relative to test/histories.
+ * `without` ones went through the patched code with no marker (recorded by older code), so they
+ * replay the old branch; `with` ones recorded the marker.
+ */
+export interface PatchHistories {
+  readonly with: readonly string[];
+  readonly without: readonly string[];
+  /** Why a side has no history, when it has none (the register test states it). */
+  readonly missing?: { readonly with?: string; readonly without?: string };
 }
 
 /** A handoff gives the new execution the target agent's status and skill sources as search attributes. */
@@ -36,6 +50,10 @@ export const PATCHES: readonly PatchRecord[] = [
     added: '2026-11-22',
     changed: 'A handoff continues as new with the name, `running` status and skill sources as search attributes of the target agent; before, with its name alone, so the skills watcher missed handed-off runs.',
     stage: 'patched',
+    histories: {
+      with: ['handoff/since-validated-signals.execution-1-of-2.json', 'handoff-target-attributes/since-validated-signals.execution-1-of-2.json', 'long-run-handoff/since-bounded-continuation.execution-4-of-5.json'],
+      without: ['handoff/unpatched.execution-1-of-2.json'],
+    },
   },
   {
     id: UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH,
@@ -43,30 +61,50 @@ export const PATCHES: readonly PatchRecord[] = [
     changed:
       'Model, compaction and tool activities get a retry policy without an attempt limit (only a lost worker or a timeout reaches it) and their own failures come back to the workflow, which retries them within max_retries / the tool try limit (`.try-N` activity ids, durable timers between tries); tool calls carry an idempotency key. Before: Temporal retried everything up to max_retries / 5 attempts.',
     stage: 'patched',
+    histories: {
+      with: ['model-retry/since-unbounded-infrastructure-retries.json', 'tool-retry/since-unbounded-infrastructure-retries.json', 'budget-compaction/since-unbounded-infrastructure-retries.json', 'mcp-crash/since-unbounded-infrastructure-retries.json'],
+      without: ['model-retry/unpatched.json', 'tool-retry/unpatched.json', 'budget-compaction/unpatched.json', 'mcp-crash/unpatched.json', 'provider-stream-retried/since-handoff-search-attributes.json'],
+    },
   },
   {
     id: BOUNDED_CONTINUATION_PATCH,
     added: '2026-11-23',
     changed: 'Continue-as-new saves the conversation to the artifact store (a `save-conversation` activity) and carries its id, the tool-result count and a byte-bounded event tail; before, it carried every message inline.',
     stage: 'patched',
+    histories: {
+      with: ['long-run-handoff/since-bounded-continuation.execution-1-of-5.json', 'long-run-plan-approval-skills/since-bounded-continuation.execution-1-of-4.json', 'handoff/since-validated-signals.execution-1-of-2.json'],
+      without: ['handoff/unpatched.execution-1-of-2.json'],
+    },
   },
   {
     id: STATUS_ON_CLOSE_PATCH,
     added: '2026-11-23',
     changed: 'An execution upserts `AgentStatus` = `continued` before continue-as-new (and gives the next execution `running`) and `failed` before a deliberate failure; before, it was left `running`.',
     stage: 'patched',
+    histories: {
+      with: ['status-on-close-failed/since-validated-signals.json', 'status-on-close-continued/since-validated-signals.execution-1-of-3.json', 'handoff/since-validated-signals.execution-1-of-2.json'],
+      without: ['status-on-close-failed/since-bounded-continuation.json', 'handoff/unpatched.execution-1-of-2.json'],
+    },
   },
   {
     id: VALIDATED_SIGNALS_PATCH,
     added: '2026-11-23',
     changed: 'A signal payload that fails validation is ignored and logged; before, a payload the looser checks accepted was applied as sent. Consulted only when such a payload arrives.',
     stage: 'patched',
+    histories: {
+      with: ['approval-validated/since-validated-signals.json'],
+      without: ['approval-validated/since-bounded-continuation.json'],
+    },
   },
   {
     id: BOUNDED_CHILD_IDS_PATCH,
     added: '2026-11-23',
     changed: 'A child workflow id over 255 characters is shortened to its start and a hash of the whole; before, it was used as is. Consulted only for such an id.',
     stage: 'patched',
+    histories: {
+      with: ['subagents-long-workflow-id/since-bounded-child-ids.json'],
+      without: ['subagents-long-workflow-id/since-validated-signals.json'],
+    },
   },
 ];
 

@@ -3,6 +3,7 @@ import { jsonBytes, newestWithin, PAYLOAD_LIMIT_BYTES } from '../protocol/payloa
 import type { AgentRunResult, ApprovalRequest, RunPhase, StopReason } from '../protocol/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { describeWait } from './approval-gate';
+import { STATUS_ON_CLOSE_PATCH } from './patches';
 import type { RunState } from './run-state';
 
 /**
@@ -15,13 +16,6 @@ export class RunStop {
     readonly detail: string,
   ) {}
 }
-
-/**
- * A closing execution says how it closed in `AgentStatus`: `failed` before a deliberate failure,
- * `continued` before continue-as-new (the new execution shows `running`), so a search for running
- * runs finds only live ones. Runs before the patch left `running` on such executions.
- */
-const STATUS_ON_CLOSE_PATCH = 'status-on-close';
 
 /**
  * Marks the execution `continued` before it continues as new; false in runs before the

@@ -1,13 +1,13 @@
+// Tool dispatch: where each tool call of a step goes (handoff, refusal, approval, sub-agents, MCP, tool activity).
 import { executeChild, isCancellation, log, ParentClosePolicy, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import type { ToolCall } from '../protocol/messages';
 import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../protocol/run-types';
-import { TOOL_BACKOFF, TOOL_TRY_LIMIT } from '../protocol/workflow-retries';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { childWorkflowId } from './child-workflow-id';
 import { withApproval } from '../protocol/tool-results';
-import { infrastructureRetriesUnbounded, infrastructureRetryPolicy, withWorkflowRetries, type Try } from './activity-retries';
+import { retriedCall, type CallTry } from './activity-retries';
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../protocol/wire-names';
 import { activitySummary } from './activity-summary';
@@ -83,23 +83,18 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
   const quietProgress = config.emit_mcp_progress ? {} : { quietProgress: true as const };
-  const unbounded = infrastructureRetriesUnbounded(state);
   state.runningTools.push(call.name);
   try {
     if (route.kind === 'mcp') {
       const mcpTool = state.mcpTools.get(call.name)!;
       // MCP failures are results already: only a lost worker or a timeout reaches the retry policy.
-      const { callMcpTool } = proxyActivities<AgentActivities>(toolActivityOptions(activityId, state.timeouts, unbounded));
-      return decided(await callMcpTool({ server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress }));
+      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress };
+      return decided(await retriedCall(state, 'mcp-tool', activityId, (attempt) => proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).callMcpTool(input)));
     }
     const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress };
-    const runToolAs = (attempt: Try) =>
-      proxyActivities<AgentActivities>(toolActivityOptions(attempt.activityId, state.timeouts, unbounded)).runTool(
-        unbounded ? { ...request, workflowRetries: { attemptsBefore: attempt.attemptsBefore }, idempotencyKey: idempotencyKeyOf(activityId) } : request,
-      );
-    const result = unbounded
-      ? await withWorkflowRetries(activityId, TOOL_TRY_LIMIT, TOOL_BACKOFF, runToolAs)
-      : await runToolAs({ activityId, attemptsBefore: 0 });
+    const result = await retriedCall(state, 'tool', activityId, (attempt) =>
+      proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).runTool({ ...request, ...attempt.input }),
+    );
     // The model can read an offloaded result from the next step on.
     if (result.metadata.offloaded_artifact_id && !state.activeTools.includes(READ_ARTIFACT_TOOL)) state.activeTools.push(READ_ARTIFACT_TOOL);
     return decided(result.errorCode === ErrorCode.toolNotFound ? unavailableOnWorkers(state, call, result) : result);
@@ -129,26 +124,15 @@ function unavailableOnWorkers(state: RunState, call: ToolCall, result: ToolResul
   };
 }
 
-function toolActivityOptions(activityId: string, timeouts: RunTimeouts, unbounded: boolean): ActivityOptions {
+/** A tool try's activity options. Tool errors are results, not failures: only the retry mode's failures reach `retry`. */
+function toolActivityOptions({ activityId, retry }: CallTry, timeouts: RunTimeouts): ActivityOptions {
   return {
     activityId,
     summary: activitySummary(activityId, `tool ${activityId.split('.')[2] ?? ''}`),
     startToCloseTimeout: timeouts.toolMs,
     heartbeatTimeout: timeouts.heartbeatMs,
-    // Tool errors are results, not failures. Since the patch, Temporal retries only a lost worker
-    // or a timeout (without limit) and the workflow a RetryableToolError; before it, Temporal
-    // retried both, five attempts in all.
-    retry: unbounded ? infrastructureRetryPolicy(30_000) : { maximumAttempts: 5, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
+    retry,
   };
-}
-
-/**
- * The key a tool call keeps across its tries, worker deaths and continue-as-new: the workflow id,
- * the chain's first run id (a workflow id can be reused by a later run) and the call's activity id.
- */
-function idempotencyKeyOf(activityId: string): string {
-  const info = workflowInfo();
-  return `${info.workflowId}/${info.firstExecutionRunId}/${activityId}`;
 }
 
 /** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
