@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { ThreadHandle, ThreadOptions } from '../src/client/thread-handle';
@@ -6,6 +8,8 @@ import { ErrorCode } from '../src/protocol/errors';
 import type { RunEvent } from '../src/protocol/run-events';
 import { sendMessageUpdate } from '../src/protocol/thread-messages';
 import type { ThreadResult } from '../src/protocol/thread-types';
+import { findOrBuildTemporalCli } from '../src/devserver/temporal-cli';
+import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
@@ -206,6 +210,27 @@ describe('threads', () => {
     expect(second).toMatchObject({ firstStep: 3, lastStep: 4, output: expect.stringContaining('Planned answer to: second question') });
     expect(second.output).toContain('Plan from the planning phase');
     await recordHistory('thread-planned', thread.run);
+    await thread.close();
+  });
+
+  it('takes a message sent as a signal with the Temporal CLI, and ignores (and records) a malformed one', async () => {
+    const thread = threadOf('many');
+    await (await thread.send('first')).result();
+    const target = resolveTemporalTarget();
+    const temporal = await findOrBuildTemporalCli();
+    const signal = (input: unknown) =>
+      promisify(execFile)(temporal, [
+        'workflow', 'signal', '--address', target.address, '--namespace', target.namespace,
+        '--workflow-id', thread.threadId, '--name', 'sendMessageSignal', '--input', JSON.stringify(input),
+      ]);
+    await signal({ messageId: 'from-cli', text: 'sent by the Temporal CLI' });
+    await signal({ messageId: 'blank', text: '   ' });
+    expect(await thread.turn(2).result()).toMatchObject({ messageIds: ['from-cli'], output: 'Reply to sent by the Temporal CLI' });
+    const events: RunEvent[] = [];
+    for await (const event of thread.run.events({ signal: AbortSignal.timeout(3_000) })) events.push(event);
+    expect(events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'signal-ignored', signal: 'sendMessageSignal', reason: 'text: must not be empty' })]));
+    expect((await thread.status()).turnsCompleted).toBe(2);
+    await recordHistory('thread-signal', thread.run);
     await thread.close();
   });
 

@@ -16,6 +16,8 @@ export const ThreadMessageLimits = {
 export const ThreadMessageDescription = {
   sendMessage:
     'A user message for the thread: { messageId, text, policy?: "enqueue" | "inject" | "interrupt" | "reject", configHash? } → { messageId, turn, disposition, duplicate }. Refused (ThreadBusy, ThreadClosed, ThreadConfigMismatch, EmptyMessage, InvalidMessage) when it cannot apply.',
+  sendMessageSignal:
+    'The same message as a signal, durable without a worker and without a receipt: { messageId, text, policy?, configHash? }. A message the update would refuse is ignored and recorded as a signal-ignored event.',
   awaitTurn:
     'Waits until turn N has ended: arg turn (number) → { status: "completed", result } | { status: "continued" } (ask again) | { status: "unknown" }.',
   closeThread: 'Closes the thread after its running and queued turns: { reason? }. A closed thread refuses messages.',
@@ -36,6 +38,20 @@ export const ThreadMessageDescription = {
  * console.log(receipt.turn, receipt.disposition);
  */
 export const sendMessageUpdate = defineUpdate<ThreadMessageReceipt, [ThreadMessage]>(WireName.sendMessageUpdate);
+
+/**
+ * The same message as a signal (`sendMessageSignal`): durable even while no worker runs, with no
+ * receipt. For the Temporal CLI, the Web UI and your own workflows (which cannot send updates to
+ * other workflows). A message the update would refuse is ignored and recorded in the thread's
+ * event log (`signal-ignored`, with the reason); a resent id is ignored silently.
+ * @example
+ * // temporal workflow signal --workflow-id support:customer-42 --name sendMessageSignal --input '{"messageId":"m-7","text":"Any news?"}'
+ * import { getExternalWorkflowHandle } from '@temporalio/workflow';
+ * import { sendMessageSignal } from 'durable-agents/workflow';
+ *
+ * await getExternalWorkflowHandle('support:customer-42').signal(sendMessageSignal, { messageId: 'order-42-shipped', text: 'Order 42 has shipped.' });
+ */
+export const sendMessageSignal = defineSignal<[ThreadMessage]>(WireName.sendMessageSignal);
 
 /**
  * Waits for turn `turn` to end (`awaitTurn`) and returns its result; `continued` when the thread

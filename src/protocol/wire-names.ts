@@ -32,6 +32,7 @@ export const WireName = {
   /** The workflow type of every thread (a durable multi-turn conversation). */
   agentThreadWorkflow: 'agentThread',
   sendMessageUpdate: 'sendMessage',
+  sendMessageSignal: 'sendMessageSignal',
   awaitTurnUpdate: 'awaitTurn',
   closeThreadUpdate: 'closeThread',
   closeThreadSignal: 'closeThreadSignal',

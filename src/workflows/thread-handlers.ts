@@ -4,13 +4,14 @@ import {
   awaitTurnUpdate,
   closeThreadSignal,
   closeThreadUpdate,
+  sendMessageSignal,
   sendMessageUpdate,
   threadQuery,
   ThreadMessageDescription,
   validateCloseRequest,
   validateThreadMessage,
 } from '../protocol/thread-messages';
-import type { AwaitTurnReply, ThreadSettings, ThreadStatus } from '../protocol/thread-types';
+import type { AwaitTurnReply, ThreadMessage, ThreadMessageReceipt, ThreadSettings, ThreadStatus } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
 import type { ApprovalGate } from './approval-gate';
 import { refusal, reportIgnoredSignal, validOrRefuse } from './message-refusal';
@@ -27,22 +28,32 @@ const INTERRUPTER = 'thread';
  * interrupts it, as its policy says (see `ThreadBook.accept`).
  */
 export function installThreadHandlers(state: RunState, book: ThreadBook, approvals: ApprovalGate, settings: ThreadSettings): void {
+  const accept = (message: ThreadMessage): ThreadMessageReceipt => {
+    const { receipt, action } = book.accept(message, settings.policy, state.events.lastSeq);
+    if (action === 'inject') state.injectedQueue.push(message.text);
+    if (action === 'interrupt' && book.current) {
+      state.interruptRequested = true;
+      state.events.push({ type: 'turn-interrupt-requested', turn: book.current.turn, byMessageId: message.messageId });
+      approvals.rejectPending(`interrupted by a newer message (${message.messageId})`, INTERRUPTER);
+    }
+    if (receipt.disposition !== 'started' && (action === 'queue' || action === 'interrupt')) {
+      state.events.push({ type: 'message-queued', turn: receipt.turn, messageId: message.messageId, text: message.text });
+    }
+    return receipt;
+  };
+  setHandler(
+    sendMessageSignal,
+    (payload) => {
+      const checked = validateThreadMessage(payload);
+      const refused = checked.ok ? book.refusal(checked.value, settings.policy) : { reason: checked.reason };
+      if (refused) return reportIgnoredSignal(state.events, WireName.sendMessageSignal, refused.reason);
+      if (checked.ok) accept(checked.value);
+    },
+    { description: ThreadMessageDescription.sendMessageSignal },
+  );
   setHandler(
     sendMessageUpdate,
-    (payload) => {
-      const message = validOrRefuse(validateThreadMessage(payload));
-      const { receipt, action } = book.accept(message, settings.policy, state.events.lastSeq);
-      if (action === 'inject') state.injectedQueue.push(message.text);
-      if (action === 'interrupt' && book.current) {
-        state.interruptRequested = true;
-        state.events.push({ type: 'turn-interrupt-requested', turn: book.current.turn, byMessageId: message.messageId });
-        approvals.rejectPending(`interrupted by a newer message (${message.messageId})`, INTERRUPTER);
-      }
-      if (receipt.disposition !== 'started' && (action === 'queue' || action === 'interrupt')) {
-        state.events.push({ type: 'message-queued', turn: receipt.turn, messageId: message.messageId, text: message.text });
-      }
-      return receipt;
-    },
+    (payload) => accept(validOrRefuse(validateThreadMessage(payload))),
     {
       description: ThreadMessageDescription.sendMessage,
       validator: (payload) => {
