@@ -86,7 +86,13 @@ export interface MemoryStore {
   close(): Promise<void>;
 }
 
-/** Bounds of entries and recalls, the same on every backend. */
+/**
+ * Bounds of entries and recalls, the same on every backend.
+ * @example
+ * import { MEMORY_LIMITS } from 'durable-agents/worker';
+ *
+ * const fact = userNote.slice(0, MEMORY_LIMITS.textCharacters); // what one entry may hold
+ */
 export const MEMORY_LIMITS = {
   textCharacters: 4_000,
   tags: 10,
@@ -100,6 +106,15 @@ export const MEMORY_LIMITS = {
 /**
  * A memory request the store refuses (code `InvalidMemoryInput`): a bad resource id, an empty or
  * too long text, too many tags. Nothing was stored or deleted.
+ * @example
+ * import { MemoryInputError } from 'durable-agents/worker';
+ *
+ * try {
+ *   await memory.remember({ resource: 'user:42', text: note });
+ * } catch (error) {
+ *   if (error instanceof MemoryInputError) console.warn(`Not stored: ${error.message}`);
+ *   else throw error;
+ * }
  */
 export class MemoryInputError extends AgentRuntimeError {
   constructor(message: string) {
@@ -110,7 +125,16 @@ export class MemoryInputError extends AgentRuntimeError {
 /**
  * The memory store cannot be reached (code `MemoryUnavailable`): PostgreSQL is down or refuses the
  * credentials, the folder cannot be written. A system error, not a user error: a memory tool turns
- * it into an error result the model sees, and the turn goes on.
+ * it into an error result the model sees, and the turn goes on; a worker does not start with it.
+ * @example
+ * import { createAgentWorker, MemoryUnavailableError } from 'durable-agents/worker';
+ *
+ * try {
+ *   await createAgentWorker({ connection, tools });
+ * } catch (error) {
+ *   if (error instanceof MemoryUnavailableError) console.error(`${error.message} (is PostgreSQL up?)`);
+ *   throw error;
+ * }
  */
 export class MemoryUnavailableError extends Error {
   override name = 'MemoryUnavailableError';
