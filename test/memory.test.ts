@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,6 +75,14 @@ beforeAll(async () => {
       triage: { replies: [{ toolCalls: [{ name: 'transfer_to_keeper', args: {} }] }, { text: 'unused' }] },
       keeper: {
         replies: [{ text: 'unused: step 1 is triage' }, { toolCalls: [{ name: 'remember', args: { text: 'Asked for a refund.' } }] }, { text: 'kept: {{tool:remember}}' }],
+      },
+      threadMemory: {
+        replies: [
+          { toolCalls: [{ name: 'remember', args: { text: 'Likes green tea.' } }] },
+          { text: 'Noted.' },
+          { toolCalls: [{ name: 'recall', args: { query: 'tea' } }] },
+          { text: 'From memory: {{tool:recall}}' },
+        ],
       },
       delegator: {
         replies: [{ toolCalls: [{ name: 'spawn_self', args: { task: 'child: recall the language' } }] }, { text: 'child said {{tool:spawn_self}}' }],
@@ -160,6 +169,24 @@ describe('memory across runs (folder store)', () => {
     expect((await parent.result()).output).toContain('Reads Portuguese.');
     await recordHistory('memory-handoff', handedOff);
     await recordHistory('memory-subagent', parent);
+  });
+
+  it("gives a thread's turns the thread's resource, and refuses a thread of a memory agent without one", async () => {
+    const thread = env.agents.thread(`memory-thread-${randomUUID().slice(0, 8)}`, { config: assistant('threadMemory'), resourceId: 'user:70' });
+    expect(await (await thread.send('I like green tea.')).result()).toMatchObject({ turn: 1, output: 'Noted.' });
+    const answer = await (await thread.send('What do I like?')).result();
+    expect(answer.output).toMatch(/^From memory: - mem-[0-9a-f]{32} \(\d{4}-\d{2}-\d{2}\): Likes green tea\.$/);
+    expect((await memory.recall({ resource: 'user:70' })).map((entry) => entry.source?.workflowId)).toEqual([thread.threadId]);
+    await recordHistory('memory-thread', thread.run);
+    await thread.close('done');
+
+    const anonymous = env.agents.thread(`memory-thread-${randomUUID().slice(0, 8)}`, { config: assistant('threadMemory') });
+    const refusal = await anonymous.send('Hi').then(
+      () => null,
+      (error: { code?: string; problems?: string[] }) => error,
+    );
+    expect(refusal?.code).toBe(ErrorCode.agentConfigInvalid);
+    expect(refusal?.problems?.[0]).toMatch(/^resourceId: agent 'assistant' has memory: true/);
   });
 
   it('refuses `run --resource` problems before connecting: a config with memory and no resource exits 2', async () => {
