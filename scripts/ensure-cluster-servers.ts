@@ -5,7 +5,7 @@
  * seconds), and a PostgreSQL installation to start privately.
  */
 import { findOrBuildTemporalCli } from '../src/devserver/temporal-cli';
-import { postgresBinDir } from '../test/cluster/postgres';
+import { postgresBinDir } from '../test/support/postgres';
 import { findOrBuildServerBinaries } from '../test/cluster/server-binaries';
 
 async function main(): Promise<void> {

@@ -1,9 +1,11 @@
 /**
  * Runs before `npm test`: makes sure the real servers the tests start are here — the Temporal CLI
  * (its dev server; TEMPORAL_CLI, PATH, or built once into .temporal-bin/, unless TEMPORAL_ADDRESS
- * points at a server) and versitygw (an S3-compatible server, for the shared artifact store).
+ * points at a server), versitygw (an S3-compatible server, for the shared artifact store), and a
+ * PostgreSQL installation (the PostgreSQL memory store's tests start a private one).
  */
 import { findOrBuildTemporalCli } from '../src/devserver/temporal-cli';
+import { postgresBinDir } from '../test/support/postgres';
 import { findOrBuildVersitygw } from '../test/support/s3-server';
 
 async function main(): Promise<void> {
@@ -11,6 +13,7 @@ async function main(): Promise<void> {
   if (process.env.TEMPORAL_ADDRESS) console.log(`TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}: using that server; no Temporal CLI needed.`);
   else console.log(`Temporal CLI: ${await findOrBuildTemporalCli({ log })}`);
   console.log(`versitygw: ${await findOrBuildVersitygw(log)}`);
+  console.log(`PostgreSQL: ${postgresBinDir()}`);
 }
 
 main().catch((error: unknown) => {

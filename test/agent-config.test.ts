@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { parse as parseYaml } from 'yaml';
 import { loadAgentConfigFile, serializeAgentConfig } from '../src/config/load-config';
-import { budgetMode, describeAgent, parseAgentConfig } from '../src/config/agent-config';
+import { budgetMode, describeAgent, parseAgentConfig, resourceIdProblems } from '../src/config/agent-config';
 import { AgentConfigError } from '../src/protocol/errors';
 import { configTimeouts, upgradeConfig } from '../src/config/upgrade-config';
 import { timeoutOptions } from '../src/cli/commands/run-command';
 import { DEFAULT_TIMEOUTS } from '../src/protocol/run-types';
 import { createRunState } from '../src/workflows/run-state';
+import { childConfig } from '../src/workflows/subagents';
 import { demoTools } from '../src/tools/demo-tools';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 
@@ -76,6 +77,7 @@ describe('AgentConfig', () => {
       offload_threshold: 16000,
       allow_parallel_subagents: false,
       max_parallel_subagents: 3,
+      memory: false,
       timeouts: {},
     });
   });
@@ -183,6 +185,35 @@ describe('run timeouts in the config and on run', () => {
     expect(timeoutOptions({ heartbeatTimeout: '3s', toolTimeout: '1m', modelStepTimeout: '90s' })).toEqual({ heartbeatMs: 3_000, toolMs: 60_000, modelStepMs: 90_000 });
     expect(() => timeoutOptions({ heartbeatTimeout: 'fast' })).toThrow(/--heartbeat-timeout: must be a duration/);
     expect(() => timeoutOptions({ toolTimeout: '10ms' })).toThrow(/--tool-timeout: must be at least 1s/);
+  });
+});
+
+describe('memory in the config', () => {
+  it('gives an agent with memory: true the three memory tools after its own, once each', () => {
+    const config = parseAgentConfig({ name: 'bot', tools: ['get_weather', 'recall'], memory: true });
+    expect(createRunState({ config, task: 'go', resourceId: 'user:1' }).activeTools).toEqual(['get_weather', 'recall', 'remember', 'forget']);
+    expect(createRunState({ config: parseAgentConfig({ name: 'bot', tools: ['get_weather'] }), task: 'go' }).activeTools).toEqual(['get_weather']);
+    const { memory: _memory, ...old } = parseAgentConfig({ name: 'bot' });
+    expect(upgradeConfig(old as never).memory).toBe(false);
+    expect(() => parseAgentConfig({ name: 'bot', memory: 'yes' })).toThrow(/memory: /);
+  });
+
+  it('refuses a run of agents with memory without a resource id, naming each such agent, and a malformed resource id', () => {
+    const plain = parseAgentConfig({ name: 'triage' });
+    const keeper = parseAgentConfig({ name: 'keeper', memory: true });
+    expect(resourceIdProblems([plain], undefined)).toEqual([]);
+    expect(resourceIdProblems([plain, keeper], 'user:42')).toEqual([]);
+    expect(resourceIdProblems([plain, keeper], undefined)).toEqual([expect.stringMatching(/^resourceId: agent 'keeper' has memory: true/)]);
+    expect(resourceIdProblems([plain], '')).toEqual([expect.stringMatching(/^resourceId: must not be empty/)]);
+    expect(resourceIdProblems([plain], 'x'.repeat(257))).toEqual([expect.stringMatching(/^resourceId: must be at most 256 characters/)]);
+  });
+
+  it("gives a sub-agent the memory tools its job names (all of them by default), not all three whatever the job says", () => {
+    const parent = parseAgentConfig({ name: 'boss', tools: ['echo'], memory: true });
+    const safe = ['echo', 'remember', 'recall', 'forget'];
+    expect(childConfig(parent, { task: 'look up', tool_names: ['recall'] }, safe)).toMatchObject({ tools: ['recall'], memory: false });
+    expect(childConfig(parent, { task: 'anything' }, safe)).toMatchObject({ tools: safe, memory: false });
+    expect(childConfig(parseAgentConfig({ name: 'boss', tools: ['echo'] }), { task: 'x' }, ['echo']).memory).toBe(false);
   });
 });
 

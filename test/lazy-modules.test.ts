@@ -15,7 +15,7 @@ import { classifyProviderError, isApiCallError } from '../src/models/provider-er
 
 const ROOT = path.resolve(__dirname, '..');
 
-const WATCHED = ['ai', '@ai-sdk', '@modelcontextprotocol', 'js-tiktoken', 'simple-git', 'chokidar', 'ajv'];
+const WATCHED = ['ai', '@ai-sdk', '@modelcontextprotocol', 'js-tiktoken', 'simple-git', 'chokidar', 'ajv', 'pg'];
 
 const CHILD = `
 const fs = require('node:fs');
@@ -95,6 +95,10 @@ async function failureType(promise) {
   const gitSkills = await environment.run(activities.loadSkillSources, ['file://' + path.join(cacheDir, 'missing.git')]);
   record('a git skill source', { gitErrors: gitSkills[0].errors.map((error) => error.message) });
 
+  const { PostgresMemoryStore } = require('./src/memory/postgres-memory-store');
+  const memoryDown = await failureType(new PostgresMemoryStore({ connectionString: 'postgres://agents:secret@127.0.0.1:' + (await closedPort()) + '/agents' }).open());
+  record('a PostgreSQL memory store', { memoryDown });
+
   process.stdout.write(JSON.stringify(phases));
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
@@ -108,7 +112,7 @@ async function runChild(): Promise<Array<Record<string, unknown>>> {
 }
 
 describe('optional heavy packages', () => {
-  it('load only when a config uses them: provider, token budget, output schema, MCP server, git skill source', async () => {
+  it('load only when a config uses them: provider, token budget, output schema, MCP server, git skill source, PostgreSQL memory', async () => {
     const phases = await runChild();
     // Each use fails where a real one would (a server that is down, a repository that is not
     // there), not on a module that could not be loaded.
@@ -125,6 +129,7 @@ describe('optional heavy packages', () => {
         loaded: ['@ai-sdk', '@modelcontextprotocol', 'ai', 'ajv', 'js-tiktoken', 'simple-git'],
         gitErrors: [expect.stringContaining('does not appear to be a git repository')],
       },
+      { phase: 'a PostgreSQL memory store', loaded: ['@ai-sdk', '@modelcontextprotocol', 'ai', 'ajv', 'js-tiktoken', 'pg', 'simple-git'], memoryDown: 'MemoryUnavailable' },
     ]);
   });
 

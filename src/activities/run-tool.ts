@@ -58,6 +58,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       callId: call.id,
       step,
       idempotencyKey: input.idempotencyKey ?? `${workflowId}/${baseActivityId(activity.info.activityId)}`,
+      ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
       attempt,
       signal: activity.cancellationSignal,
       heartbeat: (details) => live.report(details),

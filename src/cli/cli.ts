@@ -23,6 +23,7 @@ const commands = {
   demo: () => import('./commands/demo-command'),
   thread: () => import('./commands/thread-commands'),
   chat: () => import('./commands/chat-command'),
+  memory: () => import('./commands/memory-command'),
 };
 
 /**
@@ -48,6 +49,7 @@ program
   .option('--history-event-limit <events>', 'continue as new at this many history events (default: when Temporal suggests it); docs/long-runs.md')
   .option('--history-size-limit <size>', 'continue as new at this much history, e.g. 2MB (default: when Temporal suggests it)')
   .option('--model-step-timeout <duration>', "one attempt of a model step (default: the config's timeouts.model_step, else 5m)")
+  .option('--resource <id>', 'who the run is for (user:42): the memory agents with memory: true use; docs/memory.md')
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.run()).runCommand(options));
 
@@ -139,6 +141,28 @@ program
   .option('--wait <duration>', 'keep retrying this long while the server is starting (e.g. 3m; default: fail at once)')
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.setup()).setupCommand(options));
+
+const memory = program
+  .command('memory')
+  .description("a resource's memory (agents with memory: true), in the store the workers use: AGENT_MEMORY_URL, else AGENT_MEMORY_DIR or .temporal-data/memory");
+memory
+  .command('list <resource>')
+  .description('the newest entries of a resource (user:42)')
+  .option('--limit <n>', 'at most this many (default 20, at most 50)')
+  .option('--json', 'machine-readable output')
+  .action(async (resource, options) => (await commands.memory()).memoryListCommand(resource, options));
+memory
+  .command('search <resource> <query>')
+  .description("a resource's entries with any of the query's words, best first (as the recall tool finds them)")
+  .option('--limit <n>', 'at most this many (default 20, at most 50)')
+  .option('--json', 'machine-readable output')
+  .action(async (resource, query, options) => (await commands.memory()).memorySearchCommand(resource, query, options));
+memory
+  .command('forget <resource>')
+  .description("delete a resource's memory: every entry (a request to be forgotten), or one with --id")
+  .option('--id <entry>', 'delete only this entry (mem-…)')
+  .option('--json', 'machine-readable output')
+  .action(async (resource, options) => (await commands.memory()).memoryForgetCommand(resource, options));
 
 program
   .command('dev')

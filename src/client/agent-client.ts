@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import type { Message } from '../protocol/messages';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
+import { AgentConfigError } from '../protocol/errors';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { AgentRunInput, ApprovalRequest, RunTimeouts } from '../protocol/run-types';
 import { AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
@@ -44,6 +45,12 @@ export interface StartRunOptions {
   historySizeLimitBytes?: number;
   /** Configs of other agents by name: every agent in `handoffs` (and in theirs) must be here. */
   agents?: Record<string, AgentConfigInput | AgentConfig>;
+  /**
+   * Who the run is for (a user, a team: `user:42`): agents with `memory: true` remember and
+   * recall in this resource's memory, shared by all of its runs. Required when an agent of the
+   * run has memory; every tool sees it as `ToolContext.resourceId`.
+   */
+  resourceId?: string;
 }
 
 /** Settings of an `AgentClient`, for `AgentClient.connect` or the constructor. */
@@ -99,7 +106,8 @@ export class AgentClient {
    * Validates the config (and those of its handoff agents) and starts a run as an `agentRun`
    * workflow on the client's task queue. Returns once the server has accepted the start, not when
    * the run ends: `await handle.result()` for that.
-   * @throws AgentConfigError naming the invalid fields; nothing is started then.
+   * @throws AgentConfigError naming the invalid fields (an agent with `memory: true` and no
+   * `resourceId` among them); nothing is started then.
    * @throws SearchAttributesMissingError (code `SearchAttributesMissing`) when the namespace lacks
    * the runtime's search attributes (`npx durable-agents setup`).
    * @throws WorkflowExecutionAlreadyStartedError (from `@temporalio/client`) when a run with this
@@ -110,10 +118,12 @@ export class AgentClient {
     const config = withSkillSourceKeys(parseAgentConfig(options.config));
     if (!options.task.trim()) throw new Error('task: must not be empty');
     const agents = resolveHandoffAgents(config, options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
+    assertResourceFits([config, ...Object.values(agents)], options.resourceId);
     const input: AgentRunInput = {
       config,
       task: options.task,
       ...(Object.keys(agents).length > 0 ? { agents } : {}),
+      ...(options.resourceId !== undefined ? { resourceId: options.resourceId } : {}),
       messages: options.messages,
       timeouts: options.timeouts,
       ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
@@ -251,6 +261,12 @@ export interface PendingApprovals {
   approvals: ApprovalRequest[];
   /** No worker answered the status query in time (the approvals are then unknown). */
   unreachable: boolean;
+}
+
+/** @throws AgentConfigError when the resource id is malformed, or missing for an agent with memory. */
+function assertResourceFits(configs: AgentConfig[], resourceId: string | undefined): void {
+  const problems = resourceIdProblems(configs, resourceId);
+  if (problems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${problems.join('\n  ')}`, problems);
 }
 
 function oneLine(text: string, max: number): string {

@@ -94,6 +94,8 @@ export async function planFork(client: Client, workflowId: string, options: Fork
     ...(originInput.timeouts ? { timeouts: originInput.timeouts } : {}),
     ...(originInput.historyEventLimit !== undefined ? { historyEventLimit: originInput.historyEventLimit } : {}),
     ...(originInput.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: originInput.historySizeLimitBytes } : {}),
+    // A fork works for the same user (or team) as its origin: the same memory.
+    ...(originInput.resourceId !== undefined ? { resourceId: originInput.resourceId } : {}),
     fork,
   };
   return { input, originAgent: originInput.config.name };

@@ -8,7 +8,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import { isDuration, parseDuration } from '../config/duration';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
@@ -157,6 +157,8 @@ export class ThreadHandle {
   private creation(): { input: AgentThreadInput; attributes: SearchAttributePair[] } {
     const config = withSkillSourceKeys(parseAgentConfig(this.options.config!));
     const agents = resolveHandoffAgents(config, this.options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
+    const resourceProblems = resourceIdProblems([config, ...Object.values(agents)], this.options.resourceId);
+    if (resourceProblems.length > 0) throw new AgentConfigError(`Invalid thread options:\n  ${resourceProblems.join('\n  ')}`, resourceProblems);
     const input: AgentThreadInput = {
       config,
       configHash: configHashOf(config),

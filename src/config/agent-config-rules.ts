@@ -5,6 +5,7 @@
  */
 import type { AgentConfig } from './agent-config';
 import { knownContextWindow } from './context-windows';
+import { resourceIdProblem } from '../protocol/resource-id';
 
 /** The budget mode of a config, decoded. */
 export type BudgetMode = { kind: 'off' } | { kind: 'per-message' } | { kind: 'limit'; percent: number };
@@ -46,4 +47,19 @@ export function splitModelString(model: string): { provider: string; modelId: st
 /** The context window used for budgets: the config's override, else the built-in table. */
 export function contextWindowOf(config: Pick<AgentConfig, 'model' | 'context_window'>): number | null {
   return config.context_window ?? knownContextWindow(config.model);
+}
+
+/**
+ * Why a run of these agents (the run's agent and those it may hand off to) cannot start with this
+ * resource id: a malformed one, or none while an agent has `memory: true` (its memory belongs to
+ * a resource). Empty when it can. Pure; the client and `runAgent` refuse the run with these.
+ */
+export function resourceIdProblems(configs: ReadonlyArray<Pick<AgentConfig, 'name' | 'memory'>>, resourceId: string | undefined): string[] {
+  if (resourceId !== undefined) {
+    const problem = resourceIdProblem(resourceId);
+    return problem ? [`resourceId: ${problem}`] : [];
+  }
+  return configs
+    .filter((config) => config.memory)
+    .map((config) => `resourceId: agent '${config.name}' has memory: true, so its runs need a resource id whose memory they use (startRun({ resourceId: 'user:42' }), run --resource user:42)`);
 }

@@ -128,6 +128,12 @@ export const agentConfigSchema = z
     offload_threshold: z.number().int().min(1_000).default(16_000),
     allow_parallel_subagents: z.boolean().default(false),
     max_parallel_subagents: z.number().int().min(1).max(7).default(3),
+    /**
+     * Memory across runs and threads (docs/memory.md): the agent gets the `remember`, `recall` and
+     * `forget` tools over the memory of the resource its run is for (`startRun({ resourceId })`,
+     * `run --resource`). A run of such an agent without a resource id is refused before it starts.
+     */
+    memory: z.boolean().default(false),
     /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
     timeouts: runTimeoutsSchema.default({}),
   })
@@ -247,5 +253,5 @@ function editDistance(a: string, b: string): number {
 
 // The pure helpers over a parsed config live in a zod-free module, so that workflow code can use
 // them without loading zod (and building these schemas) in every workflow it starts.
-export { budgetMode, contextWindowOf, describeAgent, splitModelString } from './agent-config-rules';
+export { budgetMode, contextWindowOf, describeAgent, resourceIdProblems, splitModelString } from './agent-config-rules';
 export type { AgentDescription, BudgetMode } from './agent-config-rules';

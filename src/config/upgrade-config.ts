@@ -18,6 +18,7 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     skills: config.skills ?? null,
     instructions_builder: config.instructions_builder ?? 'skill-list',
     timeouts: config.timeouts ?? {},
+    memory: config.memory ?? false,
   };
 }
 

@@ -147,6 +147,8 @@ export interface RunToolInput {
    * the chain's first run id, the call's activity id). Runs before it: made by the activity.
    */
   idempotencyKey?: string;
+  /** The run's resource id (`AgentRunInput.resourceId`), when it has one. */
+  resourceId?: string;
 }
 
 /** The reply of the `conversation` query. */

@@ -53,6 +53,8 @@ export const ErrorCode = {
   threadClosed: 'ThreadClosed',
   threadConfigMismatch: 'ThreadConfigMismatch',
   turnResultUnavailable: 'TurnResultUnavailable',
+  invalidMemoryInput: 'InvalidMemoryInput',
+  memoryUnavailable: 'MemoryUnavailable',
 } as const;
 
 /** One of the `ErrorCode` values. */

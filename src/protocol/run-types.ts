@@ -58,6 +58,12 @@ export interface AgentRunInput {
   fork?: ForkOrigin;
   /** Set on a replay-evaluation run: the recorded run whose tool results answer its tool calls. */
   replay?: ReplaySource;
+  /**
+   * The resource the run is for (a user, a team: `user:42`): whose memory the memory tools use,
+   * given to every tool as `ToolContext.resourceId`. Kept through continue-as-new and handoffs,
+   * and given to sub-agents.
+   */
+  resourceId?: string;
 }
 
 /** A transfer of the conversation from one agent to another. */

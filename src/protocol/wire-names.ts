@@ -58,3 +58,12 @@ export const READ_ARTIFACT_TOOL = 'read_artifact';
 /** Sub-agent tools: carried out by the workflow as child workflows. */
 export const SPAWN_SELF_TOOL = 'spawn_self';
 export const SPAWN_PARALLEL_TOOL = 'spawn_subagents';
+
+/**
+ * The memory tools: an agent with `memory: true` gets all three (docs/memory.md). They are worker
+ * tools like any other; the workflow only adds their names to the run's tools.
+ */
+export const REMEMBER_TOOL = 'remember';
+export const RECALL_TOOL = 'recall';
+export const FORGET_TOOL = 'forget';
+export const MEMORY_TOOLS: readonly string[] = [REMEMBER_TOOL, RECALL_TOOL, FORGET_TOOL];

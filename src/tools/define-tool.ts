@@ -18,6 +18,11 @@ export interface ToolContext {
    * email) to make the call idempotent. Unique per call across the runs of one workflow id.
    */
   idempotencyKey: string;
+  /**
+   * The resource the run is for (a user, a team: `user:42`), when it was started with one
+   * (`startRun({ resourceId })`): scope what the tool reads and writes to it. The memory tools do.
+   */
+  resourceId?: string;
   /** 1 on the first execution of this call, 2 on the next (a retry, or after a worker died), … */
   attempt: number;
   /** Aborted when the run is cancelled or the activity times out. */

@@ -9,6 +9,9 @@ import { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-e
 import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { McpConnections } from '../mcp/mcp-connections';
+import { createMemoryTools } from '../memory/memory-tools';
+import { MemoryUnavailableError, type MemoryStore } from '../memory/memory-store';
+import { memoryStoreFromEnvironment } from '../memory/memory-store-from-environment';
 import type { ModelRegistry } from '../models/model-registry';
 import type { Tool } from '../tools/define-tool';
 import { subagentTools } from '../tools/subagent-tools';
@@ -31,6 +34,12 @@ export interface AgentPluginOptions {
    * (`AGENT_ARTIFACT_STORE=s3://…` for a cluster, else a folder: AGENT_ARTIFACT_DIR or .temporal-data/artifacts).
    */
   artifacts?: ArtifactStore;
+  /**
+   * What agents with `memory: true` remember across runs (docs/memory.md). Default: from the
+   * environment (`AGENT_MEMORY_URL=postgres://…` for a cluster, else a folder: AGENT_MEMORY_DIR or
+   * .temporal-data/memory). The worker does not start when it cannot be reached.
+   */
+  memory?: MemoryStore;
   /**
    * The client model steps read their run's conversation with. Default: one on the worker's own
    * connection, namespace and data converter.
@@ -71,6 +80,8 @@ export interface AgentPluginOptions {
 export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly name = 'durable-agents';
   private readonly mcp: McpConnections;
+  /** The memory store made from the environment (when none was given): the plugin closes it with the worker. */
+  private memoryFromEnvironment: MemoryStore | undefined;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     this.mcp = options.mcp ?? new McpConnections();
@@ -82,7 +93,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const client = this.options.client ?? this.clientOn(options, dataConverter);
     const artifacts = this.options.artifacts ?? artifactStoreFromEnvironment();
     const agentActivities = createActivities({
-      tools: this.toolRegistry(artifacts),
+      tools: this.toolRegistry(artifacts, this.memory()),
       artifacts,
       mcp: this.mcp,
       models: this.options.models ?? defaultModelRegistry(),
@@ -131,11 +142,36 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
     try {
+      await this.prepare();
       await next(worker);
     } finally {
       // MCP server processes end with the worker: no orphans.
       await this.mcp.closeAll();
+      await this.memoryFromEnvironment?.close();
     }
+  }
+
+  /**
+   * Checks, before the worker polls, that the stores it needs can be reached: the memory store
+   * (with PostgreSQL, its table is created on the way). `createAgentWorker` calls it before it
+   * creates the worker, and the worker again when it starts to run, so a worker whose memory is
+   * unreachable refuses to start rather than fail every memory call.
+   * @throws MemoryUnavailableError naming the store (never its password).
+   */
+  async prepare(): Promise<void> {
+    try {
+      await this.memory().open();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new MemoryUnavailableError(`The agent worker does not start: ${message}. Check AGENT_MEMORY_URL (or the memory store given to AgentPlugin).`, { cause: error });
+    }
+  }
+
+  /** The memory store given, or one from the environment (made once). */
+  private memory(): MemoryStore {
+    if (this.options.memory) return this.options.memory;
+    this.memoryFromEnvironment ??= memoryStoreFromEnvironment();
+    return this.memoryFromEnvironment;
   }
 
   /** Yours (with ours added by `configureBundler`), or the prebuilt bundle, or ours bundled now. */
@@ -147,10 +183,11 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return 'codePath' in prebuilt ? { workflowBundle: prebuilt } : { workflowsPath: agentWorkflowsPath() };
   }
 
-  /** Your tools, plus the built-in ones (reading offloaded results, sub-agents) you did not replace. */
-  private toolRegistry(artifacts: ArtifactStore): ToolRegistry {
+  /** Your tools, plus the built-in ones (reading offloaded results, sub-agents, memory) you did not replace. */
+  private toolRegistry(artifacts: ArtifactStore, memory: MemoryStore): ToolRegistry {
     const tools = new ToolRegistry(this.options.tools ?? []);
     if (!tools.has(READ_ARTIFACT_TOOL)) tools.register(createReadArtifactTool(artifacts));
+    for (const tool of createMemoryTools(memory)) if (!tools.has(tool.name)) tools.register(tool);
     for (const tool of subagentTools) if (!tools.has(tool.name)) tools.register(tool);
     return tools;
   }

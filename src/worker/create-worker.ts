@@ -4,6 +4,7 @@ import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/w
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import type { McpConnections } from '../mcp/mcp-connections';
+import type { MemoryStore } from '../memory/memory-store';
 import type { ModelRegistry } from '../models/model-registry';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import type { Tool } from '../tools/define-tool';
@@ -24,6 +25,11 @@ export interface AgentWorkerOptions {
   models?: ModelRegistry;
   /** Where large tool results go. Default: a folder (AGENT_ARTIFACT_DIR or .temporal-data/artifacts). */
   artifacts?: ArtifactStore;
+  /**
+   * What agents with `memory: true` remember (docs/memory.md). Default: from the environment
+   * (AGENT_MEMORY_URL for PostgreSQL, else a folder: AGENT_MEMORY_DIR or .temporal-data/memory).
+   */
+  memory?: MemoryStore;
   /** A workflow bundle to use instead of the package's prebuilt one. */
   workflowBundlePath?: string;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
@@ -39,7 +45,8 @@ export interface AgentWorkerOptions {
 
 /**
  * An all-in-one agent worker: the agent workflows (prebuilt bundle), their activities, your tools
- * and the model providers. Tools, model providers and API keys live here and only here. To add
+ * and the model providers. Tools, model providers and API keys live here and only here. Refuses
+ * to start (MemoryUnavailableError) when the memory store cannot be reached. To add
  * agents to a worker that has workflows of its own, use {@link AgentPlugin} instead.
  * @example
  * import { NativeConnection } from '@temporalio/worker';
@@ -58,7 +65,10 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     ...(options.client ? { client: options.client } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
+    ...(options.memory ? { memory: options.memory } : {}),
   });
+  // A memory store that cannot be reached stops the worker here, before it exists.
+  await plugin.prepare();
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',

@@ -38,6 +38,17 @@ export { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-e
 export { ArtifactNotFoundError } from '../artifacts/artifact-store';
 export type { ArtifactStore } from '../artifacts/artifact-store';
 
+// Memory across runs (agents with `memory: true`)
+export { FolderMemoryStore } from '../memory/folder-memory-store';
+export { PostgresMemoryStore } from '../memory/postgres-memory-store';
+export type { PostgresMemoryStoreOptions } from '../memory/postgres-memory-store';
+export { memoryStoreFromEnvironment } from '../memory/memory-store-from-environment';
+export { MEMORY_LIMITS, MemoryInputError, MemoryUnavailableError } from '../memory/memory-store';
+export type { ForgetRequest, MemoryEntry, MemorySource, MemoryStore, RecallQuery, RememberRequest } from '../memory/memory-store';
+export { createMemoryTools } from '../memory/memory-tools';
+export { forgetResource } from '../memory/forget-resource';
+export type { ForgetResourceReport, ResourceStores } from '../memory/forget-resource';
+
 // Tools (also exported by 'durable-agents', for tool modules that import only this entry)
 export { defineTool, RetryableToolError } from '../tools/define-tool';
 export type { Tool, ToolContext, ToolDefinition } from '../tools/define-tool';

@@ -8,7 +8,7 @@ import {
   type ChildWorkflowHandle,
   type ChildWorkflowOptions,
 } from '@temporalio/workflow';
-import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import { AgentConfigError } from '../protocol/errors';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { Message } from '../protocol/messages';
@@ -38,6 +38,8 @@ export interface RunAgentOptions {
   historyEventLimit?: number;
   /** Continue as new once the history has this many bytes (default: when Temporal suggests it). */
   historySizeLimitBytes?: number;
+  /** Who the agent works for (`user:42`): its memory, with `memory: true` (then required). See `StartRunOptions.resourceId`. */
+  resourceId?: string;
 }
 
 /**
@@ -95,6 +97,7 @@ function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: 
         ...(options.timeouts ? { timeouts: options.timeouts } : {}),
         ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
         ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
+        ...(options.resourceId !== undefined ? { resourceId: options.resourceId } : {}),
       },
     ],
   };
@@ -105,7 +108,10 @@ function validated(options: RunAgentOptions): { config: AgentConfig; agents: Rec
   try {
     if (!options.task.trim()) throw new AgentConfigError('task: must not be empty', ['task: must not be empty']);
     const config = absoluteSkillSources(parseAgentConfig(options.config));
-    return { config, agents: resolveHandoffAgents(config, options.agents ?? {}, absoluteSkillSources) };
+    const agents = resolveHandoffAgents(config, options.agents ?? {}, absoluteSkillSources);
+    const problems = resourceIdProblems([config, ...Object.values(agents)], options.resourceId);
+    if (problems.length > 0) throw new AgentConfigError(`Invalid agent run options:\n  ${problems.join('\n  ')}`, problems);
+    return { config, agents };
   } catch (error) {
     if (error instanceof AgentConfigError) throw ApplicationFailure.nonRetryable(error.message, error.code, { problems: error.problems });
     throw error;

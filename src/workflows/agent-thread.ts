@@ -78,6 +78,8 @@ function runInputOf(input: AgentThreadInput): AgentRunInput {
     ...(input.historyEventLimit !== undefined ? { historyEventLimit: input.historyEventLimit } : {}),
     ...(input.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: input.historySizeLimitBytes } : {}),
     ...(input.carried ? { carried: input.carried } : {}),
+    // Every turn's tools (the memory tools among them) work for the thread's resource.
+    ...(input.settings.resourceId !== null ? { resourceId: input.settings.resourceId } : {}),
   };
 }
 

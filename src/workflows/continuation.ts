@@ -76,6 +76,8 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     carried: carry,
     // An evaluation run stays one through continue-as-new and handoffs.
     ...(input.replay ? { replay: input.replay } : {}),
+    // The next agent works for the same resource (its memory).
+    ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
   };
   assertFits(nextInput);
   // A thread continues as a thread, carrying its own state too.

@@ -15,7 +15,7 @@ import {
   type UsageSummary,
 } from '../protocol/run-types';
 import { configTimeouts, upgradeConfig } from '../config/upgrade-config';
-import { SPAWN_PARALLEL_TOOL } from '../protocol/wire-names';
+import { MEMORY_TOOLS, SPAWN_PARALLEL_TOOL } from '../protocol/wire-names';
 import { buildSystemPrompt, emptyUsage, initialMessages, stepBudget, summarizeToolResult } from './agent-loop';
 import { KEPT_TOOL_RESULTS } from '../protocol/payload-size';
 import { ConversationThreads } from './conversation-threads';
@@ -58,7 +58,7 @@ export interface RunState {
 
   readonly threads: ConversationThreads;
   readonly events: EventLog;
-  /** The config's tools plus built-ins found on the way (MCP tools, read_artifact). */
+  /** The config's tools, the memory tools (`memory: true`), and built-ins found on the way (MCP tools, read_artifact). */
   readonly activeTools: string[];
   readonly mcpTools: Map<string, McpTool>;
   readonly skills: RunSkills;
@@ -113,6 +113,7 @@ export function createRunState(input: AgentRunInput, options: { thread?: boolean
   const messages = carried ? [...(carried.messages ?? [])] : options.thread ? [...(input.messages ?? [])] : initialMessages(input);
   const activeTools = [...config.tools];
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
+  if (config.memory) activeTools.push(...MEMORY_TOOLS.filter((name) => !activeTools.includes(name)));
   const agents = input.agents ?? {};
   return {
     input,

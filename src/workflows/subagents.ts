@@ -91,6 +91,9 @@ export function childConfig(parent: AgentConfig, job: SubagentJob, childSafe: re
     planning_enabled: false,
     allow_parallel_subagents: false,
     injected_tool_args: { ...parent.injected_tool_args },
+    // The memory tools are among the parent's tools, so the job's tool list already says whether
+    // the child has them: `memory: true` would add them all back.
+    ...(parent.memory ? { memory: false } : {}),
   };
 }
 

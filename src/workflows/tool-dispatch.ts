@@ -91,7 +91,7 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
       const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress };
       return decided(await retriedCall(state, 'mcp-tool', activityId, (attempt) => proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).callMcpTool(input)));
     }
-    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress };
+    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state) };
     const result = await retriedCall(state, 'tool', activityId, (attempt) =>
       proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).runTool({ ...request, ...attempt.input }),
     );
@@ -135,6 +135,11 @@ function toolActivityOptions({ activityId, retry }: CallTry, timeouts: RunTimeou
   };
 }
 
+/** The run's resource id, for a tool activity's or a sub-agent's input (nothing for runs without one, as before it existed). */
+function resourceOf(state: RunState): { resourceId?: string } {
+  return state.input.resourceId !== undefined ? { resourceId: state.input.resourceId } : {};
+}
+
 /** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
 async function runSubagents(state: RunState, call: ToolCall, activityPrefix: string): Promise<ToolResult> {
   const { config, step } = state;
@@ -149,7 +154,7 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
       try {
         const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
           workflowId,
-          args: [{ config: childConfig(config, job, childSafe), task: childTask(job), timeouts: state.input.timeouts }],
+          args: [{ config: childConfig(config, job, childSafe), task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
           staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
           typedSearchAttributes: [

@@ -5,7 +5,7 @@ import { freePort } from '../../src/devserver/dev-server';
 import { findOrBuildTemporalCli } from '../../src/devserver/temporal-cli';
 import { AgentStatusAttribute } from '../../src/protocol/search-attributes';
 import { runCli } from '../support/cli-process';
-import { startPostgres, type Postgres } from './postgres';
+import { startPostgres, type Postgres } from '../support/postgres';
 import { findOrBuildServerBinaries } from './server-binaries';
 import { ClusterServer } from './temporal-server';
 

@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import type { Postgres } from './postgres';
+import type { Postgres } from '../support/postgres';
 
 /**
  * The real Temporal server (all four services in one process) on PostgreSQL, configured by

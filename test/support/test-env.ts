@@ -6,6 +6,7 @@ import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
 import type { Tool } from '../../src/tools/define-tool';
 import type { ArtifactStore } from '../../src/artifacts/artifact-store';
+import type { MemoryStore } from '../../src/memory/memory-store';
 import type { ModelProvider } from '../../src/models/model-provider';
 import type { ModelRegistry } from '../../src/models/model-registry';
 import { McpConnections } from '../../src/mcp/mcp-connections';
@@ -36,6 +37,8 @@ export interface TestEnvironmentOptions {
   /** Default: the test run's server. */
   target?: TemporalTarget;
   artifacts?: ArtifactStore;
+  /** The memory store of agents with `memory: true` (default: from the environment, as a worker's). */
+  memory?: MemoryStore;
   /** Payload codecs for the client and the worker (default: from AGENT_PAYLOAD_KEYS). */
   dataConverter?: DataConverter;
   /** Extra model providers by prefix (for example a real provider pointed at a loopback server). */
@@ -69,6 +72,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     tools: options.tools,
     models: withProviders(defaultModelRegistry(scripted), options.providers ?? {}),
     artifacts: options.artifacts,
+    ...(options.memory ? { memory: options.memory } : {}),
     mcp,
     dataConverter,
     workerOptions: {

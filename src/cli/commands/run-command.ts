@@ -9,8 +9,9 @@ import path from 'node:path';
 import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
 import type { AgentRunResult, RunTimeouts } from '../../protocol/run-types';
 import { AgentConfigError } from '../../protocol/errors';
-import { runTimeoutsSchema } from '../../config/agent-config';
+import { resourceIdProblems, runTimeoutsSchema } from '../../config/agent-config';
 import { configTimeouts } from '../../config/upgrade-config';
+import { resolveHandoffAgents } from '../../config/handoff-agents';
 
 export interface RunCommandOptions {
   config: string;
@@ -31,6 +32,8 @@ export interface RunCommandOptions {
   historyEventLimit?: string;
   /** … or at this much history: bytes, or with a unit (`2MB`, `512KB`). */
   historySizeLimit?: string;
+  /** Who the run is for (`--resource user:42`): the memory of agents with `memory: true`. */
+  resource?: string;
 }
 
 /** The run's continue-as-new limits from the command's options. @throws AgentConfigError naming the option. */
@@ -71,9 +74,20 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
   const timeouts = timeoutOptions(options);
   const historyLimits = historyLimitOptions(options);
   const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
+  // Before connecting: a config with memory and no --resource is the user's to fix, whatever the server.
+  const resourceProblems = resourceIdProblems([config, ...Object.values(resolveHandoffAgents(config, handoffAgents))], options.resource).map((problem) => problem.replace(/^resourceId:/, '--resource:'));
+  if (resourceProblems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${resourceProblems.join('\n  ')}`, resourceProblems);
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
-    const run = await client.startRun({ config, task: options.task, workflowId: options.workflowId, agents: handoffAgents, timeouts, ...historyLimits });
+    const run = await client.startRun({
+      config,
+      task: options.task,
+      workflowId: options.workflowId,
+      agents: handoffAgents,
+      timeouts,
+      ...historyLimits,
+      ...(options.resource !== undefined ? { resourceId: options.resource } : {}),
+    });
     if (!options.json) {
       console.log(`Started run ${run.workflowId}`);
       if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);

@@ -4,16 +4,19 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * A private PostgreSQL for the cluster test: `initdb` into a folder, the server on a free loopback
- * port with its unix socket in that folder, password authentication over TCP (as a real server
- * has), stopped with a fast shutdown. PostgreSQL refuses to run as root, so as root it runs as
- * the `postgres` user (or `nobody`), owning the folder.
+ * A private PostgreSQL for tests (the cluster test's Temporal server, the PostgreSQL memory
+ * store): `initdb` into a folder, the server on a free loopback port with its unix socket in that
+ * folder, password authentication over TCP (as a real server has), stopped with a fast shutdown.
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user (or `nobody`),
+ * owning the folder.
  */
 export interface Postgres {
   host: string;
   port: number;
   user: string;
   password: string;
+  /** `postgres://user:password@host:port/postgres` (the database initdb always makes). */
+  url: string;
   stop(): Promise<void>;
 }
 
@@ -84,7 +87,7 @@ export async function startPostgres(port: number): Promise<Postgres> {
     await stop();
     throw new Error(`PostgreSQL did not start on 127.0.0.1:${port}: ${(error as Error).message}\n${output}`);
   }
-  return { host: '127.0.0.1', port, user, password, stop };
+  return { host: '127.0.0.1', port, user, password, url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`, stop };
 }
 
 /** Fast shutdown (SIGINT: clients are disconnected), then an immediate one if it hangs. */
