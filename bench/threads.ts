@@ -98,10 +98,11 @@ export async function measureParkedThreads(stack: BenchStack, folder: string, co
     const agents = new AgentClient(stack.agents.temporal, { taskQueue });
     const name = `parked-${randomUUID().slice(0, 8)}`;
     const threads: ThreadHandle[] = [];
-    for (let start = 0; start < count; start += 50) {
-      const batch = Array.from({ length: Math.min(50, count - start) }, (_, index) => agents.thread(`${name}-${start + index}`, { config: { name, model: `scripted:${script}` } }));
-      await Promise.all(batch.map(async (thread) => (await thread.send('hello')).result()));
-      threads.push(...batch);
+    // One after another, as `parked-memory` parks its runs, so the two figures compare.
+    for (let index = 0; index < count; index++) {
+      const thread = agents.thread(`${name}-${index}`, { config: { name, model: `scripted:${script}` } });
+      await (await thread.send('hello')).result();
+      threads.push(thread);
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const parked = rssOf(worker.child.pid!);

@@ -93,7 +93,7 @@ describe('a new project that installs the packed package', () => {
       expect(entries).not.toContain(unwanted);
     }
     expect(existsSync(path.join(installed, 'dist', 'workflow-bundle.js'))).toBe(true);
-    expect(existsSync(path.join(installed, 'dist', 'client', 'cli.js'))).toBe(true);
+    expect(existsSync(path.join(installed, 'dist', 'cli', 'cli.js'))).toBe(true);
     const distFiles = readdirSync(path.join(installed, 'dist'), { recursive: true }).map(String);
     expect(distFiles.filter((file) => /\.test\.|(^|\/)(test|bench)\//.test(file))).toEqual([]);
     expect(distFiles.some((file) => file.endsWith('.d.ts'))).toBe(true);
