@@ -9,6 +9,7 @@ import type { ModelRegistry } from '../models/model-registry';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import type { Tool } from '../tools/define-tool';
 import { AgentPlugin } from './agent-plugin';
+import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
 
 /** A connection and your tools; everything else has a default (task queue `agent-runs`, namespace `default`). */
 export interface AgentWorkerOptions {
@@ -39,6 +40,14 @@ export interface AgentWorkerOptions {
    * `AgentClient.connect`.
    */
   dataConverter?: DataConverter;
+  /**
+   * How long (ms) a stopping worker (SIGINT / SIGTERM, `worker.shutdown()`) lets its in-flight
+   * model steps and tool calls finish before it cancels them; a cancelled one is retried on
+   * another worker, never recorded as failed. Default: `AGENT_WORKER_SHUTDOWN_GRACE` (a duration
+   * such as `10m`), else 10 minutes (a tool's default timeout). Keep your supervisor's kill delay
+   * (compose's `stop_grace_period`, Kubernetes' `terminationGracePeriodSeconds`) above it.
+   */
+  shutdownGraceMs?: number;
   /** Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -55,7 +64,7 @@ export interface AgentWorkerOptions {
  *
  * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
  * const worker = await createAgentWorker({ connection, tools });
- * await worker.run(); // until SIGINT / SIGTERM, which drain in-flight tasks
+ * await worker.run(); // until SIGINT / SIGTERM, which drain in-flight tasks (up to 10 minutes)
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
@@ -78,6 +87,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // Parked runs (approvals, long waits) stay in this cache until evicted; a smaller cache trades
     // replay time for memory (docs/performance.md).
     ...(process.env.AGENT_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.AGENT_MAX_CACHED_WORKFLOWS) } : {}),
+    // The SDK's default is 0: a stop would cancel every running tool at once.
+    shutdownGraceTime: options.shutdownGraceMs ?? shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS,
     ...options.workerOptions,
     plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
   });
