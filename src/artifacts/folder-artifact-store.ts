@@ -57,6 +57,11 @@ export class FolderArtifactStore implements ArtifactStore {
     return { content: content.slice(offset, length === undefined ? undefined : offset + length), totalLength: content.length };
   }
 
+  /** `folder <path>`, as errors name the store. */
+  toString(): string {
+    return `folder ${path.resolve(this.folder)}`;
+  }
+
   private file(id: string): string {
     return path.join(this.folder, `${id}.txt`);
   }

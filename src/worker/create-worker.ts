@@ -24,7 +24,11 @@ export interface AgentWorkerOptions {
   tools: Iterable<Tool>;
   /** Model providers by prefix. Default: `scripted:`, `openai:`, `anthropic:`, `openai-compatible:`. */
   models?: ModelRegistry;
-  /** Where large tool results go. Default: a folder (AGENT_ARTIFACT_DIR or .temporal-data/artifacts). */
+  /**
+   * Where large tool results and long runs' snapshots go. Default: from the environment
+   * (`AGENT_ARTIFACT_STORE=s3://…`, else a folder: AGENT_ARTIFACT_DIR or .temporal-data/artifacts).
+   * Either way it must write and read back a probe object before the worker is made.
+   */
   artifacts?: ArtifactStore;
   /**
    * What agents with `memory: true` remember (docs/memory.md). Default: from the environment
@@ -55,7 +59,8 @@ export interface AgentWorkerOptions {
 /**
  * An all-in-one agent worker: the agent workflows (prebuilt bundle), their activities, your tools
  * and the model providers. Tools, model providers and API keys live here and only here. Refuses
- * to start (MemoryUnavailableError) when the memory store cannot be reached. To add
+ * to start when the memory store cannot be reached (MemoryUnavailableError) or the artifact store
+ * cannot write and read back (ArtifactStoreUnavailableError). To add
  * agents to a worker that has workflows of its own, use {@link AgentPlugin} instead.
  * @example
  * import { NativeConnection } from '@temporalio/worker';
@@ -76,7 +81,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.memory ? { memory: options.memory } : {}),
   });
-  // A memory store that cannot be reached stops the worker here, before it exists.
+  // A memory store that cannot be reached, or an artifact store that cannot write and read back,
+  // stops the worker here, before it exists.
   await plugin.prepare();
   return Worker.create({
     connection: options.connection,
