@@ -38,11 +38,15 @@ function executions(logFile: string): ChaosExecution[] {
   return existsSync(logFile) ? chaosExecutions(readFileSync(logFile, 'utf8')) : [];
 }
 
-/** A run whose one tool call works `ms` (stopping when cancelled, as tools that honour `context.signal` do). */
+/**
+ * A run whose one tool call works `ms` (stopping when cancelled, as tools that honour `context.signal` do).
+ * The heartbeat timeout is the default 10 s, not shorter: on a loaded machine a late heartbeat
+ * would retry the call for a reason other than the shutdown this file tests.
+ */
 async function startWorkRun(agents: AgentClient, label: string, ms: number) {
   const script = path.join(folder, `${label}.yaml`);
   writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'chaos_work', args: { label, ms } }] }, { text: 'Done: {{tool:chaos_work}}' }] }));
-  return agents.startRun({ config: { name: 'deploy', model: `scripted:${script}`, tools: ['chaos_work'] }, task: 'Work through a deploy', timeouts: { heartbeatMs: 2_000 } });
+  return agents.startRun({ config: { name: 'deploy', model: `scripted:${script}`, tools: ['chaos_work'] }, task: 'Work through a deploy', timeouts: { heartbeatMs: 10_000 } });
 }
 
 async function start(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
@@ -114,7 +118,7 @@ describe('a worker stopped with SIGTERM while a model step runs', () => {
     const script = path.join(folder, 'slow-model.yaml');
     // The first attempt waits for the abort; the next answers at once.
     writeFileSync(script, stringifyYaml({ replies: [{ text: 'Answered', delayMs: 120_000, delayAttempts: 1 }] }));
-    const run = await agents.startRun({ config: { name: 'slow', model: `scripted:${script}`, max_retries: 1 }, task: 'Answer slowly', timeouts: { heartbeatMs: 2_000 } });
+    const run = await agents.startRun({ config: { name: 'slow', model: `scripted:${script}`, max_retries: 1 }, task: 'Answer slowly', timeouts: { heartbeatMs: 10_000 } });
     await eventually(async () => ((await run.workflow.describe()).raw.pendingActivities ?? []).some((activity) => activity.activityType?.name === 'modelStep' && Number(activity.state) === 2), 60_000);
 
     stopping.child.kill('SIGTERM');
