@@ -30,6 +30,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  // Again: a worker whose start finished after a timed-out test's afterEach.
+  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
   await connection?.close();
   rmSync(folder, { recursive: true, force: true });
 });
