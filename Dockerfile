@@ -14,14 +14,17 @@ COPY src ./src
 COPY examples ./examples
 COPY docs ./docs
 # prepack runs the build (tsc, then the workflow bundle).
-RUN npm pack --pack-destination /tmp
+RUN npm pack --pack-destination /tmp \
+  && node -p "require('./package-lock.json').packages['node_modules/@aws-sdk/client-s3'].version" > /tmp/s3-client-version
 
 FROM node:22-bookworm-slim
 WORKDIR /app
-COPY --from=build /tmp/durable-agents-*.tgz /tmp/
+COPY --from=build /tmp/durable-agents-*.tgz /tmp/s3-client-version /tmp/
+# With the optional S3 client (the version this repository tests with), so AGENT_ARTIFACT_STORE=s3://…
+# works in the image: without it a worker refuses to start with that setting.
 RUN npm init -y >/dev/null \
-  && npm install --no-audit --no-fund /tmp/durable-agents-*.tgz \
-  && rm /tmp/durable-agents-*.tgz \
+  && npm install --no-audit --no-fund /tmp/durable-agents-*.tgz "@aws-sdk/client-s3@$(cat /tmp/s3-client-version)" \
+  && rm /tmp/durable-agents-*.tgz /tmp/s3-client-version \
   && mkdir -p /app/.temporal-data /data && chown node /app/.temporal-data /data
 # Not root. /data (artifacts, AGENT_DATA_DIR) is the node user's; a named volume mounted there
 # starts with that ownership.

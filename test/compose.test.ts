@@ -76,6 +76,16 @@ describe('docker-compose.yml', () => {
     expect(maxConnections).toBeGreaterThan(4 * (15 + 5));
   });
 
+  test("gives the worker what its documented options need: the S3 client, AWS credentials, a drain shorter than compose's kill delay", () => {
+    const project = JSON.parse(runComposeCheck(checker, { cwd: PROJECT_ROOT, print: true }).stdout) as { services: Record<string, LoadedService> };
+    const worker = project.services.worker!;
+    for (const variable of ['AGENT_ARTIFACT_STORE', 'AGENT_S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION']) expect(worker.environment).toHaveProperty(variable);
+    expect(readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8')).toMatch(/npm install [^\n]*durable-agents-\*\.tgz "@aws-sdk\/client-s3@/);
+    const graceMs = parseDuration(worker.environment!.AGENT_WORKER_SHUTDOWN_GRACE!);
+    expect(graceMs).toBeGreaterThanOrEqual(DEFAULT_TIMEOUTS.toolMs);
+    expect(parseDuration(worker.stop_grace_period!.replace('0s', ''))).toBeGreaterThan(graceMs);
+  });
+
   test('the worker image runs as a non-root user on a pinned LTS Node', () => {
     const dockerfile = readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
     const users = [...dockerfile.matchAll(/^USER (\S+)$/gm)].map((match) => match[1]);

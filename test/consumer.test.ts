@@ -259,4 +259,13 @@ describe('a new project that installs the packed package', () => {
       expect(typescriptTools.stderr).toContain('src/tools.ts is TypeScript, which this Node.js cannot load by itself. Compile it (tsc) and pass the .js file');
     }
   }, TEST_TIMEOUT_MS);
+
+  it('refuses to start the CLI worker with an S3 artifact store while the optional @aws-sdk/client-s3 is not installed (exit 2)', async () => {
+    expect(existsSync(path.join(project, 'node_modules', '@aws-sdk', 'client-s3'))).toBe(false);
+    const worker = await inProject('npx', ['--no', '--', 'durable-agents', 'worker', '--no-demo-tools'], { ...temporal, AGENT_ARTIFACT_STORE: 's3://agent-artifacts/runs' });
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain('The worker cannot write to its artifact store s3://agent-artifacts/runs/ (AGENT_ARTIFACT_STORE): S3ArtifactStore needs the package @aws-sdk/client-s3');
+    expect(worker.stderr).toContain('npm install @aws-sdk/client-s3');
+    expect(worker.stdout).not.toContain('Worker polling');
+  }, TEST_TIMEOUT_MS);
 });

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { ArtifactNotFoundError } from '../src/artifacts/artifact-store';
 import { artifactStoreFromEnvironment } from '../src/artifacts/artifact-store-from-environment';
 import { S3ArtifactStore } from '../src/artifacts/s3-artifact-store';
+import { ARTIFACT_STORE_PROBE, probeArtifactStore } from '../src/artifacts/probe-artifact-store';
+import { ErrorCode } from '../src/protocol/errors';
 import { defineTool } from '../src/tools/define-tool';
+import { runCli } from './support/cli-process';
 import { startS3Server, S3_TEST_CREDENTIALS, type S3Server } from './support/s3-server';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 
@@ -100,4 +103,53 @@ describe('S3 artifact store', () => {
       await second?.close();
     }
   }, 180_000);
+});
+
+describe('a worker whose artifact store cannot write and read back', () => {
+  const s3Environment = (overrides: Record<string, string>) => ({
+    AGENT_ARTIFACT_STORE: `s3://${BUCKET}/probe`,
+    AGENT_S3_ENDPOINT: server.endpoint,
+    AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+    AWS_REGION: 'us-east-1',
+    ...overrides,
+  });
+
+  it('passes the probe with a bucket it may write, leaving one small object', async () => {
+    await probeArtifactStore(store('probe/'));
+    await probeArtifactStore(store('probe/'));
+    const objects = await new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3_TEST_CREDENTIALS }).send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'probe/' }),
+    );
+    expect(objects.Contents?.map((object) => object.Size)).toEqual([ARTIFACT_STORE_PROBE.length]);
+  });
+
+  it('refuses a bucket that does not exist, naming it and saying to create it (worker exits 2)', async () => {
+    const missing = new S3ArtifactStore({ bucket: 'no-such-bucket', endpoint: server.endpoint, credentials: S3_TEST_CREDENTIALS });
+    await expect(probeArtifactStore(missing, 'AGENT_ARTIFACT_STORE')).rejects.toMatchObject({
+      code: ErrorCode.artifactStoreUnavailable,
+      message: expect.stringContaining(`The worker cannot write to its artifact store s3://no-such-bucket/ at ${server.endpoint} (AGENT_ARTIFACT_STORE)`),
+    });
+    const worker = await runCli(['worker'], s3Environment({ AGENT_ARTIFACT_STORE: 's3://no-such-bucket/runs' }));
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain(`s3://no-such-bucket/runs/ at ${server.endpoint} (AGENT_ARTIFACT_STORE)`);
+    expect(worker.stderr).toContain('Create the bucket');
+    expect(worker.stdout).not.toContain('Worker polling');
+  });
+
+  it('refuses credentials the server does not accept, saying which variables to set (worker exits 2)', async () => {
+    const worker = await runCli(['worker'], s3Environment({ AWS_SECRET_ACCESS_KEY: 'not-the-secret' }));
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain(`The worker cannot write to its artifact store s3://${BUCKET}/probe/ at ${server.endpoint} (AGENT_ARTIFACT_STORE)`);
+    expect(worker.stderr).toContain('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  });
+
+  it('refuses a folder it cannot create, naming the folder and AGENT_ARTIFACT_DIR', async () => {
+    const file = path.join(scratch, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const worker = await runCli(['worker'], { AGENT_ARTIFACT_DIR: path.join(file, 'artifacts') });
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain(`The worker cannot write to its artifact store folder ${path.join(file, 'artifacts')} (AGENT_ARTIFACT_DIR)`);
+    expect(worker.stderr).toContain('Use a folder this process may create and write (AGENT_ARTIFACT_DIR)');
+  });
 });

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { freePort } from '../src/devserver/dev-server';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { AGENT_SEARCH_ATTRIBUTES } from '../src/protocol/search-attributes';
 import { runCli } from './support/cli-process';
+import { eventually } from './support/test-env';
 
 /**
  * `durable-agents setup` against the test run's real server: the one-shot step of a cluster
@@ -90,3 +91,71 @@ describe('setup', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
   });
 });
+
+describe('setup run concurrently', () => {
+  it('succeeds twice on a fresh namespace, with or without --wait, 10 times, every attribute on one field', async () => {
+    for (let trial = 1; trial <= 10; trial++) {
+      const namespace = freshNamespace();
+      const wait = trial % 2 === 0 ? ['--wait', '1m'] : [];
+      const results = await Promise.all([setup(namespace, wait), setup(namespace, wait)]);
+      for (const result of results) expect({ trial, code: result.code, stderr: result.stderr }).toEqual({ trial, code: 0, stderr: '' });
+      // One of them created it, the other found it (or both found it after a third party).
+      expect(results.filter((result) => result.stdout.includes(`Created namespace ${namespace}`)).length).toBeLessThanOrEqual(1);
+      const aliases = await aliasesOf(namespace);
+      expect(Object.values(aliases).sort()).toEqual(AGENT_SEARCH_ATTRIBUTES.map((attribute) => attribute.name).sort());
+    }
+  }, 600_000);
+
+  it('keeps one field of an attribute that two registrations put on two, on a namespace without runs', async () => {
+    const namespace = freshNamespace();
+    expect((await setup(namespace, [])).code).toBe(0);
+    const field = await duplicateAgentName(namespace);
+
+    const result = await setup(namespace, ['--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { repairedAliases: { alias: string; fields: string[] }[] };
+    expect(report.repairedAliases).toHaveLength(1);
+    expect(report.repairedAliases[0]!.alias).toBe('AgentName');
+    expect(report.repairedAliases[0]!.fields).toContain(field);
+    const aliases = await aliasesOf(namespace);
+    expect(Object.values(aliases).filter((alias) => alias === 'AgentName')).toHaveLength(1);
+    expect(Object.keys(aliases)).toContain(report.repairedAliases[0]!.fields[0]);
+  });
+
+  it('refuses to choose between two fields of an attribute once runs exist, naming the attribute and fields', async () => {
+    const namespace = freshNamespace();
+    expect((await setup(namespace, [])).code).toBe(0);
+    const field = await duplicateAgentName(namespace);
+    const client = new Client({ connection, namespace });
+    const workflowId = `setup-run-${randomUUID()}`;
+    await eventually(async () => {
+      await client.workflow.start('noWorkerHasThis', { taskQueue: `nobody-${randomUUID()}`, workflowId });
+      return true;
+    }, 30_000);
+    try {
+      await eventually(async () => ((await client.workflow.count()).count > 0 ? true : undefined), 30_000);
+      const result = await setup(namespace, []);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`Namespace ${namespace} has search attributes on more than one field (AgentName on`);
+      expect(result.stderr).toContain(field);
+      expect(Object.values(await aliasesOf(namespace)).filter((alias) => alias === 'AgentName')).toHaveLength(2);
+    } finally {
+      await client.workflow.getHandle(workflowId).terminate('test over');
+    }
+  });
+});
+
+/** The namespace's SQL visibility fields and the attribute each carries. */
+async function aliasesOf(namespace: string): Promise<Record<string, string>> {
+  const described = await connection.workflowService.describeNamespace({ namespace });
+  return described.config?.customSearchAttributeAliases ?? {};
+}
+
+/** Puts AgentName on a second free Keyword field, as two racing registrations can; returns that field. */
+async function duplicateAgentName(namespace: string): Promise<string> {
+  const aliases = await aliasesOf(namespace);
+  const field = Array.from({ length: 10 }, (_, index) => `Keyword${String(index + 1).padStart(2, '0')}`).find((candidate) => !(candidate in aliases))!;
+  await connection.workflowService.updateNamespace({ namespace, config: { customSearchAttributeAliases: { [field]: 'AgentName' } } });
+  expect(Object.values(await aliasesOf(namespace)).filter((alias) => alias === 'AgentName')).toHaveLength(2);
+  return field;
+}

@@ -7,6 +7,7 @@ import { toApplicationFailure } from './model-step';
 import { currentRunExecution } from './run-execution';
 import { withHeartbeat } from './heartbeat';
 import { attemptNumber } from './activity-attempts';
+import { rethrowIfWorkerShutdown } from './worker-shutdown';
 
 const COMPACTION_PROMPT =
   'You compress the earlier part of an agent conversation so the agent can continue within its context budget. ' +
@@ -40,6 +41,8 @@ export function createCompactConversation(dependencies: Omit<ModelStepDependenci
           abortSignal: context.cancellationSignal,
         });
       } catch (error) {
+        // Cancelled by its stopping worker: not the provider's failure, so it uses no retry.
+        rethrowIfWorkerShutdown('The compaction of a conversation');
         throw toApplicationFailure(classifyProviderError(error), input.workflowRetries);
       }
     });

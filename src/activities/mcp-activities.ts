@@ -12,6 +12,7 @@ import { buildToolResult } from '../protocol/tool-results';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { LiveHeartbeat, withHeartbeat } from './heartbeat';
 import { ProgressReporter } from './progress-reporter';
+import { rethrowIfWorkerShutdown } from './worker-shutdown';
 
 export interface McpDependencies {
   mcp: McpConnections;
@@ -92,6 +93,7 @@ export function createMcpActivities(dependencies: McpDependencies) {
         return finish(cutToLimit(result.isError ? `Error: ${text}` : text), Boolean(result.isError));
       } catch (error) {
         await stopListening();
+        rethrowIfWorkerShutdown(`MCP tool '${input.mcpName}' of server '${input.server.name}'`);
         await dependencies.mcp.discard(input.server);
         return finish(`Error: MCP server '${input.server.name}' could not run '${input.mcpName}': ${error instanceof Error ? error.message : String(error)}`, true);
       } finally {

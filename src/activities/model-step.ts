@@ -15,6 +15,7 @@ import { modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
 import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../protocol/payload-size';
 import { attemptNumber, callFailure } from './activity-attempts';
+import { rethrowIfWorkerShutdown } from './worker-shutdown';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 
 /** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
@@ -83,6 +84,8 @@ export function createModelStep(dependencies: ModelStepDependencies) {
           onTextDelta,
         });
       } catch (error) {
+        // A step its stopping worker cancelled is not the provider's failure: it uses no retry.
+        rethrowIfWorkerShutdown(`Model step ${input.step}`);
         throw toApplicationFailure(classifyProviderError(error), input.workflowRetries);
       } finally {
         reports.stop();

@@ -13,6 +13,7 @@ import { READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { baseActivityId } from '../protocol/workflow-retries';
 import { cutToLimit, TOOL_CONTENT_LIMIT_CHARACTERS } from '../protocol/payload-size';
 import { attemptNumber, callFailure } from './activity-attempts';
+import { rethrowIfWorkerShutdown } from './worker-shutdown';
 
 export interface RunToolDependencies {
   tools: ToolRegistry;
@@ -27,7 +28,8 @@ const PREVIEW_LENGTH = 1_000;
  * completion reached the server runs it again, with the same `idempotencyKey`. Bad input never
  * fails the run: an unknown tool, arguments that fail the tool's schema, or a tool that throws
  * become an error result the model sees. A `RetryableToolError` is tried again (up to five tries);
- * a dead worker or a timeout is retried for as long as the run lives.
+ * a dead worker or a timeout is retried for as long as the run lives, and so is a call its
+ * stopping worker cancelled at the end of its shutdown grace time (never an error result).
  */
 export function createRunTool(dependencies: RunToolDependencies) {
   return async function runTool(input: RunToolInput): Promise<ToolResult> {
@@ -83,6 +85,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
       const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(content));
       return progress.notes.length > 0 ? { ...result, progress: progress.notes } : result;
     } catch (error) {
+      rethrowIfWorkerShutdown(`Tool '${call.name}'`);
       if (error instanceof RetryableToolError) {
         throw callFailure(input.workflowRetries, { type: 'RetryableToolError', message: error.message, retryable: true });
       }

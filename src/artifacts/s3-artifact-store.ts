@@ -57,6 +57,11 @@ export class S3ArtifactStore implements ArtifactStore {
     return { content: text.slice(offset, length === undefined ? undefined : offset + length), totalLength: text.length };
   }
 
+  /** `s3://<bucket>/<prefix>` (and the endpoint, when not AWS), as errors name the store. */
+  toString(): string {
+    return `s3://${this.options.bucket}/${this.options.prefix ?? ''}${this.options.endpoint ? ` at ${this.options.endpoint}` : ''}`;
+  }
+
   private key(id: string): string {
     return `${this.options.prefix ?? ''}${id}.txt`;
   }
@@ -66,7 +71,8 @@ export class S3ArtifactStore implements ArtifactStore {
     const { S3Client: Client } = loadS3();
     const { endpoint, region, forcePathStyle, credentials } = this.options;
     this.client = new Client({
-      region: region ?? process.env.AWS_REGION ?? 'us-east-1',
+      // `||`: compose passes unset variables as empty strings.
+      region: region || process.env.AWS_REGION || 'us-east-1',
       ...(endpoint ? { endpoint } : {}),
       forcePathStyle: forcePathStyle ?? Boolean(endpoint),
       ...(credentials ? { credentials } : {}),

@@ -131,6 +131,7 @@ program
   .option('--task-queue <name>', 'task queue to poll')
   .option('--setup', 'register the search attributes first (see `setup`)')
   .option('--health-file <path>', 'rewrite this file every 5 s while the worker polls, for health checks (default: AGENT_WORKER_HEALTH_FILE)')
+  .option('--shutdown-grace <duration>', 'on SIGTERM / SIGINT, let in-flight tasks finish this long, then hand the rest to other workers (default: AGENT_WORKER_SHUTDOWN_GRACE, else 10m)')
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
 program

@@ -55,6 +55,7 @@ export const ErrorCode = {
   turnResultUnavailable: 'TurnResultUnavailable',
   invalidMemoryInput: 'InvalidMemoryInput',
   memoryUnavailable: 'MemoryUnavailable',
+  artifactStoreUnavailable: 'ArtifactStoreUnavailable',
 } as const;
 
 /** One of the `ErrorCode` values. */

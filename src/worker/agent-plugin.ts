@@ -5,7 +5,8 @@ import { createActivities } from '../activities';
 import { RecordedRuns } from '../activities/replay-tool-call';
 import { QueryConversationSource } from '../activities/conversation-source';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-environment';
+import { artifactStoreFromEnvironment, artifactStoreSource } from '../artifacts/artifact-store-from-environment';
+import { probeArtifactStore } from '../artifacts/probe-artifact-store';
 import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { McpConnections } from '../mcp/mcp-connections';
@@ -32,6 +33,7 @@ export interface AgentPluginOptions {
   /**
    * Where large tool results and long runs' conversation snapshots go. Default: from the environment
    * (`AGENT_ARTIFACT_STORE=s3://…` for a cluster, else a folder: AGENT_ARTIFACT_DIR or .temporal-data/artifacts).
+   * The worker does not start when it cannot write and read back a probe object.
    */
   artifacts?: ArtifactStore;
   /**
@@ -82,6 +84,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   private readonly mcp: McpConnections;
   /** The memory store made from the environment (when none was given): the plugin closes it with the worker. */
   private memoryFromEnvironment: MemoryStore | undefined;
+  /** The artifact store made from the environment (when none was given), made once. */
+  private artifactsFromEnvironment: ArtifactStore | undefined;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     this.mcp = options.mcp ?? new McpConnections();
@@ -91,7 +95,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     assertSupportedTemporal();
     const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
     const client = this.options.client ?? this.clientOn(options, dataConverter);
-    const artifacts = this.options.artifacts ?? artifactStoreFromEnvironment();
+    const artifacts = this.artifacts();
     const agentActivities = createActivities({
       tools: this.toolRegistry(artifacts, this.memory()),
       artifacts,
@@ -153,10 +157,13 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   /**
    * Checks, before the worker polls, that the stores it needs can be reached: the memory store
-   * (with PostgreSQL, its table is created on the way). `createAgentWorker` calls it before it
-   * creates the worker, and the worker again when it starts to run, so a worker whose memory is
-   * unreachable refuses to start rather than fail every memory call.
+   * (with PostgreSQL, its table is created on the way), and the artifact store, which must write
+   * and read back a probe object. `createAgentWorker` calls it before it creates the worker, and
+   * the worker again when it starts to run, so a worker whose stores are unusable refuses to start
+   * rather than fail every memory call, large tool result and long-run snapshot (and retry them
+   * for as long as the runs live).
    * @throws MemoryUnavailableError naming the store (never its password).
+   * @throws ArtifactStoreUnavailableError naming the store, what failed and the fix.
    */
   async prepare(): Promise<void> {
     try {
@@ -165,6 +172,14 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       const message = error instanceof Error ? error.message : String(error);
       throw new MemoryUnavailableError(`The agent worker does not start: ${message}. Check AGENT_MEMORY_URL (or the memory store given to AgentPlugin).`, { cause: error });
     }
+    await probeArtifactStore(this.artifacts(), this.options.artifacts ? undefined : artifactStoreSource());
+  }
+
+  /** The artifact store given, or one from the environment (made once, so the probed store is the one used). */
+  private artifacts(): ArtifactStore {
+    if (this.options.artifacts) return this.options.artifacts;
+    this.artifactsFromEnvironment ??= artifactStoreFromEnvironment();
+    return this.artifactsFromEnvironment;
   }
 
   /** The memory store given, or one from the environment (made once). */

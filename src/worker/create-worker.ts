@@ -9,6 +9,7 @@ import type { ModelRegistry } from '../models/model-registry';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import type { Tool } from '../tools/define-tool';
 import { AgentPlugin } from './agent-plugin';
+import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
 
 /** A connection and your tools; everything else has a default (task queue `agent-runs`, namespace `default`). */
 export interface AgentWorkerOptions {
@@ -23,7 +24,11 @@ export interface AgentWorkerOptions {
   tools: Iterable<Tool>;
   /** Model providers by prefix. Default: `scripted:`, `openai:`, `anthropic:`, `openai-compatible:`. */
   models?: ModelRegistry;
-  /** Where large tool results go. Default: a folder (AGENT_ARTIFACT_DIR or .temporal-data/artifacts). */
+  /**
+   * Where large tool results and long runs' snapshots go. Default: from the environment
+   * (`AGENT_ARTIFACT_STORE=s3://…`, else a folder: AGENT_ARTIFACT_DIR or .temporal-data/artifacts).
+   * Either way it must write and read back a probe object before the worker is made.
+   */
   artifacts?: ArtifactStore;
   /**
    * What agents with `memory: true` remember (docs/memory.md). Default: from the environment
@@ -39,6 +44,14 @@ export interface AgentWorkerOptions {
    * `AgentClient.connect`.
    */
   dataConverter?: DataConverter;
+  /**
+   * How long (ms) a stopping worker (SIGINT / SIGTERM, `worker.shutdown()`) lets its in-flight
+   * model steps and tool calls finish before it cancels them; a cancelled one is retried on
+   * another worker, never recorded as failed. Default: `AGENT_WORKER_SHUTDOWN_GRACE` (a duration
+   * such as `10m`), else 10 minutes (a tool's default timeout). Keep your supervisor's kill delay
+   * (compose's `stop_grace_period`, Kubernetes' `terminationGracePeriodSeconds`) above it.
+   */
+  shutdownGraceMs?: number;
   /** Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`). */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -46,7 +59,8 @@ export interface AgentWorkerOptions {
 /**
  * An all-in-one agent worker: the agent workflows (prebuilt bundle), their activities, your tools
  * and the model providers. Tools, model providers and API keys live here and only here. Refuses
- * to start (MemoryUnavailableError) when the memory store cannot be reached. To add
+ * to start when the memory store cannot be reached (MemoryUnavailableError) or the artifact store
+ * cannot write and read back (ArtifactStoreUnavailableError). To add
  * agents to a worker that has workflows of its own, use {@link AgentPlugin} instead.
  * @example
  * import { NativeConnection } from '@temporalio/worker';
@@ -55,7 +69,7 @@ export interface AgentWorkerOptions {
  *
  * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
  * const worker = await createAgentWorker({ connection, tools });
- * await worker.run(); // until SIGINT / SIGTERM, which drain in-flight tasks
+ * await worker.run(); // until SIGINT / SIGTERM, which drain in-flight tasks (up to 10 minutes)
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
@@ -67,7 +81,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.memory ? { memory: options.memory } : {}),
   });
-  // A memory store that cannot be reached stops the worker here, before it exists.
+  // A memory store that cannot be reached, or an artifact store that cannot write and read back,
+  // stops the worker here, before it exists.
   await plugin.prepare();
   return Worker.create({
     connection: options.connection,
@@ -78,6 +93,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // Parked runs (approvals, long waits) stay in this cache until evicted; a smaller cache trades
     // replay time for memory (docs/performance.md).
     ...(process.env.AGENT_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.AGENT_MAX_CACHED_WORKFLOWS) } : {}),
+    // The SDK's default is 0: a stop would cancel every running tool at once.
+    shutdownGraceTime: options.shutdownGraceMs ?? shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS,
     ...options.workerOptions,
     plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
   });

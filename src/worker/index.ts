@@ -36,6 +36,7 @@ export { S3ArtifactStore } from '../artifacts/s3-artifact-store';
 export type { S3ArtifactStoreOptions } from '../artifacts/s3-artifact-store';
 export { artifactStoreFromEnvironment } from '../artifacts/artifact-store-from-environment';
 export { ArtifactNotFoundError } from '../artifacts/artifact-store';
+export { ArtifactStoreUnavailableError, probeArtifactStore } from '../artifacts/probe-artifact-store';
 export type { ArtifactStore } from '../artifacts/artifact-store';
 
 // Memory across runs (agents with `memory: true`)

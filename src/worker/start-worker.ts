@@ -34,18 +34,20 @@ export interface StartWorkerOptions {
    * a one-time step (`durable-agents setup`); the dev server has them from its start.
    */
   registerSearchAttributes?: boolean;
+  /** How long a stop lets in-flight tasks finish (see `AgentWorkerOptions.shutdownGraceMs`). */
+  shutdownGraceMs?: number;
 }
 
 /**
  * Connects to the target and runs an agent worker until `stop()` (or SIGINT / SIGTERM, which the
- * Temporal worker handles by draining in-flight tasks).
+ * Temporal worker handles by draining in-flight tasks for up to its shutdown grace).
  */
 export async function startWorker(target: TemporalTarget, options: StartWorkerOptions): Promise<RunningWorker> {
   const dataConverter = dataConverterFromEnvironment();
   const connection = await NativeConnection.connect(target.connectionOptions);
   const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
   if (options.registerSearchAttributes) await registerSearchAttributes(connection, target.namespace);
-  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue: options.taskQueue, tools: options.tools, dataConverter });
+  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue: options.taskQueue, tools: options.tools, dataConverter, shutdownGraceMs: options.shutdownGraceMs });
   const done = worker.run().finally(() => connection.close());
   return {
     worker,

@@ -75,6 +75,10 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.memory ? { memory: options.memory } : {}),
     mcp,
     dataConverter,
+    // A test closes its worker when its assertions are done, sometimes with a call still running
+    // (a cancelled run, a tool left blocked): not worth the production drain of 10 minutes.
+    // Draining itself is tested with worker processes (test/worker-shutdown.test.ts).
+    shutdownGraceMs: 2_000,
     workerOptions: {
       // A nondeterminism error fails the test instead of retrying the task forever.
       workflowFailureErrorTypes: { '*': ['DeterminismViolationError'] },

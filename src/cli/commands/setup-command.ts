@@ -1,6 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { DEFAULT_NAMESPACE_RETENTION, describeNamespaceState, ensureNamespace, grpcCode, parseRetention } from '../../connection/ensure-namespace';
 import { registerSearchAttributes } from '../../connection/register-search-attributes';
+import { repairDuplicateAliases } from '../../connection/search-attribute-aliases';
 import { retryUntil } from '../../connection/retry-until';
 import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { formatDuration, isDuration, parseDuration } from '../../config/duration';
@@ -20,7 +21,11 @@ export interface SetupCommandOptions {
 /** gRPC codes of a server that is not up yet (UNAVAILABLE, DEADLINE_EXCEEDED). */
 const STARTING = new Set([14, 4]);
 const NOT_FOUND = 5;
-/** A namespace just registered is unknown to the server's other services for a few seconds. */
+/**
+ * A namespace just registered (by this setup or a concurrent one) is unknown to the server's other
+ * services for a few seconds: its database row exists, so `describeNamespace` finds it, while the
+ * operator API still answers NOT_FOUND until the server's namespace cache refreshes.
+ */
 const NEW_NAMESPACE_PROPAGATION_MS = 60_000;
 
 /**
@@ -46,13 +51,17 @@ export async function setupCommand(options: SetupCommandOptions): Promise<void> 
       onRetry,
     });
     log(describeNamespaceState(target.namespace, namespace, retentionMs));
-    const added = await retryUntil(() => registerSearchAttributes(connection, target.namespace), {
-      withinMs: namespace.created ? Math.max(waitMs, NEW_NAMESPACE_PROPAGATION_MS) : waitMs,
-      retryable: (error) => grpcCode(error) === NOT_FOUND || STARTING.has(grpcCode(error) ?? -1),
-    });
+    // Not only when this call created it: a concurrent setup may have, a moment ago (two setups
+    // at once on a fresh namespace failed with NOT_FOUND in 5 of 5 trials before this). Their
+    // registrations may also race: the loser's update fails UNAVAILABLE (retried here), or both
+    // succeed with one attribute on two fields, which the repair undoes while no run exists.
+    const untilKnown = { withinMs: Math.max(waitMs, NEW_NAMESPACE_PROPAGATION_MS), retryable: (error: unknown) => grpcCode(error) === NOT_FOUND || STARTING.has(grpcCode(error) ?? -1) };
+    const added = await retryUntil(() => registerSearchAttributes(connection, target.namespace), untilKnown);
+    const repaired = await retryUntil(() => repairDuplicateAliases(connection, target.namespace), untilKnown);
+    for (const { alias, fields } of repaired) log(`Search attribute ${alias} was on ${fields.join(' and ')} (two registrations at once); kept ${fields[0]}.`);
     const all = AGENT_SEARCH_ATTRIBUTES.map((attribute) => attribute.name);
     if (options.json) {
-      console.log(JSON.stringify({ address: target.address, namespace: target.namespace, ...namespace, added, present: all }));
+      console.log(JSON.stringify({ address: target.address, namespace: target.namespace, ...namespace, added, repairedAliases: repaired, present: all }));
     } else {
       console.log(added.length > 0 ? `Registered ${added.join(', ')} on namespace ${target.namespace} at ${target.address}.` : `Namespace ${target.namespace} at ${target.address} already has ${all.join(', ')}.`);
     }

@@ -1,6 +1,8 @@
 import { resolveTemporalTarget } from '../../connection/temporal-target';
+import { formatDuration } from '../../config/duration';
 import { keepHealthFile } from '../../worker/health-file';
 import { loadTools } from '../../worker/load-tools';
+import { DEFAULT_SHUTDOWN_GRACE_MS, parseShutdownGrace, shutdownGraceFromEnvironment } from '../../worker/shutdown-grace';
 import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
 
 export interface WorkerCommandOptions {
@@ -12,21 +14,31 @@ export interface WorkerCommandOptions {
   setup?: boolean;
   /** `--health-file` (or AGENT_WORKER_HEALTH_FILE): kept fresh while the worker polls. */
   healthFile?: string;
+  /** `--shutdown-grace` (or AGENT_WORKER_SHUTDOWN_GRACE): how long a stop lets in-flight tasks finish. */
+  shutdownGrace?: string;
 }
 
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
 export async function workerCommand(options: WorkerCommandOptions): Promise<void> {
+  // Before connecting: a mistyped grace is a user error (exit 2), not a worker that drains 0 s.
+  const shutdownGraceMs = options.shutdownGrace !== undefined ? parseShutdownGrace(options.shutdownGrace, '--shutdown-grace') : (shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS);
   installRuntimeLogger('agent-worker');
   const target = resolveTemporalTarget();
   const tools = await loadTools({ modulePath: options.tools, demoTools: options.demoTools });
-  const running = await startWorker(target, { tools, taskQueue: options.taskQueue, registerSearchAttributes: options.setup });
+  const running = await startWorker(target, { tools, taskQueue: options.taskQueue, registerSearchAttributes: options.setup, shutdownGraceMs });
   const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
   // The pollers start with run(); the first write comes once they poll.
   const stopHealth = healthFile ? keepHealthFile(running.worker, healthFile) : () => {};
+  // The SDK's runtime stops the worker on these signals; say what the stop waits for.
+  const announceStop = (signal: string) =>
+    console.log(`${signal}: finishing in-flight tasks (${running.worker.getStatus().numInFlightActivities} activities) for up to ${formatDuration(shutdownGraceMs)}, then handing the rest to other workers`);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const signal of signals) process.once(signal, announceStop);
   console.log(`Worker polling ${target.address} (namespace ${target.namespace}) with tools: ${tools.map((tool) => tool.name).join(', ') || 'none'}`);
   try {
     await running.done;
   } finally {
     stopHealth();
+    for (const signal of signals) process.removeListener(signal, announceStop);
   }
 }
