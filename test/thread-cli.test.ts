@@ -72,7 +72,7 @@ describe('thread commands', () => {
     const closed = await runCli(['thread', 'send', threadId, 'still there?']);
     expect(closed.code).toBe(2);
     expect(closed.stderr).toContain(`thread ${threadId} is closed: start a new thread`);
-  });
+  }, 300_000);
 
   it('chats: streams answers, asks for approvals, and leaves the thread waiting on /quit', async () => {
     const threadId = `cli-chat-${randomUUID().slice(0, 8)}`;
@@ -85,5 +85,5 @@ describe('thread commands', () => {
     const again = await chat(['--thread', threadId], ['one more', '/close']);
     expect(again.stdout).toContain('Third answer to one more');
     expect(again.stdout).toContain(`Thread ${threadId} closed.`);
-  });
+  }, 300_000);
 });

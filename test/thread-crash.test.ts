@@ -86,5 +86,5 @@ describe('a thread whose worker is killed', () => {
     expect(lines.filter((line) => line === 'done C')).toHaveLength(1);
     expect((await thread.status()).turnsCompleted).toBe(4);
     await thread.close();
-  });
+  }, 300_000);
 });

@@ -20,9 +20,18 @@ import { THREAD_POLICIES, type AgentThreadInput, type ThreadMessage, type Thread
 import { WireName } from '../protocol/wire-names';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import type { agentThread } from '../workflows/agent-thread';
-import { RunHandle } from './run-handle';
+import { RunHandle, transientServerError } from './run-handle';
 import { searchAttributesMissing } from './search-attribute-errors';
 import { isClosedError, TurnHandle } from './turn-handle';
+
+/** What creates a thread: its workflow input and search attributes. */
+interface ThreadCreation {
+  input: AgentThreadInput;
+  attributes: SearchAttributePair[];
+}
+
+/** How long `send` keeps trying a busy thread or a restarting server. */
+const SEND_RETRY_MS = 60_000;
 
 /** How a thread is created (by its first message) and what each message defaults to. */
 export interface ThreadOptions {
@@ -108,27 +117,50 @@ export class ThreadHandle {
       ...(created ? { configHash: created.input.configHash } : {}),
     };
     const updateId = `message-${message.messageId}`;
-    try {
-      const receipt = created
-        ? await this.target.temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
-            args: [message],
-            updateId,
-            startWorkflowOperation: new WithStartWorkflowOperation<typeof agentThread>(WireName.agentThreadWorkflow, {
-              workflowId: this.threadId,
-              taskQueue: this.target.taskQueue,
-              args: [created.input],
-              // A live thread takes the message; a closed one refuses it (its conversation is not reopened empty).
-              workflowIdConflictPolicy: 'USE_EXISTING',
-              workflowIdReusePolicy: 'REJECT_DUPLICATE',
-              typedSearchAttributes: created.attributes,
-              staticSummary: `thread ${this.threadId}: ${created.input.config.name}`,
-            }),
-          })
-        : await this.run.workflow.executeUpdate(sendMessageUpdate, { args: [message], updateId });
-      return new TurnHandle(this.run, receipt);
-    } catch (error) {
-      throw await this.sendError(error, created !== null);
+    const startedAt = Date.now();
+    for (let delayMs = 100; ; delayMs = Math.min(delayMs * 2, 2_000)) {
+      try {
+        return await this.deliver(message, updateId, created);
+      } catch (error) {
+        // A busy thread (the server limits updates in flight per workflow) or a restarting server:
+        // the same update id again, so a retry never adds the message twice.
+        if (Date.now() - startedAt > SEND_RETRY_MS || !(await this.isTransient(error))) throw await this.sendError(error, created !== null);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
     }
+  }
+
+  /** One try of a send: update-with-start when the thread may be created, a plain update otherwise. */
+  private async deliver(message: ThreadMessage, updateId: string, created: ThreadCreation | null): Promise<TurnHandle> {
+    if (!created) return new TurnHandle(this.run, await this.run.workflow.executeUpdate(sendMessageUpdate, { args: [message], updateId }));
+    const receipt = await this.target.temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
+      args: [message],
+      updateId,
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof agentThread>(WireName.agentThreadWorkflow, {
+        workflowId: this.threadId,
+        taskQueue: this.target.taskQueue,
+        args: [created.input],
+        // A live thread takes the message; a closed one refuses it (its conversation is not reopened empty).
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: created.attributes,
+        staticSummary: `thread ${this.threadId}: ${created.input.config.name}`,
+      }),
+    });
+    return new TurnHandle(this.run, receipt);
+  }
+
+  /**
+   * Whether a failed send is worth sending again: a transient server error, or an update-with-start
+   * the server could not execute while the thread runs (too many updates in flight at once).
+   */
+  private async isTransient(error: unknown): Promise<boolean> {
+    if (transientServerError(error) !== null) return true;
+    if (!(error instanceof Error) || !/Update-with-Start could not be executed|in-flight updates/i.test(error.message)) return false;
+    return this.run.workflow.describe().then(
+      (description) => description.status.name === 'RUNNING',
+      () => false,
+    );
   }
 
   /** The thread now (phase, queued messages, the newest turns' results), through the `thread` query. */
@@ -154,7 +186,7 @@ export class ThreadHandle {
   }
 
   /** The thread's input and search attributes for its creation (validated here, before anything is sent). */
-  private creation(): { input: AgentThreadInput; attributes: SearchAttributePair[] } {
+  private creation(): ThreadCreation {
     const config = withSkillSourceKeys(parseAgentConfig(this.options.config!));
     const agents = resolveHandoffAgents(config, this.options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
     const resourceProblems = resourceIdProblems([config, ...Object.values(agents)], this.options.resourceId);

@@ -5,7 +5,7 @@ import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots
 import type { RunEvent } from '../protocol/run-events';
 import { awaitTurnUpdate } from '../protocol/thread-messages';
 import type { ThreadMessageReceipt, ThreadResult, TurnResult } from '../protocol/thread-types';
-import type { DecideOptions, DecisionReceipt, RunHandle } from './run-handle';
+import { transientServerError, type DecideOptions, type DecisionReceipt, type RunHandle } from './run-handle';
 
 /**
  * One turn of a thread: the answer to a message sent with `ThreadHandle.send` (or, for a message
@@ -51,7 +51,10 @@ export class TurnHandle {
       } catch (error) {
         if (error instanceof WorkflowNotFoundError || isClosedError(error)) return this.resultOfClosedThread();
         if (error instanceof WorkflowUpdateFailedError) throw this.unavailable(error.cause?.message ?? error.message);
-        throw error;
+        // A busy thread or a restarting server: wait and ask again (the answer is the same).
+        if (transientServerError(error) === null) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        continue;
       }
       if (reply.status === 'completed') return reply.result;
       if (reply.status === 'unknown') throw this.unavailable(`the thread keeps the newest turns only (${reply.turnsCompleted} completed)`);
