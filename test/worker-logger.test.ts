@@ -32,6 +32,13 @@ describe('the worker log', () => {
     expect(JSON.stringify(line)).not.toContain('secret payload');
   });
 
+  it('names the class of an error that crossed from the workflow thread as a plain Error', () => {
+    const { logger, lines } = capturedLogger();
+    const cloned = structuredClone(ApplicationFailure.nonRetryable('no key', 'ModelAuthFailed'));
+    logger.warn('Workflow failed', { error: cloned });
+    expect(lines()[0]).toMatchObject({ error: { name: 'ApplicationFailure', message: 'no key' } });
+  });
+
   it('leaves metadata without errors as it is', () => {
     const { logger, lines } = capturedLogger();
     logger.info('Worker polling', { taskQueue: 'agent-runs', count: 2 });

@@ -1,4 +1,5 @@
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
+import { types } from 'node:util';
 import { pino, type Logger as PinoLogger } from 'pino';
 
 /**
@@ -50,20 +51,27 @@ export class PinoTemporalLogger implements Logger {
  * and stack are not enumerable), so the SDK's "Workflow failed" line showed `"error":{}`.
  */
 function withErrorsSerialised(meta: LogMetadata): LogMetadata {
-  if (!Object.values(meta).some((value) => value instanceof Error)) return meta;
-  return Object.fromEntries(Object.entries(meta).map(([key, value]) => [key, value instanceof Error ? serialisedError(value) : value]));
+  if (!Object.values(meta).some(isError)) return meta;
+  return Object.fromEntries(Object.entries(meta).map(([key, value]) => [key, isError(value) ? serialisedError(value) : value]));
+}
+
+/** An Error of any realm (a workflow thread's, a VM context's): `instanceof` alone misses those. */
+function isError(value: unknown): value is Error {
+  return value instanceof Error || types.isNativeError(value);
 }
 
 /** An error as a log line shows it: class, message, Temporal failure type, stack, and its causes (a few levels). */
 export function serialisedError(error: Error, depth = 0): Record<string, unknown> {
   // The failure's `details` and raw `failure` proto are left out: they may carry payload data.
   const { type, nonRetryable } = error as { type?: unknown; nonRetryable?: unknown };
+  // Workflow errors reach the main thread as structured clones: a plain Error whose stack still names the class.
+  const stackName = /^(\w+(?:Error|Failure))\b/.exec(error.stack ?? '')?.[1];
   return {
-    name: error.name,
+    name: error.name === 'Error' && stackName ? stackName : error.name,
     message: error.message,
     ...(typeof type === 'string' ? { type } : {}),
     ...(typeof nonRetryable === 'boolean' ? { nonRetryable } : {}),
     ...(error.stack ? { stack: error.stack } : {}),
-    ...(error.cause instanceof Error && depth < 4 ? { cause: serialisedError(error.cause, depth + 1) } : {}),
+    ...(isError(error.cause) && depth < 4 ? { cause: serialisedError(error.cause, depth + 1) } : {}),
   };
 }
