@@ -43,6 +43,9 @@ export const VALIDATED_SIGNALS_PATCH = 'validated-signals';
 /** A child workflow id longer than a cluster accepts is shortened (its start kept, a hash appended). */
 export const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';
 
+/** A sub-agent run of a parent with skill sources carries them as `AgentSkillSources` (the skills watcher finds it). */
+export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
+
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
   {
@@ -104,6 +107,17 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['subagents-long-workflow-id/since-bounded-child-ids.json'],
       without: ['subagents-long-workflow-id/since-validated-signals.json'],
+    },
+  },
+  {
+    id: SUBAGENT_SKILL_SOURCES_PATCH,
+    added: '2026-11-24',
+    changed:
+      "A sub-agent of a run with skill sources starts with them as the `AgentSkillSources` search attribute, so the skills watcher signals it; before, with `AgentName` and `AgentStatus` only, and a running sub-agent never got skill changes. Consulted only by runs with skill sources.",
+    stage: 'patched',
+    histories: {
+      with: ['subagent-skills/since-subagent-skill-sources.json'],
+      without: ['subagent-skills/since-bounded-child-ids.json'],
     },
   },
 ];
