@@ -129,8 +129,8 @@ export const PATCHES: readonly PatchRecord[] = [
       "A sub-agent of a run with skill sources starts with them as the `AgentSkillSources` search attribute, so the skills watcher signals it; before, with `AgentName` and `AgentStatus` only, and a running sub-agent never got skill changes. Consulted only by runs with skill sources.",
     stage: 'patched',
     histories: {
-      with: ['subagent-skills/since-subagent-skill-sources.json'],
-      without: ['subagent-skills/since-bounded-child-ids.json'],
+      with: ['subagent-skill-sources/since-subagent-skill-sources.json', 'subagent-skills/since-subagent-skill-sources.json'],
+      without: ['subagent-skill-sources/since-bounded-child-ids.json'],
     },
   },
 ];
