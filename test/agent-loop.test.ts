@@ -53,5 +53,6 @@ describe('the heading of an execution that continues a run (it has no summary of
     // A later continuation of the same agent is not a handoff any more.
     expect(continuationHeading('billing', 'Refund order 7', { ...handoff, step: 40, continuations: 2 })).toBe('billing (continued as new after step 40, execution 3): Refund order 7');
     expect(continuationHeading('writer', 'x'.repeat(300), { step: 9, continuations: 0 })).toBe(`writer (continued as new after step 9, execution 1): ${'x'.repeat(99)}…`);
+    expect(continuationHeading('support', '', { step: 12, continuations: 1 })).toBe('support (continued as new after step 12, execution 2)');
   });
 });

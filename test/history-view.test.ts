@@ -127,22 +127,21 @@ describe('history view', () => {
   });
 
   it('says which signals the run ignored and why: an unknown or already decided approval, an invalid payload', () => {
-    const { entries, text } = transcriptOf('approval-ignored.json');
+    const { entries, text } = transcriptOf('approval-ignored/unpatched.json');
     expect(signalsOf(entries).map((entry) => entry.ignored ?? null)).toEqual([
       "no approval 'step-9.call-9' was waiting in the run then",
       null,
       "approval 'step-1.call-1' was already rejected by carol",
     ]);
     expect(text).toContain('signal approval: {"approvalId":"step-1.call-1","decision":"approve","decidedBy":"mallory"}\n              ✗ ignored by the run: approval \'step-1.call-1\' was already rejected by carol');
-    expect(signalsOf(transcriptOf('approval-late-decision.json').entries)[0]?.ignored).toBe("approval 'step-1.call-1' was already timed out");
-    const validated = readdirSync(HISTORIES_DIR).find((name) => name.startsWith('signals-validated@'))!;
-    expect(signalsOf(transcriptOf(validated).entries).map((entry) => entry.ignored)).toEqual(['text: must be a string, not 5', 'version: must be a positive integer, not "two"']);
+    expect(signalsOf(transcriptOf('approval-late-decision/unpatched.json').entries)[0]?.ignored).toBe("approval 'step-1.call-1' was already timed out");
+    expect(signalsOf(transcriptOf('signals-validated/since-validated-signals.json').entries).map((entry) => entry.ignored)).toEqual(['text: must be a string, not 5', 'version: must be a positive integer, not "two"']);
     // Valid signals that applied carry no verdict.
-    expect(signalsOf(transcriptOf('message-injection.json').entries).every((entry) => entry.ignored === undefined)).toBe(true);
+    expect(signalsOf(transcriptOf('message-injection/unpatched.json').entries).every((entry) => entry.ignored === undefined)).toBe(true);
   });
 
   it('never stamps a call the workflow answered before the update that decided it', () => {
-    const { entries } = transcriptOf('approval-mixed.json');
+    const { entries } = transcriptOf('approval-mixed/unpatched.json');
     const rejection = entries.findIndex((entry) => entry.kind === 'tool' && entry.tool === 'add');
     const update = entries.findIndex((entry) => entry.kind === 'update' && (entry.payload as { decision?: string }).decision === 'reject');
     expect(update).toBeLessThan(rejection);
@@ -152,8 +151,7 @@ describe('history view', () => {
   });
 
   it("names a failed run's error type", () => {
-    const file = readdirSync(HISTORIES_DIR).find((name) => name.startsWith('status-on-close-failed@'))!;
-    const { entries, text } = transcriptOf(file);
+    const { entries, text } = transcriptOf('status-on-close-failed/since-validated-signals.json');
     expect(entriesOf(entries, 'finished')[0]).toMatchObject({ status: 'failed', failureType: 'ModelAuthFailed' });
     expect(text).toContain('failed (ModelAuthFailed): Model step step-1.model (scripted:authFails) failed: invalid API key');
   });

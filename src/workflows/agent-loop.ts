@@ -188,5 +188,6 @@ export function continuationHeading(agent: string, task: string, carried: Pick<C
     handoff && handoff.to === agent && handoff.step === carried.step
       ? `handed off from ${handoff.from} after step ${handoff.step}`
       : `continued as new after step ${carried.step}, execution ${carried.continuations + 1}`;
-  return `${agent} (${why}): ${shownTask}`;
+  // A thread's executions have no task of their own (their turns do).
+  return shownTask ? `${agent} (${why}): ${shownTask}` : `${agent} (${why})`;
 }
