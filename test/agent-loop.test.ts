@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { addUsage, buildSystemPrompt, emptyUsage, lastAssistantText } from '../src/workflows/agent-loop';
+import { addUsage, buildSystemPrompt, continuationHeading, emptyUsage, lastAssistantText } from '../src/workflows/agent-loop';
 import { EventLog } from '../src/workflows/event-log';
 import { parseAgentConfig } from '../src/config/agent-config';
 
@@ -42,5 +42,17 @@ describe('event log', () => {
     const page = log.page(0, 100, false);
     expect(page.events.map((event) => event.seq)).toEqual([8, 9, 10]);
     expect(page.missed).toBe(7);
+  });
+});
+
+describe('the heading of an execution that continues a run (it has no summary of its own)', () => {
+  it('names the agent, why the execution is new (a handoff, or a long history) and the task on one line', () => {
+    expect(continuationHeading('triage', 'Refund order 7', undefined)).toBeNull();
+    const handoff = { step: 2, continuations: 1, handoffs: [{ from: 'triage', to: 'billing', step: 2 }] };
+    expect(continuationHeading('billing', 'Refund\n  order 7', handoff)).toBe('billing (handed off from triage after step 2): Refund order 7');
+    // A later continuation of the same agent is not a handoff any more.
+    expect(continuationHeading('billing', 'Refund order 7', { ...handoff, step: 40, continuations: 2 })).toBe('billing (continued as new after step 40, execution 3): Refund order 7');
+    expect(continuationHeading('writer', 'x'.repeat(300), { step: 9, continuations: 0 })).toBe(`writer (continued as new after step 9, execution 1): ${'x'.repeat(99)}…`);
+    expect(continuationHeading('support', '', { step: 12, continuations: 1 })).toBe('support (continued as new after step 12, execution 2)');
   });
 });

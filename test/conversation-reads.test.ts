@@ -124,6 +124,20 @@ describe('how model steps read the conversation', () => {
   });
 });
 
+describe('the conversation query as people and other tools send it', () => {
+  it('answers no argument (the Web UI) with the whole current conversation, and refuses a malformed one naming the field', async () => {
+    const { run } = await runWith('small');
+    const handle = env.client.workflow.getHandle(run.workflowId);
+    const whole = await handle.query(conversationQuery);
+    expect(whole).toMatchObject({ epoch: 0, from: 0, system: expect.stringContaining('You are small') });
+    expectWholeConversation(whole.messages.slice(0, 1 + (STEPS - 1) * 2), 'small');
+    const last = whole.messages.length - 1;
+    expect(await handle.query(conversationQuery, { from: last })).toMatchObject({ from: last, messages: [whole.messages[last]] });
+    await expect(handle.query(WireName.conversationQuery, { epoch: 'latest' })).rejects.toThrow('epoch: must be a whole number of at least 0, not "latest"');
+    await expect(handle.query(WireName.conversationQuery, 'executor')).rejects.toThrow('a conversation request must be an object');
+  });
+});
+
 describe('the references a run hands its model steps', () => {
   const user = (content: string) => ({ role: 'user' as const, content });
 

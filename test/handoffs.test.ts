@@ -44,6 +44,22 @@ afterAll(async () => {
 const triage = { name: 'triage', model: 'scripted:triage', instructions: 'You route tickets.', tools: ['echo'], handoffs: ['billing'] };
 const billing = { name: 'billing', model: 'scripted:billing', instructions: 'You handle billing.', tools: ['add'] };
 
+/** The run ids of a run's executions, first to last. */
+async function executionsOf(workflowId: string): Promise<string[]> {
+  const runIds: string[] = [];
+  for (let runId: string | undefined = (await env.client.workflow.getHandle(workflowId).describe()).runId; runId; ) {
+    runIds.unshift(runId);
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return runIds;
+}
+
+/** What the Web UI's run page and `temporal workflow metadata` show as the execution's current details. */
+async function currentDetails(workflowId: string, runId: string): Promise<string> {
+  return (await env.client.workflow.getHandle(workflowId, runId).query<{ currentDetails: string }>('__temporal_workflow_metadata')).currentDetails;
+}
+
 describe('handoffs', () => {
   it('transfers the conversation to the target agent, durably, and the history shows it', async () => {
     const run = await env.agents.startRun({ config: triage, task: 'I want my money back', agents: { billing } });
@@ -60,6 +76,10 @@ describe('handoffs', () => {
     expect(transcript).toContain('→ transfer_to_billing({"reason":"a refund"})');
     expect(transcript).toContain('continued (new run): agent billing, model scripted:billing');
     expect(transcript).toContain('Refunded 42 euros.');
+    // Temporal gives the execution after a handoff no summary: its current details say what it is.
+    const [first, second] = await executionsOf(run.workflowId);
+    expect(await currentDetails(run.workflowId, second!)).toBe('billing (handed off from triage after step 2): I want my money back\n\ncompleted: completed');
+    expect(await currentDetails(run.workflowId, first!)).toBe('continued as new after step 2: handed off to billing');
     await recordHistory('handoff', run);
   });
 

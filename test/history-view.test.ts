@@ -17,6 +17,10 @@ function entriesOf<K extends TranscriptEntry['kind']>(entries: TranscriptEntry[]
   return entries.filter((entry): entry is Extract<TranscriptEntry, { kind: K }> => entry.kind === kind);
 }
 
+function signalsOf(entries: TranscriptEntry[]): Array<Extract<TranscriptEntry, { kind: 'signal' | 'update' }>> {
+  return entries.filter((entry): entry is Extract<TranscriptEntry, { kind: 'signal' | 'update' }> => entry.kind === 'signal');
+}
+
 describe('history view', () => {
   it('reads every recorded history of an agent run without an error', () => {
     // Histories of other workflows (the workers' tool listing) have no transcript to speak of.
@@ -120,5 +124,35 @@ describe('history view', () => {
     expect(entriesOf(entries, 'started')[0]?.forkOf).toMatchObject({ step: 2 });
     expect(text).toMatch(/forked from origin-\S+ \(\S+\) after step 2/);
     expect(entriesOf(entries, 'model').map((entry) => entry.step)).toEqual([3]);
+  });
+
+  it('says which signals the run ignored and why: an unknown or already decided approval, an invalid payload', () => {
+    const { entries, text } = transcriptOf('approval-ignored/unpatched.json');
+    expect(signalsOf(entries).map((entry) => entry.ignored ?? null)).toEqual([
+      "no approval 'step-9.call-9' was waiting in the run then",
+      null,
+      "approval 'step-1.call-1' was already rejected by carol",
+    ]);
+    expect(text).toContain('signal approval: {"approvalId":"step-1.call-1","decision":"approve","decidedBy":"mallory"}\n              ✗ ignored by the run: approval \'step-1.call-1\' was already rejected by carol');
+    expect(signalsOf(transcriptOf('approval-late-decision/unpatched.json').entries)[0]?.ignored).toBe("approval 'step-1.call-1' was already timed out");
+    expect(signalsOf(transcriptOf('signals-validated/since-validated-signals.json').entries).map((entry) => entry.ignored)).toEqual(['text: must be a string, not 5', 'version: must be a positive integer, not "two"']);
+    // Valid signals that applied carry no verdict.
+    expect(signalsOf(transcriptOf('message-injection/unpatched.json').entries).every((entry) => entry.ignored === undefined)).toBe(true);
+  });
+
+  it('never stamps a call the workflow answered before the update that decided it', () => {
+    const { entries } = transcriptOf('approval-mixed/unpatched.json');
+    const rejection = entries.findIndex((entry) => entry.kind === 'tool' && entry.tool === 'add');
+    const update = entries.findIndex((entry) => entry.kind === 'update' && (entry.payload as { decision?: string }).decision === 'reject');
+    expect(update).toBeLessThan(rejection);
+    expect(Date.parse(entries[rejection]!.at)).toBeGreaterThanOrEqual(Date.parse(entries[update]!.at));
+    const times = entries.map((entry) => Date.parse(entry.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it("names a failed run's error type", () => {
+    const { entries, text } = transcriptOf('status-on-close-failed/since-validated-signals.json');
+    expect(entriesOf(entries, 'finished')[0]).toMatchObject({ status: 'failed', failureType: 'ModelAuthFailed' });
+    expect(text).toContain('failed (ModelAuthFailed): Model step step-1.model (scripted:authFails) failed: invalid API key');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../src/protocol/message-validation';
+import { validateApprovalDecision, validateConversationRequest, validateInjectedMessage, validateSkillBatch } from '../src/protocol/message-validation';
 
 describe('approval decisions', () => {
   it('accepts a decision with optional fields, and null as absent', () => {
@@ -65,5 +65,28 @@ describe('skills batches', () => {
     expect(reasonOf({ ...batch, changes: [{ kind: 'renamed', skillName: 'x' }] })).toBe('changes[0].kind: must be "added", "modified" or "removed", not "renamed"');
     expect(reasonOf({ ...batch, changes: [{ kind: 'added', skillName: 'x', skill: { ...skill, tools: 'echo' } }] })).toBe('changes[0].skill.tools: must be an array of strings, not "echo"');
     expect(reasonOf({ ...batch, errors: [{ file: 1 }] })).toBe('errors[0]: must be an object { file, message } of strings, not {"file":1}');
+  });
+});
+
+describe('conversation requests', () => {
+  it('takes no argument, or any subset of the fields, as a request for the default view', () => {
+    expect(validateConversationRequest(undefined)).toEqual({ ok: true, value: {} });
+    expect(validateConversationRequest(null)).toEqual({ ok: true, value: {} });
+    expect(validateConversationRequest({})).toEqual({ ok: true, value: {} });
+    expect(validateConversationRequest({ thread: 'planner', epoch: 1, from: 0, count: null })).toEqual({ ok: true, value: { thread: 'planner', epoch: 1, from: 0 } });
+  });
+
+  it('refuses a request that is not an object, a wrong thread, counts that are not whole numbers, and unknown fields, naming them', () => {
+    const reasonOf = (payload: unknown) => {
+      const checked = validateConversationRequest(payload);
+      return checked.ok ? null : `${checked.type}: ${checked.reason}`;
+    };
+    expect(reasonOf('executor')).toBe('InvalidMessage: a conversation request must be an object { thread?, epoch?, from?, count? }, not "executor"');
+    expect(reasonOf([0])).toBe('InvalidMessage: a conversation request must be an object { thread?, epoch?, from?, count? }, not [0]');
+    expect(reasonOf({ thread: 'tools' })).toBe('InvalidMessage: thread: must be "executor" or "planner", not "tools"');
+    expect(reasonOf({ epoch: '0' })).toBe('InvalidMessage: epoch: must be a whole number of at least 0, not "0"');
+    expect(reasonOf({ from: -1 })).toBe('InvalidMessage: from: must be a whole number of at least 0, not -1');
+    expect(reasonOf({ count: 1.5 })).toBe('InvalidMessage: count: must be a whole number of at least 0, not 1.5');
+    expect(reasonOf({ epoch: 0, limit: 10 })).toBe('InvalidMessage: limit: unknown field (expected thread, epoch, from, count)');
   });
 });

@@ -110,6 +110,14 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     }),
   [register.BOUNDED_CHILD_IDS_PATCH]: (history) =>
     (history.events ?? []).some((event) => (event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId?.length ?? 0) > MAX_WORKFLOW_ID_LENGTH),
+  // A user's own workflow (not an agent run) that starts an agent child.
+  [register.RUN_AGENT_SEARCH_ATTRIBUTES_PATCH]: (history) =>
+    history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name !== WireName.agentRunWorkflow &&
+    (history.events ?? []).some((event) => event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === WireName.agentRunWorkflow),
+  // An agent run with skill sources that starts a sub-agent.
+  [register.SUBAGENT_SKILL_SOURCES_PATCH]: (history) =>
+    (decoded<{ config?: { skill_sources?: string[] } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.config?.skill_sources?.length ?? 0) > 0 &&
+    (history.events ?? []).some((event) => event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === WireName.agentRunWorkflow),
 };
 
 describe('the patch register', () => {

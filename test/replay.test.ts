@@ -1,7 +1,8 @@
 // Replays every recorded history in test/histories against today's workflow code, one result per file.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Worker, type ReplayResult } from '@temporalio/worker';
-import { corpusFiles, parseCorpusPath, readCorpusHistory, workflowIdOf } from './support/history-corpus';
+import { corpusFiles, parseCorpusPath, readCorpusHistory, workflowIdOf, workflowTypeOf } from './support/history-corpus';
+import { AGENT_WORKFLOW_TYPES, userWorkflowBundle } from './support/user-workflow-bundle';
 
 /**
  * Histories recorded from real runs (npm run record-histories) replayed against today's workflow
@@ -32,6 +33,14 @@ describe('the replay corpus', () => {
   });
 });
 
+/** Replays `histories` against one bundle, keeping each file's result. */
+async function replayInto(results: Map<string, ReplayResult>, histories: Array<{ file: string; workflowId: string; history: ReturnType<typeof readCorpusHistory> }>, workflowBundle: { codePath: string } | { code: string }): Promise<void> {
+  // The replayer takes one history at a time, in order, and yields its result before the next.
+  let current = 0;
+  const inOrder = histories.map(({ workflowId, history }) => ({ workflowId, history }));
+  for await (const result of Worker.runReplayHistories({ workflowBundle }, inOrder)) results.set(histories[current++]!.file, result);
+}
+
 describe('replay of recorded histories', () => {
   const results = new Map<string, ReplayResult>();
   const unreadable = new Map<string, string>();
@@ -48,12 +57,12 @@ describe('replay of recorded histories', () => {
         unreadable.set(file, `not a history: ${String(error)}`);
       }
     }
-    // The replayer takes one history at a time, in order, and yields its result before the next.
-    let current = 0;
-    const inOrder = replayable.map(({ workflowId, history }) => ({ workflowId, history }));
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.AGENT_WORKFLOW_BUNDLE! } }, inOrder)) {
-      results.set(replayable[current++]!.file, result);
-    }
+    // Agent runs replay against the agent bundle; users' workflows that run agents against theirs
+    // (ours bundled with test/support/parent-workflows.ts by the plugin, as their workers do).
+    const ofAgents = replayable.filter(({ history }) => AGENT_WORKFLOW_TYPES.includes(workflowTypeOf(history) ?? ''));
+    const ofUsers = replayable.filter((entry) => !ofAgents.includes(entry));
+    await replayInto(results, ofAgents, { codePath: process.env.AGENT_WORKFLOW_BUNDLE! });
+    if (ofUsers.length > 0) await replayInto(results, ofUsers, { code: await userWorkflowBundle() });
   }, 600_000);
 
   it('finds histories to replay', () => {

@@ -1,8 +1,11 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowExecutionStatusName } from '@temporalio/client';
 import type { RunHandle } from '../src/client/agent-client';
 import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
+import { AgentSkillSourcesAttribute } from '../src/protocol/search-attributes';
 import { recordHistory } from './support/history-recorder';
+import { tempSkillRoot } from './support/skill-files';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -152,6 +155,20 @@ describe('sub-agents', () => {
     expect(childId).toBe(boundedWorkflowId(`${workflowId}.step-1.sub-1`));
     expect(childId).toHaveLength(MAX_WORKFLOW_ID_LENGTH);
     await recordHistory('subagents-long-workflow-id', run);
+  });
+
+  it("starts a sub-agent of a run with skill sources with them as AgentSkillSources, so the skills watcher finds it (subagent-skill-sources)", async () => {
+    const folder = tempSkillRoot();
+    try {
+      const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'], skill_sources: [folder] }, task: 'Delegate' });
+      const result = await run.result();
+      expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'forty-two' })]);
+      const child = await env.client.workflow.getHandle(`${run.workflowId}.step-1.sub-1`).describe();
+      expect(child.typedSearchAttributes.get(AgentSkillSourcesAttribute)).toEqual([folder]);
+      await recordHistory('subagent-skill-sources', run);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('offers no parallel sub-agent tool when allow_parallel_subagents is false', async () => {

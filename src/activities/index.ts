@@ -7,8 +7,9 @@ import { createSaveConversation } from './save-conversation';
 import { createLoadForkOrigin } from './load-fork-origin';
 import { createListWorkerTools } from './list-worker-tools';
 import { createReplayToolCall, type ReplayDependencies } from './replay-tool-call';
+import { createCheckSearchAttributes, type SearchAttributesDependencies } from './check-search-attributes';
 
-export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies & ReplayDependencies;
+export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies & ReplayDependencies & SearchAttributesDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -23,6 +24,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     loadForkOrigin: createLoadForkOrigin(dependencies),
     listWorkerTools: createListWorkerTools(dependencies),
     replayToolCall: createReplayToolCall(dependencies),
+    // A local activity of runAgent in your own workflows (durable-agents/workflow).
+    checkSearchAttributes: createCheckSearchAttributes(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

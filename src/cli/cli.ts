@@ -50,6 +50,7 @@ program
   .option('--history-size-limit <size>', 'continue as new at this much history, e.g. 2MB (default: when Temporal suggests it)')
   .option('--model-step-timeout <duration>', "one attempt of a model step (default: the config's timeouts.model_step, else 5m)")
   .option('--resource <id>', 'who the run is for (user:42): the memory agents with memory: true use; docs/memory.md')
+  .option('--no-tool-check', "start without asking the workers whether they have the config's tools")
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.run()).runCommand(options));
 

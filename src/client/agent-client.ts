@@ -9,7 +9,7 @@ import type { AgentRunInput, ApprovalRequest, RunTimeouts } from '../protocol/ru
 import { AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { SearchAttributePair } from '@temporalio/common';
 import { planFork, type ForkOptions } from './fork';
-import { assertWorkersHaveTools } from './check-worker-tools';
+import { assertWorkersHaveTools, WorkerToolsCheck } from './check-worker-tools';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
@@ -51,6 +51,8 @@ export interface StartRunOptions {
    * run has memory; every tool sees it as `ToolContext.resourceId`.
    */
   resourceId?: string;
+  /** Ask the workers whether they have the config's tools first (default: the client's `checkWorkerTools`). */
+  checkWorkerTools?: boolean;
 }
 
 /** Settings of an `AgentClient`, for `AgentClient.connect` or the constructor. */
@@ -66,6 +68,14 @@ export interface AgentClientOptions {
    * (saves a round trip). Needs the client and the worker to share one NativeConnection.
    */
   eagerStart?: boolean;
+  /**
+   * Before a run starts, ask the task queue's workers which tools they have and refuse a config
+   * naming one they lack (AgentConfigError), instead of the run finding out at the tool's first
+   * call. Costs one short workflow per task queue a minute (the answer is reused); never holds a
+   * run back when no worker polls the queue or none answers within 10 s (the run starts and waits
+   * durably). Default: true.
+   */
+  checkWorkerTools?: boolean;
 }
 
 /**
@@ -80,6 +90,8 @@ export class AgentClient {
   readonly taskQueue: string;
   readonly uiUrl: string | null;
   private readonly eagerStart: boolean;
+  private readonly checkWorkerTools: boolean;
+  private readonly workerTools: WorkerToolsCheck;
 
   constructor(
     readonly temporal: Client,
@@ -89,6 +101,8 @@ export class AgentClient {
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.uiUrl = options.uiUrl ?? null;
     this.eagerStart = options.eagerStart ?? false;
+    this.checkWorkerTools = options.checkWorkerTools ?? true;
+    this.workerTools = new WorkerToolsCheck(temporal, this.namespace);
   }
 
   /**
@@ -107,7 +121,8 @@ export class AgentClient {
    * workflow on the client's task queue. Returns once the server has accepted the start, not when
    * the run ends: `await handle.result()` for that.
    * @throws AgentConfigError naming the invalid fields (an agent with `memory: true` and no
-   * `resourceId` among them); nothing is started then.
+   * `resourceId` among them), or the tools the task queue's workers lack (see
+   * `checkWorkerTools`); nothing is started then.
    * @throws SearchAttributesMissingError (code `SearchAttributesMissing`) when the namespace lacks
    * the runtime's search attributes (`npx durable-agents setup`).
    * @throws WorkflowExecutionAlreadyStartedError (from `@temporalio/client`) when a run with this
@@ -129,6 +144,7 @@ export class AgentClient {
       ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
       ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
     };
+    if (options.checkWorkerTools ?? this.checkWorkerTools) await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
     return this.startAgentWorkflow(input, { workflowId, summary: `${config.name}: ${oneLine(options.task, 100)}` });
   }

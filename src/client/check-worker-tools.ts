@@ -1,13 +1,56 @@
+// Refusing configs that name tools the task queue's workers lack, before a run, fork or evaluation starts.
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import type { AgentConfig } from '../config/agent-config';
 import { AgentConfigError, AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import { splitMcpToolName } from '../protocol/mcp-tool-names';
 import { WireName } from '../protocol/wire-names';
 import type { agentWorkerTools } from '../workflows/agent-worker-tools';
 
-/** How long the task queue's workers have to say which tools they have. */
-const PROBE_TIMEOUT = '30s';
+/** How long the task queue's workers have to say which tools they have, before a fork or an evaluation. */
+const PROBE_TIMEOUT: Duration = '30s';
+
+/** … and before a plain run, which starts anyway when they do not say (it waits for a worker durably). */
+const START_PROBE_TIMEOUT: Duration = '10s';
+
+/** How long a client trusts the tool list it was given for a task queue (workers change on deploys). */
+export const WORKER_TOOLS_CACHE_MS = 60_000;
+
+/** One tool of one agent's config. */
+interface WantedTool {
+  agent: string;
+  tool: string;
+}
+
+/** The tools the configs name, without MCP tools (`server__tool`: the MCP servers', not the workers'). */
+function wantedTools(configs: readonly AgentConfig[]): WantedTool[] {
+  return configs.flatMap((config) => config.tools.filter((tool) => !splitMcpToolName(tool)).map((tool) => ({ agent: config.name, tool })));
+}
+
+/** Asks the task queue's workers which tools they have: a short `agentWorkerTools` workflow (one activity). */
+function askWorkers(client: Client, taskQueue: string, timeout: Duration, why: string): Promise<string[]> {
+  return client.workflow.execute<typeof agentWorkerTools>(WireName.workerToolsWorkflow, {
+    taskQueue,
+    workflowId: `worker-tools-${randomUUID().slice(0, 8)}`,
+    workflowExecutionTimeout: timeout,
+    staticSummary: `which tools the agent workers have (asked before ${why})`,
+  });
+}
+
+/** Refuses `wanted` tools missing from `available`, saying how to register them. */
+function refuseMissing(wanted: readonly WantedTool[], available: readonly string[], taskQueue: string): void {
+  const missing = wanted.filter(({ tool }) => !available.includes(tool));
+  if (missing.length === 0) return;
+  const problems = missing.map(({ agent, tool }) => `tools: agent '${agent}' names tool '${tool}', which the workers on task queue '${taskQueue}' do not have`);
+  const names = [...new Set(missing.map(({ tool }) => tool))].join(', ');
+  throw new AgentConfigError(
+    `Invalid agent config:\n  ${problems.join('\n  ')}\n  (the workers have: ${available.join(', ')})\n` +
+      `  Register ${names} on the workers (AgentPlugin({ tools: [...] }), createAgentWorker({ tools }), or \`durable-agents worker --tools <module>\`), or remove it from the config.`,
+    problems,
+  );
+}
 
 /**
  * Refuses configs that name tools the task queue's workers lack, before a fork or an evaluation
@@ -17,24 +60,72 @@ const PROBE_TIMEOUT = '30s';
  * (`WorkersUnavailable`) when no worker answers on the task queue.
  */
 export async function assertWorkersHaveTools(client: Client, taskQueue: string, configs: readonly AgentConfig[]): Promise<void> {
-  const wanted = configs.flatMap((config) => config.tools.filter((tool) => !splitMcpToolName(tool)).map((tool) => ({ agent: config.name, tool })));
+  const wanted = wantedTools(configs);
   if (wanted.length === 0) return;
   let available: string[];
   try {
-    available = await client.workflow.execute<typeof agentWorkerTools>(WireName.workerToolsWorkflow, {
-      taskQueue,
-      workflowId: `worker-tools-${randomUUID().slice(0, 8)}`,
-      workflowExecutionTimeout: PROBE_TIMEOUT,
-      staticSummary: 'which tools the agent workers have (asked before a fork or an evaluation)',
-    });
+    available = await askWorkers(client, taskQueue, PROBE_TIMEOUT, 'a fork or an evaluation');
   } catch (error) {
     throw new AgentRuntimeError(
       ErrorCode.workersUnavailable,
       `No agent worker on task queue '${taskQueue}' said which tools it has within ${PROBE_TIMEOUT} (${(error as Error).message}): start a worker (durable-agents worker) and try again`,
     );
   }
-  const missing = wanted.filter(({ tool }) => !available.includes(tool));
-  if (missing.length === 0) return;
-  const problems = missing.map(({ agent, tool }) => `tools: agent '${agent}' names tool '${tool}', which the workers on task queue '${taskQueue}' do not have`);
-  throw new AgentConfigError(`Invalid agent config:\n  ${problems.join('\n  ')}\n  (the workers have: ${available.join(', ')})`, problems);
+  refuseMissing(wanted, available, taskQueue);
+}
+
+/**
+ * The check `AgentClient.startRun` makes: like `assertWorkersHaveTools`, but a run is never held
+ * back for want of an answer. With no worker polling the task queue there is nothing to ask, and
+ * the run starts and waits for one durably; a worker that does not answer within 10 s is passed
+ * over the same way. A tool list the workers gave is reused for a minute per task queue, so
+ * starting many runs asks once; only answers are kept, never their absence.
+ */
+export class WorkerToolsCheck {
+  private readonly known = new Map<string, { tools: string[]; at: number }>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly namespace: string,
+  ) {}
+
+  /** @throws AgentConfigError naming each tool the workers lack, and how to register it. */
+  async refuseMissingTools(taskQueue: string, configs: readonly AgentConfig[]): Promise<void> {
+    const wanted = wantedTools(configs);
+    if (wanted.length === 0) return;
+    const available = await this.workerTools(taskQueue);
+    if (available) refuseMissing(wanted, available, taskQueue);
+  }
+
+  /** The workers' tools (cached), or null when no worker polls the queue or none answered in time. */
+  private async workerTools(taskQueue: string): Promise<string[] | null> {
+    const cached = this.known.get(taskQueue);
+    if (cached && Date.now() - cached.at < WORKER_TOOLS_CACHE_MS) return cached.tools;
+    if (!(await this.hasPollers(taskQueue))) return null;
+    try {
+      const tools = await askWorkers(this.client, taskQueue, START_PROBE_TIMEOUT, 'a run');
+      this.known.set(taskQueue, { tools, at: Date.now() });
+      return tools;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Whether a worker polled the queue for workflow tasks lately (the server keeps pollers for a few
+   * minutes). A server that cannot say (restarting, or an API key without the right) counts as no:
+   * the start itself then reports what is wrong.
+   */
+  private async hasPollers(taskQueue: string): Promise<boolean> {
+    try {
+      const described = await this.client.workflowService.describeTaskQueue({
+        namespace: this.namespace,
+        taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      return (described.pollers?.length ?? 0) > 0;
+    } catch {
+      return false;
+    }
+  }
 }

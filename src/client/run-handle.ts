@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from '@temporalio/client';
 import type { RunEvent } from '../protocol/run-events';
 import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots';
 import { liveSnapshots } from './live-snapshot-stream';
@@ -106,6 +106,7 @@ export class RunHandle {
    * says how often and why. Retries never apply a decision twice: the update keeps one id across
    * them (the server answers a repeat with the first outcome), a repeated signal is ignored by the
    * run, and a refusal because an earlier try already landed is reported as that try's outcome.
+   * @throws AgentRuntimeError with code `RunNotFound` when no run with this id is running.
    */
   async decide(decision: ApprovalDecision, options: DecideOptions = {}): Promise<DecisionReceipt> {
     const startedAt = Date.now();
@@ -124,6 +125,7 @@ export class RunHandle {
           const landed = await this.recordedDecision(decision).catch(() => null);
           if (landed) return withRetries({ delivery: 'update', approvalId: decision.approvalId, outcome: landed });
         }
+        if (error instanceof WorkflowNotFoundError) throw runNotFound(this.workflowId, error);
         const reason = transientServerError(error);
         if (reason === null || Date.now() + delayMs >= giveUpAt) throw error;
         reasons.push(reason);
@@ -241,6 +243,11 @@ export class RunHandle {
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
+}
+
+/** A decision for a run the server does not know, or one that has ended (a user error: `RunNotFound`). */
+function runNotFound(workflowId: string, error: WorkflowNotFoundError): AgentRuntimeError {
+  return new AgentRuntimeError(ErrorCode.runNotFound, `No running run '${workflowId}' in this namespace to decide on (${error.message}): check the run id, or \`status\` it`);
 }
 
 /** The typed error for an update the run's validator refused, by the refusal's stable type. */

@@ -89,8 +89,23 @@ export type TranscriptEntry =
       result: AgentRunResult | null;
       failure: string | null;
     }
-  | { kind: 'signal' | 'update'; at: string; name: string; payload: unknown }
-  | { kind: 'finished'; at: string; status: string; result: AgentRunResult | null; failure: string | null };
+  | {
+      kind: 'signal' | 'update';
+      at: string;
+      name: string;
+      payload: unknown;
+      /** A signal the run ignored, and why (an invalid payload, an unknown, decided or expired approval). */
+      ignored?: string;
+    }
+  | {
+      kind: 'finished';
+      at: string;
+      status: string;
+      result: AgentRunResult | null;
+      failure: string | null;
+      /** A failed run's stable error code (the failure's type, such as `ModelAuthFailed`), when it has one. */
+      failureType?: string | null;
+    };
 
 export interface Transcript {
   workflowId: string;

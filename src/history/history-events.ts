@@ -49,17 +49,26 @@ export function failureText(failure: temporal.api.failure.v1.IFailure | null | u
   return parts.join(': ') || 'failed';
 }
 
+/** The first `ApplicationFailure` type in a failure's chain (the run's stable error code), or null. */
+export function failureTypeOf(failure: temporal.api.failure.v1.IFailure | null | undefined): string | null {
+  for (let current = failure; current; current = current.cause) {
+    if (current.applicationFailureInfo?.type) return current.applicationFailureInfo.type;
+  }
+  return null;
+}
+
 /** "step-3.compaction" → 3. */
 export function stepOf(activityId: string): number {
   return Number(/^step-(\d+)/.exec(activityId)?.[1] ?? 0);
 }
 
-export function finishedStatus(event: HistoryEvent): { status: string; result: AgentRunResult | null; failure: string | null } | null {
+export function finishedStatus(event: HistoryEvent): { status: string; result: AgentRunResult | null; failure: string | null; failureType?: string | null } | null {
   if (event.workflowExecutionCompletedEventAttributes) {
     return { status: 'completed', result: decode<AgentRunResult>(event.workflowExecutionCompletedEventAttributes.result?.payloads?.[0]), failure: null };
   }
+  const failed = event.workflowExecutionFailedEventAttributes?.failure;
   if (event.workflowExecutionFailedEventAttributes) {
-    return { status: 'failed', result: null, failure: event.workflowExecutionFailedEventAttributes.failure?.message ?? 'failed' };
+    return { status: 'failed', result: null, failure: failed?.message ?? 'failed', failureType: failureTypeOf(failed) };
   }
   if (event.workflowExecutionTimedOutEventAttributes) return { status: 'timed out', result: null, failure: null };
   if (event.workflowExecutionCanceledEventAttributes) return { status: 'cancelled', result: null, failure: null };

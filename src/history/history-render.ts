@@ -51,10 +51,14 @@ export function renderTranscript(transcript: Transcript): string {
       }
       case 'signal':
       case 'update':
-        lines.push(`${time}  ${entry.kind} ${entry.name}: ${compact(entry.payload)}`);
+        // A payload is shown as sent: `null` is not `{}`.
+        lines.push(`${time}  ${entry.kind} ${entry.name}: ${truncate(JSON.stringify(entry.payload) ?? 'no payload', 200)}`);
+        if (entry.ignored) lines.push(`              ✗ ignored by the run: ${entry.ignored}`);
         break;
       case 'finished':
-        lines.push(`${time}  ${entry.status}${entry.result ? `: ${entry.result.stopReason} after ${entry.result.steps} steps` : ''}${entry.failure ? `: ${entry.failure}` : ''}`);
+        lines.push(
+          `${time}  ${entry.status}${entry.failureType ? ` (${entry.failureType})` : ''}${entry.result ? `: ${entry.result.stopReason} after ${entry.result.steps} steps` : ''}${entry.failure ? `: ${entry.failure}` : ''}`,
+        );
         if (entry.result?.stopDetail) lines.push(indent(entry.result.stopDetail));
         if (entry.result?.output) lines.push(indent(entry.result.output));
         break;

@@ -17,6 +17,7 @@ import type {
 } from '../protocol/run-types';
 import type { Transcript, TranscriptEntry } from './history-entries';
 import { childOutcome, decode, eventTime, failureText, finishedStatus, iso, recordedToolResults, stepOf } from './history-events';
+import { ignoredSignals } from './ignored-signals';
 
 /**
  * A readable transcript of an agent run, built from its Temporal history alone (so it works for
@@ -78,6 +79,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
   const children = new Map<string, ChildEntry>();
   const scheduledAt = new Map<string, number>();
   const recorded = recordedToolResults(events);
+  const ignored = ignoredSignals(events);
   // Tool calls of the last model reply that no activity has taken yet (by "step:callId").
   let unclaimed = new Map<string, { step: number; call: ToolCall; at: number }>();
   const flushUnclaimed = (at: number) => {
@@ -87,8 +89,10 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
         kind: 'tool',
         step,
         activityId: `step-${step}.call-${call.id}`,
-        // The workflow clock when the result was made, or (not recorded yet) when the step moved on.
-        at: iso(result?.metadata.completed_at ?? at),
+        // The workflow clock when the result was made, or (not recorded yet) when the step moved on;
+        // never before the entry above it: that clock is the start of the workflow task, earlier
+        // than the update the same task accepted (and which rejected the call, say).
+        at: iso(Math.max(result?.metadata.completed_at ?? at, Date.parse(entries.at(-1)?.at ?? '') || 0)),
         durationMs: result ? result.metadata.execution_time_ms : null,
         attempts: 1,
         tool: call.name,
@@ -250,7 +254,8 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
     }
     const signaled = event.workflowExecutionSignaledEventAttributes;
     if (signaled) {
-      entries.push({ kind: 'signal', at: iso(at), name: signaled.signalName ?? '', payload: decode(signaled.input?.payloads?.[0]) });
+      const reason = ignored.get(String(event.eventId));
+      entries.push({ kind: 'signal', at: iso(at), name: signaled.signalName ?? '', payload: decode(signaled.input?.payloads?.[0]), ...(reason ? { ignored: reason } : {}) });
       continue;
     }
     const update = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;

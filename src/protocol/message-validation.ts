@@ -1,3 +1,4 @@
+import type { ConversationRequest } from './run-messages';
 import type { ApprovalDecision } from './run-types';
 import type { SkillBatch } from './skill-types';
 
@@ -103,6 +104,45 @@ export function validateInjectedMessage(payload: unknown): Validated<{ text: str
   if (typeof payload.text === 'string' && payload.text.trim() === '') return refused('text: an injected message must not be empty', 'EmptyMessage');
   const problem = stringProblem('text', payload.text, MessageLimits.injectedText) ?? unknownField(payload, ['text']);
   return problem === null ? { ok: true, value: { text: payload.text as string } } : refused(problem);
+}
+
+/** Null when `value` is absent (undefined or null) or a whole number of at least 0. */
+function optionalCountProblem(field: string, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? null : `${field}: must be a whole number of at least 0, not ${shown(value)}`;
+}
+
+/**
+ * The argument of the `conversation` query, every field optional: `thread` (`"executor"` or
+ * `"planner"`), `epoch`, `from` and `count` (whole numbers of at least 0); no other field. No
+ * argument at all (the Web UI's Queries tab, `temporal workflow query --type conversation`) asks
+ * for the default view; the workflow fills in what is absent (the current epoch, the messages it
+ * holds). The value returned has absent fields left out.
+ * @example
+ * validateConversationRequest({ epoch: '0' });
+ * // { ok: false, type: 'InvalidMessage', reason: 'epoch: must be a whole number of at least 0, not "0"' }
+ */
+export function validateConversationRequest(payload: unknown): Validated<Partial<ConversationRequest>> {
+  if (payload === undefined || payload === null) return { ok: true, value: {} };
+  if (!isRecord(payload)) return refused(`a conversation request must be an object { thread?, epoch?, from?, count? }, not ${shown(payload)}`);
+  const { thread, epoch, from, count } = payload;
+  const problem =
+    (thread === undefined || thread === null || thread === 'executor' || thread === 'planner' ? null : `thread: must be "executor" or "planner", not ${shown(thread)}`) ??
+    optionalCountProblem('epoch', epoch) ??
+    optionalCountProblem('from', from) ??
+    optionalCountProblem('count', count) ??
+    unknownField(payload, ['thread', 'epoch', 'from', 'count']);
+  if (problem !== null) return refused(problem);
+  const present = (value: unknown) => value !== undefined && value !== null;
+  return {
+    ok: true,
+    value: {
+      ...(present(thread) ? { thread: thread as ConversationRequest['thread'] } : {}),
+      ...(present(epoch) ? { epoch: epoch as number } : {}),
+      ...(present(from) ? { from: from as number } : {}),
+      ...(present(count) ? { count: count as number } : {}),
+    },
+  };
 }
 
 const SKILL_CHANGE_KINDS = ['added', 'modified', 'removed'];

@@ -17,7 +17,7 @@ export const MessageDescription = {
   events:
     'The run\'s events after a cursor: args (cursor: number = 0, limit?: number = 200); returns { events, nextCursor, missed, finished }. Pass nextCursor back to read on.',
   conversation:
-    'Messages of the run\'s conversation (read by its own model steps): arg { thread?: "executor" | "planner", epoch, from, count }; returns { epoch, system, from, messages, base? }.',
+    'Messages of the run\'s conversation (read by its own model steps): optional arg { thread?: "executor" | "planner", epoch?, from?, count? } (none: the current conversation); returns { epoch, system, from, messages, base? }.',
   approval:
     'Decide a gated tool call: { approvalId: string, decision: "approve" | "reject", reason?: string, decidedBy?: string }. Durable without a worker; an invalid, unknown, decided or expired decision is ignored and recorded as an approval-ignored event.',
   decideApproval:
@@ -62,16 +62,20 @@ export const statusQuery = defineQuery<RunStatus>(WireName.statusQuery);
  */
 export const eventsQuery = defineQuery<EventPage, [cursor: number, limit?: number]>(WireName.eventsQuery);
 
-/** The argument of the `conversation` query: which thread, which epoch, which messages. */
+/**
+ * The argument of the `conversation` query: which thread, which epoch, which messages. Every field
+ * may be left out (or the whole argument, as the Web UI's Queries tab does): the default view is
+ * the executor's current epoch, from the first message the execution holds to the last.
+ */
 export interface ConversationRequest {
   /** The executor's conversation (default) or the planner's own transcript. */
   thread?: ConversationThread;
-  /** The conversation's version: it grows when the conversation is rewritten (compaction). Another epoch gets no messages. */
-  epoch: number;
-  /** Index of the first message to return. */
-  from: number;
-  /** Index after the last message to return (messages `from` .. `count`, exclusive). */
-  count: number;
+  /** The conversation's version: it grows when the conversation is rewritten (compaction). Another epoch gets no messages. Default: the current one. */
+  epoch?: number;
+  /** Index of the first message to return. Default: the first message this execution holds (0 unless it continued a run). */
+  from?: number;
+  /** Index after the last message to return (messages `from` .. `count`, exclusive). Default: the conversation's length. */
+  count?: number;
 }
 
 /**
@@ -88,7 +92,7 @@ export interface ConversationRequest {
  * if (slice.epoch !== 0) slice = await handle.query(conversationQuery, { epoch: slice.epoch, from: 0, count: 1_000 });
  * console.log(slice.system, slice.messages.length);
  */
-export const conversationQuery = defineQuery<ConversationSlice, [ConversationRequest]>(WireName.conversationQuery);
+export const conversationQuery = defineQuery<ConversationSlice, [request?: ConversationRequest]>(WireName.conversationQuery);
 
 /**
  * A human decision on a gated tool call (`approval`). Recorded durably even when no worker runs; an

@@ -103,6 +103,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       models: this.options.models ?? defaultModelRegistry(),
       conversations: new QueryConversationSource(client, artifacts),
       recordings: new RecordedRuns(client),
+      searchAttributesClient: client,
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {

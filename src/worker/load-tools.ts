@@ -24,7 +24,8 @@ export interface LoadToolsOptions {
 /**
  * The tools a worker process registers: the demo tools (unless left out) and those of the module
  * the user names (`--tools ./tools.js`).
- * @throws ToolsModuleError naming the file: not found, TypeScript without a loader, no `tools` export.
+ * @throws ToolsModuleError naming the file: not found, TypeScript without a loader, throws while it
+ * loads (or one of its imports is missing), no `tools` export.
  */
 export async function loadTools(options: LoadToolsOptions = {}): Promise<Tool[]> {
   const modulePath = options.modulePath ?? process.env.AGENT_TOOLS_MODULE;
@@ -51,8 +52,22 @@ async function importToolsModule(file: string): Promise<Record<string, unknown>>
           'or run the CLI under a TypeScript loader: node --import tsx ./node_modules/durable-agents/dist/cli/cli.js worker --tools <file>',
       );
     }
-    throw error;
+    // Anything else is the module's own failure (it threw, or one of its imports is missing): a
+    // user error like the others, named by file, not a crash of the worker.
+    throw new ToolsModuleError(`Tools module ${file} could not be loaded: ${describeLoadError(error, file)}`);
   }
+}
+
+/** "Error: DATABASE_URL is not set (file:///app/tools.mjs:3:9)": the error and where in the module it was thrown. */
+function describeLoadError(error: unknown, file: string): string {
+  if (!(error instanceof Error)) return String(error);
+  const fileUrl = pathToFileURL(file).href;
+  const frame = error.stack
+    ?.split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.startsWith('at ') && (line.includes(fileUrl) || line.includes(file)));
+  const where = frame ? ` (${frame.replace(/^at (.* \()?/, '').replace(/\)$/, '')})` : '';
+  return `${error.name}: ${error.message}${where}`;
 }
 
 function isTool(value: unknown): value is Tool {

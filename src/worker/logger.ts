@@ -1,4 +1,5 @@
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
+import { types } from 'node:util';
 import { pino, type Logger as PinoLogger } from 'pino';
 
 /**
@@ -26,7 +27,7 @@ export class PinoTemporalLogger implements Logger {
   constructor(private readonly logger: PinoLogger) {}
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    this.logger[PINO_LEVEL[level]](meta ?? {}, message);
+    this.logger[PINO_LEVEL[level]](meta ? withErrorsSerialised(meta) : {}, message);
   }
   trace(message: string, meta?: LogMetadata): void {
     this.log('TRACE', message, meta);
@@ -43,4 +44,34 @@ export class PinoTemporalLogger implements Logger {
   error(message: string, meta?: LogMetadata): void {
     this.log('ERROR', message, meta);
   }
+}
+
+/**
+ * The metadata with each error in it made readable: JSON has no fields for an Error (its message
+ * and stack are not enumerable), so the SDK's "Workflow failed" line showed `"error":{}`.
+ */
+function withErrorsSerialised(meta: LogMetadata): LogMetadata {
+  if (!Object.values(meta).some(isError)) return meta;
+  return Object.fromEntries(Object.entries(meta).map(([key, value]) => [key, isError(value) ? serialisedError(value) : value]));
+}
+
+/** An Error of any realm (a workflow thread's, a VM context's): `instanceof` alone misses those. */
+function isError(value: unknown): value is Error {
+  return value instanceof Error || types.isNativeError(value);
+}
+
+/** An error as a log line shows it: class, message, Temporal failure type, stack, and its causes (a few levels). */
+export function serialisedError(error: Error, depth = 0): Record<string, unknown> {
+  // The failure's `details` and raw `failure` proto are left out: they may carry payload data.
+  const { type, nonRetryable } = error as { type?: unknown; nonRetryable?: unknown };
+  // Workflow errors reach the main thread as structured clones: a plain Error whose stack still names the class.
+  const stackName = /^(\w+(?:Error|Failure))\b/.exec(error.stack ?? '')?.[1];
+  return {
+    name: error.name === 'Error' && stackName ? stackName : error.name,
+    message: error.message,
+    ...(typeof type === 'string' ? { type } : {}),
+    ...(typeof nonRetryable === 'boolean' ? { nonRetryable } : {}),
+    ...(error.stack ? { stack: error.stack } : {}),
+    ...(isError(error.cause) && depth < 4 ? { cause: serialisedError(error.cause, depth + 1) } : {}),
+  };
 }

@@ -1,21 +1,27 @@
+import type { SearchAttributePair } from '@temporalio/common';
 import {
   ApplicationFailure,
   executeChild,
   ParentClosePolicy,
+  patched,
+  proxyLocalActivities,
   startChild,
   uuid4,
   workflowInfo,
   type ChildWorkflowHandle,
   type ChildWorkflowOptions,
 } from '@temporalio/workflow';
+import type { AgentActivities } from '../activities';
+import type { SearchAttributesCheck } from '../protocol/activity-types';
 import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
-import { AgentConfigError } from '../protocol/errors';
+import { AgentConfigError, SearchAttributesMissingError } from '../protocol/errors';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { Message } from '../protocol/messages';
 import type { AgentRunInput, AgentRunResult, RunTimeouts } from '../protocol/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import { childWorkflowId } from '../workflows/child-workflow-id';
+import { RUN_AGENT_SEARCH_ATTRIBUTES_PATCH } from '../workflows/patches';
 import type { agentRun } from '../workflows/agent-run';
 
 /** An agent run started from your own workflow, as its child workflow. */
@@ -47,7 +53,9 @@ export interface RunAgentOptions {
  * workflow in the Web UI, keeps its own history, and survives worker restarts like any run.
  * Approve its gated tools with `AgentClient.getRun(childWorkflowId)` or the `approval` signal.
  * Deterministic and sandbox-safe; an invalid config fails your workflow with a non-retryable
- * `AgentConfigError` naming the fields.
+ * `AgentConfigError` naming the fields, and a namespace without the runtime's search attributes
+ * (`npx durable-agents setup` registers them) with a non-retryable `SearchAttributesMissing`,
+ * checked by a local activity of the agent plugin before the child starts.
  * @example
  * import { runAgent } from 'durable-agents/workflow';
  *
@@ -60,7 +68,9 @@ export interface RunAgentOptions {
  * }
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
-  return executeChild<typeof agentRun>(WireName.agentRunWorkflow, childOptions(options));
+  const child = childOptions(options);
+  await assertSearchAttributes(options, child);
+  return executeChild<typeof agentRun>(WireName.agentRunWorkflow, child);
 }
 
 /**
@@ -72,10 +82,41 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
  * const { output } = await agent.result();
  */
 export async function startAgent(options: RunAgentOptions): Promise<ChildWorkflowHandle<typeof agentRun>> {
-  return startChild<typeof agentRun>(WireName.agentRunWorkflow, childOptions(options));
+  const child = childOptions(options);
+  await assertSearchAttributes(options, child);
+  return startChild<typeof agentRun>(WireName.agentRunWorkflow, child);
 }
 
-function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: [AgentRunInput] } {
+/**
+ * Fails your workflow with a non-retryable `SearchAttributesMissing` (the message `startRun` gives)
+ * when the namespace lacks an attribute the child starts with: without them Temporal fails the
+ * workflow task that starts the child (`BadSearchAttributes`) and retries it for ever. Asked by a
+ * local activity of the agent plugin (one marker in your history), and only when the child runs on
+ * your workflow's task queue: that worker has the plugin. An answer of "could not tell" (the
+ * server unreachable, a refused query) lets the start go ahead. Histories from before the check
+ * (patch `run-agent-search-attributes`) replay without it.
+ */
+async function assertSearchAttributes(options: RunAgentOptions, child: { typedSearchAttributes: SearchAttributePair[] }): Promise<void> {
+  const info = workflowInfo();
+  if (options.taskQueue !== undefined && options.taskQueue !== info.taskQueue) return;
+  if (!patched(RUN_AGENT_SEARCH_ATTRIBUTES_PATCH)) return;
+  const names = child.typedSearchAttributes.map((pair) => pair.key.name);
+  let answer: SearchAttributesCheck;
+  try {
+    answer = await proxyLocalActivities<AgentActivities>({ startToCloseTimeout: '10s', retry: { maximumAttempts: 2 } }).checkSearchAttributes(names);
+  } catch (error) {
+    if (error instanceof ReferenceError) {
+      // A deployment problem, not your workflow's: the task retries until a worker with the plugin takes it.
+      throw new Error(`runAgent needs the durable-agents AgentPlugin on the worker that runs this workflow (task queue '${info.taskQueue}'): ${error.message}`);
+    }
+    return;
+  }
+  if (answer.missing === null) return;
+  const refusal = new SearchAttributesMissingError(info.namespace, answer.missing);
+  throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true, details: [{ namespace: info.namespace, attributes: names }] });
+}
+
+function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: [AgentRunInput]; typedSearchAttributes: SearchAttributePair[] } {
   const { config, agents } = validated(options);
   const parent = workflowInfo();
   return {

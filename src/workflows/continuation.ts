@@ -82,7 +82,7 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
   assertFits(nextInput);
   // A thread continues as a thread, carrying its own state too.
   if (state.continueAs) return state.continueAs(carry, next);
-  const statusOnClose = markContinued();
+  const statusOnClose = markContinued(state, next.name);
   if (next.name === config.name) {
     if (!statusOnClose) return continueAsNew<typeof agentRun>(nextInput);
     // Without attributes of its own the new execution would inherit this one's `continued`.

@@ -169,13 +169,16 @@ export class ConversationThreads {
   /**
    * The answer to the `conversation` query: messages `from` .. `count` of epoch `epoch`, at most
    * MAX_SLICE_CHARACTERS of them (at least one; the reader asks again from where it ends), or,
-   * for messages of the base, where to read them.
+   * for messages of the base, where to read them. Absent fields take the default view: the current
+   * epoch, from the first message this run holds to the last.
    */
-  slice({ thread = 'executor', epoch, from, count }: ConversationRequest): ConversationSlice {
+  slice(request: ConversationRequest): ConversationSlice {
+    const thread = request.thread ?? 'executor';
     const current = this.threads[thread];
+    const offset = current.base?.count ?? 0;
+    const { epoch = current.epoch, from = offset, count = this.count(thread) } = request;
     const answer = { epoch: current.epoch, revision: current.revision, system: current.system, from };
     if (epoch !== current.epoch) return { ...answer, messages: [] };
-    const offset = current.base?.count ?? 0;
     if (current.base && from < offset) return { ...answer, messages: [], base: current.base };
     const wanted = current.messages.slice(from - offset, count - offset);
     let characters = 0;

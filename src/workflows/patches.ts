@@ -43,6 +43,11 @@ export const VALIDATED_SIGNALS_PATCH = 'validated-signals';
 /** A child workflow id longer than a cluster accepts is shortened (its start kept, a hash appended). */
 export const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';
 
+/** `runAgent` / `startAgent` in a user's workflow ask whether the namespace has the child's search attributes first. */
+export const RUN_AGENT_SEARCH_ATTRIBUTES_PATCH = 'run-agent-search-attributes';
+/** A sub-agent run of a parent with skill sources carries them as `AgentSkillSources` (the skills watcher finds it). */
+export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
+
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
   {
@@ -104,6 +109,28 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['subagents-long-workflow-id/since-bounded-child-ids.json'],
       without: ['subagents-long-workflow-id/since-validated-signals.json'],
+    },
+  },
+  {
+    id: RUN_AGENT_SEARCH_ATTRIBUTES_PATCH,
+    added: '2026-11-24',
+    changed:
+      "`runAgent` / `startAgent` (durable-agents/workflow) run the plugin's `checkSearchAttributes` local activity before they start the agent child, and fail the user's workflow with a non-retryable `SearchAttributesMissing` when the namespace lacks the child's search attributes; before, the child start failed the workflow task (`BadSearchAttributes`) again and again. Consulted only when the child runs on the workflow's own task queue. Histories: a user's workflow (test/support/parent-workflows.ts, in the test bundle).",
+    stage: 'patched',
+    histories: {
+      with: ['run-agent/since-subagent-skill-sources.json', 'run-agent-search-attributes-missing/since-subagent-skill-sources.json'],
+      without: ['run-agent/since-bounded-child-ids.json'],
+    },
+  },
+  {
+    id: SUBAGENT_SKILL_SOURCES_PATCH,
+    added: '2026-11-24',
+    changed:
+      "A sub-agent of a run with skill sources starts with them as the `AgentSkillSources` search attribute, so the skills watcher signals it; before, with `AgentName` and `AgentStatus` only, and a running sub-agent never got skill changes. Consulted only by runs with skill sources.",
+    stage: 'patched',
+    histories: {
+      with: ['subagent-skill-sources/since-subagent-skill-sources.json', 'subagent-skills/since-subagent-skill-sources.json'],
+      without: ['subagent-skill-sources/since-bounded-child-ids.json'],
     },
   },
 ];

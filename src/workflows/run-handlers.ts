@@ -1,6 +1,6 @@
 import { setHandler } from '@temporalio/workflow';
 import { parseDuration } from '../config/duration';
-import { validateInjectedMessage } from '../protocol/message-validation';
+import { validateConversationRequest, validateInjectedMessage } from '../protocol/message-validation';
 import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdate, MessageDescription, statusQuery } from '../protocol/run-messages';
 import { WireName } from '../protocol/wire-names';
 import type { RunStatus } from '../protocol/run-types';
@@ -18,7 +18,8 @@ import { availableTools, type RunState } from './run-state';
  * handler is set, and whatever it logs lands in the event log at that point.
  */
 export function installRunHandlers(state: RunState): ApprovalGate {
-  setHandler(conversationQuery, (request) => state.threads.slice(request), { description: MessageDescription.conversation });
+  // Checked like a signal's payload: the Web UI's Queries tab sends no argument, other tools any JSON.
+  setHandler(conversationQuery, (request) => state.threads.slice(validOrRefuse(validateConversationRequest(request))), { description: MessageDescription.conversation });
   setHandler(eventsQuery, (cursor, limit = 200) => state.events.page(cursor, limit, state.stopReason !== null || state.phase === 'failed'), { description: MessageDescription.events });
   const approvals = new ApprovalGate(state.events, parseDuration(state.config.hitl_timeout), state.injectedArgNames, (pending) => showDetails(state, pending));
   setHandler(statusQuery, () => runStatus(state, approvals), { description: MessageDescription.status });

@@ -2,6 +2,7 @@ import { ApplicationFailure, isCancellation, patched, setCurrentDetails, Tempora
 import { jsonBytes, newestWithin, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import type { AgentRunResult, ApprovalRequest, RunPhase, StopReason } from '../protocol/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { continuationHeading } from './agent-loop';
 import { describeWait } from './approval-gate';
 import { STATUS_ON_CLOSE_PATCH } from './patches';
 import type { RunState } from './run-state';
@@ -21,10 +22,11 @@ export class RunStop {
  * Marks the execution `continued` before it continues as new; false in runs before the
  * `status-on-close` patch (then nothing is done).
  */
-export function markContinued(): boolean {
+export function markContinued(state: RunState, next: string): boolean {
   if (!patched(STATUS_ON_CLOSE_PATCH)) return false;
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'continued' }]);
-  setCurrentDetails('continued as new');
+  const how = next === state.config.name ? 'the history was long' : `handed off to ${next}`;
+  setDetails(state, `continued as new after step ${state.step - 1}: ${how}`);
   return true;
 }
 
@@ -37,7 +39,7 @@ export function markFailed(state: RunState, error: unknown): void {
   if (!(error instanceof TemporalFailure) || isCancellation(error)) return;
   state.phase = 'failed';
   state.events.push({ type: 'run-failed', step: state.step, failureType: error instanceof ApplicationFailure ? (error.type ?? null) : null, message: error.message });
-  setCurrentDetails(`failed at step ${state.step}: ${error.message}`);
+  setDetails(state, `failed at step ${state.step}: ${error.message}`);
   if (patched(STATUS_ON_CLOSE_PATCH)) upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'failed' }]);
 }
 
@@ -64,7 +66,7 @@ export function enterPhase(state: RunState, next: RunPhase): void {
 }
 
 /**
- * The run's current details (the Web UI's run page, `temporal workflow describe`): the step
+ * The run's current details (the Web UI's run page, `temporal workflow metadata`): the step
  * against the agent's own limit and the phase, and what the run waits for, first:
  * "awaiting approval of get_weather (step-1.call-1) until 2026-05-01T10:00:00.000Z · step 1 of 10: tools".
  */
@@ -74,7 +76,17 @@ export function showDetails(state: RunState, pending: readonly ApprovalRequest[]
   const ofAgent = stepBase > 0 ? ` (${config.name}'s step ${step - stepBase} of ${config.max_steps})` : '';
   const phase = `step ${step} of ${stepLimit}${ofAgent}: ${state.phase}`;
   const waits = pending.map((request) => describeWait(request));
-  setCurrentDetails(waits.length > 0 ? `awaiting ${waits.join('; ')} · ${phase}` : phase);
+  setDetails(state, waits.length > 0 ? `awaiting ${waits.join('; ')} · ${phase}` : phase);
+}
+
+/**
+ * Sets the current details (no command: the Web UI reads them by query). An execution that
+ * continues a run gets a first line naming its agent, task and why it is a new execution, since
+ * it has no summary of its own.
+ */
+function setDetails(state: RunState, details: string): void {
+  const heading = continuationHeading(state.config.name, state.input.task, state.carried);
+  setCurrentDetails(heading ? `${heading}\n\n${details}` : details);
 }
 
 /** Ends the run with `reason`: status `completed` everywhere, and the run's result. */
@@ -83,7 +95,7 @@ export function finishRun(state: RunState, reason: StopReason, output: string, e
   state.phase = 'completed';
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }]);
   state.events.push({ type: 'run-completed', stopReason: reason, output });
-  setCurrentDetails(`completed: ${reason}`);
+  setDetails(state, `completed: ${reason}`);
   return boundedResult({
     output,
     stopReason: reason,

@@ -1,5 +1,5 @@
 // Tool dispatch: where each tool call of a step goes (handoff, refusal, approval, sub-agents, MCP, tool activity).
-import { executeChild, isCancellation, log, ParentClosePolicy, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { executeChild, isCancellation, log, ParentClosePolicy, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import type { ToolCall } from '../protocol/messages';
@@ -8,7 +8,8 @@ import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { childWorkflowId } from './child-workflow-id';
 import { withApproval } from '../protocol/tool-results';
 import { retriedCall, type CallTry } from './activity-retries';
-import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { SUBAGENT_SKILL_SOURCES_PATCH } from './patches';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../protocol/wire-names';
 import { activitySummary } from './activity-summary';
 import type { agentRun } from './agent-run';
@@ -148,6 +149,8 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
   const parsed = parseJobs(call, config.max_parallel_subagents, childSafe);
   if ('error' in parsed) return workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused);
   const parentId = workflowInfo().workflowId;
+  // Asked only of runs with skill sources, so the histories of the others stay as they were.
+  const skillSources = config.skill_sources.length > 0 && patched(SUBAGENT_SKILL_SOURCES_PATCH) ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : [];
   const outcomes = await Promise.all(
     parsed.jobs.map(async (job, index): Promise<SubagentOutcome> => {
       const workflowId = childWorkflowId(`${parentId}.${activityPrefix}.sub-${index + 1}`);
@@ -157,10 +160,7 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
           args: [{ config: childConfig(config, job, childSafe), task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
           staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
-          typedSearchAttributes: [
-            { key: AgentNameAttribute, value: config.name },
-            { key: AgentStatusAttribute, value: 'running' },
-          ],
+          typedSearchAttributes: [{ key: AgentNameAttribute, value: config.name }, { key: AgentStatusAttribute, value: 'running' }, ...skillSources],
         });
         return outcomeOf(index, job, workflowId, result);
       } catch (error) {

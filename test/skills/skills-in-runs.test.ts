@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { WorkflowExecutionInfo } from '@temporalio/client';
 import type { RunHandle } from '../../src/client/agent-client';
+import { AgentSkillSourcesAttribute } from '../../src/protocol/search-attributes';
 import type { RunEvent } from '../../src/protocol/run-events';
 import { eventsQuery } from '../../src/protocol/run-messages';
 import { GitPollingWatcher } from '../../src/skills/git-polling-watcher';
@@ -35,6 +37,19 @@ beforeAll(async () => {
       },
       converger: { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
       clash: { replies: [{ text: 'one greeter', expect: { toolsInclude: ['echo'], toolsExclude: ['add'] } }] },
+      mentor: {
+        replies: [{ toolCalls: [{ name: 'spawn_self', args: { task: 'child-learns' } }] }, { text: 'delegated' }],
+        variants: [
+          {
+            taskIncludes: 'child-learns',
+            replies: [
+              { toolCalls: [{ name: 'gate', args: {} }], expect: { toolsExclude: ['add'] } },
+              { toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }], expect: { toolsInclude: ['add'], systemIncludes: '- adder: Adds numbers.' } },
+              { text: 'child learned: {{tool:add}}' },
+            ],
+          },
+        ],
+      },
       gitLearner: {
         replies: [
           { toolCalls: [{ name: 'gate', args: {} }], expect: { toolsInclude: ['noop'], toolsExclude: ['add'] } },
@@ -158,6 +173,38 @@ describe('skills in running runs', () => {
       const status = await run.status();
       expect(status.skills).toEqual([expect.objectContaining({ source: root, hash: expected, names: ['one'] })]);
       expect(status.activeTools).toEqual(['gate', 'echo', 'noop']);
+    }
+  });
+
+  it("reaches a running sub-agent: its run carries the parent's skill sources as AgentSkillSources", async () => {
+    const folder = tempSkillRoot();
+    const folderManager = new SkillSyncManager();
+    folderManager.addWatcher(new LocalFolderWatcher(folder, { debounceMs: 100 }));
+    const notifier = new RunNotifier(env.client, { settleMs: 1_500 });
+    folderManager.onBatch(async (batch) => void (await notifier.notify(batch)));
+    await folderManager.start();
+    try {
+      testTools.gateControl.reset();
+      const run = await env.agents.startRun({ config: { name: 'mentor', model: 'scripted:mentor', tools: ['gate', 'spawn_self'], skill_sources: [folder] }, task: 'Delegate' });
+      await testTools.gateControl.reached();
+      const [child] = await eventually(async () => {
+        const found: WorkflowExecutionInfo[] = [];
+        for await (const execution of env.client.workflow.list({ query: `ParentWorkflowId = '${run.workflowId}'` })) found.push(execution);
+        return found.length === 1 && found;
+      });
+      expect(child!.typedSearchAttributes.get(AgentSkillSourcesAttribute)).toEqual([folder]);
+      writeSkill(folder, 'adder', skillMarkdown('adder', 'Adds numbers.', ['add']));
+      const childRun = env.agents.getRun(child!.workflowId);
+      await eventually(async () => (await toolsOf(childRun)).includes('add'));
+      testTools.gateControl.open();
+      expect((await childRun.result()).output).toBe('child learned: 5');
+      expect((await run.result()).output).toBe('delegated');
+      await recordHistory('subagent-skills', run);
+    } finally {
+      // A child left in the gate would keep the worker from shutting down.
+      testTools.gateControl.open();
+      await folderManager.stop();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

@@ -34,6 +34,8 @@ export interface RunCommandOptions {
   historySizeLimit?: string;
   /** Who the run is for (`--resource user:42`): the memory of agents with `memory: true`. */
   resource?: string;
+  /** false with `--no-tool-check`: start without asking the workers for the config's tools. */
+  toolCheck?: boolean;
 }
 
 /** The run's continue-as-new limits from the command's options. @throws AgentConfigError naming the option. */
@@ -87,6 +89,7 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
       timeouts,
       ...historyLimits,
       ...(options.resource !== undefined ? { resourceId: options.resource } : {}),
+      ...(options.toolCheck === false ? { checkWorkerTools: false } : {}),
     });
     if (!options.json) {
       console.log(`Started run ${run.workflowId}`);

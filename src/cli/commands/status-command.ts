@@ -1,6 +1,7 @@
 import { formatDuration } from '../../config/duration';
 import type { RunStatus } from '../../protocol/run-types';
-import { AgentClient } from '../../client/agent-client';
+import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
+import { AgentClient, type RunHandle } from '../../client/agent-client';
 
 /** `status RUN`: the run's live status from the `status` query. */
 export async function statusCommand(workflowId: string, options: { json?: boolean }, agents?: AgentClient): Promise<void> {
@@ -8,23 +9,61 @@ export async function statusCommand(workflowId: string, options: { json?: boolea
   try {
     const run = client.getRun(workflowId);
     const [status, description] = await Promise.all([run.status(), run.workflow.describe()]);
+    const failure = CLOSED_WITHOUT_RESULT.has(description.status.name) ? await closeFailure(run) : null;
     if (options.json) {
-      console.log(JSON.stringify({ workflowId, execution: description.status.name, ...status }));
+      console.log(JSON.stringify({ workflowId, execution: description.status.name, ...status, ...(failure ? { failure } : {}) }));
       return;
     }
-    console.log(formatStatus(workflowId, description.status.name, status, { now: Date.now(), runUrl: client.runUrl(workflowId) }));
+    console.log(formatStatus(workflowId, description.status.name, status, { now: Date.now(), runUrl: client.runUrl(workflowId), failure }));
   } finally {
     if (!agents) await client.close();
   }
 }
 
+/** Executions that end without a result: their close event holds why. */
+const CLOSED_WITHOUT_RESULT = new Set(['FAILED', 'TERMINATED', 'TIMED_OUT', 'CANCELLED']);
+
+/** Why a run ended without a result, as a failure's stable type (`ModelAuthFailed`, …) and message, from its close event. */
+export interface CloseFailure {
+  type: string | null;
+  message: string;
+}
+
+/** The failure of a closed run: `result()` reads only the close event, and rejects with it. */
+async function closeFailure(run: RunHandle): Promise<CloseFailure | null> {
+  try {
+    await run.result();
+    return null;
+  } catch (error) {
+    return describeCloseFailure(error);
+  }
+}
+
 /**
- * The human `status`: what `--json` holds, in lines: phase and step, tools, usage, the context
+ * The cause of a `WorkflowFailedError`: the first failure type in its chain (an `ApplicationFailure`'s
+ * type, or the kind of ending: terminated, timed out, cancelled) and its messages joined.
+ */
+export function describeCloseFailure(error: unknown): CloseFailure {
+  const messages: string[] = [];
+  let type: string | null = null;
+  let current: unknown = error instanceof WorkflowFailedError ? error.cause : error;
+  for (let depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current.message && !messages.includes(current.message)) messages.push(current.message);
+    type ??= current instanceof ApplicationFailure ? (current.type ?? null) : KIND_OF_ENDING[current.name] ?? null;
+  }
+  return { type, message: messages.join(': ') || 'no reason recorded' };
+}
+
+const KIND_OF_ENDING: Record<string, string> = { TerminatedFailure: 'Terminated', TimeoutFailure: 'TimedOut', CancelledFailure: 'Cancelled' };
+
+/**
+ * The human `status`: what `--json` holds, in lines: phase and step, why a closed run failed, tools, usage, the context
  * against its window, the plan, pending approvals (with the injected arguments a human decides
  * on, and the commands to decide), active skills and queued messages.
  */
-export function formatStatus(workflowId: string, execution: string, status: RunStatus, context: { now: number; runUrl?: string | null }): string {
+export function formatStatus(workflowId: string, execution: string, status: RunStatus, context: { now: number; runUrl?: string | null; failure?: CloseFailure | null }): string {
   const lines = [`Run ${workflowId}: ${execution}, phase ${status.phase}, step ${status.step} of ${status.maxSteps}`];
+  if (context.failure) lines.push(`Failed${context.failure.type ? ` (${context.failure.type})` : ''}: ${context.failure.message}`);
   lines.push(`Tools: ${status.activeTools.join(', ') || 'none'}${status.runningTools.length ? ` (running: ${status.runningTools.join(', ')})` : ''}`);
   lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens`);
   if (status.budget) {

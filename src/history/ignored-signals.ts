@@ -1,0 +1,133 @@
+// Which signals of a run's history the run ignored, and why, read from the history alone.
+import type { temporal } from '@temporalio/proto';
+import { parseDuration } from '../config/duration';
+import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../protocol/message-validation';
+import type { AgentRunInput, ModelStepInput, ModelStepResult } from '../protocol/run-types';
+import { WireName } from '../protocol/wire-names';
+import { decode, eventTime } from './history-events';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** Signals are checked field by field since this patch; a run without its marker applied what the looser checks accepted. */
+const VALIDATED_SIGNALS_PATCH = 'validated-signals';
+
+/** One gated call's approval as the history shows it. */
+interface Approval {
+  requestedAt: number;
+  expiresAt: number;
+  outcome: 'approved' | 'rejected' | 'timed out' | null;
+  decidedBy: string | null;
+}
+
+/**
+ * Why the run ignored each signal it received, by the signal's event id; signals it applied are
+ * not in the map. A run records an ignored signal only in its event log (the `events` query),
+ * so `history` works it out again from the events, by the run's rules: a payload that fails the
+ * checks of `src/protocol/message-validation.ts` (unless the run predates them), and an approval
+ * decision for an id that was never requested (yet), was already decided, or had expired.
+ *
+ * A skills batch that is valid but not newer than what the run has is not reported: the run
+ * itself does not count it as refused.
+ */
+export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
+  const ignored = new Map<string, string>();
+  const input = decode<AgentRunInput>(events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+  if (!input?.config) return ignored;
+  const { config } = input;
+  const validatesSignals = events.some((event) => patchIdOf(event) === VALIDATED_SIGNALS_PATCH);
+  // Histories of any version: older configs may lack fields that have defaults now.
+  const timeoutMs = approvalTimeoutMs(config.hitl_timeout);
+  const gatedTools: readonly string[] = config.hitl_tools ?? [];
+  const followedSources: readonly string[] = config.skill_sources ?? [];
+  const approvals = new Map<string, Approval>();
+  const modelSteps = new Map<string, number>();
+  // Gated calls of a model reply wait for approval from the workflow task that handles the reply on.
+  let requested: string[] = [];
+  for (const event of events) {
+    const at = eventTime(event);
+    const id = String(event.eventId);
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === 'modelStep') {
+      modelSteps.set(id, decode<ModelStepInput>(scheduled.input?.payloads?.[0])?.step ?? 0);
+      continue;
+    }
+    const completed = event.activityTaskCompletedEventAttributes;
+    const step = completed ? modelSteps.get(String(completed.scheduledEventId)) : undefined;
+    if (completed && step !== undefined) {
+      const calls = decode<ModelStepResult>(completed.result?.payloads?.[0])?.message?.toolCalls ?? [];
+      calls.forEach((call, index) => {
+        if (gatedTools.includes(call.name)) requested.push(`step-${step}.call-${index + 1}`);
+      });
+      continue;
+    }
+    if (event.workflowTaskCompletedEventAttributes) {
+      for (const approvalId of requested) approvals.set(approvalId, { requestedAt: at, expiresAt: at + timeoutMs, outcome: null, decidedBy: null });
+      requested = [];
+      continue;
+    }
+    const update = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
+    if (update?.name === WireName.decideApprovalUpdate) {
+      // An accepted update passed the run's validator: it decided.
+      settle(approvals, decode(update.args?.payloads?.[0]));
+      continue;
+    }
+    const signal = event.workflowExecutionSignaledEventAttributes;
+    if (!signal) continue;
+    const payload = decode(signal.input?.payloads?.[0]);
+    const reason = signalRefusal(signal.signalName ?? '', payload, at, approvals, followedSources, validatesSignals);
+    if (reason) ignored.set(id, reason);
+    else if (signal.signalName === WireName.approvalSignal) settle(approvals, payload);
+  }
+  return ignored;
+}
+
+/** Why the run ignored this signal, or null when it applied it. */
+function signalRefusal(name: string, payload: unknown, at: number, approvals: Map<string, Approval>, followedSources: readonly string[], validatesSignals: boolean): string | null {
+  if (name === WireName.injectMessageSignal) {
+    const checked = validateInjectedMessage(payload);
+    const text = (payload as { text?: unknown } | null)?.text;
+    return checked.ok || (!validatesSignals && typeof text === 'string' && text.trim() !== '') ? null : checked.reason;
+  }
+  if (name === WireName.skillsChangedSignal) {
+    const checked = validateSkillBatch(payload);
+    const source = (payload as { source?: unknown } | null)?.source;
+    return checked.ok || (!validatesSignals && followedSources.includes(source as string)) ? null : checked.reason;
+  }
+  if (name !== WireName.approvalSignal) return null;
+  const checked = validateApprovalDecision(payload);
+  const { approvalId, decision } = (payload ?? {}) as { approvalId?: unknown; decision?: unknown };
+  const looselyValid = typeof approvalId === 'string' && (decision === 'approve' || decision === 'reject');
+  if (!checked.ok && (validatesSignals || !looselyValid)) return checked.reason;
+  const approval = approvals.get(approvalId as string);
+  if (!approval) return `no approval '${String(approvalId)}' was waiting in the run then`;
+  if (approval.outcome === null && at >= approval.expiresAt) approval.outcome = 'timed out';
+  if (approval.outcome !== null) return `approval '${String(approvalId)}' was already ${approval.outcome}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`;
+  return null;
+}
+
+/** Records a decision the run applied (the first one of an id wins). */
+function settle(approvals: Map<string, Approval>, payload: unknown): void {
+  const { approvalId, decision, decidedBy } = (payload ?? {}) as { approvalId?: unknown; decision?: unknown; decidedBy?: unknown };
+  const approval = approvals.get(approvalId as string);
+  if (!approval || approval.outcome !== null) return;
+  approval.outcome = decision === 'approve' ? 'approved' : 'rejected';
+  approval.decidedBy = typeof decidedBy === 'string' ? decidedBy : null;
+}
+
+/** The config's approval timeout in ms (its default, 24h, when the config has none or an unreadable one). */
+function approvalTimeoutMs(hitlTimeout: string | undefined): number {
+  try {
+    return parseDuration(hitlTimeout ?? DEFAULT_APPROVAL_TIMEOUT);
+  } catch {
+    return parseDuration(DEFAULT_APPROVAL_TIMEOUT);
+  }
+}
+
+const DEFAULT_APPROVAL_TIMEOUT = '24h';
+
+/** The patch id of a `patched()` marker, or null for any other event. */
+function patchIdOf(event: HistoryEvent): string | null {
+  const marker = event.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_patch') return null;
+  return decode<{ id?: string }>(marker.details?.['patch-data']?.payloads?.[0])?.id ?? null;
+}

@@ -1,0 +1,8 @@
+// A user's own workflows that run agents as children (durable-agents/workflow), for tests only: never in the shipped bundle.
+import { runAgent } from '../../src/workflow-api';
+
+/** A user's workflow: an agent answers the ticket as its child, and the workflow returns the answer. */
+export async function answerTicket(ticket: string, model: string): Promise<string> {
+  const { output } = await runAgent({ config: { name: 'support', model, tools: ['echo'] }, task: `Answer this ticket: ${ticket}` });
+  return output;
+}
