@@ -4,7 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import type { ToolCall } from '../protocol/messages';
 import type { SkillSnapshot } from '../protocol/skill-types';
 import type {
-  AgentRunInput,
+  AgentRunWorkflowInput,
   CompactionInput,
   CompactionResult,
   ConversationRef,
@@ -105,7 +105,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
     const at = eventTime(event);
     const started = event.workflowExecutionStartedEventAttributes;
     if (started) {
-      const input = decode<AgentRunInput>(started.input?.payloads?.[0]);
+      const input = decode<AgentRunWorkflowInput>(started.input?.payloads?.[0]);
       if (input?.config) {
         const handoff = input.carried?.handoffs?.at(-1);
         entries.push({
@@ -219,7 +219,7 @@ export function transcriptFromEvents(events: HistoryEvent[]): TranscriptEntry[] 
     }
     const childInitiated = event.startChildWorkflowExecutionInitiatedEventAttributes;
     if (childInitiated) {
-      const input = decode<AgentRunInput>(childInitiated.input?.payloads?.[0]);
+      const input = decode<AgentRunWorkflowInput>(childInitiated.input?.payloads?.[0]);
       const entry: ChildEntry = {
         kind: 'child',
         at: iso(at),

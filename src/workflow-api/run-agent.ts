@@ -10,13 +10,13 @@ import {
 } from '@temporalio/workflow';
 import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import { AgentConfigError } from '../protocol/errors';
+import { assertRunTask } from '../protocol/run-task';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { Message } from '../protocol/messages';
-import type { AgentRunInput, AgentRunResult, RunTimeouts } from '../protocol/run-types';
+import type { AgentRunInput, AgentRunResult, AgentRunWorkflow, RunTimeouts } from '../protocol/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import { childWorkflowId } from '../workflows/child-workflow-id';
-import type { agentRun } from '../workflows/agent-run';
 
 /** An agent run started from your own workflow, as its child workflow. */
 export interface RunAgentOptions {
@@ -60,7 +60,7 @@ export interface RunAgentOptions {
  * }
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
-  return executeChild<typeof agentRun>(WireName.agentRunWorkflow, childOptions(options));
+  return executeChild<AgentRunWorkflow>(WireName.agentRunWorkflow, childOptions(options));
 }
 
 /**
@@ -71,8 +71,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
  * await agent.signal(injectMessageSignal, { text: 'Also check the changelog.' });
  * const { output } = await agent.result();
  */
-export async function startAgent(options: RunAgentOptions): Promise<ChildWorkflowHandle<typeof agentRun>> {
-  return startChild<typeof agentRun>(WireName.agentRunWorkflow, childOptions(options));
+export async function startAgent(options: RunAgentOptions): Promise<ChildWorkflowHandle<AgentRunWorkflow>> {
+  return startChild<AgentRunWorkflow>(WireName.agentRunWorkflow, childOptions(options));
 }
 
 function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: [AgentRunInput] } {
@@ -106,7 +106,7 @@ function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: 
 /** The config and its handoff agents, validated; a bad one fails the workflow for good (retrying cannot fix it). */
 function validated(options: RunAgentOptions): { config: AgentConfig; agents: Record<string, AgentConfig> } {
   try {
-    if (!options.task.trim()) throw new AgentConfigError('task: must not be empty', ['task: must not be empty']);
+    assertRunTask(options.task);
     const config = absoluteSkillSources(parseAgentConfig(options.config));
     const agents = resolveHandoffAgents(config, options.agents ?? {}, absoluteSkillSources);
     const problems = resourceIdProblems([config, ...Object.values(agents)], options.resourceId);
