@@ -30,7 +30,6 @@ export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './cl
 export type { ForkOptions } from './client/fork';
 export { evaluateRuns } from './client/evaluation/evaluate';
 export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary } from './client/evaluation/evaluate';
-export type { ForkOrigin, ReplaySource } from './protocol/fork-types';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
 export { ThreadHandle } from './client/thread-handle';
@@ -66,6 +65,7 @@ export type { LiveSnapshot, ModelTextSnapshot, ToolProgressSnapshot } from './pr
 export type {
   AgentRunInput,
   AgentRunResult,
+  AgentRunWorkflow,
   ApprovalDecision,
   ApprovalOutcome,
   ApprovalRequest,

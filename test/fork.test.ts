@@ -3,6 +3,7 @@ import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { msToTs } from '@temporalio/common/lib/time';
 import { AgentClient } from '../src/client/agent-client';
+import { startAgentWorkflow } from '../src/client/start-agent-workflow';
 import { parseAgentConfig } from '../src/config/agent-config';
 import { AgentRuntimeError, ErrorCode, SearchAttributesMissingError } from '../src/protocol/errors';
 import type { RunEvent } from '../src/protocol/run-events';
@@ -211,7 +212,7 @@ describe('fork', () => {
     }, 60_000);
     const agents = new AgentClient(new Client({ connection, namespace }), { namespace, taskQueue: env.taskQueue });
     const input = { config: parseAgentConfig({ name: 'x' }), task: 'y' };
-    const error = await agents.startAgentWorkflow(input, { workflowId: 'fork-x', summary: 'x', attributes: [{ key: AgentForkOfAttribute, value: 'origin' }] }).catch((caught: unknown) => caught);
+    const error = await startAgentWorkflow(agents, input, { workflowId: 'fork-x', summary: 'x', attributes: [{ key: AgentForkOfAttribute, value: 'origin' }] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SearchAttributesMissingError);
     expect((error as Error).message).toContain('AgentForkOf');
     expect((error as Error).message).toContain('durable-agents setup');

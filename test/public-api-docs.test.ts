@@ -1,12 +1,14 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import ts from 'typescript';
 
 /**
- * The public API is what the three entry points re-export. Every export there carries TSDoc: values
- * (functions, classes, consts) a description and an `@example`; types a description; the public
- * methods of exported classes a description. The check reads the declarations through the compiler,
- * so an export that a re-export renames or a new entry line adds is covered without listing it here.
+ * The public API is what the four entry points re-export, and exactly the names listed below: a
+ * name added or removed fails here until the list says so, so the surface changes only on purpose.
+ * Every export carries TSDoc: values (functions, classes, consts) a description and an `@example`;
+ * types a description; the public methods of exported classes a description. The check reads the
+ * declarations through the compiler, so an export that a re-export renames is covered too.
  */
 
 const root = path.resolve(__dirname, '..');
@@ -14,7 +16,54 @@ const entryPoints: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'durable-agents', file: 'src/index.ts' },
   { name: 'durable-agents/worker', file: 'src/worker/index.ts' },
   { name: 'durable-agents/workflow', file: 'src/workflow-api/index.ts' },
+  { name: 'durable-agents/testing', file: 'src/testing/index.ts' },
 ];
+
+/** What users write, by entry point (sorted as `Array.prototype.sort` sorts). */
+const publicNames: Record<string, string[]> = {
+  'durable-agents': [
+    'AgentClient', 'AgentClientOptions', 'AgentConfig', 'AgentConfigError', 'AgentConfigInput', 'AgentRunInput', 'AgentRunResult',
+    'AgentRunWorkflow', 'AgentRuntimeError', 'ApprovalDecision', 'ApprovalOutcome', 'ApprovalRefusedError', 'ApprovalRequest',
+    'ApprovalStatus', 'AssistantMessage', 'DecideOptions', 'DecisionReceipt', 'DecisionRetries', 'EmptyMessageError', 'ErrorCode',
+    'ErrorCodeValue', 'EvaluationOptions', 'EvaluationReport', 'EventPage', 'ForkOptions', 'HandoffRecord', 'InvalidMessageError',
+    'JsonSchema', 'LiveSnapshot', 'McpServerConfig', 'Message', 'ModelTextSnapshot', 'PendingApprovals', 'PlanArtifact',
+    'ProgressNote', 'QueuedThreadMessage', 'RetryableToolError', 'RunComparison', 'RunEvent', 'RunEventType', 'RunHandle',
+    'RunPhase', 'RunStatus', 'RunSummary', 'RunTimeouts', 'SearchAttributesMissingError', 'SendOptions', 'StartRunOptions',
+    'StopReason', 'TemporalTarget', 'ThreadError', 'ThreadFilter', 'ThreadHandle', 'ThreadMessageReceipt', 'ThreadOptions',
+    'ThreadPhase', 'ThreadPolicy', 'ThreadResult', 'ThreadSettings', 'ThreadStatus', 'ThreadSummary', 'Tool', 'ToolCall',
+    'ToolContext', 'ToolDefinition', 'ToolMessage', 'ToolProgressSnapshot', 'ToolResult', 'ToolResultMetadata',
+    'ToolResultStatus', 'ToolSpec', 'TurnHandle', 'TurnResult', 'Usage', 'UsageSummary', 'UserMessage', 'agentConfigSchema',
+    'defineTool', 'evaluateRuns', 'loadAgentConfigFile', 'loadAgentDirectory', 'mcpServerSchema', 'parseAgentConfig',
+    'resolveTemporalTarget', 'runTimeoutsSchema',
+  ],
+  'durable-agents/worker': [
+    'AgentPlugin', 'AgentPluginOptions', 'AgentWorkerOptions', 'ArtifactNotFoundError', 'ArtifactStore',
+    'ArtifactStoreUnavailableError', 'FolderArtifactStore', 'FolderMemoryStore', 'ForgetRequest', 'ForgetResourceReport',
+    'MEMORY_LIMITS', 'MemoryEntry', 'MemoryInputError', 'MemorySource', 'MemoryStore', 'MemoryUnavailableError', 'ModelError',
+    'ModelProvider', 'ModelRegistry', 'ModelRequest', 'ModelResponse', 'ModelScript', 'ModelScriptInput', 'PostgresMemoryStore',
+    'PostgresMemoryStoreOptions', 'RecallQuery', 'RememberRequest', 'ResourceStores', 'RetryableToolError', 'S3ArtifactStore',
+    'S3ArtifactStoreOptions', 'SUPPORTED_TEMPORAL_RANGE', 'ScriptedCall', 'ScriptedModel', 'ScriptedModelOptions',
+    'ScriptedReply', 'Tool', 'ToolContext', 'ToolDefinition', 'artifactStoreFromEnvironment', 'createAgentWorker',
+    'createMemoryTools', 'dataConverterFromEnvironment', 'defaultModelRegistry', 'defineTool', 'forgetResource',
+    'loadModelScript', 'memoryStoreFromEnvironment', 'modelScriptSchema', 'probeArtifactStore', 'registerSearchAttributes',
+  ],
+  'durable-agents/workflow': [
+    'AgentConfig', 'AgentConfigInput', 'AgentEvaluationAttribute', 'AgentForkOfAttribute', 'AgentNameAttribute',
+    'AgentResourceAttribute', 'AgentRunInput', 'AgentRunResult', 'AgentRunWorkflow', 'AgentSkillSourcesAttribute',
+    'AgentStatusAttribute', 'AgentThreadInput', 'ApprovalDecision', 'ApprovalOutcome', 'ApprovalRequest', 'AwaitTurnReply',
+    'DEFAULT_TASK_QUEUE', 'EventPage', 'InjectedMessage', 'McpServerConfig', 'Message', 'RunAgentOptions', 'RunEvent',
+    'RunEventType', 'RunStatus', 'RunTimeouts', 'SkillBatch', 'SkillChange', 'SkillChangeKind', 'SkillFileError', 'SkillInfo',
+    'StopReason', 'ThreadMessage', 'ThreadMessageReceipt', 'ThreadPolicy', 'ThreadResult', 'ThreadSettings', 'ThreadStatus',
+    'ToolCall', 'ToolResult', 'TurnResult', 'Usage', 'WireName', 'approvalSignal', 'awaitTurnUpdate', 'closeThreadSignal',
+    'closeThreadUpdate', 'decideApprovalUpdate', 'eventsQuery', 'injectMessageSignal', 'injectMessageUpdate', 'runAgent',
+    'sendMessageSignal', 'sendMessageUpdate', 'skillsChangedSignal', 'startAgent', 'statusQuery', 'threadQuery',
+  ],
+  'durable-agents/testing': [
+    'AgentTestServer', 'AgentTestWorker', 'AgentTestWorkerOptions', 'ModelScript', 'ModelScriptInput', 'ScriptedCall',
+    'ScriptedModel', 'ScriptedModelOptions', 'ScriptedReply', 'agentSearchAttributes', 'loadModelScript', 'modelScriptSchema',
+    'startAgentTestWorker',
+  ],
+};
 
 interface Problem {
   entryPoint: string;
@@ -87,13 +136,15 @@ function publicMembers(classSymbol: ts.Symbol): ts.Symbol[] {
   return members;
 }
 
-function findUndocumentedExports(): { problems: Problem[]; checked: number } {
+function findUndocumentedExports(): { problems: Problem[]; checked: number; names: Record<string, string[]>; inputFields: Record<string, string[]> } {
   const program = ts.createProgram({
     rootNames: entryPoints.map((entry) => path.join(root, entry.file)),
     options: { ...compilerOptions(), noEmit: true },
   });
   const checker = program.getTypeChecker();
   const problems: Problem[] = [];
+  const names: Record<string, string[]> = {};
+  const inputFields: Record<string, string[]> = {};
   let checked = 0;
 
   for (const entry of entryPoints) {
@@ -102,9 +153,13 @@ function findUndocumentedExports(): { problems: Problem[]; checked: number } {
     const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
     if (!moduleSymbol) throw new Error(`${entry.file}: has no module symbol (no exports?)`);
 
+    names[entry.name] = checker.getExportsOfModule(moduleSymbol).map((exported) => exported.getName()).sort();
     for (const exported of checker.getExportsOfModule(moduleSymbol)) {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
       const name = exported.getName();
+      if (entry.name === 'durable-agents/workflow' && (name === 'AgentRunInput' || name === 'AgentThreadInput')) {
+        inputFields[name] = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)).map((property) => property.getName()).sort();
+      }
       const file = declarationFile(symbol);
       const report = (missing: string, member?: string): void => {
         problems.push({ entryPoint: entry.name, name: member ? `${name}.${member}` : name, file, missing });
@@ -122,20 +177,48 @@ function findUndocumentedExports(): { problems: Problem[]; checked: number } {
       }
     }
   }
-  return { problems, checked };
+  return { problems, checked, names, inputFields };
 }
 
 describe('public API docs', () => {
   let lines: string[] = [];
   let checked = 0;
+  let names: Record<string, string[]> = {};
+  let inputFields: Record<string, string[]> = {};
 
   beforeAll(() => {
     const found = findUndocumentedExports();
     checked = found.checked;
+    names = found.names;
+    inputFields = found.inputFields;
     lines = found.problems.map((problem) => `${problem.entryPoint}: ${problem.name} (${problem.file}) lacks ${problem.missing}`);
   });
 
-  it('gives every export of the three entry points TSDoc, with an @example on every value and a description on every public method', () => {
+  it('exports exactly the listed names from each entry point', () => {
+    expect(names).toEqual(publicNames);
+  });
+
+  it('keeps the run and thread inputs users write free of what only the runtime sets (continuation, fork, replay)', () => {
+    expect(inputFields).toEqual({
+      AgentRunInput: ['agents', 'config', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'resourceId', 'task', 'timeouts'],
+      AgentThreadInput: ['agents', 'config', 'configHash', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'settings', 'timeouts'],
+    });
+  });
+
+  it('maps every entry point in package.json, for module resolution by exports and by typesVersions', () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string; default: string } | string>;
+      typesVersions: Record<string, Record<string, string[]>>;
+    };
+    for (const entry of entryPoints) {
+      const subpath = entry.name.replace(/^durable-agents/, '.');
+      const compiled = `./${entry.file.replace(/^src\//, 'dist/').replace(/\.ts$/, '')}`;
+      expect({ subpath, target: manifest.exports[subpath] }).toEqual({ subpath, target: { types: `${compiled}.d.ts`, default: `${compiled}.js` } });
+      if (subpath !== '.') expect(manifest.typesVersions['*']?.[subpath.slice(2)]).toEqual([`${compiled}.d.ts`]);
+    }
+  });
+
+  it('gives every export of the entry points TSDoc, with an @example on every value and a description on every public method', () => {
     expect(checked).toBeGreaterThan(50);
     expect(lines).toEqual([]);
   });

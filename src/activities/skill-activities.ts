@@ -1,6 +1,4 @@
 import type { SkillSnapshot } from '../protocol/skill-types';
-import path from 'node:path';
-import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
 import { checkoutFolder, syncCheckout } from '../skills/git-checkout';
 import { isGitSource, readSkillFolder } from '../skills/skill-source';
 import { AllowedToolsResolver, type ToolResolver } from '../skills/tool-resolver';
@@ -8,8 +6,8 @@ import { AllowedToolsResolver, type ToolResolver } from '../skills/tool-resolver
 export interface SkillDependencies {
   /** Maps skills to tool names; must match the watcher process's resolver. Default: `allowed-tools`. */
   skillResolver?: ToolResolver;
-  /** Where workers clone git skill sources. Default: AGENT_SKILL_CACHE or .temporal-data/skill-cache/worker. */
-  skillCacheDir?: string;
+  /** Where workers clone git skill sources (the plugin's option, or the worker's environment). */
+  skillCacheDir: string;
 }
 
 /**
@@ -19,7 +17,7 @@ export interface SkillDependencies {
  */
 export function createSkillActivities(dependencies: SkillDependencies) {
   const resolver = dependencies.skillResolver ?? new AllowedToolsResolver();
-  const cacheDir = dependencies.skillCacheDir ?? process.env.AGENT_SKILL_CACHE ?? path.join(DEFAULT_DATA_DIR, 'skill-cache', 'worker');
+  const cacheDir = dependencies.skillCacheDir;
   return {
     async loadSkillSources(sources: string[]): Promise<SkillSnapshot[]> {
       const snapshots: SkillSnapshot[] = [];

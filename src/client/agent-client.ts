@@ -5,17 +5,16 @@ import type { Message } from '../protocol/messages';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { AgentConfigError } from '../protocol/errors';
 import { resolveHandoffAgents } from '../config/handoff-agents';
+import { assertRunTask } from '../protocol/run-task';
 import type { AgentRunInput, ApprovalRequest, RunTimeouts } from '../protocol/run-types';
-import { AgentForkOfAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
-import type { SearchAttributePair } from '@temporalio/common';
+import { AgentForkOfAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { planFork, type ForkOptions } from './fork';
 import { assertWorkersHaveTools, WorkerToolsCheck } from './check-worker-tools';
 import { withSkillSourceKeys } from '../skills/skill-source';
-import { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
+import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
-import type { agentRun } from '../workflows/agent-run';
 import { RunHandle } from './run-handle';
-import { searchAttributesMissing } from './search-attribute-errors';
+import { startAgentWorkflow } from './start-agent-workflow';
 import { ThreadHandle, type ThreadOptions } from './thread-handle';
 import { listThreads, type ThreadFilter, type ThreadSummary } from './thread-list';
 
@@ -65,7 +64,10 @@ export interface AgentClientOptions {
   uiUrl?: string | null;
   /**
    * Ask the server to hand the first workflow task straight back to a worker in this process
-   * (saves a round trip). Needs the client and the worker to share one NativeConnection.
+   * (saves that task's dispatch: 31 → 25 ms from start to the first task done on the dev server;
+   * a whole run's time is within the noise, docs/performance.md). Needs the client and the worker
+   * to share one `NativeConnection` (the SDK refuses the start otherwise) and the worker to poll
+   * this task queue; when it has no free slot, the server starts the run the usual way.
    */
   eagerStart?: boolean;
   /**
@@ -89,7 +91,8 @@ export class AgentClient {
   readonly namespace: string;
   readonly taskQueue: string;
   readonly uiUrl: string | null;
-  private readonly eagerStart: boolean;
+  /** Whether starts ask for eager workflow start (`AgentClientOptions.eagerStart`). */
+  readonly eagerStart: boolean;
   private readonly checkWorkerTools: boolean;
   private readonly workerTools: WorkerToolsCheck;
 
@@ -120,9 +123,9 @@ export class AgentClient {
    * Validates the config (and those of its handoff agents) and starts a run as an `agentRun`
    * workflow on the client's task queue. Returns once the server has accepted the start, not when
    * the run ends: `await handle.result()` for that.
-   * @throws AgentConfigError naming the invalid fields (an agent with `memory: true` and no
-   * `resourceId` among them), or the tools the task queue's workers lack (see
-   * `checkWorkerTools`); nothing is started then.
+   * @throws AgentConfigError naming the invalid fields (of the config, `task: must not be empty`,
+   * or an agent with `memory: true` and no `resourceId`), or the tools the task queue's workers
+   * lack (see `checkWorkerTools`); nothing is started then.
    * @throws SearchAttributesMissingError (code `SearchAttributesMissing`) when the namespace lacks
    * the runtime's search attributes (`npx durable-agents setup`).
    * @throws WorkflowExecutionAlreadyStartedError (from `@temporalio/client`) when a run with this
@@ -131,7 +134,7 @@ export class AgentClient {
   async startRun(options: StartRunOptions): Promise<RunHandle> {
     // Skill sources are known by absolute folder paths (or URLs) in runs, signals and search attributes.
     const config = withSkillSourceKeys(parseAgentConfig(options.config));
-    if (!options.task.trim()) throw new Error('task: must not be empty');
+    assertRunTask(options.task);
     const agents = resolveHandoffAgents(config, options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
     assertResourceFits([config, ...Object.values(agents)], options.resourceId);
     const input: AgentRunInput = {
@@ -146,7 +149,7 @@ export class AgentClient {
     };
     if (options.checkWorkerTools ?? this.checkWorkerTools) await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
-    return this.startAgentWorkflow(input, { workflowId, summary: `${config.name}: ${oneLine(options.task, 100)}` });
+    return startAgentWorkflow(this, input, { workflowId, summary: `${config.name}: ${oneLine(options.task, 100)}` });
   }
 
   /**
@@ -177,42 +180,12 @@ export class AgentClient {
       ...(fork.message ? [`Added message: ${fork.message}`] : []),
       ...(link ? [`Origin: ${link}`] : []),
     ].join('\n\n');
-    return this.startAgentWorkflow(input, {
+    return startAgentWorkflow(this, input, {
       workflowId: options.workflowId ?? `${config.name}-fork-${randomUUID().slice(0, 8)}`,
       summary: `fork of ${origin}: ${config.name} on ${config.model}`,
       details,
       attributes: [{ key: AgentForkOfAttribute, value: fork.workflowId }],
     });
-  }
-
-  /**
-   * Starts an `agentRun` workflow with the run's search attributes (and `attributes`) and the Web
-   * UI's summary and details; a namespace without the runtime's search attributes is reported as
-   * SearchAttributesMissingError.
-   * @internal
-   */
-  async startAgentWorkflow(input: AgentRunInput, options: { workflowId: string; summary: string; details?: string; attributes?: SearchAttributePair[] }): Promise<RunHandle> {
-    const { config } = input;
-    const handle = await this.temporal.workflow
-      .start<typeof agentRun>(WireName.agentRunWorkflow, {
-        workflowId: options.workflowId,
-        taskQueue: this.taskQueue,
-        args: [input],
-        staticSummary: options.summary,
-        ...(options.details ? { staticDetails: options.details } : {}),
-        typedSearchAttributes: [
-          { key: AgentNameAttribute, value: config.name },
-          { key: AgentStatusAttribute, value: 'running' },
-          ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
-          ...(options.attributes ?? []),
-        ],
-        requestEagerStart: this.eagerStart,
-      })
-      .catch((error: unknown) => {
-        // A namespace that never had `durable-agents setup` refuses the run's search attributes.
-        throw searchAttributesMissing(error, this.namespace) ?? error;
-      });
-    return new RunHandle(this.temporal, handle, this.runUrl(handle.workflowId, handle.firstExecutionRunId));
   }
 
   /**

@@ -4,7 +4,7 @@ import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../co
 import { AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import type { ForkOrigin } from '../protocol/fork-types';
 import { resolveHandoffAgents } from '../config/handoff-agents';
-import type { AgentRunInput, ModelStepResult } from '../protocol/run-types';
+import type { AgentRunWorkflowInput, ModelStepResult } from '../protocol/run-types';
 import { upgradeConfig } from '../config/upgrade-config';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import { nextMove, stepLimitOf } from '../workflows/loop-decisions';
@@ -39,7 +39,7 @@ export interface ForkOptions {
 
 /** A fork ready to start: its workflow input, and the origin it links to. */
 export interface PlannedFork {
-  input: AgentRunInput & { fork: ForkOrigin };
+  input: AgentRunWorkflowInput & { fork: ForkOrigin };
   /** The agent that took the forked step in the origin. */
   originAgent: string;
 }
@@ -113,11 +113,11 @@ async function readChain(client: Client, workflowId: string, runId: string | und
 }
 
 /** The execution of the chain that took executor step `step`, its transcript, the step's (last) model entry and the execution's input. */
-function findStep(chain: ChainExecution[], workflowId: string, step: number): { execution: ChainExecution; entries: TranscriptEntry[]; entry: ModelEntry; input: AgentRunInput } {
+function findStep(chain: ChainExecution[], workflowId: string, step: number): { execution: ChainExecution; entries: TranscriptEntry[]; entry: ModelEntry; input: AgentRunWorkflowInput } {
   let lastStep = 0;
-  let firstInput: AgentRunInput | null = null;
+  let firstInput: AgentRunWorkflowInput | null = null;
   for (const execution of chain) {
-    const input = decode<AgentRunInput>(execution.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+    const input = decode<AgentRunWorkflowInput>(execution.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
     if (!input?.config) throw refused(`run ${workflowId} is not an agent run (its input has no agent config)`);
     firstInput ??= input;
     const entries = transcriptFromEvents(execution.events);

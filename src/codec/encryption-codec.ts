@@ -73,7 +73,24 @@ export function payloadKeysFromEnvironment(environment: NodeJS.ProcessEnv = proc
   });
 }
 
-/** The data converter for clients and workers: encryption when keys are configured, else the default. */
+/**
+ * The data converter for clients and workers: AES-256-GCM encryption of every payload when
+ * `AGENT_PAYLOAD_KEYS` is set, else undefined (Temporal's default). `createAgentWorker` and
+ * `AgentClient.connect` use it; a worker you create yourself with `AgentPlugin` passes it, since
+ * the plugin reads no environment variables.
+ * @throws Error naming the entry of `AGENT_PAYLOAD_KEYS` that is malformed.
+ * @example
+ * import { NativeConnection, Worker } from '@temporalio/worker';
+ * import { AgentPlugin, dataConverterFromEnvironment } from 'durable-agents/worker';
+ *
+ * const connection = await NativeConnection.connect({ address: 'localhost:7233' });
+ * const worker = await Worker.create({
+ *   connection,
+ *   taskQueue: 'agent-runs',
+ *   dataConverter: dataConverterFromEnvironment(), // the same keys as the clients'
+ *   plugins: [new AgentPlugin({ tools })],
+ * });
+ */
 export function dataConverterFromEnvironment(environment: NodeJS.ProcessEnv = process.env): { payloadCodecs: PayloadCodec[] } | undefined {
   const keys = payloadKeysFromEnvironment(environment);
   return keys.length > 0 ? { payloadCodecs: [new EncryptionCodec(keys)] } : undefined;

@@ -1,6 +1,6 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import type { AgentRunInput, AgentRunResult, ToolResult } from '../protocol/run-types';
+import type { AgentRunWorkflowInput, AgentRunResult, ToolResult } from '../protocol/run-types';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -15,7 +15,7 @@ export function recordedToolResults(events: HistoryEvent[]): Map<string, ToolRes
   for (const event of events) {
     const completed = event.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
     const continued = event.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0];
-    const list = completed ? decode<AgentRunResult>(completed)?.toolResults : continued ? decode<AgentRunInput>(continued)?.carried?.toolResults : undefined;
+    const list = completed ? decode<AgentRunResult>(completed)?.toolResults : continued ? decode<AgentRunWorkflowInput>(continued)?.carried?.toolResults : undefined;
     for (const result of list ?? []) results.set(`${result.step}:${result.callId}`, result);
   }
   return results;

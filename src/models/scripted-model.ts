@@ -133,6 +133,10 @@ export interface ScriptedModelOptions {
  */
 export class ScriptedModel implements ModelProvider {
   private readonly scripts = new Map<string, ModelScript>();
+  /** Scripts read from files, as last read (a file is read at every call, so edits apply). */
+  private readonly fileScripts = new Map<string, ModelScript>();
+  /** Reply indexes that answered a call, by `<script>\0<reply list>`. */
+  private readonly usedReplies = new Map<string, Set<number>>();
 
   constructor(private readonly options: ScriptedModelOptions = {}) {
     for (const [name, script] of Object.entries(options.scripts ?? {})) this.addScript(name, script);
@@ -144,6 +148,30 @@ export class ScriptedModel implements ModelProvider {
    */
   addScript(name: string, script: ModelScriptInput): void {
     this.scripts.set(name, modelScriptSchema.parse(script));
+  }
+
+  /**
+   * The replies no call has used yet, one line each (`support: executor reply 3 of 3`), across every
+   * script this model holds or has read: a test whose runs should follow their scripts to the end
+   * expects none. (A call with no reply fails the step with `ScriptedModelMismatch` instead.)
+   */
+  unusedReplies(): string[] {
+    const unused: string[] = [];
+    for (const [name, script] of [...this.scripts, ...this.fileScripts]) {
+      const lists: Array<[string, ScriptedReply[] | undefined]> = [
+        ['executor', script.replies],
+        ['planner', script.planner],
+        ['compaction', script.compaction],
+        ...(script.variants ?? []).map((variant): [string, ScriptedReply[]] => [variantList(variant.taskIncludes), variant.replies]),
+      ];
+      for (const [list, replies] of lists) {
+        const used = this.usedReplies.get(`${name}\0${list}`);
+        (replies ?? []).forEach((_reply, index) => {
+          if (!used?.has(index)) unused.push(`${name}: ${list} reply ${index + 1} of ${replies!.length}`);
+        });
+      }
+    }
+    return unused;
   }
 
   /**
@@ -172,6 +200,7 @@ export class ScriptedModel implements ModelProvider {
         `Script '${request.modelId}' has ${replies?.length ?? 0} ${purpose} replies; the model was called for ${purpose} reply ${replyIndex + 1}`,
       );
     }
+    this.markUsed(request.modelId, purpose === 'executor' && variant ? variantList(variant.taskIncludes) : purpose, replyIndex);
     if (reply.delayMs && (reply.delayAttempts === undefined || request.attempt <= reply.delayAttempts)) await sleep(reply.delayMs, request.abortSignal);
     if (reply.error && (reply.error.attempts === undefined || request.attempt <= reply.error.attempts)) {
       throw new ModelError(reply.error.code, reply.error.message, reply.error.retryAfterMs);
@@ -191,12 +220,27 @@ export class ScriptedModel implements ModelProvider {
     const registered = this.scripts.get(modelId);
     if (registered) return registered;
     const file = path.resolve(this.options.baseDir ?? process.cwd(), modelId);
+    let script: ModelScript;
     try {
-      return loadModelScript(file);
+      script = loadModelScript(file);
     } catch (error) {
       throw new ModelError(ErrorCode.modelNotFound, `No scripted model '${modelId}': ${(error as Error).message}`);
     }
+    this.fileScripts.set(modelId, script);
+    return script;
   }
+
+  private markUsed(modelId: string, list: string, replyIndex: number): void {
+    const key = `${modelId}\0${list}`;
+    const used = this.usedReplies.get(key) ?? new Set<number>();
+    used.add(replyIndex);
+    this.usedReplies.set(key, used);
+  }
+}
+
+/** How `unusedReplies` names a variant's reply list. */
+function variantList(taskIncludes: string): string {
+  return `variant '${taskIncludes}'`;
 }
 
 function checkExpectations(reply: ScriptedReply, request: ModelRequest, replyIndex: number): void {

@@ -86,9 +86,10 @@ export class AgentRuntimeError extends Error {
 }
 
 /**
- * An agent config that failed validation (code `AgentConfigError`); `problems` has one line per
- * invalid field, `<field path>: <what is wrong>`. Thrown before anything starts; inside a workflow
- * (`runAgent`) it fails that workflow as a non-retryable `ApplicationFailure` with this code.
+ * An agent config, or a run's start input (a blank `task`), that failed validation (code
+ * `AgentConfigError`); `problems` has one line per invalid field, `<field path>: <what is wrong>`.
+ * Thrown before anything starts; inside a workflow (`runAgent`) it fails that workflow as a
+ * non-retryable `ApplicationFailure` with this code.
  * @example
  * import { AgentConfigError, parseAgentConfig } from 'durable-agents';
  *

@@ -1,7 +1,7 @@
 import type { ConversationRef } from './activity-types';
 
 /**
- * Where a forked run starts from (`AgentRunInput.fork`, built by `AgentClient.fork` from the
+ * Where a forked run starts from (`AgentRunWorkflowInput.fork`, built by `AgentClient.fork` from the
  * origin's history): the origin's executor conversation at the end of step `step`, in the
  * execution of its continue-as-new chain that took that step. The fork's first activity reads
  * that conversation (the origin answers the `conversation` query, closed or running) and writes
@@ -23,7 +23,7 @@ export interface ForkOrigin {
 }
 
 /**
- * A replay-evaluation run (`AgentRunInput.replay`): the recorded run whose tool results answer
+ * A replay-evaluation run (`AgentRunWorkflowInput.replay`): the recorded run whose tool results answer
  * this run's tool calls. A call with the same tool and arguments (canonical JSON) as a recorded
  * one gets the recorded result without running the tool; any other call gets an error result,
  * or runs for real with `liveTools`. Pure types.

@@ -34,8 +34,9 @@ export const DEFAULT_TIMEOUTS: RunTimeouts = {
 };
 
 /**
- * The input of the `agentRun` workflow, for starting a run from another Temporal client (this
- * package's `AgentClient.startRun` and `runAgent` build it for you). `config` must be validated.
+ * The input of the `agentRun` workflow as you write it, for starting a run from another Temporal
+ * client (this package's `AgentClient.startRun` and `runAgent` build it for you). `config` must be
+ * a validated config (`parseAgentConfig`); `task` must not be blank.
  */
 export interface AgentRunInput {
   config: AgentConfig;
@@ -50,20 +51,45 @@ export interface AgentRunInput {
   historyEventLimit?: number;
   /** Continue as new once the history is this many bytes (default: when Temporal suggests it, about 4 MB on default servers). */
   historySizeLimitBytes?: number;
-  /** State carried over from the previous run of a continued-as-new agent run. */
-  carried?: CarriedState;
   /** Configs of the agents this run may hand off to (and theirs), by name, resolved by the client. */
   agents?: Record<string, AgentConfig>;
-  /** Set on a fork (`AgentClient.fork`): the run and step whose conversation it continues. First execution only. */
-  fork?: ForkOrigin;
-  /** Set on a replay-evaluation run: the recorded run whose tool results answer its tool calls. */
-  replay?: ReplaySource;
   /**
    * The resource the run is for (a user, a team: `user:42`): whose memory the memory tools use,
    * given to every tool as `ToolContext.resourceId`. Kept through continue-as-new and handoffs,
    * and given to sub-agents.
    */
   resourceId?: string;
+}
+
+/**
+ * The `agentRun` workflow as a Temporal client sees it: an `AgentRunInput` in, an `AgentRunResult`
+ * out. The type argument for starting a run by its workflow type from your own client or workflow.
+ * @example
+ * import { Client } from '@temporalio/client';
+ * import { parseAgentConfig } from 'durable-agents';
+ * import { DEFAULT_TASK_QUEUE, WireName, type AgentRunWorkflow } from 'durable-agents/workflow';
+ *
+ * const result = await new Client().workflow.execute<AgentRunWorkflow>(WireName.agentRunWorkflow, {
+ *   workflowId: 'helper-1',
+ *   taskQueue: DEFAULT_TASK_QUEUE,
+ *   args: [{ config: parseAgentConfig({ name: 'helper' }), task: 'Hi' }],
+ * });
+ */
+export type AgentRunWorkflow = (input: AgentRunInput) => Promise<AgentRunResult>;
+
+/**
+ * What the `agentRun` workflow receives: the `AgentRunInput` users write, plus the fields only the
+ * runtime sets (a continuation's carried state, a fork's origin, an evaluation's recorded run).
+ * One object on the wire, its extra fields optional, so an `AgentRunInput` from any client starts a
+ * run and every recorded history replays. Not exported from the package's entry points.
+ */
+export interface AgentRunWorkflowInput extends AgentRunInput {
+  /** State carried over from the previous run of a continued-as-new agent run. */
+  carried?: CarriedState;
+  /** Set on a fork (`AgentClient.fork`): the run and step whose conversation it continues. First execution only. */
+  fork?: ForkOrigin;
+  /** Set on a replay-evaluation run: the recorded run whose tool results answer its tool calls. */
+  replay?: ReplaySource;
 }
 
 /** A transfer of the conversation from one agent to another. */

@@ -74,12 +74,20 @@ export const AgentEvaluationAttribute = defineSearchAttributeKey('AgentEvaluatio
  */
 export const AgentResourceAttribute = defineSearchAttributeKey('AgentResource', SearchAttributeType.KEYWORD);
 
-/** Name and type of each attribute, for registration. */
-export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' }> = [
-  { name: AgentNameAttribute.name, type: 'Keyword' },
-  { name: AgentStatusAttribute.name, type: 'Keyword' },
-  { name: AgentSkillSourcesAttribute.name, type: 'KeywordList' },
-  { name: AgentForkOfAttribute.name, type: 'Keyword' },
-  { name: AgentEvaluationAttribute.name, type: 'Keyword' },
-  { name: AgentResourceAttribute.name, type: 'Keyword' },
-];
+/**
+ * Every search attribute of agent runs, as keys: give them to a test server when it starts, so runs
+ * can start there (a plain dev server lacks them and refuses the run with
+ * `SearchAttributesMissingError`).
+ * @example
+ * import { TestWorkflowEnvironment } from '@temporalio/testing';
+ * import { agentSearchAttributes } from 'durable-agents/testing';
+ *
+ * const environment = await TestWorkflowEnvironment.createLocal({ server: { searchAttributes: [...agentSearchAttributes] } });
+ */
+export const agentSearchAttributes = [AgentNameAttribute, AgentStatusAttribute, AgentSkillSourcesAttribute, AgentForkOfAttribute, AgentEvaluationAttribute, AgentResourceAttribute] as const;
+
+/** Name and type of each attribute, for registration (the same list as `agentSearchAttributes`). */
+export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' }> = agentSearchAttributes.map((key) => ({
+  name: key.name,
+  type: key.type === SearchAttributeType.KEYWORD_LIST ? 'KeywordList' : 'Keyword',
+}));

@@ -129,7 +129,7 @@ export interface CarriedThreadState {
   injected?: string[];
 }
 
-/** The input of the `agentThread` workflow (built by `AgentClient.thread(...).send`). */
+/** The input of the `agentThread` workflow as a client writes it (built by `AgentClient.thread(...).send`). */
 export interface AgentThreadInput {
   config: AgentConfig;
   /** `configHash` of the config the thread was created with (messages naming another are refused). */
@@ -141,6 +141,14 @@ export interface AgentThreadInput {
   timeouts?: Partial<RunTimeouts>;
   historyEventLimit?: number;
   historySizeLimitBytes?: number;
+}
+
+/**
+ * What the `agentThread` workflow receives: the `AgentThreadInput` a client writes, plus what the
+ * thread carries into its next execution when it continues as new. One object on the wire; not
+ * exported from the package's entry points.
+ */
+export interface AgentThreadWorkflowInput extends AgentThreadInput {
   /** Set by the thread itself when it continues as new. */
   carried?: CarriedState;
   carriedThread?: CarriedThreadState;

@@ -4,13 +4,13 @@
  * `agentRunWorkflow` is the workflow type of every agent run.
  * @example
  * import { Client } from '@temporalio/client';
- * import { DEFAULT_TASK_QUEUE, WireName, type AgentRunInput } from 'durable-agents/workflow';
+ * import { DEFAULT_TASK_QUEUE, WireName, type AgentRunInput, type AgentRunWorkflow } from 'durable-agents/workflow';
  * import { parseAgentConfig } from 'durable-agents';
  *
  * // Start a run by name, as a client in another language would (`AgentClient.startRun` does
  * // more: it resolves handoff agents and checks the namespace's search attributes).
  * const input: AgentRunInput = { config: parseAgentConfig({ name: 'helper' }), task: 'Hi' };
- * const handle = await new Client().workflow.start(WireName.agentRunWorkflow, {
+ * const handle = await new Client().workflow.start<AgentRunWorkflow>(WireName.agentRunWorkflow, {
  *   workflowId: 'helper-1',
  *   taskQueue: DEFAULT_TASK_QUEUE,
  *   args: [input],

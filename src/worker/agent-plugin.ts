@@ -5,14 +5,13 @@ import { createActivities } from '../activities';
 import { RecordedRuns } from '../activities/replay-tool-call';
 import { QueryConversationSource } from '../activities/conversation-source';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import { artifactStoreFromEnvironment, artifactStoreSource } from '../artifacts/artifact-store-from-environment';
+import { FolderArtifactStore } from '../artifacts/folder-artifact-store';
 import { probeArtifactStore } from '../artifacts/probe-artifact-store';
 import { createReadArtifactTool, READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
-import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 import { McpConnections } from '../mcp/mcp-connections';
 import { createMemoryTools } from '../memory/memory-tools';
 import { MemoryUnavailableError, type MemoryStore } from '../memory/memory-store';
-import { memoryStoreFromEnvironment } from '../memory/memory-store-from-environment';
+import { FolderMemoryStore } from '../memory/folder-memory-store';
 import type { ModelRegistry } from '../models/model-registry';
 import type { Tool } from '../tools/define-tool';
 import { subagentTools } from '../tools/subagent-tools';
@@ -24,22 +23,36 @@ import { agentPreloadModules, agentWorkflowsPath, combinedWorkflowsEntry, prebui
 /** How often (at most) live heartbeat details reach the server, in ms (streamed text, progress). */
 const DEFAULT_LIVE_UPDATE_MS = 250;
 
-/** What `AgentPlugin` adds to a worker: your tools, and optionally other model providers or an artifact store. */
+/** The plugin's data folder when none is given: under the worker's working directory. */
+const DEFAULT_PLUGIN_DATA_DIR = '.temporal-data';
+
+/**
+ * What `AgentPlugin` adds to a worker: your tools, and optionally other model providers, an
+ * artifact store, a skill cache folder. Everything is explicit: the plugin reads no environment
+ * variables (`createAgentWorker` and the CLI's `worker` do, and pass what they read here).
+ */
 export interface AgentPluginOptions {
   /** The tools agents on this worker may call (made with `defineTool`). */
   tools?: Iterable<Tool>;
-  /** Model providers by prefix. Default: `scripted:`, `openai:`, `anthropic:`, `openai-compatible:`. */
+  /**
+   * Model providers by prefix. Default: `scripted:`, `openai:`, `anthropic:`, `openai-compatible:`
+   * (the real providers read their API key variables when a step runs).
+   */
   models?: ModelRegistry;
   /**
-   * Where large tool results and long runs' conversation snapshots go. Default: from the environment
-   * (`AGENT_ARTIFACT_STORE=s3://…` for a cluster, else a folder: AGENT_ARTIFACT_DIR or .temporal-data/artifacts).
+   * Where large tool results and long runs' conversation snapshots go. Default: the folder
+   * `.temporal-data/artifacts` under the working directory, which serves one machine; workers on
+   * several machines need a shared store (`S3ArtifactStore`, or `artifactStoreFromEnvironment()`).
    * The worker does not start when it cannot write and read back a probe object.
    */
   artifacts?: ArtifactStore;
+  /** Where the worker clones git skill sources. Default: `.temporal-data/skill-cache/worker` under the working directory. */
+  skillCacheDir?: string;
   /**
-   * What agents with `memory: true` remember across runs (docs/memory.md). Default: from the
-   * environment (`AGENT_MEMORY_URL=postgres://…` for a cluster, else a folder: AGENT_MEMORY_DIR or
-   * .temporal-data/memory). The worker does not start when it cannot be reached.
+   * What agents with `memory: true` remember across runs (docs/memory.md). Default: the folder
+   * `.temporal-data/memory` under the working directory, which serves one machine; workers on
+   * several machines share a `PostgresMemoryStore` (or `memoryStoreFromEnvironment()`). The worker
+   * does not start when it cannot be reached.
    */
   memory?: MemoryStore;
   /**
@@ -61,7 +74,9 @@ export interface AgentPluginOptions {
  * - With a `workflowsPath`, the agent workflows are bundled together with yours (the plugin is
  *   also a bundler plugin: pass it to `bundleWorkflowCode({ plugins })` to prebuild that bundle).
  * - Settings it adds only when you did not set them: heartbeat throttling of 250 ms (live text and
- *   progress) and payload encryption from `AGENT_PAYLOAD_KEYS`.
+ *   progress). Its client for conversation reads uses the worker's data converter (set yours for
+ *   payload encryption; `createAgentWorker` sets one from `AGENT_PAYLOAD_KEYS`).
+ * - It reads no environment variables: what it needs comes from its options and the worker's.
  *
  * @example
  * import { NativeConnection, Worker } from '@temporalio/worker';
@@ -82,10 +97,10 @@ export interface AgentPluginOptions {
 export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   readonly name = 'durable-agents';
   private readonly mcp: McpConnections;
-  /** The memory store made from the environment (when none was given): the plugin closes it with the worker. */
-  private memoryFromEnvironment: MemoryStore | undefined;
-  /** The artifact store made from the environment (when none was given), made once. */
-  private artifactsFromEnvironment: ArtifactStore | undefined;
+  /** The memory store the plugin made (none was given): it closes it with the worker. */
+  private ownMemory: MemoryStore | undefined;
+  /** The artifact store the plugin made (none was given), made once so the probed store is the one used. */
+  private ownArtifacts: ArtifactStore | undefined;
 
   constructor(private readonly options: AgentPluginOptions = {}) {
     this.mcp = options.mcp ?? new McpConnections();
@@ -93,8 +108,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   configureWorker(options: WorkerOptions): WorkerOptions {
     assertSupportedTemporal();
-    const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
-    const client = this.options.client ?? this.clientOn(options, dataConverter);
+    const client = this.options.client ?? this.clientOn(options);
     const artifacts = this.artifacts();
     const agentActivities = createActivities({
       tools: this.toolRegistry(artifacts, this.memory()),
@@ -104,6 +118,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       conversations: new QueryConversationSource(client, artifacts),
       recordings: new RecordedRuns(client),
       searchAttributesClient: client,
+      skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {
@@ -113,10 +128,9 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       ...options,
       ...this.workflowSource(options),
       activities: { ...options.activities, ...agentActivities },
-      ...(dataConverter ? { dataConverter } : {}),
       // Heartbeats carry streamed model text and tool progress to clients, so they may reach the
       // server this often instead of at 80% of the heartbeat timeout.
-      maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? Number(process.env.AGENT_LIVE_UPDATE_MS ?? DEFAULT_LIVE_UPDATE_MS),
+      maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? DEFAULT_LIVE_UPDATE_MS,
     };
   }
 
@@ -152,7 +166,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     } finally {
       // MCP server processes end with the worker: no orphans.
       await this.mcp.closeAll();
-      await this.memoryFromEnvironment?.close();
+      await this.ownMemory?.close();
     }
   }
 
@@ -163,38 +177,38 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
    * the worker again when it starts to run, so a worker whose stores are unusable refuses to start
    * rather than fail every memory call, large tool result and long-run snapshot (and retry them
    * for as long as the runs live).
+   * @param options.artifactsSource Where the artifact store was chosen, named in the error
+   * (`createAgentWorker` names the variable).
    * @throws MemoryUnavailableError naming the store (never its password).
    * @throws ArtifactStoreUnavailableError naming the store, what failed and the fix.
    */
-  async prepare(): Promise<void> {
+  async prepare(options: { artifactsSource?: string } = {}): Promise<void> {
     try {
       await this.memory().open();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new MemoryUnavailableError(`The agent worker does not start: ${message}. Check AGENT_MEMORY_URL (or the memory store given to AgentPlugin).`, { cause: error });
+      throw new MemoryUnavailableError(`The agent worker does not start: ${message}. Check the memory store given to AgentPlugin (AGENT_MEMORY_URL for createAgentWorker and the CLI's worker).`, { cause: error });
     }
-    await probeArtifactStore(this.artifacts(), this.options.artifacts ? undefined : artifactStoreSource());
+    await probeArtifactStore(this.artifacts(), options.artifactsSource ?? (this.options.artifacts ? undefined : "the plugin's default folder; pass `artifacts` for another"));
   }
 
-  /** The artifact store given, or one from the environment (made once, so the probed store is the one used). */
+  /** The artifact store given, or the plugin's own folder (made once). */
   private artifacts(): ArtifactStore {
     if (this.options.artifacts) return this.options.artifacts;
-    this.artifactsFromEnvironment ??= artifactStoreFromEnvironment();
-    return this.artifactsFromEnvironment;
+    this.ownArtifacts ??= new FolderArtifactStore(path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'artifacts'));
+    return this.ownArtifacts;
   }
 
-  /** The memory store given, or one from the environment (made once). */
+  /** The memory store given, or the plugin's own folder (made once). */
   private memory(): MemoryStore {
     if (this.options.memory) return this.options.memory;
-    this.memoryFromEnvironment ??= memoryStoreFromEnvironment();
-    return this.memoryFromEnvironment;
+    this.ownMemory ??= new FolderMemoryStore(path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'memory'));
+    return this.ownMemory;
   }
 
   /** Yours (with ours added by `configureBundler`), or the prebuilt bundle, or ours bundled now. */
   private workflowSource(options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
     if (options.workflowBundle || options.workflowsPath) return {};
-    const fromEnvironment = process.env.AGENT_WORKFLOW_BUNDLE;
-    if (fromEnvironment) return { workflowBundle: { codePath: fromEnvironment } };
     const prebuilt = prebuiltBundle();
     return 'codePath' in prebuilt ? { workflowBundle: prebuilt } : { workflowsPath: agentWorkflowsPath() };
   }
@@ -208,7 +222,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return tools;
   }
 
-  private clientOn(options: WorkerOptions, dataConverter: WorkerOptions['dataConverter']): Client {
+  private clientOn(options: WorkerOptions): Client {
+    const { dataConverter } = options;
     if (!options.connection) {
       throw new Error('AgentPlugin: pass `connection` (a NativeConnection) to Worker.create, or a `client` to AgentPlugin, so model steps can read their conversation.');
     }

@@ -1,10 +1,14 @@
+import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type NativeConnection, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import type { ArtifactStore } from '../artifacts/artifact-store';
+import { artifactStoreFromEnvironment, artifactStoreSource } from '../artifacts/artifact-store-from-environment';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
+import { DEFAULT_DATA_DIR } from '../devserver/dev-server';
 import type { McpConnections } from '../mcp/mcp-connections';
 import type { MemoryStore } from '../memory/memory-store';
+import { memoryStoreFromEnvironment } from '../memory/memory-store-from-environment';
 import type { ModelRegistry } from '../models/model-registry';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import type { Tool } from '../tools/define-tool';
@@ -32,10 +36,13 @@ export interface AgentWorkerOptions {
   artifacts?: ArtifactStore;
   /**
    * What agents with `memory: true` remember (docs/memory.md). Default: from the environment
-   * (AGENT_MEMORY_URL for PostgreSQL, else a folder: AGENT_MEMORY_DIR or .temporal-data/memory).
+   * (AGENT_MEMORY_URL for PostgreSQL, else a folder: AGENT_MEMORY_DIR or .temporal-data/memory),
+   * closed when the worker stops.
    */
   memory?: MemoryStore;
-  /** A workflow bundle to use instead of the package's prebuilt one. */
+  /** Where the worker clones git skill sources. Default: AGENT_SKILL_CACHE or .temporal-data/skill-cache/worker. */
+  skillCacheDir?: string;
+  /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
   workflowBundlePath?: string;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
@@ -52,7 +59,11 @@ export interface AgentWorkerOptions {
    * (compose's `stop_grace_period`, Kubernetes' `terminationGracePeriodSeconds`) above it.
    */
   shutdownGraceMs?: number;
-  /** Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`). */
+  /**
+   * Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`, which defaults to
+   * AGENT_MAX_CACHED_WORKFLOWS when set, and `maxHeartbeatThrottleInterval`, which defaults to
+   * AGENT_LIVE_UPDATE_MS when set, else 250 ms).
+   */
   workerOptions?: Partial<WorkerOptions>;
 }
 
@@ -62,6 +73,12 @@ export interface AgentWorkerOptions {
  * to start when the memory store cannot be reached (MemoryUnavailableError) or the artifact store
  * cannot write and read back (ArtifactStoreUnavailableError). To add
  * agents to a worker that has workflows of its own, use {@link AgentPlugin} instead.
+ *
+ * The convenience path (the CLI's `worker` uses it): what you do not pass comes from the
+ * environment, as docs/deployment.md lists: `AGENT_PAYLOAD_KEYS` (payload encryption),
+ * `AGENT_ARTIFACT_STORE` / `AGENT_ARTIFACT_DIR`, `AGENT_MEMORY_URL` / `AGENT_MEMORY_DIR`,
+ * `AGENT_SKILL_CACHE`, `AGENT_WORKFLOW_BUNDLE`, `AGENT_MAX_CACHED_WORKFLOWS`, `AGENT_WORKER_SHUTDOWN_GRACE`,
+ * `AGENT_LIVE_UPDATE_MS`. `AgentPlugin` itself reads none of them.
  * @example
  * import { NativeConnection } from '@temporalio/worker';
  * import { createAgentWorker } from 'durable-agents/worker';
@@ -72,30 +89,49 @@ export interface AgentWorkerOptions {
  * await worker.run(); // until SIGINT / SIGTERM, which drain in-flight tasks (up to 10 minutes)
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment();
+  const environment = process.env;
+  const dataConverter = options.dataConverter ?? dataConverterFromEnvironment(environment);
+  const memory = options.memory ?? memoryStoreFromEnvironment(environment);
   const plugin = new AgentPlugin({
     tools: options.tools,
+    artifacts: options.artifacts ?? artifactStoreFromEnvironment(environment),
+    skillCacheDir: options.skillCacheDir ?? environment.AGENT_SKILL_CACHE ?? path.join(DEFAULT_DATA_DIR, 'skill-cache', 'worker'),
     ...(options.models ? { models: options.models } : {}),
-    ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     ...(options.client ? { client: options.client } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
-    ...(options.memory ? { memory: options.memory } : {}),
+    memory,
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.
-  await plugin.prepare();
+  await plugin.prepare({ artifactsSource: options.artifacts ? undefined : artifactStoreSource(environment) });
+  const workflowBundlePath = options.workflowBundlePath ?? environment.AGENT_WORKFLOW_BUNDLE;
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-    ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : {}),
+    ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : {}),
     ...(dataConverter ? { dataConverter } : {}),
     // Parked runs (approvals, long waits) stay in this cache until evicted; a smaller cache trades
     // replay time for memory (docs/performance.md).
-    ...(process.env.AGENT_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(process.env.AGENT_MAX_CACHED_WORKFLOWS) } : {}),
+    ...(environment.AGENT_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: Number(environment.AGENT_MAX_CACHED_WORKFLOWS) } : {}),
+    ...(environment.AGENT_LIVE_UPDATE_MS ? { maxHeartbeatThrottleInterval: Number(environment.AGENT_LIVE_UPDATE_MS) } : {}),
     // The SDK's default is 0: a stop would cancel every running tool at once.
     shutdownGraceTime: options.shutdownGraceMs ?? shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS,
     ...options.workerOptions,
-    plugins: [plugin, ...(options.workerOptions?.plugins ?? [])],
+    plugins: [plugin, ...(options.memory ? [] : [closingWithWorker(memory)]), ...(options.workerOptions?.plugins ?? [])],
   });
+}
+
+/** Closes the memory store made here from the environment when the worker stops (the plugin closes only the stores it made). */
+function closingWithWorker(memory: MemoryStore): WorkerPlugin {
+  return {
+    name: 'durable-agents-environment-memory',
+    async runWorker(worker, next) {
+      try {
+        await next(worker);
+      } finally {
+        await memory.close();
+      }
+    },
+  };
 }

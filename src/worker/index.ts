@@ -20,6 +20,7 @@ export type { AgentPluginOptions } from './agent-plugin';
 export { createAgentWorker } from './create-worker';
 export type { AgentWorkerOptions } from './create-worker';
 export { registerSearchAttributes } from '../connection/register-search-attributes';
+export { dataConverterFromEnvironment } from '../codec/encryption-codec';
 export { SUPPORTED_TEMPORAL_RANGE } from './temporal-versions';
 
 // Models

@@ -52,6 +52,7 @@ export type { SkillBatch, SkillChange, SkillChangeKind, SkillFileError, SkillInf
 export type {
   AgentRunInput,
   AgentRunResult,
+  AgentRunWorkflow,
   ApprovalDecision,
   ApprovalOutcome,
   ApprovalRequest,

@@ -15,14 +15,14 @@ import type { AgentActivities } from '../activities';
 import type { SearchAttributesCheck } from '../protocol/activity-types';
 import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import { AgentConfigError, SearchAttributesMissingError } from '../protocol/errors';
+import { assertRunTask } from '../protocol/run-task';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { Message } from '../protocol/messages';
-import type { AgentRunInput, AgentRunResult, RunTimeouts } from '../protocol/run-types';
+import type { AgentRunInput, AgentRunResult, AgentRunWorkflow, RunTimeouts } from '../protocol/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import { childWorkflowId } from '../workflows/child-workflow-id';
 import { RUN_AGENT_SEARCH_ATTRIBUTES_PATCH } from '../workflows/patches';
-import type { agentRun } from '../workflows/agent-run';
 
 /** An agent run started from your own workflow, as its child workflow. */
 export interface RunAgentOptions {
@@ -70,7 +70,7 @@ export interface RunAgentOptions {
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
   const child = childOptions(options);
   await assertSearchAttributes(options, child);
-  return executeChild<typeof agentRun>(WireName.agentRunWorkflow, child);
+  return executeChild<AgentRunWorkflow>(WireName.agentRunWorkflow, child);
 }
 
 /**
@@ -81,10 +81,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult
  * await agent.signal(injectMessageSignal, { text: 'Also check the changelog.' });
  * const { output } = await agent.result();
  */
-export async function startAgent(options: RunAgentOptions): Promise<ChildWorkflowHandle<typeof agentRun>> {
+export async function startAgent(options: RunAgentOptions): Promise<ChildWorkflowHandle<AgentRunWorkflow>> {
   const child = childOptions(options);
   await assertSearchAttributes(options, child);
-  return startChild<typeof agentRun>(WireName.agentRunWorkflow, child);
+  return startChild<AgentRunWorkflow>(WireName.agentRunWorkflow, child);
 }
 
 /**
@@ -147,7 +147,7 @@ function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: 
 /** The config and its handoff agents, validated; a bad one fails the workflow for good (retrying cannot fix it). */
 function validated(options: RunAgentOptions): { config: AgentConfig; agents: Record<string, AgentConfig> } {
   try {
-    if (!options.task.trim()) throw new AgentConfigError('task: must not be empty', ['task: must not be empty']);
+    assertRunTask(options.task);
     const config = absoluteSkillSources(parseAgentConfig(options.config));
     const agents = resolveHandoffAgents(config, options.agents ?? {}, absoluteSkillSources);
     const problems = resourceIdProblems([config, ...Object.values(agents)], options.resourceId);

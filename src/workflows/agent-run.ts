@@ -1,4 +1,4 @@
-import type { AgentRunInput, AgentRunResult } from '../protocol/run-types';
+import type { AgentRunWorkflowInput, AgentRunResult } from '../protocol/run-types';
 import { announceFork, inputFromOrigin } from './fork-start';
 import { firstStep } from './loop-decisions';
 import { runPlanner } from './planner';
@@ -32,7 +32,7 @@ import { discoverMcpTools } from './tool-dispatch';
  * console.log(result.stopReason, result.output);
  * ```
  */
-export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
+export async function agentRun(input: AgentRunWorkflowInput): Promise<AgentRunResult> {
   // A fork (first execution) starts from its origin's conversation, read by an activity first.
   const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input);
   const { config, threads } = state;

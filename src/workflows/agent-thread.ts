@@ -1,7 +1,7 @@
 // The `agentThread` workflow: one durable conversation, a turn of the agent loop per user message.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import type { AgentRunInput } from '../protocol/run-types';
-import type { AgentThreadInput, ThreadResult } from '../protocol/thread-types';
+import type { AgentRunWorkflowInput } from '../protocol/run-types';
+import type { AgentThreadWorkflowInput, ThreadResult } from '../protocol/thread-types';
 import { firstStep } from './loop-decisions';
 import { installRunHandlers } from './run-handlers';
 import { markFailed } from './run-lifecycle';
@@ -40,7 +40,7 @@ import { runPlanner, type PlanRequest } from './planner';
  * });
  * ```
  */
-export async function agentThread(input: AgentThreadInput): Promise<ThreadResult> {
+export async function agentThread(input: AgentThreadWorkflowInput): Promise<ThreadResult> {
   const state = createRunState(runInputOf(input), { thread: true });
   const { config } = state;
   const book = new ThreadBook(input.configHash, input.carriedThread);
@@ -68,7 +68,7 @@ export async function agentThread(input: AgentThreadInput): Promise<ThreadResult
 }
 
 /** The run-shaped input the thread's state is built from (a thread has no single task). */
-function runInputOf(input: AgentThreadInput): AgentRunInput {
+function runInputOf(input: AgentThreadWorkflowInput): AgentRunWorkflowInput {
   return {
     config: input.config,
     task: '',
@@ -87,7 +87,7 @@ function runInputOf(input: AgentThreadInput): AgentRunInput {
  * Waits for a queued message (true), or for the thread to close: on request once nothing is
  * queued, or after the idle timeout (false).
  */
-async function nextMessage(book: ThreadBook, input: AgentThreadInput): Promise<boolean> {
+async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): Promise<boolean> {
   const { idleTimeoutMs } = input.settings;
   const ready = () => book.queued.length > 0 || book.closing !== null;
   const arrived = idleTimeoutMs === null ? await condition(ready).then(() => true) : await condition(ready, idleTimeoutMs);

@@ -6,7 +6,7 @@ import { ErrorCode } from '../protocol/errors';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { infrastructureRetryPolicy } from './activity-retries';
 import type { AgentConfig } from '../config/agent-config';
-import type { AgentRunInput, CarriedState } from '../protocol/run-types';
+import type { AgentRunWorkflowInput, CarriedState } from '../protocol/run-types';
 import type { agentRun } from './agent-run';
 import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { drainInjectedMessages } from './run-handlers';
@@ -66,7 +66,7 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
         recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES),
       }
     : { ...counters, messages: state.threads.held('executor').messages, recentEvents: state.events.tail(CARRIED_EVENTS) };
-  const nextInput: AgentRunInput = {
+  const nextInput: AgentRunWorkflowInput = {
     config: next,
     task: input.task,
     timeouts: input.timeouts,
@@ -113,7 +113,7 @@ async function saveConversation(state: RunState): Promise<ConversationBase> {
  * that alone passes the payload bound, the run fails now with a typed failure, rather than loop
  * on a workflow task Temporal refuses.
  */
-function assertFits(nextInput: AgentRunInput): void {
+function assertFits(nextInput: AgentRunWorkflowInput): void {
   const bytes = jsonBytes(nextInput);
   if (bytes <= PAYLOAD_LIMIT_BYTES) return;
   throw ApplicationFailure.nonRetryable(

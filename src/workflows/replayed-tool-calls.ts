@@ -10,7 +10,7 @@ import { workflowErrorResult } from './agent-loop';
 import type { RunState } from './run-state';
 
 /**
- * Tool calls of a replay-evaluation run (`AgentRunInput.replay`): each is answered by an activity
+ * Tool calls of a replay-evaluation run (`AgentRunWorkflowInput.replay`): each is answered by an activity
  * that looks the call up in the recorded run's history (same tool, same arguments, the nth call
  * with them gets the nth recorded result), so no tool runs. A call the recording lacks gets an
  * error result saying so, or, with `liveTools`, runs as in any run (approval gate included).

@@ -3,7 +3,7 @@ import type { ToolSpec } from '../protocol/messages';
 import type { RunEvent } from '../protocol/run-events';
 import {
   DEFAULT_TIMEOUTS,
-  type AgentRunInput,
+  type AgentRunWorkflowInput,
   type CarriedState,
   type HandoffRecord,
   type PlanArtifact,
@@ -40,7 +40,7 @@ export interface McpTool {
  * (deterministic); the queries read it, the loop and the handlers write it.
  */
 export interface RunState {
-  readonly input: AgentRunInput;
+  readonly input: AgentRunWorkflowInput;
   /** The input's config, upgraded to the current schema. */
   readonly config: AgentConfig;
   readonly timeouts: RunTimeouts;
@@ -105,7 +105,7 @@ export interface RunState {
 }
 
 /** The state a run (or a thread) starts from: fresh, or what the execution it continues carried over. Pure. */
-export function createRunState(input: AgentRunInput, options: { thread?: boolean } = {}): RunState {
+export function createRunState(input: AgentRunWorkflowInput, options: { thread?: boolean } = {}): RunState {
   const config = upgradeConfig(input.config);
   const carried = input.carried;
   // A continuation holds the conversation by reference (runs before that carried it whole); a

@@ -13,7 +13,7 @@ import {
 import type { AgentConfig } from '../config/agent-config';
 import type { CarriedState, UsageSummary } from '../protocol/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
-import type { AgentThreadInput, TurnResult } from '../protocol/thread-types';
+import type { AgentThreadWorkflowInput, TurnResult } from '../protocol/thread-types';
 import { emptyUsage } from './agent-loop';
 import { enterPhase, RunStop } from './run-lifecycle';
 import type { RunState } from './run-state';
@@ -97,10 +97,10 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
  * until no update handler runs (waiting `awaitTurn` calls answer `continued`, and their callers
  * ask the next execution), then carries the run's state and the thread's.
  */
-export async function continueThread(state: RunState, book: ThreadBook, input: AgentThreadInput, carry: CarriedState, next: AgentConfig): Promise<never> {
+export async function continueThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput, carry: CarriedState, next: AgentConfig): Promise<never> {
   book.continuing = true;
   await condition(allHandlersFinished);
-  const nextInput: AgentThreadInput = {
+  const nextInput: AgentThreadWorkflowInput = {
     ...input,
     config: next,
     carried: carry,

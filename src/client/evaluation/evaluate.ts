@@ -3,13 +3,14 @@ import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../..
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { resolveHandoffAgents } from '../../config/handoff-agents';
 import type { Usage } from '../../protocol/messages';
-import type { AgentRunInput } from '../../protocol/run-types';
+import type { AgentRunWorkflowInput } from '../../protocol/run-types';
 import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../protocol/search-attributes';
 import { withSkillSourceKeys } from '../../skills/skill-source';
 import type { AgentClient } from '../agent-client';
 import { assertWorkersHaveTools } from '../check-worker-tools';
 import { compareRuns, failedComparison, type RunComparison } from './compare';
 import { readRunRecord } from './run-record';
+import { startAgentWorkflow } from '../start-agent-workflow';
 
 /** What `evaluateRuns` replays, and under which config. */
 export interface EvaluationOptions {
@@ -86,7 +87,7 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   const evaluation = `eval-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomUUID().slice(0, 4)}`;
   const liveTools = options.liveTools ?? false;
   const runs = await inPool(recorded, options.concurrency ?? 4, async (record) => {
-    const input: AgentRunInput = {
+    const input: AgentRunWorkflowInput = {
       config,
       task: record.input.task,
       ...(record.input.messages ? { messages: record.input.messages } : {}),
@@ -96,7 +97,7 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
       ...(record.input.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: record.input.historySizeLimitBytes } : {}),
       replay: { workflowId: record.workflowId, runId: record.runId, liveTools, evaluation },
     };
-    const run = await agents.startAgentWorkflow(input, {
+    const run = await startAgentWorkflow(agents, input, {
       workflowId: `${evaluation}.${record.workflowId}`,
       summary: `evaluation ${evaluation}: replay of ${record.workflowId} as ${config.name} on ${config.model}`,
       details: [

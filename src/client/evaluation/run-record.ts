@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { toolCallKey } from '../../protocol/recorded-calls';
-import type { AgentRunInput, AgentRunResult } from '../../protocol/run-types';
+import type { AgentRunWorkflowInput, AgentRunResult } from '../../protocol/run-types';
 import { decode } from '../../history/history-events';
 import { fetchRunChain, transcriptFromEvents } from '../../history/history-view';
 
@@ -12,7 +12,7 @@ export interface RunRecord {
   /** The chain's latest execution. */
   runId: string;
   /** The first execution's input: the task (and prior messages) an evaluation replays. */
-  input: AgentRunInput;
+  input: AgentRunWorkflowInput;
   result: AgentRunResult;
   /** Tool calls of the executor's steps, in the order the run made them, by matching key. */
   toolCalls: Array<{ step: number; key: string }>;
@@ -33,7 +33,7 @@ export async function readRunRecord(client: Client, workflowId: string, runId?: 
     if (error instanceof WorkflowNotFoundError) throw new AgentRuntimeError(ErrorCode.runNotFound, `Unknown run '${workflowId}': no workflow with that id in this namespace`);
     throw error;
   }
-  const input = decode<AgentRunInput>(chain[0]?.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+  const input = decode<AgentRunWorkflowInput>(chain[0]?.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
   if (!input?.config) throw refused(`run ${workflowId} is not an agent run (its input has no agent config)`);
   const entries = chain.flatMap((execution) => transcriptFromEvents(execution.events));
   const finished = [...entries].reverse().find((entry) => entry.kind === 'finished');

@@ -1,0 +1,50 @@
+// Starting an `agentRun` workflow for the library's own callers (startRun, fork, evaluation).
+import type { SearchAttributePair } from '@temporalio/common';
+import type { AgentRunWorkflowInput } from '../protocol/run-types';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { WireName } from '../protocol/wire-names';
+import type { agentRun } from '../workflows/agent-run';
+import type { AgentClient } from './agent-client';
+import { RunHandle } from './run-handle';
+import { searchAttributesMissing } from './search-attribute-errors';
+
+/** How one run is started: its id, what the Web UI shows of it, and search attributes beyond the run's own. */
+export interface AgentWorkflowStart {
+  workflowId: string;
+  /** The Web UI's one-line summary. */
+  summary: string;
+  /** The Web UI's details (Markdown). */
+  details?: string;
+  attributes?: SearchAttributePair[];
+}
+
+/**
+ * Starts an `agentRun` workflow on the client's task queue with the run's search attributes (and
+ * `options.attributes`) and the Web UI's summary and details. The input may carry what only the
+ * runtime sets (a fork's origin, an evaluation's recorded run), which is why this is not a method
+ * users see on `AgentClient`.
+ * @throws SearchAttributesMissingError when the namespace lacks the runtime's search attributes.
+ */
+export async function startAgentWorkflow(agents: AgentClient, input: AgentRunWorkflowInput, options: AgentWorkflowStart): Promise<RunHandle> {
+  const { config } = input;
+  const handle = await agents.temporal.workflow
+    .start<typeof agentRun>(WireName.agentRunWorkflow, {
+      workflowId: options.workflowId,
+      taskQueue: agents.taskQueue,
+      args: [input],
+      staticSummary: options.summary,
+      ...(options.details ? { staticDetails: options.details } : {}),
+      typedSearchAttributes: [
+        { key: AgentNameAttribute, value: config.name },
+        { key: AgentStatusAttribute, value: 'running' },
+        ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
+        ...(options.attributes ?? []),
+      ],
+      requestEagerStart: agents.eagerStart,
+    })
+    .catch((error: unknown) => {
+      // A namespace that never had `durable-agents setup` refuses the run's search attributes.
+      throw searchAttributesMissing(error, agents.namespace) ?? error;
+    });
+  return new RunHandle(agents.temporal, handle, agents.runUrl(handle.workflowId, handle.firstExecutionRunId));
+}
