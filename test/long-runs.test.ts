@@ -10,6 +10,7 @@ import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../src/protocol/payload-size';
 import { defineTool } from '../src/tools/define-tool';
 import { recordHistory } from './support/history-recorder';
 import { skillMarkdown, tempSkillRoot, writeSkill } from './support/skill-files';
+import { CountingArtifactStore } from './support/counting-artifact-store';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -31,6 +32,8 @@ const page = defineTool({
 });
 
 let env: TestEnvironment;
+/** The run's artifact store, counting the bytes of the conversation snapshots the chain writes. */
+let artifacts: CountingArtifactStore;
 let scratch: string;
 let skills: string;
 
@@ -40,7 +43,7 @@ beforeAll(async () => {
   writeSkill(skills, 'summarising', skillMarkdown('summarising', 'How to summarise pages', ['echo']));
   env = await createTestEnvironment({
     tools: [page, ...createTestTools().tools],
-    artifacts: new FolderArtifactStore(path.join(scratch, 'artifacts')),
+    artifacts: (artifacts = new CountingArtifactStore(new FolderArtifactStore(path.join(scratch, 'artifacts')))),
     scripts: {
       reader: {
         replies: [...Array.from({ length: LONG_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'read_page', args: { page: index + 1 } }] })), { text: 'Read them all; the last was {{tool:read_page}}' }],
@@ -116,6 +119,11 @@ describe('runs of any length', () => {
     const last = env.modelCalls.filter((call) => call.modelId === 'reader').at(-1)!;
     expect(last.request.messages).toHaveLength(1 + (LONG_STEPS - 1) * 2);
     expect(last.request.messages[2]).toMatchObject({ role: 'tool', content: 'page 1:'.padEnd(PAGE_CHARACTERS, '.') });
+
+    // Each continuation wrote only the messages added since the previous one (plus a small index):
+    // the snapshots of the chain total about the conversation's own size, not a multiple of it per continuation.
+    const conversationBytes = Buffer.byteLength(JSON.stringify(last.request.messages));
+    expect(artifacts.bytesPut.get('conversation-snapshot')! / conversationBytes).toBeLessThan(1.1);
   }, 600_000);
 
   it('keeps the plan, a pending approval and the skills across a continue-as-new', async () => {

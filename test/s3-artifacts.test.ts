@@ -7,11 +7,14 @@ import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/cl
 import { z } from 'zod';
 import { ArtifactNotFoundError } from '../src/artifacts/artifact-store';
 import { artifactStoreFromEnvironment } from '../src/artifacts/artifact-store-from-environment';
+import { ConversationSnapshots } from '../src/artifacts/conversation-snapshots';
 import { S3ArtifactStore } from '../src/artifacts/s3-artifact-store';
 import { ARTIFACT_STORE_PROBE, probeArtifactStore } from '../src/artifacts/probe-artifact-store';
 import { ErrorCode } from '../src/protocol/errors';
+import type { Message } from '../src/protocol/messages';
 import { defineTool } from '../src/tools/define-tool';
 import { runCli } from './support/cli-process';
+import { CountingArtifactStore } from './support/counting-artifact-store';
 import { startS3Server, S3_TEST_CREDENTIALS, type S3Server } from './support/s3-server';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 
@@ -54,6 +57,23 @@ describe('S3 artifact store', () => {
     // A prefix keeps stores apart in one bucket.
     await expect(store('other/').read(id)).rejects.toBeInstanceOf(ArtifactNotFoundError);
   });
+
+  it('holds a chain of conversation snapshots as segments and indexes: each continuation puts only its new messages, another client reads the whole', async () => {
+    const counting = new CountingArtifactStore(store('snapshots/'));
+    const writer = new ConversationSnapshots(counting);
+    // A snapshot written before indexes existed (a whole message array) starts the chain.
+    const messages: Message[] = [{ role: 'user', content: 'task' }, { role: 'assistant', content: 'first', toolCalls: [] }];
+    let base = { artifactId: await counting.put(JSON.stringify(messages), { workflowId: 'chain', toolName: 'conversation-snapshot', callId: 'old' }), count: 2 };
+    for (let continuation = 1; continuation <= 40; continuation++) {
+      const added: Message[] = [{ role: 'user', content: `note ${continuation} `.padEnd(1_000, '.') }];
+      messages.push(...added);
+      const before = counting.bytesPut.get('conversation-snapshot')!;
+      base = await writer.write(messages, base, { workflowId: 'chain', callId: `run-${continuation}` });
+      // The new message, and an index of at most 32 parts.
+      expect(counting.bytesPut.get('conversation-snapshot')! - before).toBeLessThan(Buffer.byteLength(JSON.stringify(added)) + 3_500);
+    }
+    expect(await new ConversationSnapshots(store('snapshots/')).read(base)).toEqual(messages);
+  }, 120_000);
 
   it('is selected by AGENT_ARTIFACT_STORE, and a malformed value names the variable', async () => {
     const fromEnvironment = artifactStoreFromEnvironment({ AGENT_ARTIFACT_STORE: `s3://${BUCKET}/runs`, AGENT_S3_ENDPOINT: server.endpoint, AWS_ACCESS_KEY_ID: 'x' });

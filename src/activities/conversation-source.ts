@@ -5,8 +5,8 @@ import { conversationQuery } from '../protocol/run-messages';
 import type { ConversationRef } from '../protocol/run-types';
 import { AgentRuntimeError } from '../protocol/errors';
 import type { ArtifactStore } from '../artifacts/artifact-store';
+import { ConversationSnapshots } from '../artifacts/conversation-snapshots';
 import type { ConversationBase } from '../protocol/conversation-base';
-
 
 export interface RunExecution {
   workflowId: string;
@@ -16,6 +16,8 @@ export interface RunExecution {
 export interface Conversation {
   system: string;
   messages: Message[];
+  /** The snapshot the first `base.count` messages came from (a run that continued as new, same epoch), when known. */
+  base?: ConversationBase;
 }
 
 /** Resolves a conversation reference to the messages a model step needs. */
@@ -29,6 +31,8 @@ interface CachedConversation {
   revision?: number;
   system?: string;
   messages: Message[];
+  /** The run's base in this epoch, when a query answer named it. */
+  base?: ConversationBase;
 }
 
 /**
@@ -43,6 +47,7 @@ interface CachedConversation {
 export class QueryConversationSource implements ConversationSource {
   private readonly cache = new Map<string, CachedConversation & { characters: number }>();
   private cachedCharacters = 0;
+  private readonly snapshots?: ConversationSnapshots;
 
   /**
    * @param maxCachedRuns conversations kept (one per run and thread), least recently used out first
@@ -50,17 +55,20 @@ export class QueryConversationSource implements ConversationSource {
    */
   constructor(
     private readonly client: Client,
-    private readonly artifacts?: ArtifactStore,
+    artifacts?: ArtifactStore,
     private readonly maxCachedRuns = 2_000,
     private readonly maxCachedCharacters = 64_000_000,
-  ) {}
+    snapshots?: ConversationSnapshots,
+  ) {
+    this.snapshots = snapshots ?? (artifacts ? new ConversationSnapshots(artifacts) : undefined);
+  }
 
   async load(execution: RunExecution, ref: ConversationRef): Promise<Conversation> {
     const key = `${execution.runId}:${ref.thread ?? 'executor'}`;
     const cached = this.cache.get(key);
     const conversation = completeFromCache(cached, ref) ?? (await this.query(execution, ref, cached));
     this.remember(key, conversation);
-    return { system: conversation.system ?? '', messages: conversation.messages };
+    return { system: conversation.system ?? '', messages: conversation.messages, ...(conversation.base ? { base: conversation.base } : {}) };
   }
 
   /** Reads what the cache lacks through the `conversation` query: at least one (it brings the current system prompt), then pages. */
@@ -68,6 +76,7 @@ export class QueryConversationSource implements ConversationSource {
     const stale = !cached || cached.epoch !== ref.epoch || cached.messages.length > ref.count || (ref.revision !== undefined && cached.revision !== ref.revision);
     let messages = stale ? [] : cached.messages;
     let revision = stale ? undefined : cached.revision;
+    let base = stale ? undefined : cached.base;
     const handle = this.client.workflow.getHandle(execution.workflowId, execution.runId);
     for (;;) {
       const from = messages.length;
@@ -85,9 +94,10 @@ export class QueryConversationSource implements ConversationSource {
         continue;
       }
       revision = slice.revision;
+      if (slice.base) base = slice.base;
       const added = slice.base ? (await this.snapshot(slice.base)).slice(from, slice.base.count) : slice.messages;
       messages = messages.concat(added);
-      if (messages.length >= ref.count) return { epoch: ref.epoch, revision, system: slice.system, messages };
+      if (messages.length >= ref.count) return { epoch: ref.epoch, revision, system: slice.system, messages, ...(base ? { base } : {}) };
       if (added.length === 0) {
         throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Run ${execution.runId} has no conversation messages from ${from} (the step needs ${ref.count})`);
       }
@@ -95,17 +105,12 @@ export class QueryConversationSource implements ConversationSource {
   }
 
   /**
-   * The messages of the conversation snapshot a run continued from. Read once per run and worker:
-   * the run's cached conversation holds them afterwards.
+   * The messages of the conversation snapshot a run continued from. Read once per run and worker
+   * (the run's cached conversation holds them afterwards); its segments once per worker.
    */
   private async snapshot(base: ConversationBase): Promise<Message[]> {
-    if (!this.artifacts) throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} needs an artifact store on this worker`);
-    const { content } = await this.artifacts.read(base.artifactId);
-    const messages = JSON.parse(content) as Message[];
-    if (messages.length < base.count) {
-      throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} has ${messages.length} messages; the run continued from ${base.count}`);
-    }
-    return messages;
+    if (!this.snapshots) throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} needs an artifact store on this worker`);
+    return this.snapshots.read(base);
   }
 
   /** Keeps the run's conversation as the newest entry, then drops the oldest beyond either bound. */
@@ -141,7 +146,7 @@ function completeFromCache(cached: CachedConversation | undefined, ref: Conversa
   // The cache may already hold some of `recent` (this step's earlier attempt appended them).
   if (held.length < firstRecent || held.length > ref.count) return undefined;
   const messages = held.length === ref.count ? held : held.concat(recent.slice(held.length - firstRecent));
-  return { epoch: ref.epoch, revision: ref.revision, system, messages };
+  return { epoch: ref.epoch, revision: ref.revision, system, messages, ...(current?.base ? { base: current.base } : {}) };
 }
 
 /** About how many characters the messages hold; counts only the messages added since `previous` when it is the same epoch. */

@@ -1,4 +1,6 @@
+// The activity that stores a run's conversation before it continues as new, writing only what was added since its base.
 import type { ArtifactStore } from '../artifacts/artifact-store';
+import { ConversationSnapshots } from '../artifacts/conversation-snapshots';
 import type { ConversationBase } from '../protocol/conversation-base';
 import type { ConversationRef } from '../protocol/run-types';
 import type { ConversationSource } from './conversation-source';
@@ -10,21 +12,20 @@ export interface SaveConversationDependencies {
 }
 
 /**
- * Before a run continues as new: writes its whole executor conversation (read like a model step
- * reads it, older snapshots included) to the artifact store as one JSON snapshot, and returns the
- * reference the continued run carries instead of the messages. Writing the same conversation
- * twice (a retry) gives an equivalent snapshot.
+ * Before a run continues as new: stores its executor conversation (read like a model step reads
+ * it, older snapshots included) in the artifact store, and returns the reference the continued
+ * run carries instead of the messages. When the run itself continued from a snapshot and no
+ * compaction rewrote the conversation since, only the messages added since that snapshot are
+ * written (a segment) with a small index naming the earlier parts, so a chain of continued runs
+ * stores each message once. Writing the same conversation twice (a retry) gives an equivalent
+ * snapshot.
  */
 export function createSaveConversation(dependencies: SaveConversationDependencies) {
+  const snapshots = dependencies.artifacts ? new ConversationSnapshots(dependencies.artifacts) : undefined;
   return async function saveConversation(input: { conversation: ConversationRef }): Promise<ConversationBase> {
-    if (!dependencies.artifacts) throw new Error('Continuing a long run as new needs an artifact store on the worker');
+    if (!snapshots) throw new Error('Continuing a long run as new needs an artifact store on the worker');
     const execution = currentRunExecution();
-    const { messages } = await dependencies.conversations.load(execution, input.conversation);
-    const artifactId = await dependencies.artifacts.put(JSON.stringify(messages), {
-      workflowId: execution.workflowId,
-      toolName: 'conversation-snapshot',
-      callId: `${execution.runId}-${messages.length}`,
-    });
-    return { artifactId, count: messages.length };
+    const { messages, base } = await dependencies.conversations.load(execution, input.conversation);
+    return snapshots.write(messages, base, { workflowId: execution.workflowId, callId: `${execution.runId}-${messages.length}` });
   };
 }
