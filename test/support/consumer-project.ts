@@ -7,6 +7,15 @@ import { spawnInGroup, stopProcessGroup } from './process-group';
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const CONSUMER_TEMPLATE = path.join(REPO_ROOT, 'test', 'consumer-template');
 
+/** The peers every project installs. */
+export const PEERS = ['@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/activity', '@temporalio/common', 'zod'];
+/** Every required peer the package declares, pinned to the repo's versions (npm would otherwise pick the newest); optional ones (the S3 client) are left out, as a user without S3 would. */
+const MANIFEST = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+};
+export const DECLARED_PEERS = Object.keys(MANIFEST.peerDependencies ?? {}).filter((name) => !MANIFEST.peerDependenciesMeta?.[name]?.optional);
+
 export interface CommandResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -144,4 +153,18 @@ export async function startUntilReady(
     });
   });
   return running;
+}
+
+/** What a command printed, less npm's warnings about the machine's own npm config. */
+export function printed(result: CommandResult): string {
+  return (result.stdout + result.stderr)
+    .split('\n')
+    .filter((line) => !line.startsWith('npm warn'))
+    .join('\n');
+}
+
+/** Node's output of a script whose last stdout line is JSON. */
+export function lastJsonLine(result: CommandResult): unknown {
+  const line = result.stdout.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(line);
 }
