@@ -3,7 +3,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../src/devserver/dev-server';
-import { findOnPath, goInstall, LOCAL_BIN_DIR } from '../../src/devserver/temporal-cli';
+import { goInstall } from '../../src/devserver/go-build';
+import { findOnPath, LOCAL_BIN_DIR } from '../../src/devserver/temporal-cli';
 import { spawnInGroup, stopProcessGroup } from './process-group';
 
 /**
