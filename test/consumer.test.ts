@@ -284,7 +284,7 @@ describe('a new project that installs the packed package', () => {
     expect({ code: compile.code, output: printed(compile) }).toEqual({ code: 0, output: '' });
   }, TEST_TIMEOUT_MS);
 
-  it('runs them: the README’s worker and client (an approved refund with its idempotency key), its workflow, the offline program, and the docs’ configs and run start', async () => {
+  it('runs them: the README’s worker and client (an approved refund with its idempotency key), the threads, its workflow, the offline program, and the docs’ configs and run start', async () => {
     const folder = path.join(project, 'docs-snippets');
     const inSnippets = (args: string[], env: Record<string, string> = {}) => runCommand('node', args, { cwd: folder, timeoutMs: STEP_TIMEOUT_MS, env: { ...temporal, ...env } });
     provider = await startFakeProviderServer();
@@ -311,6 +311,20 @@ describe('a new project that installs the packed package', () => {
       failure: expect.any(String),
     });
     expect(payments.refunds).toEqual([{ idempotencyKey: expect.stringMatching(/^support-[\w-]+\/[\w-]+\/.+/), body: { orderId: '42' } }]);
+
+    // The README's and docs/threads.md's threads, on the same worker (the plugin's bundle has agentThread).
+    provider.respond(openAiStream({ chunks: ['It left the warehouse today.'] }));
+    const chat = await inSnippets(['dist/chat.js']);
+    expect({ code: chat.code, output: chat.stdout.trim(), failure: describeCommand('node dist/chat.js', chat) }).toEqual({ code: 0, output: 'It left the warehouse today.', failure: expect.any(String) });
+    provider.respond(openAiStream({ chunks: ['Order 42 has shipped.'] }), openAiStream({ chunks: ['It has shipped, so I can refund it once it is back.'] }));
+    const thread = await inSnippets(['dist/support-thread.js']);
+    expect({ code: thread.code, output: thread.stdout.trim(), failure: describeCommand('node dist/support-thread.js', thread) }).toEqual({
+      code: 0,
+      output: 'It has shipped, so I can refund it once it is back.',
+      failure: expect.any(String),
+    });
+    // The second turn saw the first: its model call carried the first answer.
+    expect(JSON.stringify(provider.requests.at(-1)?.body)).toContain('Order 42 has shipped.');
 
     // README's workflow: an agent as a child workflow, then the project's own activity.
     provider.respond(openAiStream({ toolCalls: [{ id: 'call_order', name: 'lookup_order', args: { orderId: '7' } }] }), openAiStream({ chunks: ['Order 7 has shipped.'] }));
