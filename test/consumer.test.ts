@@ -245,7 +245,8 @@ describe('a new project that installs the packed package', () => {
     // Only the project's tools: --no-demo-tools leaves get_weather and the others out.
     expect(cliWorker.output()).toContain('with tools: lookup_order, refund\n');
     // The project's @temporalio/worker is the one that made the package's bundle: no webpack at start
-    // (the worker logs at info level here, as its state change shows).
+    // (the worker logs at info level here, as its state change shows; it may come just after the ready line).
+    for (const deadline = Date.now() + 15_000; !cliWorker.output().includes('Worker state changed') && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(cliWorker.output()).toContain('Worker state changed');
     expect(cliWorker.output()).not.toContain('Workflow bundle created');
     expect(cliWorker.output()).not.toContain('bundling the agent workflows now');
@@ -284,7 +285,7 @@ describe('a new project that installs the packed package', () => {
     expect({ code: compile.code, output: printed(compile) }).toEqual({ code: 0, output: '' });
   }, TEST_TIMEOUT_MS);
 
-  it('runs them: the README’s worker and client (an approved refund with its idempotency key), the threads, its workflow, the offline program, and the docs’ configs and run start', async () => {
+  it('runs them: the README’s worker and client (an approved refund with its idempotency key), the threads and memory, its workflow, the offline program, and the docs’ configs and run start', async () => {
     const folder = path.join(project, 'docs-snippets');
     const inSnippets = (args: string[], env: Record<string, string> = {}) => runCommand('node', args, { cwd: folder, timeoutMs: STEP_TIMEOUT_MS, env: { ...temporal, ...env } });
     provider = await startFakeProviderServer();
@@ -326,6 +327,13 @@ describe('a new project that installs the packed package', () => {
     // The second turn saw the first: its model call carried the first answer.
     expect(JSON.stringify(provider.requests.at(-1)?.body)).toContain('Order 42 has shipped.');
 
+    // docs/memory.md: a run remembers a fact for its resource on the README's worker; forgetting the resource deletes it.
+    provider.respond(openAiStream({ toolCalls: [{ id: 'call_remember', name: 'remember', args: { text: 'Prefers answers in French.' } }] }), openAiStream({ chunks: ['D’accord.'] }));
+    const remembered = await inSnippets(['dist/remember-french.js']);
+    expect({ code: remembered.code, output: remembered.stdout.trim(), failure: describeCommand('node dist/remember-french.js', remembered) }).toEqual({ code: 0, output: 'D’accord.', failure: expect.any(String) });
+    const forgotten = await inSnippets(['dist/forget-user.js']);
+    expect({ code: forgotten.code, output: forgotten.stdout.trim() }).toEqual({ code: 0, output: "{ resource: 'user:42', memoryEntries: 1 }" });
+
     // README's workflow: an agent as a child workflow, then the project's own activity.
     provider.respond(openAiStream({ toolCalls: [{ id: 'call_order', name: 'lookup_order', args: { orderId: '7' } }] }), openAiStream({ chunks: ['Order 7 has shipped.'] }));
     const connection = await Connection.connect({ address: temporal.TEMPORAL_ADDRESS });
@@ -340,8 +348,8 @@ describe('a new project that installs the packed package', () => {
       expect({ code: offline.code, last: offline.stdout.trim().split('\n').at(-1) }).toEqual({ code: 0, last: 'Order 42: {"orderId":"42","status":"shipped"}' });
 
       // The docs' configs load, and durability.md's run starts with its timeouts (no worker polls its queue: it is ended here).
-      const configs = await inSnippets(['--input-type=module', '-e', "import { loadAgentConfigFile } from 'durable-agents'; console.log(['weather-agent.yaml', 'payments.yaml'].map((file) => loadAgentConfigFile(file).name).join(','))"]);
-      expect({ code: configs.code, names: configs.stdout.trim() }).toEqual({ code: 0, names: 'weather-agent,payments' });
+      const configs = await inSnippets(['--input-type=module', '-e', "import { loadAgentConfigFile } from 'durable-agents'; console.log(['weather-agent.yaml', 'payments.yaml', 'assistant.yaml'].map((file) => loadAgentConfigFile(file).name).join(','))"]);
+      expect({ code: configs.code, names: configs.stdout.trim() }).toEqual({ code: 0, names: 'weather-agent,payments,assistant' });
       const tool = await inSnippets(['--input-type=module', '-e', "const { refund } = await import('./dist/refund-tool.js'); console.log(refund.name)"]);
       expect(tool.stdout.trim()).toBe('refund');
       const payment = await inSnippets(['dist/start-payment.js']);
