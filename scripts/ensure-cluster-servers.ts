@@ -11,7 +11,7 @@ import { findOrBuildServerBinaries } from '../test/cluster/server-binaries';
 async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   // The CLI first: the server's build then reuses the packages compiled for it.
-  console.log(`Temporal CLI: ${await findOrBuildTemporalCli({ log })}`);
+  await findOrBuildTemporalCli({ log }); // it says where the CLI is
   const { server, sqlTool } = await findOrBuildServerBinaries(log);
   console.log(`Temporal server: ${server}\ntemporal-sql-tool: ${sqlTool}`);
   console.log(`PostgreSQL: ${postgresBinDir()}`);

@@ -9,8 +9,7 @@ async function main(): Promise<void> {
     console.log(`TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}: using that server; no Temporal CLI needed.`);
     return;
   }
-  const cli = await findOrBuildTemporalCli({ log: (line) => console.log(line) });
-  console.log(`Temporal CLI: ${cli}`);
+  await findOrBuildTemporalCli({ log: (line) => console.log(line) }); // it says where the CLI is
 }
 
 main().catch((error: unknown) => {

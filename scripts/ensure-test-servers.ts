@@ -11,7 +11,7 @@ import { findOrBuildVersitygw } from '../test/support/s3-server';
 async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   if (process.env.TEMPORAL_ADDRESS) console.log(`TEMPORAL_ADDRESS=${process.env.TEMPORAL_ADDRESS}: using that server; no Temporal CLI needed.`);
-  else console.log(`Temporal CLI: ${await findOrBuildTemporalCli({ log })}`);
+  else await findOrBuildTemporalCli({ log }); // it says where the CLI is
   console.log(`versitygw: ${await findOrBuildVersitygw(log)}`);
   console.log(`PostgreSQL: ${postgresBinDir()}`);
 }

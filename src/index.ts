@@ -48,6 +48,7 @@ export type {
 } from './protocol/thread-types';
 export { resolveTemporalTarget } from './connection/temporal-target';
 export type { TemporalTarget } from './connection/temporal-target';
+export { TemporalUnreachableError } from './connection/temporal-unreachable';
 
 // Config
 export { agentConfigSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';

@@ -1,36 +1,35 @@
+// The package as a new user gets it: packed, installed into a fresh project, compiled and run, with the README's and docs' code.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import {
   copyTemplate,
+  DECLARED_PEERS,
   describeCommand,
+  lastJsonLine,
   packRepository,
-  REPO_ROOT,
+  PEERS,
+  printed,
   repoVersions,
   runCommand,
   startUntilReady,
   type CommandResult,
   type RunningProcess,
 } from './support/consumer-project';
+import { startPaymentService, writeSnippetProject, type PaymentService } from './support/doc-snippet-project';
+import { openAiStream, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 
 /**
- * The package as a new user gets it: `npm pack` of this repo installed into a fresh project
- * (test/consumer-template) next to the peer dependencies, type-checked under tsc --init's strict
- * defaults and as CommonJS, and run with plain node: the bin, a worker made with the plugin and the
- * project's own workflows and activities, and a client driving it.
+ * `npm pack` of this repo installed into a fresh project (test/consumer-template) next to the peer
+ * dependencies, type-checked under tsc --init's strict defaults and as CommonJS, and run with plain
+ * node: the bin, a worker made with the plugin and the project's own workflows and activities, a
+ * client driving it, and every code block of README.md and docs/ compiled and run as a project.
  */
 
-const PEERS = ['@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/activity', '@temporalio/common', 'zod'];
-/** Every required peer the package declares, pinned to the repo's versions (npm would otherwise pick the newest); optional ones (the S3 client) are left out, as a user without S3 would. */
-const MANIFEST = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-};
-const DECLARED_PEERS = Object.keys(MANIFEST.peerDependencies ?? {}).filter((name) => !MANIFEST.peerDependenciesMeta?.[name]?.optional);
 /** Any one command; a test that runs one gets a bit more. */
 const STEP_TIMEOUT_MS = 3 * 60_000;
 const TEST_TIMEOUT_MS = STEP_TIMEOUT_MS + 30_000;
@@ -39,25 +38,14 @@ let scratch: string;
 let project: string;
 let worker: RunningProcess | undefined;
 let cliWorker: RunningProcess | undefined;
+let snippetWorker: RunningProcess | undefined;
+let provider: FakeProviderServer | undefined;
+let payments: PaymentService | undefined;
 const timings: Record<string, number> = {};
 const temporal = { TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? 'default' };
 
 function inProject(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<CommandResult> {
   return runCommand(command, args, { cwd: project, timeoutMs: STEP_TIMEOUT_MS, env });
-}
-
-/** What a command printed, less npm's warnings about the machine's own npm config. */
-function printed(result: CommandResult): string {
-  return (result.stdout + result.stderr)
-    .split('\n')
-    .filter((line) => !line.startsWith('npm warn'))
-    .join('\n');
-}
-
-/** Node's output of a script whose last stdout line is JSON. */
-function lastJsonLine(result: CommandResult): unknown {
-  const line = result.stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(line);
 }
 
 describe('a new project that installs the packed package', () => {
@@ -80,6 +68,9 @@ describe('a new project that installs the packed package', () => {
   afterAll(async () => {
     await worker?.stop();
     await cliWorker?.stop();
+    await snippetWorker?.stop();
+    await provider?.close();
+    await payments?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     console.log(`consumer test timings (ms): ${JSON.stringify(timings)}`);
   });
@@ -97,6 +88,17 @@ describe('a new project that installs the packed package', () => {
     const distFiles = readdirSync(path.join(installed, 'dist'), { recursive: true }).map(String);
     expect(distFiles.filter((file) => /\.test\.|(^|\/)(test|bench)\//.test(file))).toEqual([]);
     expect(distFiles.some((file) => file.endsWith('.d.ts'))).toBe(true);
+  });
+
+  it('ships source maps that carry their sources, so bundlers and debuggers never look for the src/ it leaves out', () => {
+    const dist = path.join(project, 'node_modules', 'durable-agents', 'dist');
+    const maps = readdirSync(dist, { recursive: true }).map(String).filter((file) => file.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(50);
+    const withoutSources = maps.filter((file) => {
+      const map = JSON.parse(readFileSync(path.join(dist, file), 'utf8')) as { sources: string[]; sourcesContent?: Array<string | null> };
+      return map.sources.length === 0 || map.sourcesContent?.length !== map.sources.length || map.sourcesContent.some((content) => typeof content !== 'string');
+    });
+    expect(withoutSources).toEqual([]);
   });
 
   it('takes Temporal and zod as peer dependencies, so the project has one copy of each', () => {
@@ -236,12 +238,18 @@ describe('a new project that installs the packed package', () => {
     const taskQueue = `consumer-cli-${randomUUID()}`;
     cliWorker = await startUntilReady('npx', ['--no', '--', 'durable-agents', 'worker', '--tools', 'dist/tools.js', '--no-demo-tools', '--task-queue', taskQueue], {
       cwd: project,
-      env: temporal,
+      env: { ...temporal, LOG_LEVEL: 'info' },
       readyLine: 'Worker polling',
       timeoutMs: STEP_TIMEOUT_MS,
     });
     // Only the project's tools: --no-demo-tools leaves get_weather and the others out.
     expect(cliWorker.output()).toContain('with tools: lookup_order, refund\n');
+    // The project's @temporalio/worker is the one that made the package's bundle: no webpack at start
+    // (the worker logs at info level here, as its state change shows; it may come just after the ready line).
+    for (const deadline = Date.now() + 15_000; !cliWorker.output().includes('Worker state changed') && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(cliWorker.output()).toContain('Worker state changed');
+    expect(cliWorker.output()).not.toContain('Workflow bundle created');
+    expect(cliWorker.output()).not.toContain('bundling the agent workflows now');
     mkdirSync(path.join(project, 'agents'), { recursive: true });
     writeFileSync(path.join(project, 'agents', 'lookup.yaml'), 'name: lookup\nmodel: scripted:../scripts/support-case.yaml\ntools: [lookup_order]\n');
     const run = await inProject('npx', ['--no', '--', 'durable-agents', 'run', '-c', 'agents/lookup.yaml', '-t', 'Where is order 7?', '--follow', '--task-queue', taskQueue], temporal);
@@ -268,4 +276,92 @@ describe('a new project that installs the packed package', () => {
     expect(worker.stderr).toContain('npm install @aws-sdk/client-s3');
     expect(worker.stdout).not.toContain('Worker polling');
   }, TEST_TIMEOUT_MS);
+
+  it('compiles every code block of the README and docs/ as the files of an ES module project (tsc --init defaults)', async () => {
+    const snippets = writeSnippetProject(path.join(project, 'docs-snippets'));
+    expect(snippets.map((snippet) => snippet.file)).toEqual(expect.arrayContaining(['src/tools.ts', 'src/worker.ts', 'src/client.ts', 'src/workflows.ts', 'src/try-offline.ts']));
+    const compile = await inProject('npx', ['--no', '--', 'tsc', '-p', 'docs-snippets/tsconfig.json']);
+    timings.tscSnippetsMs = compile.ms;
+    expect({ code: compile.code, output: printed(compile) }).toEqual({ code: 0, output: '' });
+  }, TEST_TIMEOUT_MS);
+
+  it('runs them: the README’s worker and client (an approved refund with its idempotency key), the threads and memory, its workflow, the offline program, and the docs’ configs and run start', async () => {
+    const folder = path.join(project, 'docs-snippets');
+    const inSnippets = (args: string[], env: Record<string, string> = {}) => runCommand('node', args, { cwd: folder, timeoutMs: STEP_TIMEOUT_MS, env: { ...temporal, ...env } });
+    provider = await startFakeProviderServer();
+    payments = await startPaymentService();
+    const started = Date.now();
+    snippetWorker = await startUntilReady('node', ['dist/worker.js'], {
+      cwd: folder,
+      env: { ...temporal, OPENAI_API_KEY: 'sk-docs-snippets', OPENAI_BASE_URL: `${provider.baseUrl}/v1`, PAYMENTS_URL: payments.url },
+      readyLine: "state: 'RUNNING'",
+      timeoutMs: STEP_TIMEOUT_MS,
+    });
+    timings.snippetWorkerStartMs = Date.now() - started;
+
+    // README's client: lookup, then the gated refund it approves, then the answer.
+    provider.respond(
+      openAiStream({ toolCalls: [{ id: 'call_lookup', name: 'lookup_order', args: { orderId: '42' } }] }),
+      openAiStream({ toolCalls: [{ id: 'call_refund', name: 'refund', args: { orderId: '42' } }] }),
+      openAiStream({ chunks: ['Order 42 ', 'is refunded.'] }),
+    );
+    const client = await inSnippets(['dist/client.js']);
+    expect({ code: client.code, output: client.stdout.trim(), failure: `${describeCommand('node dist/client.js', client)}\n--- worker\n${snippetWorker.output()}` }).toEqual({
+      code: 0,
+      output: 'Order 42 is refunded.',
+      failure: expect.any(String),
+    });
+    expect(payments.refunds).toEqual([{ idempotencyKey: expect.stringMatching(/^support-[\w-]+\/[\w-]+\/.+/), body: { orderId: '42' } }]);
+
+    // The README's and docs/threads.md's threads, on the same worker (the plugin's bundle has agentThread).
+    provider.respond(openAiStream({ chunks: ['It left the warehouse today.'] }));
+    const chat = await inSnippets(['dist/chat.js']);
+    expect({ code: chat.code, output: chat.stdout.trim(), failure: describeCommand('node dist/chat.js', chat) }).toEqual({ code: 0, output: 'It left the warehouse today.', failure: expect.any(String) });
+    provider.respond(openAiStream({ chunks: ['Order 42 has shipped.'] }), openAiStream({ chunks: ['It has shipped, so I can refund it once it is back.'] }));
+    const thread = await inSnippets(['dist/support-thread.js']);
+    expect({ code: thread.code, output: thread.stdout.trim(), failure: describeCommand('node dist/support-thread.js', thread) }).toEqual({
+      code: 0,
+      output: 'It has shipped, so I can refund it once it is back.',
+      failure: expect.any(String),
+    });
+    // The second turn saw the first: its model call carried the first answer.
+    expect(JSON.stringify(provider.requests.at(-1)?.body)).toContain('Order 42 has shipped.');
+
+    // docs/memory.md: a run remembers a fact for its resource on the README's worker; forgetting the resource deletes it.
+    provider.respond(openAiStream({ toolCalls: [{ id: 'call_remember', name: 'remember', args: { text: 'Prefers answers in French.' } }] }), openAiStream({ chunks: ['D’accord.'] }));
+    const remembered = await inSnippets(['dist/remember-french.js']);
+    expect({ code: remembered.code, output: remembered.stdout.trim(), failure: describeCommand('node dist/remember-french.js', remembered) }).toEqual({ code: 0, output: 'D’accord.', failure: expect.any(String) });
+    const forgotten = await inSnippets(['dist/forget-user.js']);
+    expect({ code: forgotten.code, output: forgotten.stdout.trim() }).toEqual({ code: 0, output: "{ resource: 'user:42', memoryEntries: 1 }" });
+
+    // README's workflow: an agent as a child workflow, then the project's own activity.
+    provider.respond(openAiStream({ toolCalls: [{ id: 'call_order', name: 'lookup_order', args: { orderId: '7' } }] }), openAiStream({ chunks: ['Order 7 has shipped.'] }));
+    const connection = await Connection.connect({ address: temporal.TEMPORAL_ADDRESS });
+    try {
+      const temporalClient = new Client({ connection, namespace: temporal.TEMPORAL_NAMESPACE });
+      const answer = await temporalClient.workflow.execute('supportCase', { taskQueue: 'orders', workflowId: `support-case-${randomUUID()}`, args: ['7', 'Where is it?'] });
+      expect(answer).toBe('Order 7 has shipped.');
+      expect(snippetWorker.output()).toContain('To the customer of order 7: Order 7 has shipped.');
+
+      // README's offline program: its own worker with a scripted model.
+      const offline = await inSnippets(['dist/try-offline.js']);
+      expect({ code: offline.code, last: offline.stdout.trim().split('\n').at(-1) }).toEqual({ code: 0, last: 'Order 42: {"orderId":"42","status":"shipped"}' });
+
+      // The docs' configs load, and durability.md's run starts with its timeouts (no worker polls its queue: it is ended here).
+      const configs = await inSnippets(['--input-type=module', '-e', "import { loadAgentConfigFile } from 'durable-agents'; console.log(['weather-agent.yaml', 'payments.yaml', 'assistant.yaml'].map((file) => loadAgentConfigFile(file).name).join(','))"]);
+      expect({ code: configs.code, names: configs.stdout.trim() }).toEqual({ code: 0, names: 'weather-agent,payments,assistant' });
+      const tool = await inSnippets(['--input-type=module', '-e', "const { refund } = await import('./dist/refund-tool.js'); console.log(refund.name)"]);
+      expect(tool.stdout.trim()).toBe('refund');
+      const payment = await inSnippets(['dist/start-payment.js']);
+      expect(payment.code).toBe(0);
+      const paymentRun = temporalClient.workflow.getHandle(payment.stdout.trim());
+      expect((await paymentRun.describe()).status.name).toBe('RUNNING');
+      await paymentRun.terminate('the docs snippet test only starts it');
+    } finally {
+      await connection.close();
+    }
+
+    await snippetWorker.stop();
+    expect(snippetWorker.child.exitCode).toBe(0);
+  }, 2 * TEST_TIMEOUT_MS);
 });

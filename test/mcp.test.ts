@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -10,6 +10,7 @@ import type { RunEvent } from '../src/protocol/run-events';
 import type { AgentRunResult, ToolResult } from '../src/protocol/run-types';
 import { followCollecting } from './support/follow-run';
 import { recordHistory } from './support/history-recorder';
+import { spawnInGroup, stopProcessGroup } from './support/process-group';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 
 let env: TestEnvironment;
@@ -20,7 +21,7 @@ const testServer = { name: 'test', command: process.execPath, args: ['--import',
 
 /** Starts the streamable-HTTP test server as a child process; resolves with its URL. */
 function startHttpServer(): Promise<string> {
-  httpServer = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-http-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  httpServer = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-http-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     httpServer!.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     httpServer!.once('exit', (code) => reject(new Error(`MCP HTTP server exited with ${code}`)));
@@ -56,11 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.close();
   // Wait for the HTTP server process to exit: its open pipes would keep this test process alive.
-  if (httpServer && httpServer.exitCode === null && httpServer.signalCode === null) {
-    const exited = new Promise((resolve) => httpServer!.once('exit', resolve));
-    httpServer.kill();
-    await exited;
-  }
+  if (httpServer) await stopProcessGroup(httpServer);
 });
 
 async function complete(historyName: string, options: StartRunOptions): Promise<{ result: AgentRunResult; events: RunEvent[] }> {

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnInGroup, stopProcessGroup } from './support/process-group';
 import { runCli, type CliResult } from './support/cli-process';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
@@ -38,14 +38,15 @@ afterAll(async () => {
 /** The CLI's `chat` with `lines` piped to its standard input (its own process group, ended after). */
 function chat(args: string[], lines: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'chat', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'chat', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(`${lines.join('\n')}\n`);
+    // Once it exits, what it started goes too.
+    child.on('exit', (code) => void stopProcessGroup(child).then(() => resolve({ code, stdout, stderr }), reject));
+    child.stdin!.end(`${lines.join('\n')}\n`);
   });
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import type { Message } from '../protocol/messages';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
@@ -12,6 +12,7 @@ import { planFork, type ForkOptions } from './fork';
 import { assertWorkersHaveTools, WorkerToolsCheck } from './check-worker-tools';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
+import { connectClient } from '../connection/connect-client';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
 import { RunHandle } from './run-handle';
 import { startAgentWorkflow } from './start-agent-workflow';
@@ -111,10 +112,12 @@ export class AgentClient {
   /**
    * Connects to `TEMPORAL_ADDRESS` (and friends) or the local dev server, encrypting payloads
    * when `AGENT_PAYLOAD_KEYS` is set (docs/deployment.md). Close it with `close()`.
+   * @throws TemporalUnreachableError (code `TemporalUnreachable`) naming the address and the
+   * variable it came from; a closed port or an unknown host fails at once.
    */
   static async connect(target: TemporalTarget = resolveTemporalTarget(), options: AgentClientOptions = {}): Promise<AgentClient> {
     const dataConverter = dataConverterFromEnvironment();
-    const connection = await Connection.connect(target.connectionOptions);
+    const connection = await connectClient(target);
     const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
     return new AgentClient(client, { uiUrl: target.uiUrl, ...options, namespace: target.namespace });
   }

@@ -13,6 +13,11 @@ export interface TemporalTarget {
   connectionOptions: NativeConnectionOptions & { address: string };
   /** True when the user pointed us at a server (we must not start one). */
   external: boolean;
+  /**
+   * Where `address` came from, for messages: `TEMPORAL_ADDRESS`, a profile of the Temporal config
+   * file, or `default` (the local dev server's address).
+   */
+  addressSource?: string;
   /** Base URL of the Web UI, when known. */
   uiUrl: string | null;
 }
@@ -37,11 +42,17 @@ export function resolveTemporalTarget(environment: NodeJS.ProcessEnv = process.e
   const external = Boolean(environment.TEMPORAL_ADDRESS);
   const loaded = loadClientConnectConfig({ overrideEnvVars: onlyStrings(environment) });
   const address = loaded.connectionOptions.address ?? LOCAL_DEV_ADDRESS;
+  const addressSource = environment.TEMPORAL_ADDRESS
+    ? 'TEMPORAL_ADDRESS'
+    : loaded.connectionOptions.address
+      ? `the address of profile '${environment.TEMPORAL_PROFILE ?? 'default'}' in the Temporal config file`
+      : 'default';
   return {
     address,
     namespace: loaded.namespace ?? 'default',
     connectionOptions: { ...loaded.connectionOptions, address },
     external,
+    addressSource,
     uiUrl: environment.TEMPORAL_UI_URL ?? (external ? null : LOCAL_DEV_UI_URL),
   };
 }

@@ -1,13 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+// Finds a Temporal CLI (which bundles the real dev server) the machine already has, or builds one from its Go module once, saying how long that takes.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-
-/**
- * Finds the Temporal CLI binary (which bundles the real Temporal dev server), or builds it from
- * its Go module once into a project-local, git-ignored folder.
- *
- * Order: `TEMPORAL_CLI` → `temporal` on PATH → `.temporal-bin/temporal` → `go install`.
- */
+import { formatSeconds, goInstall, readBuildRecord, writeBuildRecord } from './go-build';
 
 /** The last CLI tag whose go.mod has no replace directive, so `go install` can build it. */
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -18,98 +14,92 @@ export const LOCAL_BIN_DIR = path.join(PROJECT_ROOT, '.temporal-bin');
 export interface FindCliOptions {
   /** Progress lines (the first build takes minutes). */
   log?: (line: string) => void;
-  /** Skip PATH lookup (tests use this to exercise the local build). */
+  /** Skip PATH lookup (tests use this to exercise the other places). */
   ignorePath?: boolean;
+  /** Where TEMPORAL_CLI, HOME, GOBIN and GOPATH are read. Default: `process.env`. */
+  environment?: NodeJS.ProcessEnv;
+  /** Where a build goes and is looked for first. Default: `.temporal-bin/` of this project. */
+  localBinDir?: string;
 }
 
-/** Where the binary is, without building it; null when it must be built. */
+/** One place a Temporal CLI may already be, in the order they are tried. */
+export interface CliCandidate {
+  path: string;
+  /** For the log line: where it was found. */
+  source: string;
+}
+
+/**
+ * Where to look, in order: `.temporal-bin/` (what an earlier start built here), then the places a
+ * person or a tool puts the CLI: the official installer's `~/.temporalio/bin`, and Go's bin folder
+ * (`$GOBIN`, else `$GOPATH/bin`, else `~/go/bin`) for a `go install` of it. TEMPORAL_CLI and PATH
+ * come before all of these (`locateTemporalCli`).
+ */
+export function temporalCliCandidates(environment: NodeJS.ProcessEnv = process.env, localBinDir = LOCAL_BIN_DIR): CliCandidate[] {
+  const home = environment.HOME ?? os.homedir();
+  const goBin = environment.GOBIN || path.join(environment.GOPATH?.split(path.delimiter)[0] || path.join(home, 'go'), 'bin');
+  return [
+    { path: path.join(localBinDir, 'temporal'), source: `${localBinDir} (built here earlier)` },
+    { path: path.join(home, '.temporalio', 'bin', 'temporal'), source: 'the Temporal installer’s ~/.temporalio/bin' },
+    { path: path.join(goBin, 'temporal'), source: `Go's bin folder ${goBin}` },
+  ];
+}
+
+/**
+ * Where the binary is, without building it; null when it must be built. Order: `TEMPORAL_CLI` →
+ * `temporal` on PATH → the places of `temporalCliCandidates`.
+ * @throws Error when TEMPORAL_CLI names no file.
+ */
 export function locateTemporalCli(options: FindCliOptions = {}): string | null {
-  const fromEnv = process.env.TEMPORAL_CLI;
+  return findTemporalCli(options)?.path ?? null;
+}
+
+/** As `locateTemporalCli`, with where it was found. */
+export function findTemporalCli(options: FindCliOptions = {}): CliCandidate | null {
+  const environment = options.environment ?? process.env;
+  const fromEnv = environment.TEMPORAL_CLI;
   if (fromEnv) {
     if (!existsSync(fromEnv)) throw new Error(`TEMPORAL_CLI is set to ${fromEnv}, but no file is there`);
-    return fromEnv;
+    return { path: fromEnv, source: 'TEMPORAL_CLI' };
   }
   if (!options.ignorePath) {
     const onPath = findOnPath('temporal');
-    if (onPath) return onPath;
+    if (onPath) return { path: onPath, source: 'PATH' };
   }
-  const local = path.join(LOCAL_BIN_DIR, 'temporal');
-  return existsSync(local) ? local : null;
+  return temporalCliCandidates(environment, options.localBinDir).find((candidate) => existsSync(candidate.path)) ?? null;
 }
 
-/** Returns the path of a runnable Temporal CLI, building it with Go if needed. */
+/**
+ * Returns the path of a runnable Temporal CLI, building it with Go if the machine has none (minutes
+ * the first time: go's messages, then a line every 15 s with the time so far and the packages
+ * compiled; the time it took is kept next to the binary for the next build's estimate).
+ */
 export async function findOrBuildTemporalCli(options: FindCliOptions = {}): Promise<string> {
-  const found = locateTemporalCli(options);
-  if (found) return found;
+  const found = findTemporalCli(options);
+  if (found) {
+    options.log?.(`Temporal CLI: ${found.path} (from ${found.source})`);
+    return found.path;
+  }
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const binDir = options.localBinDir ?? LOCAL_BIN_DIR;
   if (!findOnPath('go')) {
     throw new Error(
-      'No Temporal CLI found (TEMPORAL_CLI, PATH, .temporal-bin/) and no Go toolchain to build one. ' +
-        'Install the Temporal CLI, or Go, or set TEMPORAL_ADDRESS to use an existing cluster.',
+      `No Temporal CLI found (TEMPORAL_CLI, PATH, ${temporalCliCandidates(options.environment, binDir).map((candidate) => candidate.path).join(', ')}) and no Go toolchain to build one. ` +
+        'Install the Temporal CLI (https://docs.temporal.io/cli), or Go, or set TEMPORAL_ADDRESS to use an existing cluster.',
     );
   }
-  mkdirSync(LOCAL_BIN_DIR, { recursive: true });
-  log(`Building the Temporal CLI from ${TEMPORAL_CLI_MODULE} into ${LOCAL_BIN_DIR} (first time only, a few minutes)...`);
-  const started = Date.now();
-  await goInstall(TEMPORAL_CLI_MODULE, LOCAL_BIN_DIR, log);
-  const built = path.join(LOCAL_BIN_DIR, 'temporal');
-  if (!existsSync(built)) throw new Error(`go install finished but ${built} does not exist`);
-  log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s: ${built}`);
-  return built;
-}
-
-/**
- * `go install` of one or more packages (all `@` the same version of one module) into `binDir`,
- * echoing go's progress lines (the first build takes minutes). The binaries are built into a
- * private folder inside `binDir` and then renamed into place, so a concurrent build (another
- * checkout, a CI step started early) or an interrupted one never leaves a half-written binary.
- */
-export async function goInstall(module: string | string[], binDir: string, log: (line: string) => void): Promise<void> {
-  const packages = Array.isArray(module) ? module : [module];
   mkdirSync(binDir, { recursive: true });
-  const staging = mkdtempSync(path.join(binDir, '.go-install-'));
-  try {
-    await runGo(['install', ...packages], { env: { GOBIN: staging } }, log);
-    for (const binary of readdirSync(staging)) renameSync(path.join(staging, binary), path.join(binDir, binary));
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
-}
-
-/**
- * Runs `go <args>` in `cwd` with `env` added, echoing go's progress lines (the first build takes
- * minutes), and rejects with go's last lines when it fails.
- */
-export function runGo(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }, log: (line: string) => void): Promise<void> {
-  const name = `go ${args.join(' ')}`;
-  return new Promise((resolve, reject) => {
-    // -x would be too noisy; go prints "go: downloading ..." lines, which are the progress we show.
-    const child = spawn('go', args, {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const tail: string[] = [];
-    const onData = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        tail.push(line);
-        if (tail.length > 40) tail.shift();
-        log(`  ${line}`);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const heartbeat = setInterval(() => log(`  ...still running ${name}`), 30_000);
-    child.on('error', (error) => {
-      clearInterval(heartbeat);
-      reject(error);
-    });
-    child.on('exit', (code) => {
-      clearInterval(heartbeat);
-      if (code === 0) resolve();
-      else reject(new Error(`${name} exited with ${code}:\n${tail.join('\n')}`));
-    });
-  });
+  const built = path.join(binDir, 'temporal');
+  const lastBuild = readBuildRecord(built);
+  const expectation = lastBuild
+    ? `the last build here took ${formatSeconds(lastBuild.seconds)}`
+    : 'a few minutes the first time: go downloads the modules, then compiles about a thousand packages';
+  log(`Building the Temporal CLI from ${TEMPORAL_CLI_MODULE} into ${binDir} (${expectation}). Any Temporal CLI on PATH or in TEMPORAL_CLI would be used instead.`);
+  const record = await goInstall(TEMPORAL_CLI_MODULE, binDir, log, { label: 'the Temporal CLI', lastBuild });
+  if (!existsSync(built)) throw new Error(`go install finished but ${built} does not exist`);
+  writeBuildRecord(built, record);
+  log(`Temporal CLI built in ${formatSeconds(record.seconds)} (${record.packages} packages compiled): ${built}`);
+  return built;
 }
 
 export function findOnPath(command: string): string | null {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, Worker, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
+import { Runtime, type BundleOptions, type BundlerPlugin, type ReplayWorkerOptions, type Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { RecordedRuns } from '../activities/replay-tool-call';
 import { QueryConversationSource } from '../activities/conversation-source';
@@ -70,7 +70,8 @@ export interface AgentPluginOptions {
  * Your own workflows and activities stay as they are.
  *
  * - Without a `workflowsPath` of your own, the worker uses the bundle prebuilt at package build
- *   time (fast start, no webpack at run time).
+ *   time (fast start, no webpack at run time) when your `@temporalio/worker` is the version that
+ *   made it (`dist/workflow-bundle.json`); otherwise it bundles at start and logs why.
  * - With a `workflowsPath`, the agent workflows are bundled together with yours (the plugin is
  *   also a bundler plugin: pass it to `bundleWorkflowCode({ plugins })` to prebuild that bundle).
  * - Settings it adds only when you did not set them: heartbeat throttling of 250 ms (live text and
@@ -206,11 +207,18 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     return this.ownMemory;
   }
 
-  /** Yours (with ours added by `configureBundler`), or the prebuilt bundle, or ours bundled now. */
-  private workflowSource(options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'>): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  /**
+   * Yours (with ours added by `configureBundler`), or the prebuilt bundle, or ours bundled now
+   * (webpack, seconds): the worker's log says why the prebuilt one could not serve.
+   */
+  private workflowSource(options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'interceptors' | 'dataConverter'>): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
     if (options.workflowBundle || options.workflowsPath) return {};
-    const prebuilt = prebuiltBundle();
-    return 'codePath' in prebuilt ? { workflowBundle: prebuilt } : { workflowsPath: agentWorkflowsPath() };
+    const prebuilt = prebuiltBundle(options);
+    if ('codePath' in prebuilt) return { workflowBundle: prebuilt };
+    // From the sources (this repository's CLI and demo) this is how it should be; an installed package says what to change.
+    const logger = Runtime.instance().logger;
+    (prebuilt.fromSources ? logger.info : logger.warn).call(logger, `durable-agents: bundling the agent workflows now (webpack, some seconds), not the prebuilt bundle: ${prebuilt.reason}`);
+    return { workflowsPath: agentWorkflowsPath() };
   }
 
   /** Your tools, plus the built-in ones (reading offloaded results, sub-agents, memory) you did not replace. */

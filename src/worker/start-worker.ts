@@ -1,5 +1,6 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { Runtime, type NativeConnection, type Worker } from '@temporalio/worker';
+import { connectWorker } from '../connection/connect-worker';
 import { registerSearchAttributes } from '../connection/register-search-attributes';
 import type { TemporalTarget } from '../connection/temporal-target';
 import type { Tool } from '../tools/define-tool';
@@ -44,7 +45,7 @@ export interface StartWorkerOptions {
  */
 export async function startWorker(target: TemporalTarget, options: StartWorkerOptions): Promise<RunningWorker> {
   const dataConverter = dataConverterFromEnvironment();
-  const connection = await NativeConnection.connect(target.connectionOptions);
+  const connection = await connectWorker(target);
   const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
   if (options.registerSearchAttributes) await registerSearchAttributes(connection, target.namespace);
   const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue: options.taskQueue, tools: options.tools, dataConverter, shutdownGraceMs: options.shutdownGraceMs });

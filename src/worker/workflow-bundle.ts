@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { WorkerOptions } from '@temporalio/worker';
 import { installedTemporalVersions } from './temporal-versions';
 
 /**
@@ -21,28 +22,59 @@ const PREBUILT_BUNDLE_INFO = path.resolve(__dirname, '..', 'workflow-bundle.json
 
 /** What the build records about the prebuilt bundle. */
 export interface PrebuiltBundleInfo {
-  /** The @temporalio/workflow version inside the bundle: the worker's must be the same. */
+  /** The @temporalio/workflow copy inside the bundle (the app's own copy plays no part in it). */
   temporalWorkflowVersion: string;
+  /** The @temporalio/worker whose bundler made it: the worker that runs it must be this exact version. */
+  temporalWorkerVersion: string;
 }
 
+/** The worker settings that decide whether a prebuilt bundle can serve a worker. */
+export type BundleRelevantOptions = Pick<WorkerOptions, 'interceptors' | 'dataConverter'>;
+
 /**
- * The prebuilt bundle when it can be used: it exists and was built with the @temporalio/workflow
- * version this app has (a bundle carries its own copy, which must match the worker's SDK).
- * `reason` says why not otherwise.
+ * The prebuilt bundle when it is safe for this worker, else why not.
+ *
+ * What must match: Temporal's worker drives a bundle through the `__TEMPORAL__.api` functions of
+ * the @temporalio/workflow copy inside it, and webpack-level details of its own bundler (the
+ * module cache the reusable V8 context swaps per workflow). The SDK checks none of this at run
+ * time and promises it only between equal versions (its docs of `WorkerOptions.workflowBundle` ask
+ * for the same @temporalio/worker to bundle and to run, to the exact version), so the rule is the
+ * worker's version, exactly. The app's @temporalio/workflow does not matter: the bundle never
+ * loads it. Worker settings that only a bundle can carry (workflow interceptor modules, a
+ * payload or failure converter path) are not in the prebuilt one, so they need a bundle made now.
  */
-export function prebuiltBundle(): { codePath: string } | { reason: string } {
-  if (!existsSync(PREBUILT_BUNDLE) || !existsSync(PREBUILT_BUNDLE_INFO)) return { reason: 'no prebuilt bundle (running from the sources)' };
-  const info = JSON.parse(readFileSync(PREBUILT_BUNDLE_INFO, 'utf8')) as PrebuiltBundleInfo;
-  const installed = installedTemporalVersions()['@temporalio/workflow'];
-  if (installed !== info.temporalWorkflowVersion) {
-    return { reason: `the prebuilt bundle has @temporalio/workflow ${info.temporalWorkflowVersion}, this app ${installed ?? 'none'}` };
+export function prebuiltBundle(
+  options: BundleRelevantOptions = {},
+  files: { bundle: string; info: string } = { bundle: PREBUILT_BUNDLE, info: PREBUILT_BUNDLE_INFO },
+  installedWorkerVersion: string | null = installedTemporalVersions()['@temporalio/worker'],
+): { codePath: string } | { reason: string; fromSources?: true } {
+  if (!existsSync(files.bundle) || !existsSync(files.info)) return { reason: 'there is no prebuilt bundle (running from the sources)', fromSources: true };
+  const info = JSON.parse(readFileSync(files.info, 'utf8')) as Partial<PrebuiltBundleInfo>;
+  if (installedWorkerVersion !== info.temporalWorkerVersion) {
+    return {
+      reason:
+        `the prebuilt bundle was made by @temporalio/worker ${info.temporalWorkerVersion ?? '(unknown)'} and this app has ${installedWorkerVersion ?? 'none'}; ` +
+        `a worker runs only bundles its own version made (install @temporalio/worker@${info.temporalWorkerVersion} for a start without webpack)`,
+    };
   }
-  return { codePath: PREBUILT_BUNDLE };
+  const bundledOnly = [
+    ...((options.interceptors?.workflowModules?.length ?? 0) > 0 ? ['interceptors.workflowModules'] : []),
+    ...(options.dataConverter?.payloadConverterPath ? ['dataConverter.payloadConverterPath'] : []),
+    ...(options.dataConverter?.failureConverterPath ? ['dataConverter.failureConverterPath'] : []),
+  ];
+  if (bundledOnly.length > 0) {
+    return { reason: `the worker sets ${bundledOnly.join(', ')}, which only a bundle made with them can apply (the prebuilt one has none)` };
+  }
+  return { codePath: files.bundle };
 }
 
 /** Writes the prebuilt bundle and its info (the package build runs this). */
 export function writePrebuiltBundle(code: string, outDir: string): { bundle: string; bytes: number } {
-  const info: PrebuiltBundleInfo = { temporalWorkflowVersion: installedTemporalVersions()['@temporalio/workflow'] ?? 'unknown' };
+  const versions = installedTemporalVersions();
+  const info: PrebuiltBundleInfo = {
+    temporalWorkflowVersion: versions['@temporalio/workflow'] ?? 'unknown',
+    temporalWorkerVersion: versions['@temporalio/worker'] ?? 'unknown',
+  };
   const bundle = path.join(outDir, path.basename(PREBUILT_BUNDLE));
   writeFileSync(bundle, code);
   writeFileSync(path.join(outDir, path.basename(PREBUILT_BUNDLE_INFO)), `${JSON.stringify(info, null, 2)}\n`);

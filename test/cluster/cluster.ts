@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../src/devserver/dev-server';
 import { findOrBuildTemporalCli } from '../../src/devserver/temporal-cli';
 import { AgentStatusAttribute } from '../../src/protocol/search-attributes';
 import { runCli } from '../support/cli-process';
+import { spawnInGroup } from '../support/process-group';
 import { startPostgres, type Postgres } from '../support/postgres';
 import { findOrBuildServerBinaries } from './server-binaries';
 import { ClusterServer } from './temporal-server';
@@ -112,10 +112,10 @@ export class Cluster {
 
 function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnInGroup(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
   });

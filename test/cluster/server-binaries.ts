@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findOnPath, LOCAL_BIN_DIR, runGo, TEMPORAL_CLI_MODULE } from '../../src/devserver/temporal-cli';
+import { runGo } from '../../src/devserver/go-build';
+import { findOnPath, LOCAL_BIN_DIR, TEMPORAL_CLI_MODULE } from '../../src/devserver/temporal-cli';
 
 /**
  * The real Temporal server and its SQL schema tool, built once into a versioned folder of

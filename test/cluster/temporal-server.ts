@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { spawnInGroup, stopProcessGroup } from '../support/process-group';
 import type { Postgres } from '../support/postgres';
 
 /**
@@ -80,7 +81,7 @@ export class ClusterServer {
   /** Starts the server and waits until its frontend reports SERVING. */
   async start(timeoutMs = 120_000): Promise<void> {
     const args = ['--root', '/', '--config', SERVER_CONFIG_DIR, '--env', 'postgresql', '--allow-no-auth', 'start'];
-    const child = spawn(this.binary, args, { env: { ...process.env, ...this.environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnInGroup(this.binary, args, { env: { ...process.env, ...this.environment }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     const keep = (chunk: Buffer) => {
@@ -107,13 +108,9 @@ export class ClusterServer {
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;
     process.removeListener('exit', this.killOnExit);
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(signal);
-    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000).unref());
-    if ((await Promise.race([this.exited, timeout])) === 'timeout') {
-      child.kill('SIGKILL');
-      await this.exited;
-    }
+    if (!child) return;
+    await stopProcessGroup(child, { signal, graceMs: 60_000 });
+    await this.exited;
   }
 
   private async serving(): Promise<boolean> {

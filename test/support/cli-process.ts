@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+// The real CLI (src/cli/cli.ts under tsx) run as a child process, the way a user runs the command.
 import path from 'node:path';
+import { spawnInGroup } from './process-group';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -9,18 +10,22 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI (`src/cli/cli.ts` under tsx) as a child process. */
+/**
+ * Runs the real CLI (`src/cli/cli.ts` under tsx) as a child process to its end. It runs in a
+ * process group of its own; what it leaves running when it exits is a leak the global teardown
+ * reports.
+ */
 export function runCli(args: string[], environment: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), ...args], {
+    const child = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });

@@ -1,14 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+// A new user's project made from test/consumer-template, with the packed package installed and its commands run as child processes.
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-
-/**
- * A new user's project made from test/consumer-template: the packed tarball is installed into it
- * with npm, the way a user would, and its commands run as real child processes.
- */
+import { spawnInGroup, stopProcessGroup } from './process-group';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const CONSUMER_TEMPLATE = path.join(REPO_ROOT, 'test', 'consumer-template');
+
+/** The peers every project installs. */
+export const PEERS = ['@temporalio/client', '@temporalio/worker', '@temporalio/workflow', '@temporalio/activity', '@temporalio/common', 'zod'];
+/** Every required peer the package declares, pinned to the repo's versions (npm would otherwise pick the newest); optional ones (the S3 client) are left out, as a user without S3 would. */
+const MANIFEST = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+};
+export const DECLARED_PEERS = Object.keys(MANIFEST.peerDependencies ?? {}).filter((name) => !MANIFEST.peerDependenciesMeta?.[name]?.optional);
 
 export interface CommandResult {
   code: number | null;
@@ -24,18 +30,22 @@ export interface CommandOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** Runs a command to its end (killed after `timeoutMs`); never rejects on a non-zero exit. */
+/**
+ * Runs a command to its end (its process group killed after `timeoutMs`); never rejects on a
+ * non-zero exit. It resolves once every process holding its output has exited, so what the command
+ * started (npx's child) has ended too.
+ */
 export function runCommand(command: string, args: string[], options: CommandOptions): Promise<CommandResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: childEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnInGroup(command, args, { cwd: options.cwd, env: childEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       stderr += `\n[killed after ${options.timeoutMs} ms]`;
-      child.kill('SIGKILL');
+      void stopProcessGroup(child, { signal: 'SIGKILL' });
     }, options.timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -101,7 +111,7 @@ export function repoVersions(names: string[]): string[] {
 export interface RunningProcess {
   child: ChildProcess;
   output(): string;
-  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+  /** SIGTERM to the process and everything it started (its group), then SIGKILL to what is left after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -111,24 +121,21 @@ export async function startUntilReady(
   args: string[],
   options: { cwd: string; env: Record<string, string | undefined>; readyLine: string; timeoutMs: number },
 ): Promise<RunningProcess> {
-  const child = spawn(command, args, { cwd: options.cwd, env: childEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnInGroup(command, args, { cwd: options.cwd, env: childEnvironment(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'close': every process writing to the pipes (npx and the worker it started) has exited and its last lines are read.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const running: RunningProcess = {
     child,
     output: () => output,
     async stop(graceMs = 15_000) {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
+      await stopProcessGroup(child, { signal: 'SIGTERM', graceMs });
+      await closed;
     },
   };
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      void running.stop(1_000);
-      reject(new Error(`${command} ${args.join(' ')} was not ready within ${options.timeoutMs} ms:\n${output}`));
+      void running.stop(1_000).finally(() => reject(new Error(`${command} ${args.join(' ')} was not ready within ${options.timeoutMs} ms:\n${output}`)));
     }, options.timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -141,8 +148,23 @@ export async function startUntilReady(
     child.stderr!.on('data', onData);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal} before it was ready:\n${output}`));
+      // What it started may outlive it.
+      void running.stop(1_000).finally(() => reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal} before it was ready:\n${output}`)));
     });
   });
   return running;
+}
+
+/** What a command printed, less npm's warnings about the machine's own npm config. */
+export function printed(result: CommandResult): string {
+  return (result.stdout + result.stderr)
+    .split('\n')
+    .filter((line) => !line.startsWith('npm warn'))
+    .join('\n');
+}
+
+/** Node's output of a script whose last stdout line is JSON. */
+export function lastJsonLine(result: CommandResult): unknown {
+  const line = result.stdout.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(line);
 }

@@ -1,16 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+// The test run's one Temporal dev server and workflow bundle, set up once before all test files.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { writeFileSync } from 'node:fs';
 import { startDevServer, type DevServer } from '../../src/devserver/dev-server';
 import { agentPreloadModules, agentWorkflowsPath } from '../../src/worker/workflow-bundle';
+import { startTestRunGuard } from './test-run-guard';
 
 /**
  * Starts one real Temporal dev server for the whole test run (unless `TEMPORAL_ADDRESS` points at
  * a cluster) and bundles the workflows once, so each test worker starts in milliseconds.
  */
 export default async function globalSetup(): Promise<void> {
+  startTestRunGuard();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'agent-tests-'));
   process.env.AGENT_TEST_SCRATCH = scratch;
   if (!process.env.TEMPORAL_ADDRESS) {
@@ -29,3 +31,4 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(bundlePath, code);
   process.env.AGENT_WORKFLOW_BUNDLE = bundlePath;
 }
+

@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnInGroup, stopProcessGroup } from './process-group';
 
 /**
  * A private PostgreSQL for tests (the cluster test's Temporal server, the PostgreSQL memory
@@ -65,7 +66,7 @@ export async function startPostgres(port: number): Promise<Postgres> {
   );
   if (initdb.status !== 0) throw new Error(`initdb failed (${initdb.status}):\n${initdb.stdout}\n${initdb.stderr}`);
 
-  const child = spawn(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1'], {
+  const child = spawnInGroup(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', folder, '-c', 'listen_addresses=127.0.0.1'], {
     ...asOwner,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -92,13 +93,16 @@ export async function startPostgres(port: number): Promise<Postgres> {
 
 /** Fast shutdown (SIGINT: clients are disconnected), then an immediate one if it hangs. */
 async function stopPostgres(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGINT');
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000).unref());
-  if ((await Promise.race([exited, timeout])) === 'timeout') {
-    child.kill('SIGQUIT');
-    await exited;
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGINT');
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000).unref());
+    if ((await Promise.race([exited, timeout])) === 'timeout') {
+      child.kill('SIGQUIT');
+      await exited;
+    }
   }
+  // The postmaster ends its backends before it exits; this ends any that did not.
+  await stopProcessGroup(child, { graceMs: 5_000 });
 }
 
 async function waitFor(ready: () => boolean, failed: () => boolean, timeoutMs: number): Promise<void> {

@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../src/devserver/dev-server';
-import { findOnPath, goInstall, LOCAL_BIN_DIR } from '../../src/devserver/temporal-cli';
+import { goInstall } from '../../src/devserver/go-build';
+import { findOnPath, LOCAL_BIN_DIR } from '../../src/devserver/temporal-cli';
+import { spawnInGroup, stopProcessGroup } from './process-group';
 
 /**
  * A real S3-compatible server for the tests: versitygw (its POSIX backend: buckets are folders),
@@ -35,27 +37,23 @@ export async function startS3Server(folder: string): Promise<S3Server> {
   const binary = await findOrBuildVersitygw();
   mkdirSync(folder, { recursive: true });
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ['--access', S3_TEST_CREDENTIALS.accessKeyId, '--secret', S3_TEST_CREDENTIALS.secretAccessKey, '--port', `127.0.0.1:${port}`, 'posix', folder], {
+  const child: ChildProcess = spawnInGroup(binary, ['--access', S3_TEST_CREDENTIALS.accessKeyId, '--secret', S3_TEST_CREDENTIALS.secretAccessKey, '--port', `127.0.0.1:${port}`, 'posix', folder], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 30_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
+      await stopProcessGroup(child, { signal: 'SIGKILL' });
       throw new Error(`versitygw did not serve on 127.0.0.1:${port}:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => stopProcessGroup(child),
   };
 }
 

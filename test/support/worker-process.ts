@@ -1,11 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+// A real `durable-agents worker` process with the crash tools, for tests that kill workers.
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { spawnInGroup, stopProcessGroup } from './process-group';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
 export interface WorkerProcess {
   child: ChildProcess;
   output(): string;
+  /** Signals the worker and everything it started (its process group); resolves when all are gone. */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
@@ -14,7 +17,7 @@ export interface WorkerProcess {
  * queue; resolves once it polls.
  */
 export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(
+  const child = spawnInGroup(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'worker', '--tools', path.join(ROOT, 'test/support/crash-tools.ts'), '--task-queue', taskQueue],
     { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -22,8 +25,7 @@ export async function startWorkerProcess(taskQueue: string, environment: Record<
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker did not start within 60 s:\n${output}`)), 60_000);
     const check = () => {
       if (output.includes('Worker polling')) {
@@ -37,12 +39,17 @@ export async function startWorkerProcess(taskQueue: string, environment: Record<
       reject(new Error(`worker exited with ${code} before polling:\n${output}`));
     });
   });
-  return {
-    child,
-    output: () => output,
-    async kill(signal) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const kill = async (signal: NodeJS.Signals) => {
+    await stopProcessGroup(child, { signal });
+    // The group is gone; 'exit' (and the last output) may still be on its way to this process.
+    await exited;
   };
+  try {
+    await started;
+  } catch (error) {
+    await kill('SIGKILL');
+    throw error;
+  }
+  return { child, output: () => output, kill };
 }
