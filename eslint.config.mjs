@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.temporal-bin/**', '.temporal-data/**', 'test/histories/**', 'test/consumer-template/**', '*.js', '*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.temporal-bin/**', '.temporal-data/**', 'test/histories/**', 'test/consumer-template/**', 'test/process-cleanup-fixture/*.js', '*.js', '*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
