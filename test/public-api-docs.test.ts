@@ -29,7 +29,7 @@ const publicNames: Record<string, string[]> = {
     'JsonSchema', 'LiveSnapshot', 'McpServerConfig', 'Message', 'ModelTextSnapshot', 'PendingApprovals', 'PlanArtifact',
     'ProgressNote', 'QueuedThreadMessage', 'RetryableToolError', 'RunComparison', 'RunEvent', 'RunEventType', 'RunHandle',
     'RunPhase', 'RunStatus', 'RunSummary', 'RunTimeouts', 'SearchAttributesMissingError', 'SendOptions', 'StartRunOptions',
-    'StopReason', 'TemporalTarget', 'ThreadError', 'ThreadFilter', 'ThreadHandle', 'ThreadMessageReceipt', 'ThreadOptions',
+    'StopReason', 'TemporalTarget', 'TemporalUnreachableError', 'ThreadError', 'ThreadFilter', 'ThreadHandle', 'ThreadMessageReceipt', 'ThreadOptions',
     'ThreadPhase', 'ThreadPolicy', 'ThreadResult', 'ThreadSettings', 'ThreadStatus', 'ThreadSummary', 'Tool', 'ToolCall',
     'ToolContext', 'ToolDefinition', 'ToolMessage', 'ToolProgressSnapshot', 'ToolResult', 'ToolResultMetadata',
     'ToolResultStatus', 'ToolSpec', 'TurnHandle', 'TurnResult', 'Usage', 'UsageSummary', 'UserMessage', 'agentConfigSchema',
