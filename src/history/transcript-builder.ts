@@ -174,7 +174,6 @@ export class TranscriptBuilder {
         kind: 'tool',
         step,
         activityId: `step-${step}.call-${call.id}`,
-        // The workflow clock when the result was made, or (not recorded yet) when the step moved on.
         // The workflow clock when the result was made, or (not recorded yet) when the step moved on;
         // never before the entry above it: that clock is the start of the workflow task, earlier
         // than the update the same task accepted (and which rejected the call, say).
