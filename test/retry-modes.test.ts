@@ -73,8 +73,8 @@ function mismatchesOf(file: string): { calls: number; inWorkflow: boolean; misma
 }
 
 describe('the two retry modes in the recorded histories', () => {
-  // Runs and threads (their turns run the same loop); the workers' tool listing has no retried calls.
-  const files = corpusFiles().filter((file) => workflowTypeOf(readCorpusHistory(file)) !== 'agentWorkerTools');
+  // Runs and threads (their turns run the same loop); not the workers' tool listing or users' own workflows (run-agent*), which make no agent calls.
+  const files = corpusFiles().filter((file) => ['agentRun', 'agentThread'].includes(workflowTypeOf(readCorpusHistory(file)) ?? ''));
   const results = files.map((file) => ({ file, ...mismatchesOf(file) }));
 
   it('schedules every retried call as its side of the patch says', () => {
