@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { AgentClient } from '../src/client/agent-client';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { eventually } from './support/test-env';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { loggedExecutions as executions, startWorkerProcess, type WorkerProcess } from './support/worker-process';
 
 let folder: string;
 let connection: Connection;
@@ -31,10 +31,6 @@ afterAll(async () => {
   await connection?.close();
   rmSync(folder, { recursive: true, force: true });
 });
-
-function executions(logFile: string): string[] {
-  return existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
-}
 
 describe('a worker killed mid-run', () => {
   it('is replaced by a new worker that finishes the run without re-running completed tools', async () => {

@@ -1,5 +1,6 @@
 // A real `durable-agents worker` process with the crash tools, for tests that kill workers.
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnInGroup, stopProcessGroup } from './process-group';
 
@@ -52,4 +53,9 @@ export async function startWorkerProcess(taskQueue: string, environment: Record<
     throw error;
   }
   return { child, output: () => output, kill };
+}
+
+/** The lines the crash tools logged to `logFile` (CRASH_LOG) so far, across every worker process; none before the first. */
+export function loggedExecutions(logFile: string): string[] {
+  return existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
 }
