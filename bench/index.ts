@@ -19,6 +19,7 @@ import { measureRecovery } from './recovery';
 import { measureThroughput, throughputScripts } from './throughput';
 import { measureParkedScale } from './parked-scale';
 import { measureParkedThreads, measureThreads, threadScripts } from './threads';
+import { measureReplayCost, replayCostScripts } from './replay-cost';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     ...streamingScripts(),
     ...throughputScripts(),
     ...threadScripts(),
+    ...replayCostScripts(),
   };
   const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts, baselineBundlePath: process.env.BENCH_BASELINE_BUNDLE });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
       ['throughput', () => measureThroughput(eagerOn, folder, THROUGHPUT_ROUNDS)],
       // Opt-in (about 20 minutes for 10,000 runs): BENCH_ONLY=parked-scale BENCH_PARKED_SCALE=10000.
       ['parked-scale', () => (ONLY?.includes('parked-scale') ? measureParkedScale(eagerOn, folder, PARKED_SCALE) : Promise.resolve())],
+      ['replay-cost', () => measureReplayCost(eagerOn, Math.min(ROUNDS, 5))],
       ['threads', () => measureThreads(eagerOn, ROUNDS)],
       ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
       ['parked-memory', async () => {

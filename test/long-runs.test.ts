@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import type { RunHandle } from '../src/client/agent-client';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../src/protocol/payload-size';
+import { DEFAULT_CONTINUE_AS_NEW_POINT } from '../src/workflows/loop-decisions';
 import { defineTool } from '../src/tools/define-tool';
 import { recordHistory } from './support/history-recorder';
 import { skillMarkdown, tempSkillRoot, writeSkill } from './support/skill-files';
@@ -23,6 +24,8 @@ import { createTestTools } from './support/test-tools';
 const LONG_STEPS = 1_000;
 /** Just under the default offload threshold (16,000): every result stays inline in the history. */
 const PAGE_CHARACTERS = 15_500;
+/** Small steps (about 12 events each): enough to pass the default continue-as-new point of 2,000 events once. */
+const DEFAULT_POINT_STEPS = 200;
 
 const page = defineTool({
   name: 'read_page',
@@ -61,6 +64,9 @@ beforeAll(async () => {
           ...Array.from({ length: 11 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })),
           { toolCalls: [{ name: 'transfer_to_closer', args: { reason: 'done counting' } }] },
         ],
+      },
+      counter: {
+        replies: [...Array.from({ length: DEFAULT_POINT_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 1 } }] })), { text: 'Counted to {{tool:add}}' }],
       },
       closer: {
         replies: [...Array.from({ length: 12 }, () => ({ text: 'unused: steps 1-12 are the counter' })), { text: 'Closed after {{tool:add}}' }],
@@ -125,6 +131,19 @@ describe('runs of any length', () => {
     const conversationBytes = Buffer.byteLength(JSON.stringify(last.request.messages));
     expect(artifacts.bytesPut.get('conversation-snapshot')! / conversationBytes).toBeLessThan(1.1);
   }, 600_000);
+
+  it('continues as new at 2,000 events by default, when the input sets no limit', async () => {
+    const run = await env.agents.startRun({ config: { name: 'counter', model: 'scripted:counter', tools: ['add'], max_steps: DEFAULT_POINT_STEPS }, task: 'Count' });
+    const result = await run.result();
+    expect(result).toMatchObject({ stopReason: 'completed', steps: DEFAULT_POINT_STEPS, output: `Counted to ${DEFAULT_POINT_STEPS - 1}` });
+    const chain = await chainOf(run);
+    expect(chain).toHaveLength(2);
+    // It continued at the start of the first step past 2,000 events: never more than a step's events past it.
+    const firstLength = chain[0]!.events!.length;
+    expect(firstLength).toBeGreaterThanOrEqual(DEFAULT_CONTINUE_AS_NEW_POINT.events);
+    expect(firstLength).toBeLessThan(DEFAULT_CONTINUE_AS_NEW_POINT.events + 40);
+    await recordHistory('default-continue-as-new-point', run);
+  }, 300_000);
 
   it('keeps the plan, a pending approval and the skills across a continue-as-new', async () => {
     const run = await env.agents.startRun({

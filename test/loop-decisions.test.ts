@@ -15,6 +15,7 @@ import {
   maxStepsDetail,
   nextMove,
   shouldContinueAsNew,
+  DEFAULT_CONTINUE_AS_NEW_POINT,
   stepLimitOf,
   toolRoute,
 } from '../src/workflows/loop-decisions';
@@ -220,5 +221,28 @@ describe('continue-as-new', () => {
   it('follows Temporal’s suggestion when the input sets no limit', () => {
     expect(shouldContinueAsNew(2, { historyLength: 50_000, historySize: 1_000, continueAsNewSuggested: false }, {})).toBe(false);
     expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 1_000, continueAsNewSuggested: true }, {})).toBe(true);
+  });
+
+  it('continues at the default point (2,000 events or 2 MiB) for what the input leaves unset, once the patch applies', () => {
+    const applies = () => true;
+    const before = () => false;
+    const { events, bytes } = DEFAULT_CONTINUE_AS_NEW_POINT;
+    expect(shouldContinueAsNew(2, { historyLength: events - 1, historySize: bytes - 1, continueAsNewSuggested: false }, {}, applies)).toBe(false);
+    expect(shouldContinueAsNew(2, { historyLength: events, historySize: 1_000, continueAsNewSuggested: false }, {}, applies)).toBe(true);
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, {}, applies)).toBe(true);
+    // Runs recorded before the patch (no marker) keep waiting for Temporal's suggestion.
+    expect(shouldContinueAsNew(2, { historyLength: events, historySize: bytes, continueAsNewSuggested: false }, {}, before)).toBe(false);
+    // A limit the input sets replaces the default of its own kind only.
+    expect(shouldContinueAsNew(2, { historyLength: events * 5, historySize: 1_000, continueAsNewSuggested: false }, { historyEventLimit: 100_000 }, applies)).toBe(false);
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, { historyEventLimit: 100_000 }, applies)).toBe(true);
+    expect(shouldContinueAsNew(2, { historyLength: events, historySize: bytes * 5, continueAsNewSuggested: false }, { historySizeLimitBytes: bytes * 10 }, applies)).toBe(true);
+  });
+
+  it('consults the patch only past the default point, so shorter runs record no marker', () => {
+    let consulted = 0;
+    const applies = () => ++consulted > 0;
+    shouldContinueAsNew(2, { historyLength: 100, historySize: 10_000, continueAsNewSuggested: false }, {}, applies);
+    shouldContinueAsNew(2, { historyLength: 100, historySize: 10_000, continueAsNewSuggested: true }, {}, applies);
+    expect(consulted).toBe(0);
   });
 });

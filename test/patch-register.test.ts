@@ -1,4 +1,5 @@
 // The patch register against the code and the replay corpus: every id registered, every id recorded on both sides.
+import { DEFAULT_CONTINUE_AS_NEW_POINT } from '../src/workflows/loop-decisions';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -118,6 +119,9 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   [register.SUBAGENT_SKILL_SOURCES_PATCH]: (history) =>
     (decoded<{ config?: { skill_sources?: string[] } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.config?.skill_sources?.length ?? 0) > 0 &&
     (history.events ?? []).some((event) => event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === WireName.agentRunWorkflow),
+  // An execution of a run without a limit of its own that reached the default point (and continued there).
+  [register.DEFAULT_CONTINUE_AS_NEW_POINT_PATCH]: (history) =>
+    (history.events?.length ?? 0) >= DEFAULT_CONTINUE_AS_NEW_POINT.events && Boolean(lastEvent(history)?.workflowExecutionContinuedAsNewEventAttributes),
 };
 
 describe('the patch register', () => {

@@ -11,7 +11,7 @@ import type { agentRun } from './agent-run';
 import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { drainInjectedMessages } from './run-handlers';
 import { originLinkAttributes } from './fork-start';
-import { BOUNDED_CONTINUATION_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patches';
+import { BOUNDED_CONTINUATION_PATCH, DEFAULT_CONTINUE_AS_NEW_POINT_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patches';
 import { markContinued } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -29,7 +29,7 @@ const CARRIED_EVENTS_LIMIT_BYTES = 256_000;
 /** Continues as new before `state.step` when `shouldContinueAsNew` says so; otherwise returns. */
 export async function continueIfHistoryIsLong(state: RunState): Promise<void> {
   const info = workflowInfo();
-  if (!shouldContinueAsNew(state.step, info, state.input)) return;
+  if (!shouldContinueAsNew(state.step, info, state.input, () => patched(DEFAULT_CONTINUE_AS_NEW_POINT_PATCH))) return;
   log.info('Continuing as new to keep the history small', { step: state.step, historyLength: info.historyLength, historySize: info.historySize });
   await continueWith(state, state.config, state.carried?.stepBase ?? 0);
 }

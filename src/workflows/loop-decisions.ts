@@ -120,19 +120,35 @@ export function toolRoute(name: string, config: Pick<AgentConfig, 'handoffs' | '
 }
 
 /**
+ * Where a run continues as new when its input sets no limit: 2,000 events or 2 MiB of history,
+ * half of what Temporal suggests by default. A worker that does not hold the run in its cache
+ * replays the whole history in one workflow task, about 1 ms per event on a busy 2-core worker
+ * (`npm run bench`, section `replay-cost`): at 4,000 events that task took 5 to 6 s, close to the
+ * 10 s workflow-task timeout; at 2,000 it stays near 2 s. See docs/long-runs.md.
+ */
+export const DEFAULT_CONTINUE_AS_NEW_POINT = { events: 2_000, bytes: 2 * 1024 * 1024 } as const;
+
+/**
  * Whether the run continues as new before this step: never before its first step (a fresh run
  * that continued at once would loop); otherwise at `historySizeLimitBytes` bytes of history or
  * `historyEventLimit` events when the input sets them, else when Temporal suggests it (history
- * near its event or byte limits).
+ * near its event or byte limits), or at `DEFAULT_CONTINUE_AS_NEW_POINT` for what the input leaves
+ * unset once `defaultPointApplies()` (the patch) says runs use it.
  */
 export function shouldContinueAsNew(
   step: number,
   history: { historyLength: number; historySize: number; continueAsNewSuggested: boolean },
   limits: { historyEventLimit?: number; historySizeLimitBytes?: number },
+  defaultPointApplies: () => boolean = () => false,
 ): boolean {
   if (step <= 1) return false;
   if (limits.historySizeLimitBytes !== undefined && history.historySize >= limits.historySizeLimitBytes) return true;
-  return limits.historyEventLimit !== undefined ? history.historyLength >= limits.historyEventLimit : history.continueAsNewSuggested;
+  if (limits.historyEventLimit !== undefined ? history.historyLength >= limits.historyEventLimit : history.continueAsNewSuggested) return true;
+  const pastDefault =
+    (limits.historyEventLimit === undefined && history.historyLength >= DEFAULT_CONTINUE_AS_NEW_POINT.events) ||
+    (limits.historySizeLimitBytes === undefined && history.historySize >= DEFAULT_CONTINUE_AS_NEW_POINT.bytes);
+  // Consulted only past the default point, so runs that never reach it record no marker.
+  return pastDefault && defaultPointApplies();
 }
 
 /**

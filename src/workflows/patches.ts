@@ -47,6 +47,8 @@ export const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';
 export const RUN_AGENT_SEARCH_ATTRIBUTES_PATCH = 'run-agent-search-attributes';
 /** A sub-agent run of a parent with skill sources carries them as `AgentSkillSources` (the skills watcher finds it). */
 export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
+/** A run whose input sets no history limit continues as new at 2,000 events or 2 MiB (DEFAULT_CONTINUE_AS_NEW_POINT), not only when Temporal suggests it. */
+export const DEFAULT_CONTINUE_AS_NEW_POINT_PATCH = 'default-continue-as-new-point';
 
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
@@ -131,6 +133,18 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['subagent-skill-sources/since-subagent-skill-sources.json', 'subagent-skills/since-subagent-skill-sources.json'],
       without: ['subagent-skill-sources/since-bounded-child-ids.json'],
+    },
+  },
+  {
+    id: DEFAULT_CONTINUE_AS_NEW_POINT_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A run or thread whose input sets no `historyEventLimit` continues as new at 2,000 events, and one that sets no `historySizeLimitBytes` at 2 MiB of history, so a workflow task that replays the whole history on a worker without the run in its cache stays near 2 s on a busy 2-core worker (docs/long-runs.md); before, only when Temporal suggested it (4 MB or 4,000 events on a default server, where such a task took 5 to 6 s). Consulted only once a run passes that point.',
+    stage: 'patched',
+    histories: {
+      with: ['default-continue-as-new-point/since-default-continue-as-new-point.execution-1-of-2.json'],
+      without: [],
+      missing: { without: 'no run of the corpus passed 2,000 events or 2 MiB of history in one execution without a limit of its own: the corpus keeps histories small. Runs recorded before the patch carry no marker, so patched() returns false when they replay and they keep waiting for Temporal’s suggestion.' },
     },
   },
 ];

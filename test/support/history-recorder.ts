@@ -7,6 +7,9 @@ import { temporal } from '@temporalio/proto';
 import type { RunHandle } from '../../src/client/agent-client';
 import { corpusPath, currentRecordingLabel, HISTORIES_DIR, isContinuedExecution, parseCorpusPath, type ExecutionPart } from './history-corpus';
 
+/** The checkout this code runs from (test/support/ is two folders below it). */
+const CHECKOUT_ROOT = path.resolve(__dirname, '..', '..');
+
 /**
  * With `RECORD_HISTORIES=1` (`npm run record-histories`), saves a finished run's history under
  * test/histories/<scenario>/ for the replay test, labelled with the newest patch of this code
@@ -24,8 +27,16 @@ export async function recordHistory(scenario: string, run: RunHandle): Promise<v
   for (const old of readdirSync(folder).filter((file) => parseCorpusPath(`${scenario}/${file}`)?.label === label)) unlinkSync(path.join(folder, old));
   executions.forEach((history, index) => {
     const execution: ExecutionPart = executions.length > 1 ? { index: index + 1, count: executions.length } : isContinuedExecution(history) ? 'last' : null;
-    writeFileSync(path.join(HISTORIES_DIR, corpusPath({ scenario, label, execution })), `${historyToJSON(history)}\n`);
+    writeFileSync(path.join(HISTORIES_DIR, corpusPath({ scenario, label, execution })), `${withoutCheckoutPaths(historyToJSON(history))}\n`);
   });
+}
+
+/**
+ * Failures' stack traces name files by absolute path: the corpus keeps them relative to the
+ * checkout, so it says nothing about the machine that recorded it (replay never reads them).
+ */
+function withoutCheckoutPaths(json: string): string {
+  return json.split(`${CHECKOUT_ROOT}${path.sep}`).join('');
 }
 
 /** The histories of a run's executions, first to last (re-decoded for the proto module historyToJSON uses). */
