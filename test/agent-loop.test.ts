@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { addUsage, buildSystemPrompt, continuationHeading, emptyUsage, lastAssistantText } from '../src/workflows/agent-loop';
-import { EventLog } from '../src/workflows/event-log';
+import { EventLog, summarizeEvent } from '../src/workflows/event-log';
 import { parseAgentConfig } from '../src/config/agent-config';
 
 describe('agent loop rules', () => {
@@ -42,6 +42,18 @@ describe('event log', () => {
     const page = log.page(0, 100, false);
     expect(page.events.map((event) => event.seq)).toEqual([8, 9, 10]);
     expect(page.missed).toBe(7);
+  });
+
+  it('carries summarised events and goes on numbering after the last one, even when none fit', () => {
+    const log = new EventLog(10);
+    log.push({ type: 'text-produced', step: 1, text: 'x'.repeat(5_000) });
+    log.push({ type: 'tool-called', step: 1, call: { id: 'c1', name: 'write', args: { body: 'y'.repeat(5_000) } } });
+    const carried = log.tail(10, 4_000, summarizeEvent);
+    expect(carried.map((event) => event.seq)).toEqual([1, 2]);
+    expect(carried[0]).toMatchObject({ type: 'text-produced', text: `${'x'.repeat(500)}…` });
+    expect(carried[1]).toMatchObject({ call: { args: { body: `${'y'.repeat(500)}…` } } });
+    const next = new EventLog(10, log.tail(10, 10), log.lastSeq);
+    expect(next.push({ type: 'status-changed', phase: 'model', step: 2 }).seq).toBe(3);
   });
 });
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import type { RunHandle } from '../src/client/agent-client';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../src/protocol/payload-size';
+import type { AgentRunWorkflowInput, CarriedState } from '../src/protocol/run-types';
 import { DEFAULT_CONTINUE_AS_NEW_POINT } from '../src/workflows/loop-decisions';
 import { defineTool } from '../src/tools/define-tool';
 import { recordHistory } from './support/history-recorder';
@@ -24,6 +25,8 @@ import { createTestTools } from './support/test-tools';
 const LONG_STEPS = 1_000;
 /** Just under the default offload threshold (16,000): every result stays inline in the history. */
 const PAGE_CHARACTERS = 15_500;
+/** Steps of the run whose continuations carry references: three executions at 300 events each. */
+const REFERENCED_STEPS = 60;
 /** Small steps (about 12 events each): enough to pass the default continue-as-new point of 2,000 events once. */
 const DEFAULT_POINT_STEPS = 200;
 
@@ -65,6 +68,9 @@ beforeAll(async () => {
           { toolCalls: [{ name: 'transfer_to_closer', args: { reason: 'done counting' } }] },
         ],
       },
+      referenced: {
+        replies: [...Array.from({ length: REFERENCED_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'read_page', args: { page: index + 1 } }] })), { text: 'Read {{tool:read_page}}' }],
+      },
       counter: {
         replies: [...Array.from({ length: DEFAULT_POINT_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 1 } }] })), { text: 'Counted to {{tool:add}}' }],
       },
@@ -94,6 +100,12 @@ async function chainOf(run: RunHandle): Promise<Array<{ runId: string; events: A
   return chain;
 }
 
+/** The input an execution continued with (its last event's), decoded. */
+function continuedInput(events: Awaited<ReturnType<typeof chainOf>>[number]['events']): AgentRunWorkflowInput & { carried: CarriedState } | undefined {
+  const payload = events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0];
+  return payload?.data ? JSON.parse(Buffer.from(payload.data).toString('utf8')) : undefined;
+}
+
 /** The size of each continue-as-new input of a chain. */
 function continuationInputBytes(chain: Awaited<ReturnType<typeof chainOf>>): number[] {
   return chain.flatMap(({ events }) => {
@@ -119,7 +131,7 @@ describe('runs of any length', () => {
     // Each continuation carried bounded state: far below the 2 MB payload limit, whatever the step.
     const carried = continuationInputBytes(chain);
     expect(carried).toHaveLength(chain.length - 1);
-    for (const bytes of carried) expect(bytes).toBeLessThan(400_000);
+    for (const bytes of carried) expect(bytes).toBeLessThan(32_000);
 
     // The last model step saw the whole conversation: the task, then an assistant message and a tool result per step.
     const last = env.modelCalls.filter((call) => call.modelId === 'reader').at(-1)!;
@@ -131,6 +143,35 @@ describe('runs of any length', () => {
     const conversationBytes = Buffer.byteLength(JSON.stringify(last.request.messages));
     expect(artifacts.bytesPut.get('conversation-snapshot')! / conversationBytes).toBeLessThan(1.1);
   }, 600_000);
+
+  it('carries references, not copies: under 32 KB per continuation with 50 recent tool results, read back for the result', async () => {
+    const run = await env.agents.startRun({
+      config: { name: 'referenced', model: 'scripted:referenced', tools: ['read_page'], max_steps: REFERENCED_STEPS },
+      task: 'Read the pages',
+      historyEventLimit: 300,
+    });
+    const result = await run.result();
+    expect(result).toMatchObject({ stopReason: 'completed', steps: REFERENCED_STEPS, toolResultCount: REFERENCED_STEPS - 1 });
+    // The last execution ran fewer than 50 tools itself: the rest came back from the artifact the previous one stored.
+    expect(result.toolResults.map((toolResult) => toolResult.step)).toEqual(Array.from({ length: 50 }, (_, index) => REFERENCED_STEPS - 50 + index));
+    expect(result.toolResults[0]!.content).toBe(`page ${REFERENCED_STEPS - 50}:`.padEnd(1_000, '.') + '…');
+    const chain = await chainOf(run);
+    expect(chain).toHaveLength(3);
+    const carried = continuationInputBytes(chain);
+    for (const bytes of carried) expect(bytes).toBeLessThan(32_000);
+    // Each carried the newest events (long texts cut), and the next numbered its events after them.
+    for (const [index, { events }] of chain.slice(0, -1).entries()) {
+      const next = continuedInput(events)!;
+      expect(next.carried.toolResults).toEqual([]);
+      expect(next.carried.toolResultsRef?.count).toBe(25 * (index + 1) > 50 ? 50 : 25 * (index + 1));
+      expect(next.carried.recentEvents.length).toBeGreaterThan(5);
+      expect(next.carried.recentEvents.at(-1)!.seq).toBe(next.carried.lastEventSeq);
+      for (const event of next.carried.recentEvents) expect(JSON.stringify(event).length).toBeLessThan(2_000);
+    }
+    const lastExecution = chain.at(-1)!.events ?? [];
+    expect(lastExecution.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'readCarriedToolResults')).toHaveLength(1);
+    await recordHistory('carried-references', run);
+  }, 300_000);
 
   it('continues as new at 2,000 events by default, when the input sets no limit', async () => {
     const run = await env.agents.startRun({ config: { name: 'counter', model: 'scripted:counter', tools: ['add'], max_steps: DEFAULT_POINT_STEPS }, task: 'Count' });

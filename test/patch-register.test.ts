@@ -119,6 +119,9 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   [register.SUBAGENT_SKILL_SOURCES_PATCH]: (history) =>
     (decoded<{ config?: { skill_sources?: string[] } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.config?.skill_sources?.length ?? 0) > 0 &&
     (history.events ?? []).some((event) => event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === WireName.agentRunWorkflow),
+  // A continuation that took the bounded path (the carried-references call sits inside it).
+  [register.CARRIED_REFERENCES_PATCH]: (history) =>
+    Boolean(lastEvent(history)?.workflowExecutionContinuedAsNewEventAttributes) && patchMarkersOf(history).includes(register.BOUNDED_CONTINUATION_PATCH),
   // An execution of a run without a limit of its own that reached the default point (and continued there).
   [register.DEFAULT_CONTINUE_AS_NEW_POINT_PATCH]: (history) =>
     (history.events?.length ?? 0) >= DEFAULT_CONTINUE_AS_NEW_POINT.events && Boolean(lastEvent(history)?.workflowExecutionContinuedAsNewEventAttributes),

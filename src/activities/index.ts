@@ -4,6 +4,7 @@ import { createCompactConversation } from './compact-conversation';
 import { createMcpActivities, type McpDependencies } from './mcp-activities';
 import { createSkillActivities, type SkillDependencies } from './skill-activities';
 import { createSaveConversation } from './save-conversation';
+import { createReadCarriedToolResults } from './carried-tool-results';
 import { createLoadForkOrigin } from './load-fork-origin';
 import { createListWorkerTools } from './list-worker-tools';
 import { createReplayToolCall, type ReplayDependencies } from './replay-tool-call';
@@ -21,6 +22,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     runTool: createRunTool(dependencies),
     compactConversation: createCompactConversation(dependencies),
     saveConversation: createSaveConversation(dependencies),
+    readCarriedToolResults: createReadCarriedToolResults(dependencies),
     loadForkOrigin: createLoadForkOrigin(dependencies),
     listWorkerTools: createListWorkerTools(dependencies),
     replayToolCall: createReplayToolCall(dependencies),

@@ -146,6 +146,7 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
   // Plumbing, not steps of the conversation: a continuation's snapshot, a fork's origin read
   // (the started entry names the origin), the workers' tool listing (its own workflow).
   saveConversation: null,
+  readCarriedToolResults: null,
   loadForkOrigin: null,
   listWorkerTools: null,
   // A local activity of users' workflows (runAgent): a marker, not an activity of the run.

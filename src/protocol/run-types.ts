@@ -108,18 +108,32 @@ export interface CarriedState {
   taskIndex: number;
   step: number;
   usage: UsageSummary;
-  /** The newest tool results (all of them in runs that continued before the bound). */
+  /** The newest tool results (all of them in runs that continued before the bound; none when `toolResultsRef` holds them). */
   toolResults: ToolResult[];
+  /** The newest tool results by reference: an artifact the previous execution wrote (runs since the `carried-references` patch). */
+  toolResultsRef?: StoredToolResults;
   /** Tool results of the run so far, the earlier runs' included (absent: `toolResults.length`). */
   toolResultCount?: number;
   plan: PlanArtifact | null;
   compactions: number;
   /** The newest events, so live readers keep their place (event numbers continue). */
   recentEvents: RunEvent[];
+  /** The number of the previous execution's newest event, carried or not: numbering goes on after it. */
+  lastEventSeq?: number;
   continuations: number;
   /** Steps taken before the current agent took over (its max_steps counts from here). */
   stepBase?: number;
   handoffs?: HandoffRecord[];
+}
+
+/**
+ * The newest summarised tool results of a run, kept in the artifact store while a continued run
+ * carries only this reference: the run reads them back once, when its result needs them.
+ */
+export interface StoredToolResults {
+  artifactId: string;
+  /** How many results the artifact holds (at most KEPT_TOOL_RESULTS). */
+  count: number;
 }
 
 /**

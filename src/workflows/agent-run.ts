@@ -1,4 +1,6 @@
+import { KEPT_TOOL_RESULTS } from '../protocol/payload-size';
 import type { AgentRunWorkflowInput, AgentRunResult } from '../protocol/run-types';
+import { restoreCarriedToolResults } from './carried-tool-results';
 import { announceFork, inputFromOrigin } from './fork-start';
 import { firstStep } from './loop-decisions';
 import { runPlanner } from './planner';
@@ -47,9 +49,13 @@ export async function agentRun(input: AgentRunWorkflowInput): Promise<AgentRunRe
     if (config.planning_enabled && !state.carried) await runPlanner(state, approvals);
 
     const end = await takeSteps(state, approvals, firstStep(state.carried));
+    await restoreCarriedToolResults(state, KEPT_TOOL_RESULTS);
     return finishRun(state, end.reason, end.output, end.extra);
   } catch (error) {
-    if (error instanceof RunStop) return finishRun(state, error.reason, threads.lastAssistantText(), { stopDetail: error.detail });
+    if (error instanceof RunStop) {
+      await restoreCarriedToolResults(state, KEPT_TOOL_RESULTS);
+      return finishRun(state, error.reason, threads.lastAssistantText(), { stopDetail: error.detail });
+    }
     markFailed(state, error);
     throw error;
   }

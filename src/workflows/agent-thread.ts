@@ -2,6 +2,7 @@
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import type { AgentThreadWorkflowInput, ThreadResult } from '../protocol/thread-types';
+import { restoreCarriedToolResults } from './carried-tool-results';
 import { firstStep } from './loop-decisions';
 import { installRunHandlers } from './run-handlers';
 import { markFailed } from './run-lifecycle';
@@ -122,6 +123,7 @@ async function answerTurn(state: RunState, approvals: ApprovalGate, book: Thread
   } catch (error) {
     end = turnEndOf(state, error);
   }
+  await restoreCarriedToolResults(state, state.toolResultCount - book.current!.toolResultsAtStart);
   finishTurn(state, book, end);
 }
 

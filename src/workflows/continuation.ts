@@ -6,12 +6,14 @@ import { ErrorCode } from '../protocol/errors';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { infrastructureRetryPolicy } from './activity-retries';
 import type { AgentConfig } from '../config/agent-config';
-import type { AgentRunWorkflowInput, CarriedState } from '../protocol/run-types';
+import type { AgentRunWorkflowInput, CarriedState, StoredToolResults } from '../protocol/run-types';
+import type { StoreToolResultsInput } from '../activities/carried-tool-results';
 import type { agentRun } from './agent-run';
 import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
+import { summarizeEvent } from './event-log';
 import { drainInjectedMessages } from './run-handlers';
 import { originLinkAttributes } from './fork-start';
-import { BOUNDED_CONTINUATION_PATCH, DEFAULT_CONTINUE_AS_NEW_POINT_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patches';
+import { BOUNDED_CONTINUATION_PATCH, CARRIED_REFERENCES_PATCH, DEFAULT_CONTINUE_AS_NEW_POINT_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patches';
 import { markContinued } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -25,6 +27,13 @@ import type { RunState } from './run-state';
 /** Events carried over, so live readers keep their place (and no more than this many bytes of them). */
 const CARRIED_EVENTS = 200;
 const CARRIED_EVENTS_LIMIT_BYTES = 256_000;
+/**
+ * Since `carried-references`: 12 KB of events, each summarised (long texts cut to 500
+ * characters), so the carried state stays under 32 KB. Live readers
+ * poll every second or so and are rarely more than a few events behind; one further behind is
+ * told how many events it missed (`EventPage.missed`), and `history` has them all.
+ */
+const CARRIED_REFERENCE_EVENTS_LIMIT_BYTES = 12_000;
 
 /** Continues as new before `state.step` when `shouldContinueAsNew` says so; otherwise returns. */
 export async function continueIfHistoryIsLong(state: RunState): Promise<void> {
@@ -59,12 +68,14 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     handoffs: state.handoffs,
   };
   const carry: CarriedState = patched(BOUNDED_CONTINUATION_PATCH)
-    ? {
-        ...counters,
-        conversation: state.threads.carry((await saveConversation(state)).artifactId, state.taskIndex),
-        toolResultCount: state.toolResultCount,
-        recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES),
-      }
+    ? patched(CARRIED_REFERENCES_PATCH)
+      ? await carryReferences(state, counters)
+      : {
+          ...counters,
+          conversation: state.threads.carry((await saveConversation(state)).artifactId, state.taskIndex),
+          toolResultCount: state.toolResultCount,
+          recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES),
+        }
     : { ...counters, messages: state.threads.held('executor').messages, recentEvents: state.events.tail(CARRIED_EVENTS) };
   const nextInput: AgentRunWorkflowInput = {
     config: next,
@@ -94,8 +105,26 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
 }
 
-/** Writes the conversation to the artifact store (an activity): the continued run carries its id. */
-async function saveConversation(state: RunState): Promise<ConversationBase> {
+/**
+ * The carried state of runs since the `carried-references` patch: the conversation and the newest
+ * tool results by reference (one `saveConversation` activity stores both), and the newest events
+ * within CARRIED_REFERENCE_EVENTS_LIMIT_BYTES: a few KB whatever the run's length and results.
+ */
+async function carryReferences(state: RunState, counters: Omit<CarriedState, 'recentEvents'>): Promise<CarriedState> {
+  const saved = await saveConversation(state, { toolResults: state.toolResults, ...(state.carriedToolResults ? { carried: state.carriedToolResults } : {}) });
+  return {
+    ...counters,
+    conversation: state.threads.carry(saved.artifactId, state.taskIndex),
+    toolResults: [],
+    ...(saved.toolResults ? { toolResultsRef: saved.toolResults } : {}),
+    toolResultCount: state.toolResultCount,
+    recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_REFERENCE_EVENTS_LIMIT_BYTES, summarizeEvent),
+    lastEventSeq: state.events.lastSeq,
+  };
+}
+
+/** Writes the conversation (and, given them, the newest tool results) to the artifact store (an activity): the continued run carries their ids. */
+async function saveConversation(state: RunState, toolResults?: StoreToolResultsInput): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
   const activityId = `step-${state.step}.save-conversation`;
   const { saveConversation: save } = proxyActivities<AgentActivities>({
     activityId,
@@ -104,7 +133,7 @@ async function saveConversation(state: RunState): Promise<ConversationBase> {
     heartbeatTimeout: state.timeouts.heartbeatMs,
     retry: infrastructureRetryPolicy(30_000),
   });
-  return save({ conversation: state.threads.ref('executor') });
+  return save({ conversation: state.threads.ref('executor'), ...(toolResults ? { toolResults } : {}) });
 }
 
 /**

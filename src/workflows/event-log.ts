@@ -11,6 +11,25 @@ function oldestWithin(events: RunEvent[], limitBytes: number): RunEvent[] {
   return events.slice(0, end);
 }
 
+/** Characters of each text an event keeps when a continuation carries it. */
+const CARRIED_EVENT_TEXT_LIMIT = 500;
+
+/**
+ * An event as a continuation carries it: every string longer than CARRIED_EVENT_TEXT_LIMIT
+ * (a tool result's content, a model's text, long arguments) cut, with `…`. A live reader that
+ * needs the whole text has it in the step's own events or in `history`.
+ */
+export function summarizeEvent(event: RunEvent): RunEvent {
+  return cutStrings(event) as RunEvent;
+}
+
+function cutStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > CARRIED_EVENT_TEXT_LIMIT ? `${value.slice(0, CARRIED_EVENT_TEXT_LIMIT)}…` : value;
+  if (Array.isArray(value)) return value.map(cutStrings);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, cutStrings(field)]));
+}
+
 /**
  * The run's live event log, bounded: the oldest events are trimmed past `capacity`, and a reader
  * whose cursor fell behind is told how many it missed. Deterministic (workflow clock).
@@ -19,18 +38,22 @@ export class EventLog {
   private readonly entries: RunEvent[] = [];
   private nextSeq = 1;
 
-  /** `carried`: the newest events of the run this one continues; numbering goes on after them. */
+  /**
+   * `carried`: the newest events of the run this one continues; numbering goes on after them, or
+   * after `lastSeq` (the previous execution's newest event, carried or not) when given.
+   */
   constructor(
     private readonly capacity: number,
     carried: RunEvent[] = [],
+    lastSeq = 0,
   ) {
     this.entries.push(...carried.slice(-capacity));
-    this.nextSeq = (carried.at(-1)?.seq ?? 0) + 1;
+    this.nextSeq = Math.max(carried.at(-1)?.seq ?? 0, lastSeq) + 1;
   }
 
-  /** The newest `count` events within `limitBytes` of JSON, to carry over on continue-as-new. */
-  tail(count: number, limitBytes = Number.POSITIVE_INFINITY): RunEvent[] {
-    return newestWithin(this.entries.slice(-count), limitBytes);
+  /** The newest `count` events within `limitBytes` of JSON (each passed through `summarize` first), to carry over on continue-as-new. */
+  tail(count: number, limitBytes = Number.POSITIVE_INFINITY, summarize: (event: RunEvent) => RunEvent = (event) => event): RunEvent[] {
+    return newestWithin(this.entries.slice(-count).map(summarize), limitBytes);
   }
 
   /** The sequence number of the newest event (0 before the first): a reader's cursor for "from now on". */

@@ -49,6 +49,8 @@ export const RUN_AGENT_SEARCH_ATTRIBUTES_PATCH = 'run-agent-search-attributes';
 export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
 /** A run whose input sets no history limit continues as new at 2,000 events or 2 MiB (DEFAULT_CONTINUE_AS_NEW_POINT), not only when Temporal suggests it. */
 export const DEFAULT_CONTINUE_AS_NEW_POINT_PATCH = 'default-continue-as-new-point';
+/** Continue-as-new carries the newest tool results by reference (an artifact) and 12 KB of events, not copies. */
+export const CARRIED_REFERENCES_PATCH = 'carried-references';
 
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
@@ -145,6 +147,17 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['default-continue-as-new-point/since-default-continue-as-new-point.execution-1-of-2.json'],
       without: [],
       missing: { without: 'no run of the corpus passed 2,000 events or 2 MiB of history in one execution without a limit of its own: the corpus keeps histories small. Runs recorded before the patch carry no marker, so patched() returns false when they replay and they keep waiting for Temporal’s suggestion.' },
+    },
+  },
+  {
+    id: CARRIED_REFERENCES_PATCH,
+    added: '2026-11-24',
+    changed:
+      "A run or thread continuing as new stores its newest tool results with the conversation (the `saveConversation` activity's `toolResults`) and carries their artifact id (`toolResultsRef`) and at most 12 KB of events; the continued execution reads the results back (`readCarriedToolResults`) only when a result needs more than its own. Before, it carried the 50 results (up to about 55 KB) and up to 256 KB of events, about 315 KB in all. Consulted at each continue-as-new.",
+    stage: 'patched',
+    histories: {
+      with: ['carried-references/since-carried-references.execution-1-of-3.json', 'carried-references/since-carried-references.execution-2-of-3.json'],
+      without: ['long-run-handoff/since-bounded-continuation.execution-1-of-5.json'],
     },
   },
 ];

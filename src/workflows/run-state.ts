@@ -5,6 +5,7 @@ import {
   DEFAULT_TIMEOUTS,
   type AgentRunWorkflowInput,
   type CarriedState,
+  type StoredToolResults,
   type HandoffRecord,
   type PlanArtifact,
   type RunPhase,
@@ -84,6 +85,8 @@ export interface RunState {
   readonly toolResults: ToolResult[];
   /** Tool results of the whole run, earlier runs of the chain included. */
   toolResultCount: number;
+  /** The previous execution's newest tool results, by reference, until the run reads them back (carried-tool-results.ts). */
+  carriedToolResults: StoredToolResults | null;
   plan: PlanArtifact | null;
   /** The prompt size of the latest executor step, when budget awareness is on. */
   lastPromptTokens: number | null;
@@ -127,7 +130,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     injectedArgNames: Object.keys(config.injected_tool_args),
     handoffSpecs: handoffToolSpecs(config, agents),
     threads: new ConversationThreads(buildSystemPrompt(config), messages, carried?.conversation),
-    events: new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents),
+    events: new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents, carried?.lastEventSeq),
     activeTools,
     mcpTools: new Map(),
     skills: new RunSkills(config.skill_sources, config.skills),
@@ -143,6 +146,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     usage: carried?.usage ?? emptyUsage(),
     toolResults: carried ? [...carried.toolResults] : [],
     toolResultCount: carried?.toolResultCount ?? carried?.toolResults.length ?? 0,
+    carriedToolResults: carried?.toolResultsRef ?? null,
     plan: carried?.plan ?? null,
     lastPromptTokens: null,
     compactions: carried?.compactions ?? 0,
