@@ -48,6 +48,12 @@ describe('ThreadBook (a thread\'s pure bookkeeping)', () => {
     expect(book.refusal({ messageId: 'a', text: 'A', configHash: 'hash' }, 'enqueue')).toBeNull();
   });
 
+  it('accepts a message whose parsed config hash is the one a thread of an earlier version holds', () => {
+    const book = new ThreadBook('parsed-hash');
+    expect(book.refusal({ messageId: 'a', text: 'A', configHash: 'written-hash', parsedConfigHash: 'parsed-hash' }, 'enqueue')).toBeNull();
+    expect(book.refusal({ messageId: 'a', text: 'A', configHash: 'written-hash', parsedConfigHash: 'another' }, 'enqueue')).toMatchObject({ type: 'ThreadConfigMismatch' });
+  });
+
   it('keeps the newest turn results, and carries its state through continue-as-new', () => {
     const book = new ThreadBook('hash');
     for (let turn = 1; turn <= RECENT_TURNS + 5; turn++) {

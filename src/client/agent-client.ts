@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import type { AgentConfig, AgentConfigInput } from '../config/agent-config';
 import type { Message } from '../protocol/messages';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
-import { AgentConfigError } from '../protocol/errors';
-import { resolveHandoffAgents } from '../config/handoff-agents';
 import { assertRunTask } from '../protocol/run-task';
 import type { AgentRunInput, ApprovalRequest, RunTimeouts } from '../protocol/run-types';
 import { AgentForkOfAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { planFork, type ForkOptions } from './fork';
 import { assertWorkersHaveTools, WorkerToolsCheck } from './check-worker-tools';
-import { withSkillSourceKeys } from '../skills/skill-source';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import { connectClient } from '../connection/connect-client';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
+import { prepareAgents } from './prepared-agents';
 import { RunHandle } from './run-handle';
 import { startAgentWorkflow } from './start-agent-workflow';
 import { ThreadHandle, type ThreadOptions } from './thread-handle';
@@ -135,11 +133,8 @@ export class AgentClient {
    * `workflowId` is already running.
    */
   async startRun(options: StartRunOptions): Promise<RunHandle> {
-    // Skill sources are known by absolute folder paths (or URLs) in runs, signals and search attributes.
-    const config = withSkillSourceKeys(parseAgentConfig(options.config));
+    const { config, agents } = prepareAgents(options.config, options.agents, options.resourceId, 'run');
     assertRunTask(options.task);
-    const agents = resolveHandoffAgents(config, options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
-    assertResourceFits([config, ...Object.values(agents)], options.resourceId);
     const input: AgentRunInput = {
       config,
       task: options.task,
@@ -253,12 +248,6 @@ export interface PendingApprovals {
   approvals: ApprovalRequest[];
   /** No worker answered the status query in time (the approvals are then unknown). */
   unreachable: boolean;
-}
-
-/** @throws AgentConfigError when the resource id is malformed, or missing for an agent with memory. */
-function assertResourceFits(configs: AgentConfig[], resourceId: string | undefined): void {
-  const problems = resourceIdProblems(configs, resourceId);
-  if (problems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${problems.join('\n  ')}`, problems);
 }
 
 function oneLine(text: string, max: number): string {

@@ -1,5 +1,5 @@
 // A handle on one thread: send messages (creating the thread with the first), read it, close it.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
@@ -8,9 +8,8 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import type { AgentConfig, AgentConfigInput } from '../config/agent-config';
 import { isDuration, parseDuration } from '../config/duration';
-import { resolveHandoffAgents } from '../config/handoff-agents';
 import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
 import type { RunTimeouts } from '../protocol/run-types';
@@ -18,8 +17,9 @@ import { AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute,
 import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
 import { THREAD_POLICIES, type AgentThreadInput, type ThreadMessage, type ThreadPolicy, type ThreadStatus } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
-import { withSkillSourceKeys } from '../skills/skill-source';
 import type { agentThread } from '../workflows/agent-thread';
+import { configHashOf, parsedConfigHashOf } from './config-hash';
+import { prepareAgents } from './prepared-agents';
 import { RunHandle, transientServerError } from './run-handle';
 import { searchAttributesMissing } from './search-attribute-errors';
 import { isClosedError, TurnHandle } from './turn-handle';
@@ -28,6 +28,8 @@ import { isClosedError, TurnHandle } from './turn-handle';
 interface ThreadCreation {
   input: AgentThreadInput;
   attributes: SearchAttributePair[];
+  /** The hash threads created by earlier versions hold (see `ThreadMessage.parsedConfigHash`). */
+  parsedConfigHash: string;
 }
 
 /** How long `send` keeps trying a busy thread or a restarting server. */
@@ -114,7 +116,7 @@ export class ThreadHandle {
       messageId: options.messageId ?? randomUUID(),
       text,
       ...(options.policy ? { policy: options.policy } : {}),
-      ...(created ? { configHash: created.input.configHash } : {}),
+      ...(created ? { configHash: created.input.configHash, parsedConfigHash: created.parsedConfigHash } : {}),
     };
     const updateId = `message-${message.messageId}`;
     const startedAt = Date.now();
@@ -187,13 +189,10 @@ export class ThreadHandle {
 
   /** The thread's input and search attributes for its creation (validated here, before anything is sent). */
   private creation(): ThreadCreation {
-    const config = withSkillSourceKeys(parseAgentConfig(this.options.config!));
-    const agents = resolveHandoffAgents(config, this.options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
-    const resourceProblems = resourceIdProblems([config, ...Object.values(agents)], this.options.resourceId);
-    if (resourceProblems.length > 0) throw new AgentConfigError(`Invalid thread options:\n  ${resourceProblems.join('\n  ')}`, resourceProblems);
+    const { config, agents } = prepareAgents(this.options.config!, this.options.agents, this.options.resourceId, 'thread');
     const input: AgentThreadInput = {
       config,
-      configHash: configHashOf(config),
+      configHash: configHashOf(this.options.config!),
       settings: { policy: this.options.policy ?? 'enqueue', idleTimeoutMs: idleTimeoutMsOf(this.options.idleTimeout), resourceId: this.options.resourceId ?? null },
       ...(this.options.messages ? { messages: this.options.messages } : {}),
       ...(Object.keys(agents).length > 0 ? { agents } : {}),
@@ -207,7 +206,7 @@ export class ThreadHandle {
       ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
       ...(this.options.resourceId ? [{ key: AgentResourceAttribute, value: this.options.resourceId }] : []),
     ];
-    return { input, attributes };
+    return { input, attributes, parsedConfigHash: parsedConfigHashOf(config) };
   }
 
   /** The typed error for a failed send or close. */
@@ -233,23 +232,6 @@ export class ThreadHandle {
     }
     return error;
   }
-}
-
-/** A fingerprint of a parsed config (keys sorted), so a thread can refuse messages meant for another agent. */
-export function configHashOf(config: AgentConfig): string {
-  return createHash('sha256').update(stableJson(config)).digest('hex').slice(0, 32);
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 function idleTimeoutMsOf(idleTimeout: string | number | undefined): number | null {

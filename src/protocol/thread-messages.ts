@@ -15,9 +15,9 @@ export const ThreadMessageLimits = {
 /** The descriptions the thread registers with its handlers (`temporal workflow metadata`, the Web UI). */
 export const ThreadMessageDescription = {
   sendMessage:
-    'A user message for the thread: { messageId, text, policy?: "enqueue" | "inject" | "interrupt" | "reject", configHash? } → { messageId, turn, disposition, duplicate }. Refused (ThreadBusy, ThreadClosed, ThreadConfigMismatch, EmptyMessage, InvalidMessage) when it cannot apply.',
+    'A user message for the thread: { messageId, text, policy?: "enqueue" | "inject" | "interrupt" | "reject", configHash?, parsedConfigHash? } → { messageId, turn, disposition, duplicate }. Refused (ThreadBusy, ThreadClosed, ThreadConfigMismatch, EmptyMessage, InvalidMessage) when it cannot apply.',
   sendMessageSignal:
-    'The same message as a signal, durable without a worker and without a receipt: { messageId, text, policy?, configHash? }. A message the update would refuse is ignored and recorded as a signal-ignored event.',
+    'The same message as a signal, durable without a worker and without a receipt: { messageId, text, policy?, configHash?, parsedConfigHash? }. A message the update would refuse is ignored and recorded as a signal-ignored event.',
   awaitTurn:
     'Waits until turn N has ended: arg turn (number) → { status: "completed", result } | { status: "continued" } (ask again) | { status: "unknown" }.',
   closeThread: 'Closes the thread after its running and queued turns: { reason? }. A closed thread refuses messages.',
@@ -97,14 +97,14 @@ export const threadQuery = defineQuery<ThreadStatus>(WireName.threadQuery);
 
 /**
  * The payload of `sendMessage`: `messageId` (1-200 characters), `text` (not blank, at most 100,000
- * characters), optionally `policy` (one of the four) and `configHash`; no other field.
+ * characters), optionally `policy` (one of the four), `configHash` and `parsedConfigHash`; no other field.
  * @example
  * validateThreadMessage({ messageId: 'm-1', text: ' ' });
  * // { ok: false, type: 'EmptyMessage', reason: 'text: must not be empty' }
  */
 export function validateThreadMessage(payload: unknown): Validated<ThreadMessage> {
   if (!isRecord(payload)) return refused(`a thread message must be an object with messageId and text, not ${shown(payload)}`);
-  const extra = unknownField(payload, ['messageId', 'text', 'policy', 'configHash']);
+  const extra = unknownField(payload, ['messageId', 'text', 'policy', 'configHash', 'parsedConfigHash']);
   if (extra) return refused(extra);
   const idProblem = stringProblem('messageId', payload.messageId, ThreadMessageLimits.messageId, true);
   if (idProblem) return refused(idProblem);
@@ -116,6 +116,8 @@ export function validateThreadMessage(payload: unknown): Validated<ThreadMessage
   }
   const hashProblem = optionalStringProblem('configHash', payload.configHash, ThreadMessageLimits.configHash);
   if (hashProblem) return refused(hashProblem);
+  const parsedHashProblem = optionalStringProblem('parsedConfigHash', payload.parsedConfigHash, ThreadMessageLimits.configHash);
+  if (parsedHashProblem) return refused(parsedHashProblem);
   return {
     ok: true,
     value: {
@@ -123,6 +125,7 @@ export function validateThreadMessage(payload: unknown): Validated<ThreadMessage
       text: payload.text as string,
       ...(payload.policy ? { policy: payload.policy as ThreadPolicy } : {}),
       ...(typeof payload.configHash === 'string' ? { configHash: payload.configHash } : {}),
+      ...(typeof payload.parsedConfigHash === 'string' ? { parsedConfigHash: payload.parsedConfigHash } : {}),
     },
   };
 }

@@ -37,8 +37,16 @@ export interface ThreadMessage {
   /**
    * Fingerprint of the config the sender meant the thread to have: a thread created with another
    * config refuses the message (`ThreadConfigMismatch`) instead of answering it with the wrong agent.
+   * It is the hash of the config as its sender wrote it (keys in a stable order), so a library
+   * upgrade that changes a default does not change it.
    */
   configHash?: string;
+  /**
+   * The fingerprint threads created before `configHash` hashed the caller's config kept: the hash
+   * of the parsed config (defaults filled in). Sent beside `configHash` so those threads still
+   * recognise their caller; a thread accepts a message when either hash is its own.
+   */
+  parsedConfigHash?: string;
 }
 
 /** What `sendMessage` answers: which turn answers the message, and how it got there. */

@@ -63,7 +63,9 @@ export class ThreadBook {
     if (this.closedReason !== null || this.closing !== null) {
       return { type: 'ThreadClosed', reason: `the thread is closed (${this.closedReason ?? this.closing}): start a new thread` };
     }
-    if (message.configHash !== undefined && message.configHash !== this.configHash) {
+    // A thread created before hashes were taken of the caller's own config holds the parsed
+    // config's hash: a message naming it (`parsedConfigHash`) is that caller's too.
+    if (message.configHash !== undefined && message.configHash !== this.configHash && message.parsedConfigHash !== this.configHash) {
       return { type: 'ThreadConfigMismatch', reason: `the thread was created with another agent config (hash ${this.configHash}, this message's ${message.configHash})` };
     }
     if ((message.policy ?? defaultPolicy) === 'reject' && this.busy) {
