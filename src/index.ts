@@ -34,6 +34,7 @@ export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
 export { ThreadHandle } from './client/thread-handle';
 export type { SendOptions, ThreadOptions } from './client/thread-handle';
+export type { ThreadDeletion } from './client/thread-deletion';
 export { TurnHandle } from './client/turn-handle';
 export type { ThreadFilter, ThreadSummary } from './client/thread-list';
 export type {

@@ -138,9 +138,9 @@ describe.each(backends)('the %s memory store', (_name, backend) => {
     const kept = (await store.remember({ resource: 'user:b', text: 'Lives in Berlin too.' })).entry;
     expect((await store.recall({ resource: 'user:a', text: 'berlin' })).map((entry) => entry.resource)).toEqual(['user:a']);
     expect(await store.forget({ resource: 'user:a', id: kept.id })).toEqual([]);
-    expect(await forgetResource('user:a', { memory: store })).toEqual({ resource: 'user:a', memoryEntries: 2 });
+    expect(await forgetResource('user:a', { memory: store })).toEqual({ resource: 'user:a', memoryEntries: 2, threads: null, threadArtifacts: null, workflowExecutions: null });
     expect(await store.recall({ resource: 'user:a' })).toEqual([]);
-    expect(await forgetResource('user:a', { memory: store })).toEqual({ resource: 'user:a', memoryEntries: 0 });
+    expect(await forgetResource('user:a', { memory: store })).toEqual({ resource: 'user:a', memoryEntries: 0, threads: null, threadArtifacts: null, workflowExecutions: null });
     expect(await store.recall({ resource: 'user:b' })).toEqual([kept]);
   });
 

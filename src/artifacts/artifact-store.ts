@@ -7,6 +7,12 @@ export interface ArtifactStore {
   put(content: string, meta: { workflowId: string; toolName: string; callId: string }): Promise<string>;
   /** A slice of the content (characters), or the whole of it. @throws ArtifactNotFoundError */
   read(id: string, offset?: number, length?: number): Promise<{ content: string; totalLength: number }>;
+  /**
+   * Deletes an artifact: true when it was there, false when it was not (idempotent). Used to delete
+   * a thread's stored data (`ThreadHandle.delete`, "forget this user"); a store without it cannot
+   * take part in those deletions.
+   */
+  delete?(id: string): Promise<boolean>;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Conversation snapshots stored as append-only segments plus small indexes, so a chain of continued runs stores and reads each message once.
+// Conversation snapshots stored as append-only segments plus small indexes (each naming its workflow), so a chain of continued runs stores and reads each message once.
 import type { ConversationBase } from '../protocol/conversation-base';
 import { AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
@@ -6,6 +6,13 @@ import type { ArtifactStore } from './artifact-store';
 
 /** Told apart from a segment (a JSON array of messages) on read: an index is a JSON object with this `format`. */
 export const CONVERSATION_INDEX_FORMAT = 'durable-agents.conversation-index.v2';
+
+/**
+ * A segment that names the workflow it belongs to (`owner`). Artifacts are named by their content,
+ * so two conversations with the same messages would share an unowned segment (an array): the owner
+ * makes each workflow's segments its own, so deleting a thread deletes nothing another one reads.
+ */
+export const CONVERSATION_SEGMENT_FORMAT = 'durable-agents.conversation-segment.v1';
 
 /**
  * An index lists at most this many parts; the next snapshot then starts a new index whose first
@@ -25,9 +32,12 @@ export interface ConversationIndex {
   format: typeof CONVERSATION_INDEX_FORMAT;
   count: number;
   parts: SnapshotPart[];
+  /** The workflow id that wrote it (absent in indexes written before owners). */
+  owner?: string;
 }
 
-type SnapshotContent = { kind: 'segment'; messages: Message[] } | { kind: 'index'; index: ConversationIndex };
+/** A parsed snapshot artifact; `owner` is absent for artifacts written before owners (plain arrays). */
+type SnapshotContent = { kind: 'segment'; messages: Message[]; owner?: string } | { kind: 'index'; index: ConversationIndex };
 
 /**
  * Writes and reads conversation snapshots. A snapshot is either a segment (a JSON array of
@@ -58,10 +68,10 @@ export class ConversationSnapshots {
    */
   async write(messages: Message[], base: ConversationBase | undefined, meta: { workflowId: string; callId: string }): Promise<ConversationBase> {
     if (!base || base.count === 0 || base.count > messages.length) {
-      const artifactId = await this.put(JSON.stringify(messages), meta.workflowId, `${meta.callId}-segment`);
+      const artifactId = await this.put(segmentText(messages, meta.workflowId), meta.workflowId, `${meta.callId}-segment`);
       return this.putIndex([{ artifactId, count: messages.length }], meta);
     }
-    const segmentId = await this.put(JSON.stringify(messages.slice(base.count)), meta.workflowId, `${meta.callId}-segment`);
+    const segmentId = await this.put(segmentText(messages.slice(base.count), meta.workflowId), meta.workflowId, `${meta.callId}-segment`);
     const segment = { artifactId: segmentId, count: messages.length - base.count };
     const baseContent = await this.content(base.artifactId);
     const baseParts = baseContent.kind === 'index' && baseContent.index.count === base.count ? baseContent.index.parts : [base];
@@ -87,7 +97,7 @@ export class ConversationSnapshots {
 
   private async putIndex(parts: SnapshotPart[], meta: { workflowId: string; callId: string }): Promise<ConversationBase> {
     const count = parts.reduce((total, part) => total + part.count, 0);
-    const index: ConversationIndex = { format: CONVERSATION_INDEX_FORMAT, count, parts };
+    const index: ConversationIndex = { format: CONVERSATION_INDEX_FORMAT, count, parts, owner: meta.workflowId };
     const text = JSON.stringify(index);
     const artifactId = await this.put(text, meta.workflowId, meta.callId);
     this.remember(artifactId, { kind: 'index', index }, text.length);
@@ -125,11 +135,39 @@ export class ConversationSnapshots {
   }
 }
 
+/**
+ * The artifacts of a stored conversation snapshot that belong to workflow `owner`: the artifact and
+ * every part under it (parts may be indexes of earlier snapshots) whose content names that owner.
+ * Unowned artifacts (written before owners, or offloaded tool results, named by content alone and
+ * so possibly another workflow's too) and missing ones are left out. For deleting a thread's data.
+ */
+export async function ownedSnapshotArtifacts(store: ArtifactStore, artifactId: string, owner: string, found = new Set<string>()): Promise<Set<string>> {
+  if (found.has(artifactId)) return found;
+  let content: SnapshotContent;
+  try {
+    content = parseSnapshot(artifactId, (await store.read(artifactId)).content);
+  } catch {
+    return found;
+  }
+  if ((content.kind === 'index' ? content.index.owner : content.owner) !== owner) return found;
+  found.add(artifactId);
+  if (content.kind === 'index') for (const part of content.index.parts) await ownedSnapshotArtifacts(store, part.artifactId, owner, found);
+  return found;
+}
+
+function segmentText(messages: Message[], owner: string): string {
+  return JSON.stringify({ format: CONVERSATION_SEGMENT_FORMAT, owner, messages });
+}
+
 /** A segment (an array: the format of every snapshot before indexes) or an index (an object naming its format). */
 function parseSnapshot(artifactId: string, text: string): SnapshotContent {
   const parsed = JSON.parse(text) as unknown;
   if (Array.isArray(parsed)) return { kind: 'segment', messages: parsed as Message[] };
+  const segment = parsed as { format?: unknown; owner?: unknown; messages?: unknown } | null;
+  if (segment?.format === CONVERSATION_SEGMENT_FORMAT && Array.isArray(segment.messages)) {
+    return { kind: 'segment', messages: segment.messages as Message[], ...(typeof segment.owner === 'string' ? { owner: segment.owner } : {}) };
+  }
   const index = parsed as Partial<ConversationIndex> | null;
   if (index?.format === CONVERSATION_INDEX_FORMAT && Array.isArray(index.parts) && typeof index.count === 'number') return { kind: 'index', index: index as ConversationIndex };
-  throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Artifact ${artifactId} is not a conversation snapshot (neither a message array nor a '${CONVERSATION_INDEX_FORMAT}' index)`);
+  throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Artifact ${artifactId} is not a conversation snapshot (neither a message array, a '${CONVERSATION_SEGMENT_FORMAT}' segment nor a '${CONVERSATION_INDEX_FORMAT}' index)`);
 }

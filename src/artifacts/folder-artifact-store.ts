@@ -1,6 +1,6 @@
 // Artifacts as files in a folder, written atomically (a killed writer never leaves a partial artifact).
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactNotFoundError, type ArtifactStore } from './artifact-store';
 
@@ -55,6 +55,19 @@ export class FolderArtifactStore implements ArtifactStore {
       throw new ArtifactNotFoundError(`No artifact '${id}'`);
     }
     return { content: content.slice(offset, length === undefined ? undefined : offset + length), totalLength: content.length };
+  }
+
+  /** Deletes the artifact's file: true when it was there, false for an unknown or malformed id. */
+  async delete(id: string): Promise<boolean> {
+    if (!/^sha256-[0-9a-f]{64}$/.test(id)) return false;
+    try {
+      await unlink(this.file(id));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    await syncFolder(this.folder);
+    return true;
   }
 
   /** `folder <path>`, as errors name the store. */

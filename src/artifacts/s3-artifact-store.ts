@@ -57,6 +57,24 @@ export class S3ArtifactStore implements ArtifactStore {
     return { content: text.slice(offset, length === undefined ? undefined : offset + length), totalLength: text.length };
   }
 
+  /**
+   * Deletes the artifact's object: true when it was there, false for an unknown or malformed id.
+   * S3's delete answers the same either way, so a HEAD request tells which it was first.
+   */
+  async delete(id: string): Promise<boolean> {
+    if (!/^sha256-[0-9a-f]{64}$/.test(id)) return false;
+    const { DeleteObjectCommand, HeadObjectCommand } = loadS3();
+    try {
+      await this.s3().send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.key(id) }));
+    } catch (error) {
+      const name = (error as { name?: string }).name;
+      if (name === 'NoSuchKey' || name === 'NotFound') return false;
+      throw error;
+    }
+    await this.s3().send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.key(id) }));
+    return true;
+  }
+
   /** `s3://<bucket>/<prefix>` (and the endpoint, when not AWS), as errors name the store. */
   toString(): string {
     return `s3://${this.options.bucket}/${this.options.prefix ?? ''}${this.options.endpoint ? ` at ${this.options.endpoint}` : ''}`;

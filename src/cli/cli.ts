@@ -161,8 +161,9 @@ memory
   .action(async (resource, query, options) => (await commands.memory()).memorySearchCommand(resource, query, options));
 memory
   .command('forget <resource>')
-  .description("delete a resource's memory: every entry (a request to be forgotten), or one with --id")
-  .option('--id <entry>', 'delete only this entry (mem-…)')
+  .description("forget a resource (a request to be forgotten): its memory entries and its threads (their artifacts and executions); with --id, one memory entry")
+  .option('--id <entry>', 'delete only this memory entry (mem-…)')
+  .option('--memory-only', "delete the memory only, not the resource's threads (no Temporal server needed)")
   .option('--json', 'machine-readable output')
   .action(async (resource, options) => (await commands.memory()).memoryForgetCommand(resource, options));
 
@@ -198,7 +199,8 @@ thread
   .action(async (id, text, options) => (await commands.thread()).threadSendCommand(id, text, options));
 thread
   .command('show <thread>')
-  .description("a thread's phase, queued messages and newest turns")
+  .description("a thread's phase, queued messages and newest turns; with --messages, its whole conversation")
+  .option('--messages', 'the conversation, every message oldest first (a continued thread: from the artifact store, AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR)')
   .option('--json', 'machine-readable output')
   .action(async (id, options) => (await commands.thread()).threadShowCommand(id, options));
 thread
@@ -214,6 +216,11 @@ thread
   .description('close a thread after its running and queued turns')
   .option('--reason <text>', 'why (shown in its status and result)')
   .action(async (id, options) => (await commands.thread()).threadCloseCommand(id, options));
+thread
+  .command('delete <thread>')
+  .description("delete a thread: end it if open, delete its artifacts (the workers' store: AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR), then its workflow executions")
+  .option('--json', 'machine-readable output')
+  .action(async (id, options) => (await commands.thread()).threadDeleteCommand(id, options));
 
 program
   .command('chat')

@@ -13,6 +13,10 @@ import { connectClient } from '../connection/connect-client';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
 import { prepareAgents } from './prepared-agents';
 import { RunHandle } from './run-handle';
+import { deleteThread } from './thread-deletion';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import { ErrorCode, ThreadError } from '../protocol/errors';
+import type { ResourceThreadsDeleted } from '../memory/forget-resource';
 import { startAgentWorkflow } from './start-agent-workflow';
 import { ThreadHandle, type ThreadOptions } from './thread-handle';
 import { listThreads, type ThreadFilter, type ThreadSummary } from './thread-list';
@@ -77,6 +81,12 @@ export interface AgentClientOptions {
    * durably). Default: true.
    */
   checkWorkerTools?: boolean;
+  /**
+   * The workers' artifact store (the same folder or bucket), for what only it holds: a continued
+   * thread's earlier messages (`ThreadHandle.messages`) and a thread's stored data to delete
+   * (`ThreadHandle.delete`, `deleteThreadsOf`). Default: none (those calls say so).
+   */
+  artifacts?: ArtifactStore;
 }
 
 /**
@@ -94,6 +104,7 @@ export class AgentClient {
   readonly eagerStart: boolean;
   private readonly checkWorkerTools: boolean;
   private readonly workerTools: WorkerToolsCheck;
+  private readonly artifacts: ArtifactStore | undefined;
 
   constructor(
     readonly temporal: Client,
@@ -105,6 +116,7 @@ export class AgentClient {
     this.eagerStart = options.eagerStart ?? false;
     this.checkWorkerTools = options.checkWorkerTools ?? true;
     this.workerTools = new WorkerToolsCheck(temporal, this.namespace);
+    this.artifacts = options.artifacts;
   }
 
   /**
@@ -195,13 +207,47 @@ export class AgentClient {
    * console.log((await turn.result()).output);
    */
   thread(threadId: string, options: ThreadOptions = {}): ThreadHandle {
-    const target = { temporal: this.temporal, namespace: this.namespace, taskQueue: this.taskQueue, webUiUrl: (workflowId: string) => this.runUrl(workflowId) };
+    const target = {
+      temporal: this.temporal,
+      namespace: this.namespace,
+      taskQueue: this.taskQueue,
+      webUiUrl: (workflowId: string) => this.runUrl(workflowId),
+      ...(this.artifacts ? { artifacts: this.artifacts } : {}),
+    };
     return new ThreadHandle(target, threadId, options);
   }
 
   /** Threads by agent, resource and status, newest first (a visibility query). */
   listThreads(filter: ThreadFilter = {}): Promise<ThreadSummary[]> {
     return listThreads(this.temporal, filter);
+  }
+
+  /**
+   * Deletes every thread of `resourceId` (open and closed, found by `AgentResource`) as
+   * `ThreadHandle.delete` does: the `threads` store of `forgetResource`. Visibility is eventually
+   * consistent: a thread created a moment ago may be missed (run it again).
+   * @example
+   * const report = await forgetResource('user:42', { memory, threads: agents });
+   */
+  async deleteThreadsOf(resourceId: string): Promise<ResourceThreadsDeleted> {
+    const deleted: ResourceThreadsDeleted = { threads: 0, artifacts: 0, workflowExecutions: 0 };
+    const ids = new Set<string>();
+    for (const status of ['closed', undefined] as const) {
+      for (const thread of await listThreads(this.temporal, { resourceId, ...(status ? { status } : {}), limit: Number.MAX_SAFE_INTEGER })) ids.add(thread.threadId);
+    }
+    for (const threadId of ids) {
+      const one = await deleteThread({ temporal: this.temporal, namespace: this.namespace, ...(this.artifacts ? { artifacts: this.artifacts } : {}) }, threadId).catch((error: unknown) => {
+        // Listed, then gone: deleted by someone else meanwhile (visibility lags behind).
+        if (error instanceof ThreadError && error.code === ErrorCode.threadNotFound) return null;
+        throw error;
+      });
+      if (!one) continue;
+      // A thread already being deleted (listed and described a moment longer) has nothing left: not counted.
+      if (one.workflowExecutions > 0) deleted.threads++;
+      deleted.artifacts += one.artifacts;
+      deleted.workflowExecutions += one.workflowExecutions;
+    }
+    return deleted;
   }
 
   /** A handle on an existing run (latest execution unless `runId` is given). */

@@ -18,10 +18,13 @@ import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits 
 import { THREAD_POLICIES, type AgentThreadInput, type ThreadMessage, type ThreadPolicy, type ThreadStatus } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
 import type { agentThread } from '../workflows/agent-thread';
+import type { ArtifactStore } from '../artifacts/artifact-store';
 import { configHashOf, parsedConfigHashOf } from './config-hash';
 import { prepareAgents } from './prepared-agents';
 import { RunHandle, transientServerError } from './run-handle';
 import { searchAttributesMissing } from './search-attribute-errors';
+import { readThreadConversation } from './thread-conversation';
+import { deleteThread, type ThreadDeletion } from './thread-deletion';
 import { isClosedError, TurnHandle } from './turn-handle';
 
 /** What creates a thread: its workflow input and search attributes. */
@@ -69,6 +72,8 @@ export interface ThreadTarget {
   namespace: string;
   taskQueue: string;
   webUiUrl: (workflowId: string) => string | null;
+  /** The workers' artifact store: a continued thread's earlier messages, and what `delete` deletes. */
+  artifacts?: ArtifactStore;
 }
 
 /**
@@ -185,6 +190,32 @@ export class ThreadHandle {
     } catch (error) {
       throw await this.sendError(error, false);
     }
+  }
+
+  /**
+   * The conversation so far, oldest first (the system prompt aside), across every continue-as-new:
+   * what the thread's workflow holds (its `conversation` query; a closed thread is read by a worker
+   * replaying it) and the snapshot it continued from (the client's artifact store).
+   * @throws AgentConfigError when the thread continued as new and the client has no artifact store.
+   * @example
+   * for (const message of await agents.thread('support:customer-42').messages()) console.log(message.role, message.content);
+   */
+  messages(): Promise<Message[]> {
+    return readThreadConversation(this.run.workflow, this.target.artifacts);
+  }
+
+  /**
+   * Deletes the thread: terminates it if open, deletes its own conversation snapshots from the
+   * client's artifact store, then every workflow execution of it
+   * and of its sub-agents. Safe to run again after an interruption; Temporal's visibility may list
+   * it for a moment longer (docs/threads.md, "Deleting a thread").
+   * @throws AgentConfigError without an artifact store that can delete; ThreadError `ThreadNotFound`
+   * for an id with no thread (or one deleted already).
+   * @example
+   * const { artifacts, workflowExecutions } = await agents.thread('support:customer-42').delete();
+   */
+  delete(): Promise<ThreadDeletion> {
+    return deleteThread(this.target, this.threadId);
   }
 
   /** The thread's input and search attributes for its creation (validated here, before anything is sent). */

@@ -28,18 +28,29 @@ export interface ChainExecution {
  * through it.
  */
 export async function fetchRunChain(client: Client, workflowId: string, runId?: string): Promise<ChainExecution[]> {
-  const description = await client.workflow.getHandle(workflowId, runId).describe();
   const chain: ChainExecution[] = [];
+  for await (const execution of chainNewestFirst(client, workflowId, runId)) {
+    chain.unshift(execution);
+    if (chain.length >= 100) break;
+  }
+  return chain;
+}
+
+/**
+ * The executions of a continue-as-new chain one at a time, last to first, with decoded payloads:
+ * for readers of a chain of any length (a thread of many executions) that need not hold it all.
+ */
+export async function* chainNewestFirst(client: Client, workflowId: string, runId?: string): AsyncGenerator<ChainExecution> {
+  const description = await client.workflow.getHandle(workflowId, runId).describe();
   let current: string | undefined = description.runId;
-  while (current && chain.length < 100) {
+  while (current) {
     const fetched: temporal.api.history.v1.IHistory = await client.workflow.getHandle(workflowId, current).fetchHistory();
     // Encrypted payloads (AGENT_PAYLOAD_KEYS) are decoded with the client's codecs first.
     const history = await decodeHistoryPayloads(fetched, client.options.loadedDataConverter.payloadCodecs);
     const events: HistoryEvent[] = history.events ?? [];
-    chain.unshift({ runId: current, events });
+    yield { runId: current, events };
     current = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
   }
-  return chain;
 }
 
 /**

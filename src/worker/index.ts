@@ -49,7 +49,7 @@ export { MEMORY_LIMITS, MemoryInputError, MemoryUnavailableError } from '../memo
 export type { ForgetRequest, MemoryEntry, MemorySource, MemoryStore, RecallQuery, RememberRequest } from '../memory/memory-store';
 export { createMemoryTools } from '../memory/memory-tools';
 export { forgetResource } from '../memory/forget-resource';
-export type { ForgetResourceReport, ResourceStores } from '../memory/forget-resource';
+export type { ForgetResourceReport, ResourceStores, ResourceThreadStore, ResourceThreadsDeleted } from '../memory/forget-resource';
 
 // Tools (also exported by 'durable-agents', for tool modules that import only this entry)
 export { defineTool, RetryableToolError } from '../tools/define-tool';

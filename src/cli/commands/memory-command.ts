@@ -1,5 +1,7 @@
 // `memory list | search | forget`: a resource's memory, read and deleted in the store the workers
 // use (AGENT_MEMORY_URL or AGENT_MEMORY_DIR in this environment too).
+import { artifactStoreFromEnvironment } from '../../artifacts/artifact-store-from-environment';
+import { AgentClient } from '../../client/agent-client';
 import { forgetResource } from '../../memory/forget-resource';
 import { MemoryInputError, type MemoryEntry, type MemoryStore } from '../../memory/memory-store';
 import { memoryStoreFromEnvironment } from '../../memory/memory-store-from-environment';
@@ -13,6 +15,8 @@ export interface MemoryListOptions {
 export interface MemoryForgetOptions {
   /** Delete only this entry (`--id`). */
   id?: string;
+  /** Leave the resource's threads alone (`--memory-only`): no Temporal server needed. */
+  memoryOnly?: boolean;
   json?: boolean;
 }
 
@@ -27,8 +31,11 @@ export async function memorySearchCommand(resource: string, query: string, optio
   await withStore(store, async (memory) => printEntries(resource, await memory.recall({ resource, text: query, limit: limitOf(options.limit) }), options));
 }
 
-/** `memory forget RESOURCE [--id ENTRY]`: deletes the resource's memory (every entry, or one). */
-export async function memoryForgetCommand(resource: string, options: MemoryForgetOptions, store?: MemoryStore): Promise<void> {
+/**
+ * `memory forget RESOURCE [--id ENTRY]`: forgets the resource: its memory entries and (unless
+ * `--memory-only`) its threads, with their artifacts and executions; or one memory entry.
+ */
+export async function memoryForgetCommand(resource: string, options: MemoryForgetOptions, store?: MemoryStore, agents?: AgentClient): Promise<void> {
   await withStore(store, async (memory) => {
     if (options.id !== undefined) {
       const deleted = await memory.forget({ resource, id: options.id });
@@ -36,9 +43,17 @@ export async function memoryForgetCommand(resource: string, options: MemoryForge
       else console.log(deleted.length > 0 ? `Forgot ${options.id} of ${resource}.` : `No memory ${options.id} for ${resource}: nothing deleted.`);
       return;
     }
-    const report = await forgetResource(resource, { memory });
-    if (options.json) console.log(JSON.stringify(report));
-    else console.log(`Forgot ${resource}: ${report.memoryEntries} memory ${report.memoryEntries === 1 ? 'entry' : 'entries'} deleted.`);
+    const client = options.memoryOnly ? undefined : (agents ?? (await AgentClient.connect(undefined, { artifacts: artifactStoreFromEnvironment() })));
+    try {
+      const report = await forgetResource(resource, { memory, ...(client ? { threads: client } : {}) });
+      if (options.json) return void console.log(JSON.stringify(report));
+      console.log(`Forgot ${resource}:`);
+      console.log(`  ${report.memoryEntries} memory ${report.memoryEntries === 1 ? 'entry' : 'entries'} deleted`);
+      if (report.threads === null) console.log('  threads left alone (--memory-only)');
+      else console.log(`  ${report.threads} thread(s) deleted: ${report.threadArtifacts} artifact(s), ${report.workflowExecutions} workflow execution(s)`);
+    } finally {
+      if (client && !agents) await client.close();
+    }
   });
 }
 

@@ -1,5 +1,7 @@
 // `thread send | show | list | close`: threads from the command line.
+import { artifactStoreFromEnvironment } from '../../artifacts/artifact-store-from-environment';
 import { AgentClient } from '../../client/agent-client';
+import type { Message } from '../../protocol/messages';
 import type { ThreadOptions } from '../../client/thread-handle';
 import type { TurnHandle } from '../../client/turn-handle';
 import type { ThreadFilter } from '../../client/thread-list';
@@ -81,10 +83,11 @@ export function printTurnResult(result: TurnResult): void {
   if (result.stopDetail) console.log(`(${result.stopDetail})`);
 }
 
-/** `thread show THREAD`: phase, queue and the newest turns. */
-export async function threadShowCommand(threadId: string, options: { json?: boolean }, agents?: AgentClient): Promise<void> {
-  const client = agents ?? (await AgentClient.connect());
+/** `thread show THREAD`: phase, queue and the newest turns; `--messages`: the whole conversation. */
+export async function threadShowCommand(threadId: string, options: { json?: boolean; messages?: boolean }, agents?: AgentClient): Promise<void> {
+  const client = agents ?? (await AgentClient.connect(undefined, { artifacts: artifactStoreFromEnvironment() }));
   try {
+    if (options.messages) return printMessages(await client.thread(threadId).messages(), Boolean(options.json));
     const status = await client.thread(threadId).status();
     if (options.json) return void console.log(JSON.stringify(status));
     console.log(`Thread ${threadId} (${status.agent}): ${status.phase}${status.closedReason ? ` (${status.closedReason})` : ''}, ${status.turnsCompleted} turn(s) answered`);
@@ -94,6 +97,15 @@ export async function threadShowCommand(threadId: string, options: { json?: bool
     for (const turn of status.recentTurns) console.log(`\n#${turn.turn} (${turn.stopReason}) ${turn.output}`);
   } finally {
     if (!agents) await client.close();
+  }
+}
+
+function printMessages(messages: Message[], json: boolean): void {
+  if (json) return void console.log(JSON.stringify(messages));
+  for (const message of messages) {
+    const calls = message.role === 'assistant' && message.toolCalls?.length ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(', ')}` : '';
+    const who = message.role === 'tool' ? `tool ${message.toolName}` : message.role;
+    console.log(`[${who}] ${message.content}${calls}`);
   }
 }
 
@@ -118,6 +130,18 @@ export async function threadCloseCommand(threadId: string, options: { reason?: s
   try {
     const { turnsCompleted } = await client.thread(threadId).close(options.reason);
     console.log(`Thread ${threadId} closes after its running and queued turns (${turnsCompleted} answered so far).`);
+  } finally {
+    if (!agents) await client.close();
+  }
+}
+
+/** `thread delete THREAD`: ends it if open, deletes its artifacts, then its workflow executions. */
+export async function threadDeleteCommand(threadId: string, options: { json?: boolean }, agents?: AgentClient): Promise<void> {
+  const client = agents ?? (await AgentClient.connect(undefined, { artifacts: artifactStoreFromEnvironment() }));
+  try {
+    const deleted = await client.thread(threadId).delete();
+    if (options.json) return void console.log(JSON.stringify(deleted));
+    console.log(`Deleted thread ${threadId}: ${deleted.artifacts} artifact(s), ${deleted.workflowExecutions} workflow execution(s).`);
   } finally {
     if (!agents) await client.close();
   }

@@ -1,0 +1,99 @@
+// Deleting a thread: its stored data (conversation snapshots, offloaded tool results), then every execution of its chain.
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { ArtifactStore } from '../artifacts/artifact-store';
+import { ownedSnapshotArtifacts } from '../artifacts/conversation-snapshots';
+import { historyReferences } from '../history/history-references';
+import { chainNewestFirst } from '../history/history-view';
+import { AgentConfigError, ErrorCode, ThreadError } from '../protocol/errors';
+import { WireName } from '../protocol/wire-names';
+
+/** What deleting a thread deleted. */
+export interface ThreadDeletion {
+  threadId: string;
+  /**
+   * Artifacts deleted: the conversation snapshots (indexes and segments) that name the thread (or
+   * one of its sub-agents) as their owner. Offloaded tool results are named by their content alone
+   * and may be another run's too: they stay (docs/threads.md).
+   */
+  artifacts: number;
+  /** Workflow executions deleted: the thread's continue-as-new chain and its sub-agents' runs. */
+  workflowExecutions: number;
+}
+
+/** Where a thread is deleted from: the Temporal client and namespace, and the workers' artifact store. */
+export interface ThreadDeletionTarget {
+  temporal: Client;
+  namespace: string;
+  artifacts?: ArtifactStore;
+}
+
+/**
+ * Deletes thread `threadId`: terminates it if it is open (a deleted conversation is not finished
+ * first: its running turn and queued messages are dropped), deletes the conversation snapshots its
+ * histories name that are its own (and the parts under each snapshot index), then deletes every execution of its chain and
+ * of its sub-agents with Temporal's DeleteWorkflowExecution. Artifacts go first, so a delete that
+ * stops half-way is finished by running it again (what is gone already counts as nothing).
+ * @throws AgentConfigError when the target has no artifact store that can delete (before anything
+ * is deleted); ThreadError `ThreadNotFound` when no thread has this id (also once it is deleted).
+ */
+export async function deleteThread(target: ThreadDeletionTarget, threadId: string): Promise<ThreadDeletion> {
+  const { temporal, namespace, artifacts } = target;
+  if (!artifacts?.delete) {
+    const problem = 'artifacts: deleting a thread needs the workers\' artifact store, with delete (AgentClientOptions.artifacts; the CLI reads AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR)';
+    throw new AgentConfigError(problem, [problem]);
+  }
+  const handle = temporal.workflow.getHandle(threadId);
+  const description = await handle.describe().catch((error: unknown) => {
+    if (error instanceof WorkflowNotFoundError) throw new ThreadError(ErrorCode.threadNotFound, threadId, `no thread ${threadId} (never created, or deleted already)`);
+    throw error;
+  });
+  if (description.type !== WireName.agentThreadWorkflow) {
+    throw new ThreadError(ErrorCode.threadNotFound, threadId, `${threadId} is a ${description.type} workflow, not a thread: delete runs with Temporal's own tools`);
+  }
+  if (description.status.name === 'RUNNING') {
+    await handle.terminate('thread deleted').catch((error: unknown) => {
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    });
+  }
+  // The thread's chain, then its sub-agents' runs (and theirs), each a chain of its own whose
+  // snapshots name it as their owner.
+  const executions: Array<{ workflowId: string; runId: string }> = [];
+  const stored = new Set<string>();
+  const chains: Array<{ workflowId: string; runId?: string }> = [{ workflowId: threadId }];
+  for (let next = chains.shift(); next; next = chains.shift()) {
+    try {
+      for await (const execution of chainNewestFirst(temporal, next.workflowId, next.runId)) {
+        executions.push({ workflowId: next.workflowId, runId: execution.runId });
+        const found = historyReferences([execution]);
+        for (const id of found.artifactIds) await ownedSnapshotArtifacts(artifacts, id, next.workflowId, stored);
+        chains.push(...found.children);
+      }
+    } catch (error) {
+      // Executions are deleted oldest first: one that is gone (an interrupted delete) has no older ones left.
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  let deletedArtifacts = 0;
+  for (const id of stored) if (await artifacts.delete(id)) deletedArtifacts++;
+  let deletedExecutions = 0;
+  for (const execution of executions.reverse()) {
+    if (await deleteExecution(temporal, namespace, execution)) deletedExecutions++;
+  }
+  return { threadId, artifacts: deletedArtifacts, workflowExecutions: deletedExecutions };
+}
+
+/** DeleteWorkflowExecution: true when deleted, false when the execution was gone already. */
+async function deleteExecution(temporal: Client, namespace: string, workflowExecution: { workflowId: string; runId: string }): Promise<boolean> {
+  try {
+    await temporal.workflowService.deleteWorkflowExecution({ namespace, workflowExecution });
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/** Gone: deleted by an earlier, interrupted delete, or by the namespace's retention (gRPC NOT_FOUND is 5). */
+function isNotFound(error: unknown): boolean {
+  return error instanceof WorkflowNotFoundError || (error as { code?: number } | null)?.code === 5;
+}
