@@ -35,6 +35,7 @@ export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/r
 export { ThreadHandle } from './client/thread-handle';
 export type { SendOptions, ThreadOptions } from './client/thread-handle';
 export type { ThreadDeletion } from './client/thread-deletion';
+export type { ThreadTranscript, TurnMessage, TurnTranscript } from './history/thread-transcript';
 export { TurnHandle } from './client/turn-handle';
 export type { ThreadFilter, ThreadSummary } from './client/thread-list';
 export type {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import { AgentClient } from '../src/client/agent-client';
@@ -17,6 +17,7 @@ import type { AgentThreadInput } from '../src/protocol/thread-types';
 import { WireName } from '../src/protocol/wire-names';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
+import { printed } from './support/printed';
 
 const testTools = createTestTools();
 let env: TestEnvironment;
@@ -63,18 +64,6 @@ function artifactFiles(): string[] {
   } catch {
     return [];
   }
-}
-
-/** What `fn` printed with console.log. */
-async function printed(fn: () => Promise<void>): Promise<string> {
-  const lines: string[] = [];
-  const spy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')));
-  try {
-    await fn();
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.join('\n');
 }
 
 async function executionsOf(workflowId: string): Promise<string[]> {

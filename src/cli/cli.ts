@@ -88,8 +88,9 @@ program.command('status <run>').description("a run's live status").option('--jso
 
 program
   .command('history <run>')
-  .description('a readable transcript from the Temporal history: steps, tool calls, results, timings')
+  .description("a readable transcript from the Temporal history: steps, tool calls, results, timings; a thread's turn by turn")
   .option('--run-id <id>', 'a specific execution')
+  .option('--turn <n>', 'a thread: this turn only')
   .option('--json', 'machine-readable output')
   .action(async (run, options) => (await commands.history()).historyCommand(run, options));
 

@@ -24,6 +24,8 @@ import { prepareAgents } from './prepared-agents';
 import { RunHandle, transientServerError } from './run-handle';
 import { searchAttributesMissing } from './search-attribute-errors';
 import { readThreadConversation } from './thread-conversation';
+import { readThreadTranscript } from './thread-history';
+import type { ThreadTranscript } from '../history/thread-transcript';
 import { deleteThread, type ThreadDeletion } from './thread-deletion';
 import { isClosedError, TurnHandle } from './turn-handle';
 
@@ -202,6 +204,18 @@ export class ThreadHandle {
    */
   messages(): Promise<Message[]> {
     return readThreadConversation(this.run.workflow, this.target.artifacts);
+  }
+
+  /**
+   * The thread's history turn by turn (what `durable-agents history <thread>` prints): each turn's
+   * messages (injected ones marked), steps, tool calls and approvals, and its result, across its
+   * continue-as-new executions (the newest 100).
+   * @example
+   * const { turns } = await agents.thread('support:customer-42').history();
+   * for (const turn of turns) console.log(turn.turn, turn.messages[0]?.text, turn.result?.stopReason);
+   */
+  history(): Promise<ThreadTranscript> {
+    return readThreadTranscript(this.target.temporal, this.threadId);
   }
 
   /**

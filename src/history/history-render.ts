@@ -1,9 +1,15 @@
-import type { ToolEntry, Transcript } from './history-entries';
+// Transcripts rendered for a terminal: one line or more an entry.
+import type { ToolEntry, Transcript, TranscriptEntry } from './history-entries';
 
 /** Renders a transcript for a terminal. */
 export function renderTranscript(transcript: Transcript): string {
-  const lines = [`Run ${transcript.workflowId} (${transcript.runId})`];
-  for (const entry of transcript.entries) {
+  return [`Run ${transcript.workflowId} (${transcript.runId})`, ...renderEntries(transcript.entries)].join('\n');
+}
+
+/** The lines of transcript entries, one or more an entry (a run's, or one turn's of a thread). */
+export function renderEntries(entries: TranscriptEntry[]): string[] {
+  const lines: string[] = [];
+  for (const entry of entries) {
     const time = entry.at.slice(11, 23);
     switch (entry.kind) {
       case 'started':
@@ -64,7 +70,7 @@ export function renderTranscript(transcript: Transcript): string {
         break;
     }
   }
-  return lines.join('\n');
+  return lines;
 }
 
 function renderTool(time: string, entry: ToolEntry): string[] {
@@ -114,11 +120,13 @@ function compact(value: unknown): string {
   return truncate(JSON.stringify(value ?? {}), 200);
 }
 
-function truncate(text: string, max: number): string {
+/** The text cut to `max` characters (with an ellipsis). */
+export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function indent(text: string): string {
+/** Every line of the text indented as entries' details are. */
+export function indent(text: string): string {
   return text
     .split('\n')
     .map((line) => `              ${line}`)

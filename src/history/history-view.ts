@@ -12,7 +12,11 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
  * first execution, so the whole conversation reads as one.
  */
 export async function buildTranscript(client: Client, workflowId: string, runId?: string): Promise<Transcript> {
-  const chain = await fetchRunChain(client, workflowId, runId);
+  return transcriptOfChain(workflowId, await fetchRunChain(client, workflowId, runId));
+}
+
+/** Pure: a chain of executions → one transcript. */
+export function transcriptOfChain(workflowId: string, chain: ChainExecution[]): Transcript {
   return { workflowId, runId: chain.at(-1)?.runId ?? '', entries: chain.flatMap((execution) => transcriptFromEvents(execution.events)) };
 }
 

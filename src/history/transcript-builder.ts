@@ -53,6 +53,11 @@ export class TranscriptBuilder {
     else this.other(event, at);
   }
 
+  /** The entries so far, without listing unclaimed calls yet (a thread's reader tags the new ones with their turn). */
+  get current(): readonly TranscriptEntry[] {
+    return this.entries;
+  }
+
   /** The entries so far; calls still unclaimed at the last event are listed as the workflow's own. */
   finish(): TranscriptEntry[] {
     if (this.lastEventAt !== null) this.flushUnclaimedCalls(this.lastEventAt);

@@ -1,13 +1,38 @@
+// `history RUN | THREAD`: a readable transcript from Temporal history; a thread's turn by turn.
 import { AgentClient } from '../../client/agent-client';
-import { buildTranscript, renderTranscript } from '../../history/history-view';
+import { readThreadTranscript } from '../../client/thread-history';
+import { AgentConfigError } from '../../protocol/errors';
+import { fetchRunChain, renderTranscript, transcriptOfChain } from '../../history/history-view';
+import { renderThreadTranscript } from '../../history/thread-render';
+import { isThreadChain } from '../../history/thread-transcript';
 
-/** `history RUN`: a readable transcript built from the run's Temporal history. */
-export async function historyCommand(workflowId: string, options: { json?: boolean; runId?: string }, agents?: AgentClient): Promise<void> {
+/** `history RUN` (a run) or `history THREAD [--turn N]` (a thread, turn by turn). */
+export async function historyCommand(workflowId: string, options: { json?: boolean; runId?: string; turn?: string }, agents?: AgentClient): Promise<void> {
+  const turn = turnOf(options.turn);
   const client = agents ?? (await AgentClient.connect());
   try {
-    const transcript = await buildTranscript(client.temporal, workflowId, options.runId);
-    console.log(options.json ? JSON.stringify(transcript, null, 2) : renderTranscript(transcript));
+    const chain = await fetchRunChain(client.temporal, workflowId, options.runId);
+    if (!isThreadChain(chain)) {
+      if (turn !== undefined) throw new AgentConfigError(`--turn: ${workflowId} is a run, not a thread`, [`--turn: ${workflowId} is a run, not a thread`]);
+      const transcript = transcriptOfChain(workflowId, chain);
+      return void console.log(options.json ? JSON.stringify(transcript, null, 2) : renderTranscript(transcript));
+    }
+    const transcript = await readThreadTranscript(client.temporal, workflowId, chain);
+    if (turn !== undefined && !transcript.turns.some((each) => each.turn === turn)) {
+      const problem = `--turn: thread ${workflowId} has turns ${transcript.turns.map((each) => each.turn).join(', ') || 'none yet'}, not ${turn}`;
+      throw new AgentConfigError(problem, [problem]);
+    }
+    if (options.json) return void console.log(JSON.stringify(turn === undefined ? transcript : { ...transcript, turns: transcript.turns.filter((each) => each.turn === turn) }, null, 2));
+    console.log(renderThreadTranscript(transcript, turn));
   } finally {
     if (!agents) await client.close();
   }
+}
+
+function turnOf(turn: string | undefined): number | undefined {
+  if (turn === undefined) return undefined;
+  const value = Number(turn);
+  if (Number.isInteger(value) && value >= 1) return value;
+  const problem = `--turn: a turn number (1, 2, …), not '${turn}'`;
+  throw new AgentConfigError(problem, [problem]);
 }
