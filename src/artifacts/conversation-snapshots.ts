@@ -138,21 +138,40 @@ export class ConversationSnapshots {
 /**
  * The artifacts of a stored conversation snapshot that belong to workflow `owner`: the artifact and
  * every part under it (parts may be indexes of earlier snapshots) whose content names that owner.
- * Unowned artifacts (written before owners, or offloaded tool results, named by content alone and
- * so possibly another workflow's too) and missing ones are left out. For deleting a thread's data.
+ * Other owned artifacts it is given (a run's carried tool results) count too. Unowned artifacts
+ * (written before owners, or offloaded tool results, named by content alone and so possibly
+ * another workflow's too) and missing ones are left out. For deleting a thread's data.
  */
 export async function ownedSnapshotArtifacts(store: ArtifactStore, artifactId: string, owner: string, found = new Set<string>()): Promise<Set<string>> {
   if (found.has(artifactId)) return found;
+  let text: string;
   let content: SnapshotContent;
   try {
-    content = parseSnapshot(artifactId, (await store.read(artifactId)).content);
+    text = (await store.read(artifactId)).content;
   } catch {
+    return found;
+  }
+  try {
+    content = parseSnapshot(artifactId, text);
+  } catch {
+    // Not a snapshot: another owned artifact (the carried tool results) counts too.
+    if (ownerOf(text) === owner) found.add(artifactId);
     return found;
   }
   if ((content.kind === 'index' ? content.index.owner : content.owner) !== owner) return found;
   found.add(artifactId);
   if (content.kind === 'index') for (const part of content.index.parts) await ownedSnapshotArtifacts(store, part.artifactId, owner, found);
   return found;
+}
+
+/** The `owner` an owned artifact's JSON object names (snapshots' parts, carried tool results), or undefined. */
+function ownerOf(text: string): string | undefined {
+  try {
+    const parsed = JSON.parse(text) as { format?: unknown; owner?: unknown } | null;
+    return parsed && typeof parsed.format === 'string' && parsed.format.startsWith('durable-agents.') && typeof parsed.owner === 'string' ? parsed.owner : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function segmentText(messages: Message[], owner: string): string {
