@@ -13,9 +13,8 @@ import { connectClient } from '../connection/connect-client';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
 import { prepareAgents } from './prepared-agents';
 import { RunHandle } from './run-handle';
-import { deleteThread } from './thread-deletion';
+import { deleteResourceThreads } from './thread-deletion';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import { ErrorCode, ThreadError } from '../protocol/errors';
 import type { ResourceThreadsDeleted } from '../memory/forget-resource';
 import { startAgentWorkflow } from './start-agent-workflow';
 import { ThreadHandle, type ThreadOptions } from './thread-handle';
@@ -229,25 +228,8 @@ export class AgentClient {
    * @example
    * const report = await forgetResource('user:42', { memory, threads: agents });
    */
-  async deleteThreadsOf(resourceId: string): Promise<ResourceThreadsDeleted> {
-    const deleted: ResourceThreadsDeleted = { threads: 0, artifacts: 0, workflowExecutions: 0 };
-    const ids = new Set<string>();
-    for (const status of ['closed', undefined] as const) {
-      for (const thread of await listThreads(this.temporal, { resourceId, ...(status ? { status } : {}), limit: Number.MAX_SAFE_INTEGER })) ids.add(thread.threadId);
-    }
-    for (const threadId of ids) {
-      const one = await deleteThread({ temporal: this.temporal, namespace: this.namespace, ...(this.artifacts ? { artifacts: this.artifacts } : {}) }, threadId).catch((error: unknown) => {
-        // Listed, then gone: deleted by someone else meanwhile (visibility lags behind).
-        if (error instanceof ThreadError && error.code === ErrorCode.threadNotFound) return null;
-        throw error;
-      });
-      if (!one) continue;
-      // A thread already being deleted (listed and described a moment longer) has nothing left: not counted.
-      if (one.workflowExecutions > 0) deleted.threads++;
-      deleted.artifacts += one.artifacts;
-      deleted.workflowExecutions += one.workflowExecutions;
-    }
-    return deleted;
+  deleteThreadsOf(resourceId: string): Promise<ResourceThreadsDeleted> {
+    return deleteResourceThreads({ temporal: this.temporal, namespace: this.namespace, ...(this.artifacts ? { artifacts: this.artifacts } : {}) }, resourceId);
   }
 
   /** A handle on an existing run (latest execution unless `runId` is given). */

@@ -6,6 +6,8 @@ import { historyReferences } from '../history/history-references';
 import { chainNewestFirst } from '../history/history-view';
 import { AgentConfigError, ErrorCode, ThreadError } from '../protocol/errors';
 import { WireName } from '../protocol/wire-names';
+import type { ResourceThreadsDeleted } from '../memory/forget-resource';
+import { listThreads } from './thread-list';
 
 /** What deleting a thread deleted. */
 export interface ThreadDeletion {
@@ -80,6 +82,30 @@ export async function deleteThread(target: ThreadDeletionTarget, threadId: strin
     if (await deleteExecution(temporal, namespace, execution)) deletedExecutions++;
   }
   return { threadId, artifacts: deletedArtifacts, workflowExecutions: deletedExecutions };
+}
+
+/**
+ * Deletes every thread of `resourceId` (open and closed, found by `AgentResource`) as `deleteThread`
+ * does. A thread listed but gone (deleted meanwhile: visibility lags behind) counts as nothing.
+ */
+export async function deleteResourceThreads(target: ThreadDeletionTarget, resourceId: string): Promise<ResourceThreadsDeleted> {
+  const deleted: ResourceThreadsDeleted = { threads: 0, artifacts: 0, workflowExecutions: 0 };
+  const ids = new Set<string>();
+  for (const status of ['closed', undefined] as const) {
+    for (const thread of await listThreads(target.temporal, { resourceId, ...(status ? { status } : {}), limit: Number.MAX_SAFE_INTEGER })) ids.add(thread.threadId);
+  }
+  for (const threadId of ids) {
+    const one = await deleteThread(target, threadId).catch((error: unknown) => {
+      if (error instanceof ThreadError && error.code === ErrorCode.threadNotFound) return null;
+      throw error;
+    });
+    if (!one) continue;
+    // A thread already being deleted (described a moment longer) has nothing left: not counted.
+    if (one.workflowExecutions > 0) deleted.threads++;
+    deleted.artifacts += one.artifacts;
+    deleted.workflowExecutions += one.workflowExecutions;
+  }
+  return deleted;
 }
 
 /** DeleteWorkflowExecution: true when deleted, false when the execution was gone already. */
