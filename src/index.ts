@@ -83,5 +83,6 @@ export type {
   ToolResult,
   ToolResultMetadata,
   ToolResultStatus,
+  ModelUsage,
   UsageSummary,
 } from './protocol/run-types';

@@ -16,7 +16,14 @@ describe('agent loop rules', () => {
     addUsage(usage, 'openai:a', { inputTokens: 10, outputTokens: 2 });
     addUsage(usage, 'openai:b', { inputTokens: 5, outputTokens: 1 });
     addUsage(usage, 'openai:a', { inputTokens: 1, outputTokens: 1 });
-    expect(usage).toEqual({ inputTokens: 16, outputTokens: 4, byModel: { 'openai:a': { inputTokens: 11, outputTokens: 3 }, 'openai:b': { inputTokens: 5, outputTokens: 1 } } });
+    // Calls without a cost from the worker (workers before pricing) are counted as unpriced, never as free.
+    expect(usage).toEqual({
+      inputTokens: 16,
+      outputTokens: 4,
+      costUsd: 0,
+      unpricedCalls: 3,
+      byModel: { 'openai:a': { inputTokens: 11, outputTokens: 3, unpricedCalls: 2 }, 'openai:b': { inputTokens: 5, outputTokens: 1, unpricedCalls: 1 } },
+    });
   });
 
   it('finds the last assistant text', () => {

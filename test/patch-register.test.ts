@@ -125,6 +125,12 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   // An execution of a run without a limit of its own that reached the default point (and continued there).
   [register.DEFAULT_CONTINUE_AS_NEW_POINT_PATCH]: (history) =>
     (history.events?.length ?? 0) >= DEFAULT_CONTINUE_AS_NEW_POINT.events && Boolean(lastEvent(history)?.workflowExecutionContinuedAsNewEventAttributes),
+  // A run started with AgentCostUsd, or with a cost limit.
+  [register.COST_ACCOUNTING_PATCH]: (history) => {
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const config = decoded<{ config?: { cost_limit?: number; thread_cost_limit?: number } }>(started?.input?.payloads?.[0])?.config;
+    return Boolean(started?.searchAttributes?.indexedFields?.AgentCostUsd) || config?.cost_limit !== undefined || config?.thread_cost_limit !== undefined;
+  },
 };
 
 describe('the patch register', () => {

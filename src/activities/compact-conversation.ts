@@ -3,7 +3,7 @@ import { classifyProviderError } from '../models/provider-errors';
 import type { Message } from '../protocol/messages';
 import type { CompactionInput, CompactionResult } from '../protocol/run-types';
 import type { ModelStepDependencies } from './model-step';
-import { toApplicationFailure } from './model-step';
+import { DEFAULT_PRICES, toApplicationFailure } from './model-step';
 import { currentRunExecution } from './run-execution';
 import { withHeartbeat } from './heartbeat';
 import { attemptNumber } from './activity-attempts';
@@ -46,7 +46,7 @@ export function createCompactConversation(dependencies: Omit<ModelStepDependenci
         throw toApplicationFailure(classifyProviderError(error), input.workflowRetries);
       }
     });
-    return { summary: response.text, usage: response.usage };
+    return { summary: response.text, usage: response.usage, costUsd: (dependencies.prices ?? DEFAULT_PRICES).costOf(input.model, response.usage, input.price) };
   };
 }
 

@@ -1,6 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withBudgetAdvisories, promptTokens } from '../budget/budget-advisory';
+import { worstCaseRefusal } from '../budget/worst-case-cost';
 import type { ModelRegistry } from '../models/model-registry';
+import { PriceTable } from '../models/model-prices';
 import { ModelError } from '../models/model-provider';
 import { classifyProviderError } from '../models/provider-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -25,13 +27,20 @@ export interface ModelStepDependencies {
   models: ModelRegistry;
   tools: ToolRegistry;
   conversations: ConversationSource;
+  /** Prices model calls (default: `DEFAULT_MODEL_PRICES` alone). */
+  prices?: PriceTable;
 }
+
+/** Prices of a worker given none: the defaults. */
+export const DEFAULT_PRICES = new PriceTable();
 
 /**
  * One model call. Its input names the conversation (thread, epoch, message count) instead of
  * carrying it; its result, the assistant message, is the only place that message is recorded.
  * With budget awareness it counts the prompt: `per-message` adds advisories to what the model
- * sees; `limit` returns `overBudget` without calling the model when the prompt is too big.
+ * sees; `limit` returns `overBudget` without calling the model when the prompt is too big. With a
+ * cost limit it returns `overCostLimit` instead of calling when the call's worst case is more than
+ * what the run has left. Each call is priced here (`costUsd`), so replay needs no price table.
  * Failures are classified: rate limits, 5xx and timeouts are retried by Temporal (honouring a
  * retry-after); auth, bad request and context length are non-retryable with a stable `type`.
  */
@@ -55,8 +64,15 @@ export function createModelStep(dependencies: ModelStepDependencies) {
           model: input.model,
           promptTokens: tokens,
           overBudget: { promptTokens: tokens, limitTokens },
+          costUsd: 0,
         };
       }
+    }
+    const prices = dependencies.prices ?? DEFAULT_PRICES;
+    if (input.costLimit) {
+      const { remainingUsd } = input.costLimit;
+      const overCostLimit = worstCaseRefusal(prices, { model: input.model, agentPrice: input.price, maxTokens: input.maxTokens, remainingUsd, system: conversation.system, tools, messages, countedPromptTokens: tokens });
+      if (overCostLimit) return { message: { role: 'assistant', content: '', toolCalls: [] }, usage: { inputTokens: 0, outputTokens: 0 }, model: input.model, costUsd: 0, overCostLimit };
     }
     const purpose = input.purpose ?? 'executor';
     const attempt = attemptNumber(input.workflowRetries);
@@ -96,6 +112,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       message: { role: 'assistant', content: response.text, toolCalls: response.toolCalls },
       usage: response.usage,
       model: input.model,
+      costUsd: prices.costOf(input.model, response.usage, input.price),
       ...(tokens !== undefined ? { promptTokens: tokens } : {}),
       // Tool properties live on the worker; the workflow learns them from the step that may spawn.
       ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),

@@ -49,6 +49,8 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! step ${event.step}: compacted ${event.removedMessages} older messages (${event.tokensBefore} tokens before)`;
     case 'budget-stopped':
       return `! step ${event.step}: budget limit: the prompt needs ${event.promptTokens} tokens, the limit is ${event.limitTokens}`;
+    case 'cost-limit-stopped':
+      return `! step ${event.step}: cost limit: ${event.detail}`;
     case 'mcp-progress':
       return formatProgress(event.toolName, event.progress);
     case 'mcp-server-unavailable':

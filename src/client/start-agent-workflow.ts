@@ -1,7 +1,7 @@
 // Starting an `agentRun` workflow for the library's own callers (startRun, fork, evaluation).
 import type { SearchAttributePair } from '@temporalio/common';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
-import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { AgentCostUsdAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import type { agentRun } from '../workflows/agent-run';
 import type { AgentClient } from './agent-client';
@@ -37,6 +37,8 @@ export async function startAgentWorkflow(agents: AgentClient, input: AgentRunWor
       typedSearchAttributes: [
         { key: AgentNameAttribute, value: config.name },
         { key: AgentStatusAttribute, value: 'running' },
+        // The run keeps its cost here (it writes it only when the starter set it: docs/observability.md).
+        { key: AgentCostUsdAttribute, value: 0 },
         ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
         ...(options.attributes ?? []),
       ],

@@ -13,7 +13,7 @@ import { isDuration, parseDuration } from '../config/duration';
 import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
 import type { RunTimeouts } from '../protocol/run-types';
-import { AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { AgentCostUsdAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
 import { THREAD_POLICIES, type AgentThreadInput, type ThreadMessage, type ThreadPolicy, type ThreadStatus } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
@@ -248,6 +248,7 @@ export class ThreadHandle {
     const attributes: SearchAttributePair[] = [
       { key: AgentNameAttribute, value: config.name },
       { key: AgentStatusAttribute, value: 'idle' },
+      { key: AgentCostUsdAttribute, value: 0 },
       ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
       ...(this.options.resourceId ? [{ key: AgentResourceAttribute, value: this.options.resourceId }] : []),
     ];

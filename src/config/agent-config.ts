@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentConfigError } from '../protocol/errors';
 import { isDuration, parseDuration } from './duration';
 import { knownContextWindow } from './context-windows';
+import { agentPricingSchema, costLimitSchema } from './pricing-schema';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -136,6 +137,12 @@ export const agentConfigSchema = z
     memory: z.boolean().default(false),
     /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
     timeouts: runTimeoutsSchema.default({}),
+    /** Prices of this agent's models (USD per million tokens), over the worker's table (docs/observability.md). */
+    pricing: agentPricingSchema,
+    /** USD a run may spend (a thread: each turn); it stops with `cost_limit` before a call that could pass it. */
+    cost_limit: costLimitSchema,
+    /** USD a thread may spend over all its turns. */
+    thread_cost_limit: costLimitSchema,
   })
   .superRefine((config, context) => {
     reportDuplicates(config.tools, (name) =>

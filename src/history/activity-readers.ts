@@ -1,7 +1,7 @@
 // How each activity of an agent run reads back from its history: the entry it makes and what its result adds.
 import type { temporal } from '@temporalio/proto';
 import type { AgentActivities } from '../activities';
-import type { ToolCall } from '../protocol/messages';
+import type { ToolCall, Usage } from '../protocol/messages';
 import type { SkillSnapshot } from '../protocol/skill-types';
 import type {
   CompactionInput,
@@ -85,6 +85,8 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
         entry.toolCalls = reply?.message?.toolCalls ?? [];
         entry.outputError = reply?.outputError ?? null;
         entry.overBudget = reply?.overBudget ?? null;
+        if (reply?.overCostLimit) entry.overCostLimit = reply.overCostLimit;
+        if (reply?.usage && !reply.overBudget && !reply.overCostLimit) Object.assign(entry, callCost(reply));
         completion.awaitCalls(entry.step, entry.toolCalls);
       },
     };
@@ -104,7 +106,14 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
       summary: null,
       failure: null,
     };
-    return { entry, completed: (result) => void (entry.summary = decode<CompactionResult>(result)?.summary ?? null) };
+    return {
+      entry,
+      completed: (result) => {
+        const compaction = decode<CompactionResult>(result);
+        entry.summary = compaction?.summary ?? null;
+        if (compaction?.usage) Object.assign(entry, callCost(compaction));
+      },
+    };
   },
   runTool: (payload, context) => toolRead('activity', payload, context),
   callMcpTool: (payload, context) => toolRead('mcp', payload, context),
@@ -180,4 +189,9 @@ function toolRead(via: 'activity' | 'mcp' | 'recorded', payload: Payload, contex
 /** Which conversation a step was given, without the messages and system prompt its input may also carry. */
 function namedConversation({ thread, epoch, count, revision }: ConversationRef): ConversationRef {
   return { ...(thread ? { thread } : {}), epoch, count, ...(revision !== undefined ? { revision } : {}) };
+}
+
+/** A call's tokens and cost for its entry (the cost only when the worker priced calls). */
+function callCost(result: { usage: Usage; costUsd?: number | null }): { usage: Usage; costUsd?: number | null } {
+  return { usage: result.usage, ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}) };
 }

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../protocol/messages';
-import type { AgentRunResult, ConversationRef, ToolResult } from '../protocol/run-types';
+import type { ToolCall, Usage } from '../protocol/messages';
+import type { AgentRunResult, ConversationRef, ModelStepResult, ToolResult } from '../protocol/run-types';
 
 /** The entries of a run's transcript: what `history` shows, one per thing that happened. */
 
@@ -56,6 +56,11 @@ export type TranscriptEntry =
       outputError: string | null;
       /** Set when the prompt was over the `limit:` budget (no model was called). */
       overBudget: { promptTokens: number; limitTokens: number } | null;
+      /** Set when the call's worst case was more than the run's cost limit left (no model was called). */
+      overCostLimit?: ModelStepResult['overCostLimit'] | null;
+      /** The call's tokens and cost (USD as the worker priced it; null: unknown price; absent: a worker before pricing). */
+      usage?: Usage | null;
+      costUsd?: number | null;
       failure: string | null;
     })
   | (ActivityEntryTiming & {
@@ -65,6 +70,9 @@ export type TranscriptEntry =
       /** How many messages after the task were summarised. */
       summarisedMessages: number;
       summary: string | null;
+      /** As a model entry's. */
+      usage?: Usage | null;
+      costUsd?: number | null;
       failure: string | null;
     })
   | ToolEntry

@@ -1,5 +1,8 @@
 // Transcripts rendered for a terminal: one line or more an entry.
 import type { ToolEntry, Transcript, TranscriptEntry } from './history-entries';
+import type { Usage } from '../protocol/messages';
+import { describeCost, formatUsd } from '../protocol/model-price';
+import type { ModelStepResult } from '../protocol/run-types';
 
 /** Renders a transcript for a terminal. */
 export function renderTranscript(transcript: Transcript): string {
@@ -20,6 +23,8 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
       case 'model': {
         lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
         if (entry.overBudget) lines.push(`              over the budget: prompt ${entry.overBudget.promptTokens} tokens, limit ${entry.overBudget.limitTokens} (no model call)`);
+        if (entry.overCostLimit) lines.push(`              over the cost limit: ${describeOverCostLimit(entry.overCostLimit)} (no model call)`);
+        if (entry.usage) lines.push(`              ${describeCall(entry.usage, entry.costUsd)}`);
         if (entry.text) lines.push(indent(entry.text));
         for (const call of entry.toolCalls) lines.push(`              → ${call.name}(${compact(call.args)})`);
         if (entry.outputError) lines.push(`              ✗ output rejected (output_type): ${entry.outputError}; the model is asked for a correction`);
@@ -29,6 +34,7 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
       case 'compaction':
         lines.push(`${time}  ${stepLabel(entry.activityId)} · compaction of ${entry.summarisedMessages} messages · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
         if (entry.summary) lines.push(indent(`summary: ${truncate(entry.summary, 400)}`));
+        if (entry.usage) lines.push(`              ${describeCall(entry.usage, entry.costUsd)}`);
         if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
         break;
       case 'tool':
@@ -66,6 +72,7 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
           `${time}  ${entry.status}${entry.failureType ? ` (${entry.failureType})` : ''}${entry.result ? `: ${entry.result.stopReason} after ${entry.result.steps} steps` : ''}${entry.failure ? `: ${entry.failure}` : ''}`,
         );
         if (entry.result?.stopDetail) lines.push(indent(entry.result.stopDetail));
+        if (entry.result?.usage) lines.push(`              total: ${entry.result.usage.inputTokens} in / ${entry.result.usage.outputTokens} out tokens, ${describeCost(entry.result.usage)}`);
         if (entry.result?.output) lines.push(indent(entry.result.output));
         break;
     }
@@ -99,6 +106,18 @@ function renderTool(time: string, entry: ToolEntry): string[] {
   }
   if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
   return lines;
+}
+
+/** "1000 in / 500 out tokens · $0.0200" (or "· price unknown"); no cost for calls of workers before pricing. */
+function describeCall(usage: Usage, costUsd: number | null | undefined): string {
+  const cached = usage.cachedInputTokens ? ` (${usage.cachedInputTokens} cached)` : '';
+  const cost = costUsd === undefined ? '' : costUsd === null ? ' · price unknown' : ` · $${formatUsd(costUsd)}`;
+  return `${usage.inputTokens} in${cached} / ${usage.outputTokens} out tokens${cost}`;
+}
+
+function describeOverCostLimit(over: NonNullable<ModelStepResult['overCostLimit']>): string {
+  if (over.unpriced) return `no price for the model, $${formatUsd(over.remainingUsd)} left`;
+  return `worst case $${formatUsd(over.worstCaseUsd)} (${over.promptTokens} prompt tokens, up to ${over.maxOutputTokens} out), $${formatUsd(over.remainingUsd)} left`;
 }
 
 function retries(attempts: number): string {

@@ -151,12 +151,14 @@ async function streamed(result: StreamTextResult<ToolSet, never>, onTextDelta: (
 function toResponse(
   text: string,
   toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown }>,
-  usage: { inputTokens: number | undefined; outputTokens: number | undefined },
+  usage: { inputTokens: number | undefined; outputTokens: number | undefined; inputTokenDetails?: { cacheReadTokens: number | undefined } },
 ): ModelResponse {
+  // Cached prompt tokens are billed at their own price: kept apart when the provider reports them.
+  const cachedInputTokens = usage.inputTokenDetails?.cacheReadTokens;
   return {
     text,
     toolCalls: toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: (call.input ?? {}) as Record<string, unknown> })),
-    usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
+    usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, ...(cachedInputTokens ? { cachedInputTokens } : {}) },
   };
 }
 

@@ -43,7 +43,7 @@ const replySchema = z.strictObject({
   delayAttempts: z.number().int().min(1).optional(),
   /** Stream the text word by word, this many ms apart (as real providers do), to clients that follow the run. */
   streamMs: z.number().int().min(0).optional(),
-  usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+  usage: z.strictObject({ inputTokens: z.number(), outputTokens: z.number(), cachedInputTokens: z.number().optional() }).optional(),
 });
 
 /**

@@ -1,6 +1,7 @@
 import type { McpServerConfig } from '../config/agent-config';
 import type { ConversationBase } from './conversation-base';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
+import type { ModelPrice } from './model-price';
 
 /**
  * What crosses between the agent workflow and its activities: conversation references and
@@ -64,6 +65,14 @@ export interface ModelStepInput {
   budget?: StepBudget | null;
   /** Set by runs that retry the provider's failures themselves (src/protocol/workflow-retries.ts). */
   workflowRetries?: WorkflowRetriesInput;
+  /** The agent config's price of `model` (its `pricing`), over the worker's table. Absent: the worker's. */
+  price?: ModelPrice;
+  /**
+   * Set when a cost limit applies: the USD the run may still spend. The step refuses the call
+   * (`overCostLimit`) when its worst case (the prompt's tokens at the input price plus `maxTokens`
+   * at the output price) is more, or when the model has no price.
+   */
+  costLimit?: { remainingUsd: number };
 }
 
 /**
@@ -87,6 +96,13 @@ export interface ModelStepResult {
   outputError?: string;
   /** The step's tools that sub-agents may not be given (declared `childSafe: false` on the worker). */
   childUnsafeTools?: string[];
+  /**
+   * What the call cost in USD, priced by the worker (so replay needs no price table): null when the
+   * model's price is unknown; 0 when no model was called. Absent in steps of workers before pricing.
+   */
+  costUsd?: number | null;
+  /** Set (and no model was called) when the call's worst case is more than `costLimit.remainingUsd`, or the model has no price. */
+  overCostLimit?: { worstCaseUsd: number; remainingUsd: number; promptTokens: number; maxOutputTokens: number; unpriced?: true };
 }
 
 /** Summarises the older part of a conversation so it fits the budget again. */
@@ -99,11 +115,15 @@ export interface CompactionInput {
   taskIndex: number;
   sequence: number;
   workflowRetries?: WorkflowRetriesInput;
+  /** As `ModelStepInput.price`. */
+  price?: ModelPrice;
 }
 
 export interface CompactionResult {
   summary: string;
   usage: Usage;
+  /** As `ModelStepResult.costUsd`. */
+  costUsd?: number | null;
 }
 
 export interface McpToolListing {

@@ -39,8 +39,11 @@ export type Message = UserMessage | AssistantMessage | ToolMessage;
 
 /** Token usage of one model call, or a sum of several. */
 export interface Usage {
+  /** Every input token, cached ones included. */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache (billed at the cached-input price); absent: none reported. */
+  cachedInputTokens?: number;
 }
 
 /** A tool as the model sees it: the JSON Schema of its parameters. */

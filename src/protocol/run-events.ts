@@ -43,6 +43,8 @@ export type RunEvent = EventBase &
     | { type: 'budget-advisory'; step: number; promptTokens: number; contextWindow: number; percent: number }
     | { type: 'context-compacted'; step: number; tokensBefore: number; removedMessages: number }
     | { type: 'budget-stopped'; step: number; promptTokens: number; limitTokens: number }
+    /** The run (turn, thread) stopped with `cost_limit`: what it spent of which limit, and why. */
+    | { type: 'cost-limit-stopped'; step: number; spentUsd: number; limitUsd: number; detail: string }
     | { type: 'mcp-progress'; step: number; callId: string; toolName: string; progress: ProgressNote }
     | { type: 'mcp-server-unavailable'; server: string; error: string }
     | { type: 'approval-requested'; request: ApprovalRequest }

@@ -139,7 +139,8 @@ export interface StoredToolResults {
 /**
  * Why a run ended. All are normal results, never failures: `completed` (a final answer),
  * `max_steps`, `context_length_exceeded`, `output_invalid` (the answer failed `output_type`),
- * `budget_limit` (the prompt stayed over the `limit:` budget after compaction).
+ * `budget_limit` (the prompt stayed over the `limit:` budget after compaction), `cost_limit` (the
+ * next call could pass the config's `cost_limit`, or the last one did).
  */
 export type StopReason =
   | 'completed'
@@ -147,6 +148,8 @@ export type StopReason =
   | 'context_length_exceeded'
   | 'output_invalid'
   | 'budget_limit'
+  /** The run (thread turn, thread) would spend more than its `cost_limit` (`thread_cost_limit`). */
+  | 'cost_limit'
   /** A thread turn stopped by a newer message (policy `interrupt`). */
   | 'interrupted';
 
@@ -213,9 +216,21 @@ export interface AgentRunResult {
   toolResultCount?: number;
 }
 
-/** Token usage of a run: the totals, and the same per "provider:model". */
-export interface UsageSummary extends Usage {
-  byModel: Record<string, Usage>;
+/** Tokens and cost of one model's calls in a run. */
+export interface ModelUsage extends Usage {
+  /** USD of the priced calls (the worker prices each call; docs/observability.md). Absent in runs before pricing. */
+  costUsd?: number;
+  /** Calls whose price the worker did not know: counted, never priced at zero. */
+  unpricedCalls?: number;
+}
+
+/**
+ * Token usage and cost of a run: the totals, and the same per "provider:model". Sub-agents' usage
+ * is added to their parent's; a continued or handed-off run carries it on. `costUsd` is a lower
+ * bound when `unpricedCalls` is more than 0.
+ */
+export interface UsageSummary extends ModelUsage {
+  byModel: Record<string, ModelUsage>;
 }
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */

@@ -75,6 +75,17 @@ export const AgentEvaluationAttribute = defineSearchAttributeKey('AgentEvaluatio
 export const AgentResourceAttribute = defineSearchAttributeKey('AgentResource', SearchAttributeType.KEYWORD);
 
 /**
+ * What a run (thread) has cost so far in USD (Double): its priced model calls, its sub-agents' and
+ * the executions it continues included. Written when an execution closes or continues (a thread:
+ * after each turn), on runs whose client set it at start (`AgentClient` sets 0). Finds expensive runs.
+ * @example
+ * import { AgentCostUsdAttribute } from 'durable-agents/workflow';
+ *
+ * for await (const run of client.workflow.list({ query: `${AgentCostUsdAttribute.name} > 1` })) console.log(run.workflowId);
+ */
+export const AgentCostUsdAttribute = defineSearchAttributeKey('AgentCostUsd', SearchAttributeType.DOUBLE);
+
+/**
  * Every search attribute of agent runs, as keys: give them to a test server when it starts, so runs
  * can start there (a plain dev server lacks them and refuses the run with
  * `SearchAttributesMissingError`).
@@ -84,10 +95,18 @@ export const AgentResourceAttribute = defineSearchAttributeKey('AgentResource', 
  *
  * const environment = await TestWorkflowEnvironment.createLocal({ server: { searchAttributes: [...agentSearchAttributes] } });
  */
-export const agentSearchAttributes = [AgentNameAttribute, AgentStatusAttribute, AgentSkillSourcesAttribute, AgentForkOfAttribute, AgentEvaluationAttribute, AgentResourceAttribute] as const;
+export const agentSearchAttributes = [
+  AgentNameAttribute,
+  AgentStatusAttribute,
+  AgentSkillSourcesAttribute,
+  AgentForkOfAttribute,
+  AgentEvaluationAttribute,
+  AgentResourceAttribute,
+  AgentCostUsdAttribute,
+] as const;
 
 /** Name and type of each attribute, for registration (the same list as `agentSearchAttributes`). */
-export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' }> = agentSearchAttributes.map((key) => ({
+export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' | 'Double' }> = agentSearchAttributes.map((key) => ({
   name: key.name,
-  type: key.type === SearchAttributeType.KEYWORD_LIST ? 'KeywordList' : 'Keyword',
+  type: key.type === SearchAttributeType.KEYWORD_LIST ? 'KeywordList' : key.type === SearchAttributeType.DOUBLE ? 'Double' : 'Keyword',
 }));

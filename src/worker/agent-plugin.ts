@@ -13,6 +13,8 @@ import { createMemoryTools } from '../memory/memory-tools';
 import { MemoryUnavailableError, type MemoryStore } from '../memory/memory-store';
 import { FolderMemoryStore } from '../memory/folder-memory-store';
 import type { ModelRegistry } from '../models/model-registry';
+import { PriceTable } from '../models/model-prices';
+import type { ModelPrices } from '../protocol/model-price';
 import type { Tool } from '../tools/define-tool';
 import { subagentTools } from '../tools/subagent-tools';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -46,6 +48,11 @@ export interface AgentPluginOptions {
    * The worker does not start when it cannot write and read back a probe object.
    */
   artifacts?: ArtifactStore;
+  /**
+   * Model prices (USD per million tokens) over `DEFAULT_MODEL_PRICES`, by "provider:model" or a
+   * "provider:prefix*" key: each model call is priced on the worker (docs/observability.md).
+   */
+  prices?: ModelPrices;
   /** Where the worker clones git skill sources. Default: `.temporal-data/skill-cache/worker` under the working directory. */
   skillCacheDir?: string;
   /**
@@ -116,6 +123,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       artifacts,
       mcp: this.mcp,
       models: this.options.models ?? defaultModelRegistry(),
+      prices: new PriceTable(this.options.prices),
       conversations: new QueryConversationSource(client, artifacts),
       recordings: new RecordedRuns(client),
       searchAttributesClient: client,

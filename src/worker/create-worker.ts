@@ -10,6 +10,8 @@ import type { McpConnections } from '../mcp/mcp-connections';
 import type { MemoryStore } from '../memory/memory-store';
 import { memoryStoreFromEnvironment } from '../memory/memory-store-from-environment';
 import type { ModelRegistry } from '../models/model-registry';
+import { pricesFromEnvironment } from '../models/price-file';
+import type { ModelPrices } from '../protocol/model-price';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import type { Tool } from '../tools/define-tool';
 import { AgentPlugin } from './agent-plugin';
@@ -40,6 +42,8 @@ export interface AgentWorkerOptions {
    * closed when the worker stops.
    */
   memory?: MemoryStore;
+  /** Model prices over the defaults (USD per million tokens). Default: the JSON file AGENT_MODEL_PRICES names, when set. */
+  prices?: ModelPrices;
   /** Where the worker clones git skill sources. Default: AGENT_SKILL_CACHE or .temporal-data/skill-cache/worker. */
   skillCacheDir?: string;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
@@ -78,7 +82,7 @@ export interface AgentWorkerOptions {
  * environment, as docs/deployment.md lists: `AGENT_PAYLOAD_KEYS` (payload encryption),
  * `AGENT_ARTIFACT_STORE` / `AGENT_ARTIFACT_DIR`, `AGENT_MEMORY_URL` / `AGENT_MEMORY_DIR`,
  * `AGENT_SKILL_CACHE`, `AGENT_WORKFLOW_BUNDLE`, `AGENT_MAX_CACHED_WORKFLOWS`, `AGENT_WORKER_SHUTDOWN_GRACE`,
- * `AGENT_LIVE_UPDATE_MS`. `AgentPlugin` itself reads none of them.
+ * `AGENT_LIVE_UPDATE_MS`, `AGENT_MODEL_PRICES`. `AgentPlugin` itself reads none of them.
  * @example
  * import { NativeConnection } from '@temporalio/worker';
  * import { createAgentWorker } from 'durable-agents/worker';
@@ -95,6 +99,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const plugin = new AgentPlugin({
     tools: options.tools,
     artifacts: options.artifacts ?? artifactStoreFromEnvironment(environment),
+    prices: options.prices ?? pricesFromEnvironment(environment),
     skillCacheDir: options.skillCacheDir ?? environment.AGENT_SKILL_CACHE ?? path.join(DEFAULT_DATA_DIR, 'skill-cache', 'worker'),
     ...(options.models ? { models: options.models } : {}),
     ...(options.client ? { client: options.client } : {}),

@@ -28,6 +28,9 @@ export { ModelError } from '../models/model-provider';
 export type { ModelProvider, ModelRequest, ModelResponse } from '../models/model-provider';
 export { ModelRegistry } from '../models/model-registry';
 export { defaultModelRegistry } from './default-models';
+export { DEFAULT_MODEL_PRICES, PriceTable } from '../models/model-prices';
+export { loadPriceFile } from '../models/price-file';
+export type { ModelPrice, ModelPrices } from '../protocol/model-price';
 export { ScriptedModel, loadModelScript, modelScriptSchema } from '../models/scripted-model';
 export type { ModelScript, ModelScriptInput, ScriptedCall, ScriptedModelOptions, ScriptedReply } from '../models/scripted-model';
 

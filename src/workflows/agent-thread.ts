@@ -3,6 +3,7 @@ import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import type { AgentThreadWorkflowInput, ThreadResult } from '../protocol/thread-types';
 import { restoreCarriedToolResults } from './carried-tool-results';
+import { spentUsd } from './agent-loop';
 import { firstStep } from './loop-decisions';
 import { installRunHandlers } from './run-handlers';
 import { markFailed } from './run-lifecycle';
@@ -100,6 +101,7 @@ async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): P
 /** A turn the previous execution was in the middle of (it continued as new between two steps). */
 async function resumeTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook): Promise<void> {
   const turn = book.current!;
+  state.turnCostBase = spentUsd(turn.usageAtStart);
   state.stepLimit = Math.max(turn.firstStep - 1, state.carried?.stepBase ?? 0) + state.config.max_steps;
   await answerTurn(state, approvals, book, null);
 }

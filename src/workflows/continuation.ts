@@ -15,6 +15,7 @@ import { drainInjectedMessages } from './run-handlers';
 import { originLinkAttributes } from './fork-start';
 import { BOUNDED_CONTINUATION_PATCH, CARRIED_REFERENCES_PATCH, DEFAULT_CONTINUE_AS_NEW_POINT_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patches';
 import { markContinued } from './run-lifecycle';
+import { costAttributes } from './cost-attribute';
 import type { RunState } from './run-state';
 
 /**
@@ -101,7 +102,7 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
   }
   // The attributes given here replace the run's (see handoffSearchAttributes).
-  const typedSearchAttributes = [...handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH)), ...originLinkAttributes()];
+  const typedSearchAttributes = [...handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH)), ...originLinkAttributes(), ...costAttributes(state)];
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
 }
 

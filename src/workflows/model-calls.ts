@@ -1,6 +1,7 @@
 import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
+import { findPrice, type ModelPrice } from '../protocol/model-price';
 import type { CompactionInput, ConversationThread, ModelStepInput, ModelStepResult } from '../protocol/run-types';
 import { retriedCall } from './activity-retries';
 import { activitySummary } from './activity-summary';
@@ -8,6 +9,7 @@ import { addUsage } from './agent-loop';
 import { describeFailure, failureType } from './describe-failure';
 import { budgetVerdict, compactionPoint } from './loop-decisions';
 import { enterPhase, RunStop } from './run-lifecycle';
+import { costLimitAfterCall, costLimitBeforeCall } from './run-cost';
 import { availableTools, extraToolSpecs, type RunState } from './run-state';
 
 /**
@@ -21,7 +23,7 @@ import { availableTools, extraToolSpecs, type RunState } from './run-state';
  * One model call on a thread (the executor's with the budget and output schema, the planner's
  * without). A dead worker or a timeout is retried for as long as the run lives; the provider's
  * own retryable failures (rate limit, 5xx) up to `max_retries` tries. A context-length error
- * becomes a `RunStop`; any other failure after the retries fails the run with the failure's type.
+ * and a cost limit (before the call or after it, `run-cost.ts`) become a `RunStop`; any other failure after the retries fails the run with the failure's type.
  */
 export async function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
   const { config, timeouts, budget } = state;
@@ -37,9 +39,12 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     step: state.step,
     ...(thread === 'executor' ? {} : { purpose: thread }),
     ...(thread === 'executor' && budget ? { budget } : {}),
+    ...agentPrice(state, model),
+    ...costLimitBeforeCall(state),
   };
+  let reply: ModelStepResult;
   try {
-    const reply = await retriedCall(state, 'model', activityId, (attempt) =>
+    reply = await retriedCall(state, 'model', activityId, (attempt) =>
       proxyActivities<AgentActivities>({
         activityId: attempt.activityId,
         summary: activitySummary(attempt.activityId, `model ${model}`),
@@ -48,8 +53,6 @@ export async function callModel(state: RunState, thread: ConversationThread, act
         retry: attempt.retry,
       }).modelStep({ ...request, ...attempt.input }),
     );
-    addUsage(state.usage, reply.model, reply.usage);
-    return reply;
   } catch (error) {
     if (isCancellation(error)) throw error;
     if (failureType(error) === ErrorCode.contextLengthExceeded) {
@@ -57,6 +60,9 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     }
     throw ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? 'ModelStepFailed');
   }
+  addUsage(state.usage, reply.model, reply.usage, reply.costUsd);
+  costLimitAfterCall(state, reply);
+  return reply;
 }
 
 /**
@@ -90,7 +96,7 @@ export async function executorStep(state: RunState): Promise<ModelStepResult> {
 async function compact(state: RunState, keepFrom: number, tokensBefore: number): Promise<void> {
   const { config, timeouts, taskIndex, step } = state;
   enterPhase(state, 'compacting');
-  const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++ };
+  const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++, ...agentPrice(state, config.model) };
   const result = await retriedCall(state, 'compaction', `step-${step}.compaction`, (attempt) =>
     proxyActivities<AgentActivities>({
       activityId: attempt.activityId,
@@ -100,7 +106,13 @@ async function compact(state: RunState, keepFrom: number, tokensBefore: number):
       retry: attempt.retry,
     }).compactConversation({ ...request, ...attempt.input }),
   );
-  addUsage(state.usage, config.model, result.usage);
+  addUsage(state.usage, config.model, result.usage, result.costUsd);
   const { removedMessages } = state.threads.compact(taskIndex, keepFrom, result.summary);
   state.events.push({ type: 'context-compacted', step, tokensBefore, removedMessages });
+}
+
+/** The agent config's own price of `model` for the activity's input (nothing when the config has no `pricing`, as before it existed). */
+function agentPrice(state: RunState, model: string): { price?: ModelPrice } {
+  const price = state.config.pricing ? findPrice(state.config.pricing, model) : null;
+  return price ? { price } : {};
 }

@@ -52,6 +52,9 @@ export const DEFAULT_CONTINUE_AS_NEW_POINT_PATCH = 'default-continue-as-new-poin
 /** Continue-as-new carries the newest tool results by reference (an artifact) and 12 KB of events, not copies. */
 export const CARRIED_REFERENCES_PATCH = 'carried-references';
 
+/** Runs with a cost limit check it around model calls; runs started with `AgentCostUsd` keep it current. */
+export const COST_ACCOUNTING_PATCH = 'cost-accounting';
+
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
   {
@@ -158,6 +161,18 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['carried-references/since-carried-references.execution-1-of-3.json', 'carried-references/since-carried-references.execution-2-of-3.json'],
       without: ['long-run-handoff/since-bounded-continuation.execution-1-of-5.json'],
+    },
+  },
+  {
+    id: COST_ACCOUNTING_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A run with `cost_limit` (a thread: `cost_limit` per turn, `thread_cost_limit`) stops with `cost_limit` before a model call when nothing is left, gives the model step what is left (the step refuses a call whose worst case is more) and stops after a call that passed the limit and asks for tools; its sub-agents get what is left as their `cost_limit`. A run started with `AgentCostUsd` writes its cost into it with the status upserts it makes anyway (completed, continued, failed; a thread after each turn), and starts its sub-agents with it. Consulted only by runs with a cost limit or with `AgentCostUsd`; before, neither existed.',
+    stage: 'patched',
+    histories: {
+      with: ['cost-rollup/since-cost-accounting.execution-1-of-3.json', 'cost-limit-before-call/since-cost-accounting.json', 'cost-limit-after-call/since-cost-accounting.json'],
+      without: [],
+      missing: { without: 'runs before it had neither a cost limit nor AgentCostUsd, so none went through its code' },
     },
   },
 ];

@@ -4,6 +4,7 @@ import type { AgentRunResult, ApprovalRequest, RunPhase, StopReason } from '../p
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { continuationHeading } from './agent-loop';
 import { describeWait } from './approval-gate';
+import { costAttributes } from './cost-attribute';
 import { STATUS_ON_CLOSE_PATCH } from './patches';
 import type { RunState } from './run-state';
 
@@ -24,7 +25,7 @@ export class RunStop {
  */
 export function markContinued(state: RunState, next: string): boolean {
   if (!patched(STATUS_ON_CLOSE_PATCH)) return false;
-  upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'continued' }]);
+  upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'continued' }, ...costAttributes(state)]);
   const how = next === state.config.name ? 'the history was long' : `handed off to ${next}`;
   setDetails(state, `continued as new after step ${state.step - 1}: ${how}`);
   return true;
@@ -40,7 +41,7 @@ export function markFailed(state: RunState, error: unknown): void {
   state.phase = 'failed';
   state.events.push({ type: 'run-failed', step: state.step, failureType: error instanceof ApplicationFailure ? (error.type ?? null) : null, message: error.message });
   setDetails(state, `failed at step ${state.step}: ${error.message}`);
-  if (patched(STATUS_ON_CLOSE_PATCH)) upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'failed' }]);
+  if (patched(STATUS_ON_CLOSE_PATCH)) upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'failed' }, ...costAttributes(state)]);
 }
 
 /**
@@ -93,7 +94,7 @@ function setDetails(state: RunState, details: string): void {
 export function finishRun(state: RunState, reason: StopReason, output: string, extra: Partial<AgentRunResult> = {}): AgentRunResult {
   state.stopReason = reason;
   state.phase = 'completed';
-  upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }]);
+  upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }, ...costAttributes(state)]);
   state.events.push({ type: 'run-completed', stopReason: reason, output });
   setDetails(state, `completed: ${reason}`);
   return boundedResult({

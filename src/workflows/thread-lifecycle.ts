@@ -11,11 +11,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { AgentConfig } from '../config/agent-config';
-import type { CarriedState, UsageSummary } from '../protocol/run-types';
+import type { CarriedState, ModelUsage, UsageSummary } from '../protocol/run-types';
+import { roundUsd } from '../protocol/model-price';
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentThreadWorkflowInput, TurnResult } from '../protocol/thread-types';
-import { emptyUsage } from './agent-loop';
 import { enterPhase, RunStop } from './run-lifecycle';
+import { costAttributes } from './cost-attribute';
+import { spentUsd } from './agent-loop';
 import type { RunState } from './run-state';
 import type { StepsEnd } from './run-steps';
 import type { PlanRequest } from './planner';
@@ -27,7 +29,9 @@ export type ThreadStatusValue = 'idle' | 'running' | 'closed';
 
 /** Sets `AgentStatus` (one command, only when it changes) and the Web UI's current details. */
 export function showThreadStatus(state: RunState, book: ThreadBook, status: ThreadStatusValue): void {
-  if (workflowInfo().typedSearchAttributes.get(AgentStatusAttribute) !== status) upsertSearchAttributes([{ key: AgentStatusAttribute, value: status }]);
+  if (workflowInfo().typedSearchAttributes.get(AgentStatusAttribute) !== status) {
+    upsertSearchAttributes([{ key: AgentStatusAttribute, value: status }, ...(status === 'running' ? [] : costAttributes(state))]);
+  }
   const queued = book.queued.length > 0 ? ` · ${book.queued.length} message(s) queued` : '';
   const turns = `${book.turnsCompleted} turn(s) answered`;
   if (status === 'running' && book.current) setCurrentDetails(`turn ${book.current.turn} running (${state.config.name}) · ${turns}${queued}`);
@@ -43,6 +47,7 @@ export function showThreadStatus(state: RunState, book: ThreadBook, status: Thre
 export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null {
   const firstStep = state.step + 1;
   const next = book.startNext(firstStep, Date.now(), copyUsage(state.usage), state.toolResultCount);
+  state.turnCostBase = spentUsd(state.usage);
   state.threads.push('executor', { role: 'user', content: next.text });
   state.events.push({ type: 'turn-started', turn: next.turn, messageId: next.messageId, text: next.text });
   showThreadStatus(state, book, 'running');
@@ -117,18 +122,26 @@ export async function continueThread(state: RunState, book: ThreadBook, input: A
 }
 
 function copyUsage(usage: UsageSummary): UsageSummary {
-  return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, byModel: Object.fromEntries(Object.entries(usage.byModel).map(([model, used]) => [model, { ...used }])) };
+  return { ...usage, byModel: Object.fromEntries(Object.entries(usage.byModel).map(([model, used]) => [model, { ...used }])) };
 }
 
-/** The tokens used since `before` (per model too). */
+/** The tokens and cost used since `before` (per model too). */
 function usageSince(before: UsageSummary, now: UsageSummary): UsageSummary {
-  const since = emptyUsage();
-  since.inputTokens = now.inputTokens - before.inputTokens;
-  since.outputTokens = now.outputTokens - before.outputTokens;
+  const since: UsageSummary = { ...modelUsageSince(before, now), byModel: {} };
   for (const [model, used] of Object.entries(now.byModel)) {
-    const earlier = before.byModel[model] ?? { inputTokens: 0, outputTokens: 0 };
-    const delta = { inputTokens: used.inputTokens - earlier.inputTokens, outputTokens: used.outputTokens - earlier.outputTokens };
-    if (delta.inputTokens > 0 || delta.outputTokens > 0) since.byModel[model] = delta;
+    const delta = modelUsageSince(before.byModel[model] ?? { inputTokens: 0, outputTokens: 0 }, used);
+    if (delta.inputTokens > 0 || delta.outputTokens > 0 || (delta.unpricedCalls ?? 0) > 0) since.byModel[model] = delta;
   }
   return since;
+}
+
+function modelUsageSince(before: ModelUsage, now: ModelUsage): ModelUsage {
+  const cachedInputTokens = (now.cachedInputTokens ?? 0) - (before.cachedInputTokens ?? 0);
+  return {
+    inputTokens: now.inputTokens - before.inputTokens,
+    outputTokens: now.outputTokens - before.outputTokens,
+    ...(cachedInputTokens > 0 ? { cachedInputTokens } : {}),
+    ...(now.costUsd !== undefined ? { costUsd: roundUsd(now.costUsd - (before.costUsd ?? 0)) } : {}),
+    ...(now.unpricedCalls !== undefined ? { unpricedCalls: now.unpricedCalls - (before.unpricedCalls ?? 0) } : {}),
+  };
 }

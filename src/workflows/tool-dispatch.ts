@@ -13,7 +13,9 @@ import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } 
 import { READ_ARTIFACT_TOOL, WireName } from '../protocol/wire-names';
 import { activitySummary } from './activity-summary';
 import type { agentRun } from './agent-run';
-import { unapprovedResult, workflowErrorResult, workflowToolResult } from './agent-loop';
+import { addRunUsage, unapprovedResult, workflowErrorResult, workflowToolResult } from './agent-loop';
+import { childCostAttributes } from './cost-attribute';
+import { childCostLimit } from './run-cost';
 import type { ApprovalGate } from './approval-gate';
 import { describeFailure } from './describe-failure';
 import { claimHandoff, toolRoute } from './loop-decisions';
@@ -157,11 +159,13 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
       try {
         const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
           workflowId,
-          args: [{ config: childConfig(config, job, childSafe), task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
+          args: [{ config: { ...childConfig(config, job, childSafe), ...childCostLimit(state) }, task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
           staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
-          typedSearchAttributes: [{ key: AgentNameAttribute, value: config.name }, { key: AgentStatusAttribute, value: 'running' }, ...skillSources],
+          typedSearchAttributes: [{ key: AgentNameAttribute, value: config.name }, { key: AgentStatusAttribute, value: 'running' }, ...skillSources, ...childCostAttributes()],
         });
+        // The parent's usage and cost include its sub-agents'.
+        addRunUsage(state.usage, result.usage);
         return outcomeOf(index, job, workflowId, result);
       } catch (error) {
         if (isCancellation(error)) throw error;

@@ -46,7 +46,8 @@ describe('agent runs against real provider implementations (wire formats on loop
     const result = await run.result();
     expect(result.output).toBe('Five, and hi.');
     expect(result.toolResults.map((toolResult) => toolResult.content)).toEqual(['5', 'hi']);
-    expect(result.usage.byModel).toEqual({ 'openai:gpt-4o-mini': { inputTokens: 100, outputTokens: 16 } });
+    // Priced by the worker at the default table's gpt-4o-mini price ($0.15 / $0.60 per million).
+    expect(result.usage.byModel).toEqual({ 'openai:gpt-4o-mini': { inputTokens: 100, outputTokens: 16, costUsd: 0.0000246 } });
     // The 429 was retried after the server's retry-after (2 s), not the default backoff (1 s).
     const [limited, retried] = server.requests.slice(before);
     expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(1_900);
@@ -65,7 +66,7 @@ describe('agent runs against real provider implementations (wire formats on loop
     const run = await env.agents.startRun({ config: { name: 'typed', model: 'anthropic:claude-sonnet-4-5', tools: ['add'], output_type: schema }, task: 'Add 20 and 22' });
     const result = await run.result();
     expect(result.structuredOutput).toEqual({ total: 42 });
-    expect(result.usage.byModel).toEqual({ 'anthropic:claude-sonnet-4-5': { inputTokens: 80, outputTokens: 7 } });
+    expect(result.usage.byModel).toEqual({ 'anthropic:claude-sonnet-4-5': { inputTokens: 80, outputTokens: 7, costUsd: 0.000345 } });
     expect(server.requests.at(-1)!.body.output_config).toEqual({ format: { type: 'json_schema', schema } });
     expect(server.requests.at(-1)!.body.messages.at(-1).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_a', content: '42' });
     await recordHistory('provider-anthropic-structured', run);
@@ -84,17 +85,20 @@ describe('agent runs against real provider implementations (wire formats on loop
     const result = await run.result();
     expect(result.plan?.text).toBe('1. Echo the word\n2. Answer');
     expect(result.usage.byModel).toEqual({
-      'anthropic:claude-sonnet-4-5': { inputTokens: 25, outputTokens: 9 },
-      'openai:gpt-4o-mini': { inputTokens: 114, outputTokens: 7 },
+      'anthropic:claude-sonnet-4-5': { inputTokens: 25, outputTokens: 9, costUsd: 0.00021 },
+      'openai:gpt-4o-mini': { inputTokens: 114, outputTokens: 7, costUsd: 0.0000213 },
     });
-    expect(result.usage).toMatchObject({ inputTokens: 139, outputTokens: 16 });
+    expect(result.usage).toMatchObject({ inputTokens: 139, outputTokens: 16, costUsd: 0.0002313, unpricedCalls: 0 });
   });
 
   it('OpenAI-compatible server: a streamed tool step and answer, no key needed', async () => {
     const before = server.requests.length;
     server.respond(openAiStream({ toolCalls: [{ id: 'call_c', name: 'add', args: { a: 1, b: 1 } }] }), openAiStream({ chunks: ['Two.'] }));
     const run = await env.agents.startRun({ config: { name: 'local', model: 'openai-compatible:llama3.1', tools: ['add'] }, task: 'One plus one' });
-    expect((await run.result()).output).toBe('Two.');
+    const result = await run.result();
+    expect(result.output).toBe('Two.');
+    // A self-hosted model has no default price: its calls are flagged, never priced at zero.
+    expect(result.usage).toMatchObject({ costUsd: 0, unpricedCalls: 2 });
     const sent = server.requests.slice(before);
     expect(sent.map((request) => [request.url, request.body.model, request.body.stream, request.headers.authorization])).toEqual([
       ['/v1/chat/completions', 'llama3.1', true, undefined],

@@ -10,6 +10,7 @@ import type { MemoryStore } from '../../src/memory/memory-store';
 import type { ModelProvider } from '../../src/models/model-provider';
 import type { ModelRegistry } from '../../src/models/model-registry';
 import { McpConnections } from '../../src/mcp/mcp-connections';
+import type { ModelPrices } from '../../src/protocol/model-price';
 import { createAgentWorker } from '../../src/worker/create-worker';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../../src/codec/encryption-codec';
@@ -43,6 +44,8 @@ export interface TestEnvironmentOptions {
   dataConverter?: DataConverter;
   /** Extra model providers by prefix (for example a real provider pointed at a loopback server). */
   providers?: Record<string, ModelProvider>;
+  /** Model prices of the worker over the defaults (`AgentPlugin({ prices })`). */
+  prices?: ModelPrices;
   /** Default: a fresh one. Give another environment's to stand in for a second machine. */
   taskQueue?: string;
   /** Interceptors of the client the worker's activities and the test share (to observe calls). */
@@ -71,6 +74,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     taskQueue,
     tools: options.tools,
     models: withProviders(defaultModelRegistry(scripted), options.providers ?? {}),
+    ...(options.prices ? { prices: options.prices } : {}),
     artifacts: options.artifacts,
     ...(options.memory ? { memory: options.memory } : {}),
     mcp,

@@ -1,3 +1,4 @@
+import { describeCost } from '../../protocol/model-price';
 import { AgentClient } from '../../client/agent-client';
 import type { LiveSnapshot } from '../../protocol/live-snapshots';
 import { formatProgress, formatRunEvent } from '../event-printer';
@@ -184,12 +185,12 @@ function spinnerLabel(event: RunEvent): string | null {
 
 export function printResult(result: AgentRunResult, webUiUrl: string | null): void {
   console.log('');
-  console.log(`Answer (${result.stopReason}, ${result.steps} steps, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens):`);
+  console.log(`Answer (${result.stopReason}, ${result.steps} steps, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${describeCost(result.usage)}):`);
   console.log(result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output);
   if (result.stopDetail) console.log(`(${result.stopDetail})`);
   const models = Object.entries(result.usage.byModel);
   if (models.length > 1) {
-    console.log(`Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out`).join('; ')}`);
+    console.log(`Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out, ${describeCost(usage)}`).join('; ')}`);
   }
   if (webUiUrl) console.log(`\nWeb UI: ${webUiUrl}`);
 }

@@ -1,3 +1,4 @@
+import { describeCost } from '../../protocol/model-price';
 import { formatDuration } from '../../config/duration';
 import type { RunStatus } from '../../protocol/run-types';
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
@@ -65,7 +66,7 @@ export function formatStatus(workflowId: string, execution: string, status: RunS
   const lines = [`Run ${workflowId}: ${execution}, phase ${status.phase}, step ${status.step} of ${status.maxSteps}`];
   if (context.failure) lines.push(`Failed${context.failure.type ? ` (${context.failure.type})` : ''}: ${context.failure.message}`);
   lines.push(`Tools: ${status.activeTools.join(', ') || 'none'}${status.runningTools.length ? ` (running: ${status.runningTools.join(', ')})` : ''}`);
-  lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens`);
+  lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens, ${describeCost(status.usage)}`);
   if (status.budget) {
     const percent = Math.round((status.budget.promptTokens / status.budget.contextWindow) * 100);
     lines.push(`Context: ${status.budget.promptTokens} of ${status.budget.contextWindow} tokens (${percent}%)`);

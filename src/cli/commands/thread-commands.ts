@@ -1,5 +1,6 @@
 // `thread send | show | list | close`: threads from the command line.
 import { artifactStoreFromEnvironment } from '../../artifacts/artifact-store-from-environment';
+import { describeCost } from '../../protocol/model-price';
 import { AgentClient } from '../../client/agent-client';
 import type { Message } from '../../protocol/messages';
 import type { ThreadOptions } from '../../client/thread-handle';
@@ -78,7 +79,7 @@ export function followTurn(turn: TurnHandle, quiet: boolean, onEvent?: Parameter
 export function printTurnResult(result: TurnResult): void {
   const steps = result.lastStep - result.firstStep + 1;
   console.log('');
-  console.log(`Turn ${result.turn} (${result.stopReason}, ${steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens):`);
+  console.log(`Turn ${result.turn} (${result.stopReason}, ${steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${describeCost(result.usage)}):`);
   console.log(result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output);
   if (result.stopDetail) console.log(`(${result.stopDetail})`);
 }
