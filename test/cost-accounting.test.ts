@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildTranscript, renderTranscript } from '../src/history/history-view';
 import { ScriptedModel } from '../src/models/scripted-model';
 import { AgentCostUsdAttribute } from '../src/protocol/search-attributes';
+import type { UsageReport } from '../src/client/usage-report';
+import { runCli } from './support/cli-process';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
@@ -10,6 +13,10 @@ import { createTestTools } from './support/test-tools';
 // continue-as-new, a handoff and sub-agents, AgentCostUsd queryable, cost_limit stops, unpriced calls.
 
 let env: TestEnvironment;
+// Names of this file's own: the usage report reads every run of the shared test server.
+const suffix = randomUUID().slice(0, 8);
+const leadName = `lead_${suffix}`;
+const closerName = `closer_${suffix}`;
 // $10 per million input tokens, $20 per million output: a call of 1,000 in / 500 out costs $0.02.
 const prices = { 'scripted:priced*': { input: 10, output: 20 } };
 const call = { inputTokens: 1_000, outputTokens: 500 };
@@ -25,13 +32,21 @@ beforeAll(async () => {
         replies: [
           { toolCalls: [{ name: 'spawn_subagents', args: { jobs: [{ task: 'child job one' }, { task: 'child job two' }] } }], usage: call },
           { toolCalls: [{ name: 'echo', args: { text: 'between' } }], usage: call },
-          { toolCalls: [{ name: 'transfer_to_closer', args: {} }], usage: call },
+          { toolCalls: [{ name: `transfer_to_${closerName}`, args: {} }], usage: call },
         ],
         variants: [{ taskIncludes: 'child job', replies: [{ text: 'child done', usage: call }] }],
       },
       'priced-closer': { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'all done', usage: call }] },
       'priced-before': { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'one' } }], usage: call }, { text: 'never asked' }] },
       'priced-after': { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'never runs' } }], usage: { inputTokens: 1_000, outputTokens: 1_000 } }] },
+      'priced-thread': {
+        replies: [
+          { toolCalls: [{ name: 'echo', args: { text: 'a' } }], usage: call },
+          { toolCalls: [{ name: 'echo', args: { text: 'b' } }], usage: call },
+          { text: 'second answer', usage: call },
+          { text: 'never asked' },
+        ],
+      },
       'priced-final': { replies: [{ text: 'paid-for answer', usage: { inputTokens: 1_000, outputTokens: 1_000 } }] },
     },
   });
@@ -43,12 +58,12 @@ afterAll(async () => {
 
 describe('cost accounting', () => {
   it('rolls the cost up across sub-agents, continue-as-new and a handoff, and writes AgentCostUsd', async () => {
-    const lead = { name: 'lead', model: 'scripted:priced-lead', tools: ['echo'], handoffs: ['closer'], allow_parallel_subagents: true, max_steps: 6 };
-    const closer = { name: 'closer', model: 'scripted:priced-closer', max_steps: 6 };
-    const run = await env.agents.startRun({ config: lead, task: 'Do the work', agents: { closer }, historyEventLimit: 20 });
+    const lead = { name: leadName, model: 'scripted:priced-lead', tools: ['echo'], handoffs: [closerName], allow_parallel_subagents: true, max_steps: 6 };
+    const closer = { name: closerName, model: 'scripted:priced-closer', max_steps: 6 };
+    const run = await env.agents.startRun({ config: lead, task: 'Do the work', agents: { [closerName]: closer }, historyEventLimit: 20 });
     const result = await run.result();
     await recordHistory('cost-rollup', run);
-    expect(result).toMatchObject({ stopReason: 'completed', output: 'all done', agent: 'closer' });
+    expect(result).toMatchObject({ stopReason: 'completed', output: 'all done', agent: closerName });
     // Lead: 3 calls; its two sub-agents: 1 each; closer: 1. Six calls of $0.02.
     expect(result.usage.costUsd).toBeCloseTo(0.12, 9);
     expect(result.usage.unpricedCalls).toBe(0);
@@ -124,5 +139,53 @@ describe('cost accounting', () => {
     // An agent's own pricing prices it (and the limit applies).
     const priced = await (await env.agents.startRun({ config: { name: 'local', model: 'inhouse:local', pricing: { 'inhouse:local': { input: 1_000, output: 2_000 } } }, task: 'Hi' })).result();
     expect(priced.usage).toMatchObject({ costUsd: 0.04, unpricedCalls: 0 });
+  });
+
+  it('limits a thread per turn (cost_limit) and over all its turns (thread_cost_limit), and keeps its AgentCostUsd after each turn', async () => {
+    const config = { name: 'thrifty', model: 'scripted:priced-thread', tools: ['echo'], max_tokens: 100, cost_limit: 0.03, thread_cost_limit: 0.05 };
+    const thread = env.agents.thread(`thread-cost-${suffix}`, { config });
+    // Turn 1: two tool steps of $0.02 pass the turn's $0.03 (the second asks for a tool: stopped).
+    const one = await (await thread.send('first')).result();
+    expect(one).toMatchObject({ stopReason: 'cost_limit', usage: { costUsd: 0.04 } });
+    expect(one.stopDetail).toMatch(/cost_limit of the turn/);
+    // Turn 2 counts from its own start; $0.01 is left of the thread's $0.05, enough for a 100-token answer's worst case.
+    const two = await (await thread.send('second')).result();
+    expect(two).toMatchObject({ stopReason: 'completed', output: 'second answer', usage: { costUsd: 0.02 } });
+    // Turn 3: the thread has spent $0.06: stopped before any model call.
+    const three = await (await thread.send('third')).result();
+    expect(three.stopReason).toBe('cost_limit');
+    expect(three.stopDetail).toMatch(/spent \$0\.06 of the \$0\.05 thread_cost_limit/);
+    expect(env.modelCalls.filter((made) => made.modelId === 'priced-thread')).toHaveLength(3);
+    await eventually(async () => (await thread.run.workflow.describe()).typedSearchAttributes.get(AgentCostUsdAttribute) === 0.06);
+    await thread.close();
+    await thread.run.workflow.result();
+    await recordHistory('thread-cost-limit', thread.run);
+  });
+
+  it('reports closed runs by agent, model and day with `durable-agents usage`, sub-agents inside their parents', async () => {
+    const usage = async (...args: string[]) => {
+      const result = await runCli(['usage', '--since', '1h', '--json', ...args]);
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout) as UsageReport;
+    };
+    // The first test's run ended with the closer; its sub-agents (named after the lead) are in its cost.
+    const byAgent = await eventually(async () => {
+      const report = await usage('--agent', closerName);
+      return report.runs === 1 && report;
+    }, 30_000);
+    expect(byAgent).toMatchObject({ by: 'agent', runs: 1, costUsd: 0.12, rows: [{ key: closerName, runs: 1, costUsd: 0.12 }] });
+    expect((await usage('--agent', leadName)).runs).toBe(0);
+    const byModel = await usage('--agent', closerName, '--by', 'model');
+    expect(byModel.rows).toEqual([
+      { key: 'scripted:priced-lead', runs: 1, costUsd: 0.1, unpricedCalls: 0 },
+      { key: 'scripted:priced-closer', runs: 1, costUsd: 0.02, unpricedCalls: 0 },
+    ]);
+    const byDay = await usage('--agent', closerName, '--by', 'day');
+    expect(byDay.rows).toEqual([{ key: new Date().toISOString().slice(0, 10), runs: 1, costUsd: 0.12 }]);
+    const table = await runCli(['usage', '--since', '1h', '--agent', closerName]);
+    expect(table.stdout).toMatch(new RegExp(`${closerName}\\s+1\\s+0\\.1200`));
+    const refused = await runCli(['usage', '--by', 'week']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--by: must be one of agent, model, day (got 'week')");
   });
 });

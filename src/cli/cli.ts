@@ -12,6 +12,7 @@ const commands = {
   evaluate: () => import('./commands/eval-command'),
   status: () => import('./commands/status-command'),
   history: () => import('./commands/history-command'),
+  usage: () => import('./commands/usage-command'),
   watch: () => import('./commands/watch-command'),
   inject: () => import('./commands/inject-command'),
   approvals: () => import('./commands/approval-commands'),
@@ -93,6 +94,15 @@ program
   .option('--turn <n>', 'a thread: this turn only')
   .option('--json', 'machine-readable output')
   .action(async (run, options) => (await commands.history()).historyCommand(run, options));
+
+program
+  .command('usage')
+  .description('what closed agent runs cost, by agent, model or day (from the AgentCostUsd search attribute)')
+  .option('--since <duration>', 'runs closed in this long back from now (24h, 7d)', '7d')
+  .option('--agent <name>', 'only runs of this agent')
+  .option('--by <grouping>', 'agent, model (reads each run\'s result) or day', 'agent')
+  .option('--json', 'machine-readable output')
+  .action(async (options) => (await commands.usage()).usageCommand(options));
 
 program.command('watch <run>').description("print a run's events live until it finishes").action(async (run) => (await commands.watch()).watchCommand(run));
 

@@ -170,7 +170,7 @@ export const PATCHES: readonly PatchRecord[] = [
       'A run with `cost_limit` (a thread: `cost_limit` per turn, `thread_cost_limit`) stops with `cost_limit` before a model call when nothing is left, gives the model step what is left (the step refuses a call whose worst case is more) and stops after a call that passed the limit and asks for tools; its sub-agents get what is left as their `cost_limit`. A run started with `AgentCostUsd` writes its cost into it with the status upserts it makes anyway (completed, continued, failed; a thread after each turn), and starts its sub-agents with it. Consulted only by runs with a cost limit or with `AgentCostUsd`; before, neither existed.',
     stage: 'patched',
     histories: {
-      with: ['cost-rollup/since-cost-accounting.execution-1-of-3.json', 'cost-limit-before-call/since-cost-accounting.json', 'cost-limit-after-call/since-cost-accounting.json'],
+      with: ['cost-rollup/since-cost-accounting.execution-1-of-3.json', 'cost-limit-before-call/since-cost-accounting.json', 'cost-limit-after-call/since-cost-accounting.json', 'thread-cost-limit/since-cost-accounting.json'],
       without: [],
       missing: { without: 'runs before it had neither a cost limit nor AgentCostUsd, so none went through its code' },
     },
