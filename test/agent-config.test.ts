@@ -252,7 +252,7 @@ describe('bad configs refused by name', () => {
     expect(problemsOf({ name: 'bot', 'hitl-tools': [] })).toEqual(['hitl-tools: unknown field; did you mean hitl_tools?']);
     expect(problemsOf({ name: 'bot', timeouts: { tol: '1m' } })).toEqual(['timeouts.tol: unknown field; did you mean tool?']);
     expect(problemsOf({ name: 'bot', mcp_servers: [{ name: 'fs', comand: 'x', command: 'y' }] })).toEqual(['mcp_servers.0.comand: unknown field; did you mean command?']);
-    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts\)$/);
+    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts, pricing, cost_limit, thread_cost_limit\)$/);
   });
 
   it('refuses an output_type that is not a valid JSON Schema when the file is loaded', () => {

@@ -62,7 +62,7 @@ describe('CLI', () => {
     const run = await runCli(['run', '--config', config, '--task', 'Plan it', '--model', `scripted:${executor}`, '--follow', '--task-queue', env.taskQueue]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('Done as planned.');
-    expect(run.stdout).toContain(`Tokens by model: scripted:${planner} 12 in / 3 out; scripted:${executor} 30 in / 4 out`);
+    expect(run.stdout).toContain(`Tokens by model: scripted:${planner} 12 in / 3 out, $0.0000; scripted:${executor} 30 in / 4 out, $0.0000`);
   });
 
   it('refuses an invalid config before any workflow starts, naming the file and the field (exit 2)', async () => {
