@@ -111,7 +111,7 @@ describe('replay evaluation', () => {
     const report = await evaluateRuns(env.agents, { runs: [recordedRuns[0]!], config: config('openai:gpt-4o-mini') });
     expect(executions()).toBe(before);
     expect(report.runs[0]).toMatchObject({ sameAnswer: false, firstDivergentStep: 2, unmatchedToolCalls: [], evaluation: { output: 'The sum is 3.', steps: 2 } });
-    expect(report.runs[0]!.evaluation.tokensByModel).toEqual({ 'openai:gpt-4o-mini': { inputTokens: 80, outputTokens: 9 } });
+    expect(report.runs[0]!.evaluation.tokensByModel).toEqual({ 'openai:gpt-4o-mini': { inputTokens: 80, outputTokens: 9, costUsd: 0.0000174 } });
     // The model got the recorded result of add.
     expect(server.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '3' });
   });
