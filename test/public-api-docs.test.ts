@@ -37,7 +37,7 @@ const publicNames: Record<string, string[]> = {
     'resolveTemporalTarget', 'runTimeoutsSchema',
   ],
   'durable-agents/worker': [
-    'AgentPlugin', 'AgentPluginOptions', 'AgentWorkerOptions', 'ArtifactNotFoundError', 'ArtifactStore',
+    'AgentPlugin', 'AgentPluginOptions', 'AgentTelemetryOptions', 'AgentTelemetrySetup', 'AgentWorkerOptions', 'ArtifactNotFoundError', 'ArtifactStore',
     'ArtifactStoreUnavailableError', 'DEFAULT_MODEL_PRICES', 'FolderArtifactStore', 'FolderMemoryStore', 'ForgetRequest', 'ForgetResourceReport',
     'MEMORY_LIMITS', 'MemoryEntry', 'MemoryInputError', 'MemorySource', 'MemoryStore', 'MemoryUnavailableError', 'ModelError',
     'ModelPrice', 'ModelPrices', 'ModelProvider', 'ModelRegistry', 'ModelRequest', 'ModelResponse', 'ModelScript', 'ModelScriptInput', 'PostgresMemoryStore',
@@ -46,6 +46,7 @@ const publicNames: Record<string, string[]> = {
     'ScriptedReply', 'Tool', 'ToolContext', 'ToolDefinition', 'artifactStoreFromEnvironment', 'createAgentWorker',
     'createMemoryTools', 'dataConverterFromEnvironment', 'defaultModelRegistry', 'defineTool', 'forgetResource',
     'loadModelScript', 'loadPriceFile', 'memoryStoreFromEnvironment', 'modelScriptSchema', 'probeArtifactStore', 'registerSearchAttributes',
+    'startAgentTelemetry', 'telemetryOptionsFromEnvironment',
   ],
   'durable-agents/workflow': [
     'AgentConfig', 'AgentConfigInput', 'AgentCostUsdAttribute', 'AgentEvaluationAttribute', 'AgentForkOfAttribute', 'AgentNameAttribute',

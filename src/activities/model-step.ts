@@ -19,6 +19,7 @@ import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../protocol/payload-size
 import { attemptNumber, callFailure } from './activity-attempts';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
+import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 /** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
 const TEXT_REPORT_EVERY_MS = 100;
@@ -29,6 +30,8 @@ export interface ModelStepDependencies {
   conversations: ConversationSource;
   /** Prices model calls (default: `DEFAULT_MODEL_PRICES` alone). */
   prices?: PriceTable;
+  /** Spans and metrics of model calls (`chat {model}`). Default: none. */
+  telemetry?: AgentTelemetry;
 }
 
 /** Prices of a worker given none: the defaults. */
@@ -76,6 +79,8 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     }
     const purpose = input.purpose ?? 'executor';
     const attempt = attemptNumber(input.workflowRetries);
+    const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
+    const traced = { model: input.model, purpose, step: input.step, attempt, temperature: input.temperature, maxTokens: input.maxTokens, system: conversation.system, messages };
     const response = await withHeartbeat(async (live) => {
       let streamedText = '';
       const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
@@ -85,20 +90,22 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       };
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
-        return await provider.complete({
-          modelId,
-          system: conversation.system,
-          messages,
-          tools,
-          temperature: input.temperature,
-          maxTokens: input.maxTokens,
-          outputSchema: input.outputSchema,
-          attempt,
-          purpose,
-          step: input.step,
-          abortSignal: context.cancellationSignal,
-          onTextDelta,
-        });
+        return await telemetry.modelCall(traced, () =>
+          provider.complete({
+            modelId,
+            system: conversation.system,
+            messages,
+            tools,
+            temperature: input.temperature,
+            maxTokens: input.maxTokens,
+            outputSchema: input.outputSchema,
+            attempt,
+            purpose,
+            step: input.step,
+            abortSignal: context.cancellationSignal,
+            onTextDelta,
+          }),
+        );
       } catch (error) {
         // A step its stopping worker cancelled is not the provider's failure: it uses no retry.
         rethrowIfWorkerShutdown(`Model step ${input.step}`);

@@ -16,6 +16,7 @@ import type { ModelRegistry } from '../models/model-registry';
 import { PriceTable } from '../models/model-prices';
 import type { ModelPrices } from '../protocol/model-price';
 import type { Tool } from '../tools/define-tool';
+import type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 import { subagentTools } from '../tools/subagent-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { defaultModelRegistry } from './default-models';
@@ -67,6 +68,13 @@ export interface AgentPluginOptions {
    * connection, namespace and data converter.
    */
   client?: Client;
+  /**
+   * Traces and metrics (docs/observability.md), from `startAgentTelemetry`: `invoke_agent`,
+   * `chat {model}` and `execute_tool {name}` spans with Temporal's own, the GenAI metrics and the
+   * runtime's. Default: none, and no OpenTelemetry code is loaded. The worker then bundles its
+   * workflows at start (the tracing interceptors are not in the prebuilt bundle). You shut it down.
+   */
+  telemetry?: AgentTelemetrySetup;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
 }
@@ -116,6 +124,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   configureWorker(options: WorkerOptions): WorkerOptions {
     assertSupportedTemporal();
+    const telemetry = this.options.telemetry;
+    if (telemetry) options = telemetry.configureWorker(options);
     const client = this.options.client ?? this.clientOn(options);
     const artifacts = this.artifacts();
     const agentActivities = createActivities({
@@ -128,6 +138,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       recordings: new RecordedRuns(client),
       searchAttributesClient: client,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
+      ...(telemetry ? { telemetry: telemetry.instruments } : {}),
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {
@@ -144,6 +155,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   }
 
   configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    if (this.options.telemetry) options = this.options.telemetry.configureReplayWorker(options);
     return { ...options, ...this.workflowSource(options) };
   }
 
