@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { Worker, type NativeConnection, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
+import { Runtime, Worker, type NativeConnection, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { artifactStoreFromEnvironment, artifactStoreSource } from '../artifacts/artifact-store-from-environment';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
@@ -121,7 +121,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.
   await plugin.prepare({ artifactsSource: options.artifacts ? undefined : artifactStoreSource(environment) });
-  const workflowBundlePath = options.workflowBundlePath ?? environment.AGENT_WORKFLOW_BUNDLE;
+  const workflowBundlePath = options.workflowBundlePath ?? bundleFromEnvironment(environment, telemetry);
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
@@ -137,6 +137,18 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...options.workerOptions,
     plugins: [plugin, ...(options.memory ? [] : [closingWithWorker(memory)]), ...(ownTelemetry ? [closingWithWorker(ownTelemetry)] : []), ...(options.workerOptions?.plugins ?? [])],
   });
+}
+
+/**
+ * AGENT_WORKFLOW_BUNDLE, unless the worker traces: a bundle made beforehand lacks the tracing
+ * workflow interceptors (Temporal would ignore them, and runs would have no workflow spans), so the
+ * worker bundles at start and says why. A bundle passed as `workflowBundlePath` is used as given.
+ */
+function bundleFromEnvironment(environment: NodeJS.ProcessEnv, telemetry: AgentTelemetrySetup | undefined): string | undefined {
+  const bundle = environment.AGENT_WORKFLOW_BUNDLE;
+  if (!bundle || !telemetry) return bundle || undefined;
+  Runtime.instance().logger.warn(`durable-agents: not using AGENT_WORKFLOW_BUNDLE (${bundle}): the worker traces, and a bundle made beforehand lacks the tracing workflow interceptors; bundling at start instead`);
+  return undefined;
 }
 
 /** Closes what was made here from the environment (the memory store, the telemetry) when the worker stops: the plugin closes only what it made. */

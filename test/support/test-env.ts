@@ -15,6 +15,7 @@ import { createAgentWorker } from '../../src/worker/create-worker';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../../src/codec/encryption-codec';
 import { defaultModelRegistry } from '../../src/worker/default-models';
+import type { AgentTelemetrySetup } from '../../src/telemetry/agent-telemetry-setup';
 
 /**
  * A real worker and client on the test run's real Temporal server, with a scripted model whose
@@ -50,6 +51,8 @@ export interface TestEnvironmentOptions {
   taskQueue?: string;
   /** Interceptors of the client the worker's activities and the test share (to observe calls). */
   clientInterceptors?: WorkflowClientInterceptor[];
+  /** Traces and metrics of the worker (default: none). */
+  telemetry?: AgentTelemetrySetup;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -79,6 +82,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.memory ? { memory: options.memory } : {}),
     mcp,
     dataConverter,
+    telemetry: options.telemetry ?? false,
     // A test closes its worker when its assertions are done, sometimes with a call still running
     // (a cancelled run, a tool left blocked): not worth the production drain of 10 minutes.
     // Draining itself is tested with worker processes (test/worker-shutdown.test.ts).
