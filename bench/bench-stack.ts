@@ -11,6 +11,7 @@ import { createAgentWorker } from '../src/worker/create-worker';
 import { defaultModelRegistry } from '../src/worker/default-models';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import { createBaselineActivities } from './baseline/baseline-activities';
+import type { AgentTelemetrySetup } from '../src/telemetry/agent-telemetry-setup';
 
 /** A dev server, a worker and clients for one side of a side-by-side measurement. */
 export interface BenchStack {
@@ -28,6 +29,8 @@ export interface BenchStack {
   onModelCall: (call: ScriptedCall) => void;
   /** Opens the `gate` tool of one run (by workflow id). */
   gates: Map<string, () => void>;
+  /** Another agent worker of the same tools and scripts on a task queue of its own (with telemetry, for one), running until closed. */
+  addAgentWorker(options: { telemetry?: AgentTelemetrySetup }): Promise<{ agents: AgentClient; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -80,8 +83,9 @@ export async function startBenchStack(folder: string, name: string, options: Ben
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
   const taskQueue = `bench-${randomUUID()}`;
-  const agentWorker = (queue: string, workflowBundlePath?: string) =>
+  const agentWorker = (queue: string, workflowBundlePath?: string, telemetry?: AgentTelemetrySetup) =>
     createAgentWorker({
+      telemetry: telemetry ?? false,
       connection,
       client,
       taskQueue: queue,
@@ -112,6 +116,18 @@ export async function startBenchStack(folder: string, name: string, options: Ben
     baselineCodeAgents: codeBaselineWorker ? new AgentClient(client, { taskQueue: codeBaselineQueue }) : null,
     agents: new AgentClient(client, { taskQueue }),
     eagerAgents: new AgentClient(client, { taskQueue, eagerStart: true }),
+    async addAgentWorker({ telemetry }) {
+      const queue = `${taskQueue}-${randomUUID()}`;
+      const added = await agentWorker(queue, undefined, telemetry);
+      const addedRun = added.run();
+      return {
+        agents: new AgentClient(client, { taskQueue: queue }),
+        async close() {
+          added.shutdown();
+          await addedRun;
+        },
+      };
+    },
     async close() {
       worker.shutdown();
       baselineWorker.shutdown();
