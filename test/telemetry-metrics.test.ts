@@ -1,4 +1,5 @@
 // Metrics of agent runs: Prometheus' /metrics scraped for real from a worker, and the same metrics sent over OTLP to a real OpenTelemetry Collector.
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { freePort } from '../src/devserver/dev-server';
@@ -32,6 +33,7 @@ beforeAll(async () => {
       metered: {
         replies: [{ toolCalls: [{ name: 'lookup', args: { key: 'a' } }, { name: 'broken', args: {} }] }, { toolCalls: [{ name: 'lookup', args: { key: 'gated' } }] }, { text: 'done' }],
       },
+      shout: { replies: [{ toolCalls: [{ name: 'test__shout', args: { text: 'hi' } }] }, { text: 'shouted' }] },
     },
   });
 });
@@ -83,6 +85,16 @@ describe('metrics of agent runs', () => {
     const runsFinished = collector.metricPoints().filter((point) => point.metric === 'durable_agents.runs.finished' && point.attributes['durable_agents.stop_reason'] === 'completed');
     expect(runsFinished.at(-1)?.value).toBe(1);
   }, 120_000);
+});
+
+describe('metrics of MCP tool calls', () => {
+  it('counts a call to an MCP server\'s tool like a worker tool', async () => {
+    const mcpServer = { name: 'test', command: process.execPath, args: ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-test-server.ts')] };
+    const run = await env.agents.startRun({ config: { name: 'shouter', model: 'scripted:shout', mcp_servers: [mcpServer] }, task: 'Shout' });
+    expect((await run.result()).output).toBe('shouted');
+    const exposition = await (await fetch(telemetry.prometheusUrl!)).text();
+    expect(sample(exposition, 'durable_agents_tool_calls_total', 'gen_ai_tool_name="test__shout"', 'durable_agents_tool_outcome="ok"')).toBe(1);
+  }, 60_000);
 });
 
 describe('telemetry options from the environment', () => {

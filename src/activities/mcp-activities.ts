@@ -13,9 +13,12 @@ import type { McpConnections } from '../mcp/mcp-connections';
 import { LiveHeartbeat, withHeartbeat } from './heartbeat';
 import { ProgressReporter } from './progress-reporter';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
+import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 export interface McpDependencies {
   mcp: McpConnections;
+  /** Spans and metrics of tool calls (`execute_tool {name}`). Default: none. */
+  telemetry?: AgentTelemetry;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface McpDependencies {
  * listing, and a call to it is an error result the model sees.
  */
 export function createMcpActivities(dependencies: McpDependencies) {
-  return {
+  const activities = {
     async listMcpTools(servers: McpServerConfig[]): Promise<McpToolListing> {
       const listing: McpToolListing = { tools: [], unavailable: [] };
       for (const server of servers) {
@@ -100,6 +103,13 @@ export function createMcpActivities(dependencies: McpDependencies) {
         silence.stop();
       }
     },
+  };
+  const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
+  return {
+    ...activities,
+    // The same execute_tool span and tool metrics as the worker's own tools.
+    callMcpTool: (input: McpToolCallInput): Promise<ToolResult> =>
+      telemetry.toolCall({ call: input.call, step: input.step, attempt: Context.current().info.attempt }, () => activities.callMcpTool(input)),
   };
 }
 
