@@ -97,8 +97,9 @@ describe('traces of an agent run', () => {
     await eventually(async () => ((await run.status()).pendingApprovals.length === 1 ? true : undefined), 60_000);
     await run.approve('step-2.call-1', { decidedBy: 'alice' });
     await eventually(() => loggedExecutions(logFile).includes('start C'), 60_000);
-    // Spans the first worker ended are batched for 100 ms: let them go before the crash.
-    await collector.waitForSpans((spans) => spans.some((span) => span.name === 'execute_tool chaos_gated'));
+    // Spans the first worker ended wait in a 100 ms batch, which a SIGKILL loses: let them reach the
+    // collector first (the last is step 3's model call, which asked for the tool now running).
+    await collector.waitForSpans((spans) => spans.some((span) => span.name === 'execute_tool chaos_gated') && spans.some((span) => span.name.startsWith('chat ') && span.attributes['durable_agents.step'] === 3), 60_000);
     await first.kill('SIGKILL');
 
     writeFileSync(release, 'go');
@@ -106,8 +107,8 @@ describe('traces of an agent run', () => {
     workers.push(second);
     expect((await run.result()).output).toBe('All done');
 
-    const caller = only(await collector.waitForSpans((spans) => spans.some((span) => span.name === 'caller')), 'caller');
-    const received = await collector.waitForSpans((spans) => spans.filter((span) => span.traceId === caller.traceId && span.name.startsWith('invoke_agent')).length === 2);
+    const caller = only(await collector.waitForSpans((spans) => spans.some((span) => span.name === 'caller'), 60_000), 'caller');
+    const received = await collector.waitForSpans((spans) => spans.filter((span) => span.traceId === caller.traceId && span.name.startsWith('invoke_agent')).length === 2, 60_000);
     const trace = received.filter((span) => span.traceId === caller.traceId);
 
     // No span twice: the second worker replayed the run's history and exported nothing it replayed,
