@@ -90,8 +90,8 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       };
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
-        return await telemetry.modelCall(traced, () =>
-          provider.complete({
+        return await telemetry.modelCall(traced, async () => {
+          const reply = await provider.complete({
             modelId,
             system: conversation.system,
             messages,
@@ -104,8 +104,11 @@ export function createModelStep(dependencies: ModelStepDependencies) {
             step: input.step,
             abortSignal: context.cancellationSignal,
             onTextDelta,
-          }),
-        );
+          });
+          // The call's price, for the cost metric (an unpriced call is not counted as free).
+          const costUsd = prices.costOf(input.model, reply.usage, input.price);
+          return costUsd === null ? reply : { ...reply, costUsd };
+        });
       } catch (error) {
         // A step its stopping worker cancelled is not the provider's failure: it uses no retry.
         rethrowIfWorkerShutdown(`Model step ${input.step}`);
