@@ -131,6 +131,10 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     const config = decoded<{ config?: { cost_limit?: number; thread_cost_limit?: number } }>(started?.input?.payloads?.[0])?.config;
     return Boolean(started?.searchAttributes?.indexedFields?.AgentCostUsd) || config?.cost_limit !== undefined || config?.thread_cost_limit !== undefined;
   },
+  // A thread that ran a turn (its start and its end set the attribute).
+  [register.THREAD_LAST_ACTIVITY_PATCH]: (history) =>
+    history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name === WireName.agentThreadWorkflow &&
+    (history.events ?? []).some((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'modelStep'),
 };
 
 describe('the patch register', () => {

@@ -49,7 +49,7 @@ const publicNames: Record<string, string[]> = {
     'startAgentTelemetry', 'telemetryOptionsFromEnvironment',
   ],
   'durable-agents/workflow': [
-    'AgentConfig', 'AgentConfigInput', 'AgentCostUsdAttribute', 'AgentEvaluationAttribute', 'AgentForkOfAttribute', 'AgentNameAttribute',
+    'AgentConfig', 'AgentConfigInput', 'AgentCostUsdAttribute', 'AgentEvaluationAttribute', 'AgentForkOfAttribute', 'AgentLastActivityAttribute', 'AgentNameAttribute',
     'AgentResourceAttribute', 'AgentRunInput', 'AgentRunResult', 'AgentRunWorkflow', 'AgentSkillSourcesAttribute',
     'AgentStatusAttribute', 'AgentThreadInput', 'ApprovalDecision', 'ApprovalOutcome', 'ApprovalRequest', 'AwaitTurnReply',
     'DEFAULT_TASK_QUEUE', 'EventPage', 'InjectedMessage', 'McpServerConfig', 'Message', 'RunAgentOptions', 'RunEvent',

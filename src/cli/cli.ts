@@ -220,8 +220,11 @@ thread
   .option('--agent <name>', 'of this agent')
   .option('--resource <id>', 'of this resource (resourceId)')
   .option('--status <status>', 'idle, running, awaiting_approval or closed')
+  .option('--idle-for <duration>', 'only threads without a message or a finished turn for this long (e.g. 7d)')
+  .option('--sort <order>', 'started (default: newest first) or last-activity (longest idle first)')
+  .option('--limit <count>', 'at most this many (default 100)')
   .option('--json', 'machine-readable output')
-  .action(async (options) => (await commands.thread()).threadListCommand({ ...options, resourceId: options.resource }));
+  .action(async (options) => (await commands.thread()).threadListCommand(options));
 thread
   .command('close <thread>')
   .description('close a thread after its running and queued turns')

@@ -13,7 +13,7 @@ import { isDuration, parseDuration } from '../config/duration';
 import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
 import type { RunTimeouts } from '../protocol/run-types';
-import { AgentCostUsdAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { AgentCostUsdAttribute, AgentLastActivityAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
 import { THREAD_POLICIES, type AgentThreadInput, type ThreadMessage, type ThreadPolicy, type ThreadStatus } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
@@ -249,6 +249,9 @@ export class ThreadHandle {
       { key: AgentNameAttribute, value: config.name },
       { key: AgentStatusAttribute, value: 'idle' },
       { key: AgentCostUsdAttribute, value: 0 },
+      // Set from the start (the thread moves it on with its own clock): a namespace set up before
+      // the attribute existed refuses the start, and `send` says to rerun `setup`.
+      { key: AgentLastActivityAttribute, value: new Date() },
       ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
       ...(this.options.resourceId ? [{ key: AgentResourceAttribute, value: this.options.resourceId }] : []),
     ];

@@ -5,11 +5,12 @@ const INDEXED_VALUE_TYPE: Record<string, temporal.api.enums.v1.IndexedValueType>
   Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
   KeywordList: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
   Double: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
+  Datetime: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
 };
 
 /**
  * Registers the runtime's custom search attributes (`AgentName`, `AgentStatus`,
- * `AgentSkillSources`, `AgentForkOf`, `AgentEvaluation`, `AgentResource`, `AgentCostUsd`) on a namespace if they are missing, and returns the names it added.
+ * `AgentSkillSources`, `AgentForkOf`, `AgentEvaluation`, `AgentResource`, `AgentCostUsd`, `AgentLastActivity`) on a namespace if they are missing, and returns the names it added.
  * Idempotent. Run it once per cluster namespace before the first run (`durable-agents setup` does),
  * not from every worker: workers registering concurrently can make a Temporal server (seen on
  * 1.29.1) create duplicate aliases. The embedded dev server gets them at start. On Temporal Cloud,

@@ -86,6 +86,18 @@ export const AgentResourceAttribute = defineSearchAttributeKey('AgentResource', 
 export const AgentCostUsdAttribute = defineSearchAttributeKey('AgentCostUsd', SearchAttributeType.DOUBLE);
 
 /**
+ * When a thread last received a message or finished a turn (Datetime, the workflow's clock): finds
+ * stale threads. Set on threads only (runs leave it unset); threads created before it existed lack
+ * it (`AgentLastActivity IS NULL`).
+ * @example
+ * import { AgentLastActivityAttribute } from 'durable-agents/workflow';
+ *
+ * const query = `WorkflowType = 'agentThread' AND ExecutionStatus = 'Running' AND ${AgentLastActivityAttribute.name} < '2026-10-01T00:00:00Z'`;
+ * for await (const thread of client.workflow.list({ query })) console.log(thread.workflowId);
+ */
+export const AgentLastActivityAttribute = defineSearchAttributeKey('AgentLastActivity', SearchAttributeType.DATETIME);
+
+/**
  * Every search attribute of agent runs, as keys: give them to a test server when it starts, so runs
  * can start there (a plain dev server lacks them and refuses the run with
  * `SearchAttributesMissingError`).
@@ -103,10 +115,12 @@ export const agentSearchAttributes = [
   AgentEvaluationAttribute,
   AgentResourceAttribute,
   AgentCostUsdAttribute,
+  AgentLastActivityAttribute,
 ] as const;
 
 /** Name and type of each attribute, for registration (the same list as `agentSearchAttributes`). */
-export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' | 'Double' }> = agentSearchAttributes.map((key) => ({
+export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' | 'Double' | 'Datetime' }> = agentSearchAttributes.map((key) => ({
   name: key.name,
-  type: key.type === SearchAttributeType.KEYWORD_LIST ? 'KeywordList' : key.type === SearchAttributeType.DOUBLE ? 'Double' : 'Keyword',
+  type:
+    key.type === SearchAttributeType.KEYWORD_LIST ? 'KeywordList' : key.type === SearchAttributeType.DOUBLE ? 'Double' : key.type === SearchAttributeType.DATETIME ? 'Datetime' : 'Keyword',
 }));

@@ -42,7 +42,16 @@ export type {
   TurnResult,
 } from '../protocol/thread-types';
 export { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
-export { AgentCostUsdAttribute, AgentEvaluationAttribute, AgentForkOfAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+export {
+  AgentCostUsdAttribute,
+  AgentEvaluationAttribute,
+  AgentForkOfAttribute,
+  AgentLastActivityAttribute,
+  AgentNameAttribute,
+  AgentResourceAttribute,
+  AgentSkillSourcesAttribute,
+  AgentStatusAttribute,
+} from '../protocol/search-attributes';
 
 // Payload types
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from '../config/agent-config';

@@ -51,6 +51,8 @@ export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
 export const DEFAULT_CONTINUE_AS_NEW_POINT_PATCH = 'default-continue-as-new-point';
 /** Continue-as-new carries the newest tool results by reference (an artifact) and 12 KB of events, not copies. */
 export const CARRIED_REFERENCES_PATCH = 'carried-references';
+/** A thread sets `AgentLastActivity` when it accepts a message and when a turn starts or ends. */
+export const THREAD_LAST_ACTIVITY_PATCH = 'thread-last-activity';
 
 /** Runs with a cost limit check it around model calls; runs started with `AgentCostUsd` keep it current. */
 export const COST_ACCOUNTING_PATCH = 'cost-accounting';
@@ -173,6 +175,17 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['cost-rollup/since-cost-accounting.execution-1-of-3.json', 'cost-limit-before-call/since-cost-accounting.json', 'cost-limit-after-call/since-cost-accounting.json', 'thread-cost-limit/since-cost-accounting.json'],
       without: [],
       missing: { without: 'runs before it had neither a cost limit nor AgentCostUsd, so none went through its code' },
+    },
+  },
+  {
+    id: THREAD_LAST_ACTIVITY_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A thread sets the `AgentLastActivity` search attribute (workflow clock) when it accepts a message that waits, and with `AgentStatus` when a turn starts and when it ends, so stale threads can be listed; before, a thread set `AgentStatus` alone. Only threads that started with the attribute (a namespace set up for it) set it: an older namespace would fail the workflow task.',
+    stage: 'patched',
+    histories: {
+      with: ['thread-last-activity/since-thread-last-activity.json'],
+      without: ['thread-turns/since-bounded-child-ids.json'],
     },
   },
 ];

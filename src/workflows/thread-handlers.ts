@@ -17,6 +17,7 @@ import type { ApprovalGate } from './approval-gate';
 import { refusal, reportIgnoredSignal, validOrRefuse } from './message-refusal';
 import type { RunState } from './run-state';
 import type { ThreadBook } from './thread-book';
+import { showActivity } from './thread-lifecycle';
 
 /** Who rejects the calls waiting for approval in a turn that a newer message interrupts. */
 const INTERRUPTER = 'thread';
@@ -39,6 +40,8 @@ export function installThreadHandlers(state: RunState, book: ThreadBook, approva
     if (receipt.disposition !== 'started' && (action === 'queue' || action === 'interrupt')) {
       state.events.push({ type: 'message-queued', turn: receipt.turn, messageId: message.messageId, text: message.text });
     }
+    // A message that starts a turn at once is marked by the turn's start, in the same command.
+    if (receipt.disposition !== 'started' && action !== 'none') showActivity();
     return receipt;
   };
   setHandler(

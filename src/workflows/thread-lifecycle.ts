@@ -5,6 +5,7 @@ import {
   condition,
   isCancellation,
   makeContinueAsNewFunc,
+  patched,
   setCurrentDetails,
   TemporalFailure,
   upsertSearchAttributes,
@@ -13,8 +14,10 @@ import {
 import type { AgentConfig } from '../config/agent-config';
 import type { CarriedState, ModelUsage, UsageSummary } from '../protocol/run-types';
 import { roundUsd } from '../protocol/model-price';
-import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { AgentLastActivityAttribute, AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentThreadWorkflowInput, TurnResult } from '../protocol/thread-types';
+import { THREAD_LAST_ACTIVITY_PATCH } from './patches';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import { spentUsd } from './agent-loop';
@@ -27,16 +30,44 @@ import type { agentThread } from './agent-thread';
 /** A thread's `AgentStatus`: `idle` between turns, `running` in one (`awaiting_approval` is the approval gate's), `closed` at the end. */
 export type ThreadStatusValue = 'idle' | 'running' | 'closed';
 
-/** Sets `AgentStatus` (one command, only when it changes) and the Web UI's current details. */
-export function showThreadStatus(state: RunState, book: ThreadBook, status: ThreadStatusValue): void {
+/**
+ * Sets `AgentStatus` (only when it changes; with the cost when it is not `running`) and, on
+ * `activity` (a turn starts or ends), `AgentLastActivity`, in one command; and the Web UI's
+ * current details.
+ */
+export function showThreadStatus(state: RunState, book: ThreadBook, status: ThreadStatusValue, activity = false): void {
+  const changes: SearchAttributeUpdatePair[] = [];
   if (workflowInfo().typedSearchAttributes.get(AgentStatusAttribute) !== status) {
-    upsertSearchAttributes([{ key: AgentStatusAttribute, value: status }, ...(status === 'running' ? [] : costAttributes(state))]);
+    changes.push({ key: AgentStatusAttribute, value: status }, ...(status === 'running' ? [] : costAttributes(state)));
   }
+  if (activity && keepsLastActivity()) changes.push(lastActivityNow());
+  if (changes.length > 0) upsertSearchAttributes(changes);
   const queued = book.queued.length > 0 ? ` · ${book.queued.length} message(s) queued` : '';
   const turns = `${book.turnsCompleted} turn(s) answered`;
   if (status === 'running' && book.current) setCurrentDetails(`turn ${book.current.turn} running (${state.config.name}) · ${turns}${queued}`);
   else if (status === 'closed') setCurrentDetails(`closed: ${book.closedReason} · ${turns}`);
   else setCurrentDetails(`idle, waiting for the next message · ${turns}${queued}`);
+}
+
+/** Sets `AgentLastActivity` to now: the thread accepted a message that waits for its turn. */
+export function showActivity(): void {
+  if (keepsLastActivity()) upsertSearchAttributes([lastActivityNow()]);
+}
+
+/**
+ * Whether this thread keeps `AgentLastActivity`: since the patch, and only when it started with
+ * the attribute. A thread created before the attribute existed may live in a namespace without it,
+ * where an upsert would fail every workflow task (`BadSearchAttributes`); a client that sets it at
+ * the start proves the namespace has it (an older namespace refuses that start, and the client
+ * says to rerun `setup`).
+ */
+function keepsLastActivity(): boolean {
+  return patched(THREAD_LAST_ACTIVITY_PATCH) && workflowInfo().typedSearchAttributes.get(AgentLastActivityAttribute) !== undefined;
+}
+
+function lastActivityNow(): SearchAttributeUpdatePair {
+  // The workflow clock: the time of the task that accepted the message or ended the turn.
+  return { key: AgentLastActivityAttribute, value: new Date(Date.now()) };
 }
 
 /**
@@ -50,7 +81,7 @@ export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null
   state.turnCostBase = spentUsd(state.usage);
   state.threads.push('executor', { role: 'user', content: next.text });
   state.events.push({ type: 'turn-started', turn: next.turn, messageId: next.messageId, text: next.text });
-  showThreadStatus(state, book, 'running');
+  showThreadStatus(state, book, 'running', true);
   const planning = state.config.planning_enabled;
   state.stepLimit = state.step + (planning ? 1 : 0) + state.config.max_steps;
   return planning ? { task: next.text, messageIndex: state.threads.count('executor') - 1, idPrefix: `turn-${next.turn}.` } : null;
@@ -93,7 +124,7 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
   state.events.push({ type: 'turn-completed', turn: turn.turn, stopReason: result.stopReason, output: result.output });
   book.complete(result);
   enterPhase(state, 'idle');
-  showThreadStatus(state, book, 'idle');
+  showThreadStatus(state, book, 'idle', true);
   return result;
 }
 

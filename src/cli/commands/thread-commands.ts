@@ -5,7 +5,8 @@ import { AgentClient } from '../../client/agent-client';
 import type { Message } from '../../protocol/messages';
 import type { ThreadOptions } from '../../client/thread-handle';
 import type { TurnHandle } from '../../client/turn-handle';
-import type { ThreadFilter } from '../../client/thread-list';
+import { THREAD_LIST_STATUSES, type ThreadFilter } from '../../client/thread-list';
+import { isDuration, parseDuration } from '../../config/duration';
 import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
 import { AgentConfigError } from '../../protocol/errors';
 import { THREAD_POLICIES, type ThreadPolicy, type TurnResult } from '../../protocol/thread-types';
@@ -38,6 +39,26 @@ export function threadOptionsOf(options: ThreadSendOptions): ThreadOptions {
     ...(policy ? { policy } : {}),
     ...(options.resource ? { resourceId: options.resource } : {}),
     ...(options.idleTimeout ? { idleTimeout: options.idleTimeout } : {}),
+  };
+}
+
+/** The filter from `thread list`'s flags, each checked (an AgentConfigError naming the flag: exit code 2). */
+export function threadFilterOf(options: ThreadListOptions): ThreadFilter {
+  const problems: string[] = [];
+  const statuses: readonly string[] = THREAD_LIST_STATUSES;
+  if (options.status !== undefined && !statuses.includes(options.status)) problems.push(`--status: must be one of ${statuses.join(', ')}, not '${options.status}'`);
+  if (options.idleFor !== undefined && !isDuration(options.idleFor)) problems.push(`--idle-for: '${options.idleFor}' is not a duration such as 30m, 12h or 7d`);
+  if (options.sort !== undefined && options.sort !== 'started' && options.sort !== 'last-activity') problems.push(`--sort: must be started or last-activity, not '${options.sort}'`);
+  const limit = options.limit === undefined ? undefined : Number(options.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) problems.push(`--limit: must be a whole number of at least 1, not '${options.limit}'`);
+  if (problems.length > 0) throw new AgentConfigError(`Invalid thread list options:\n  ${problems.join('\n  ')}`, problems);
+  return {
+    ...(options.agent ? { agent: options.agent } : {}),
+    ...(options.resource ? { resourceId: options.resource } : {}),
+    ...(options.status ? { status: options.status as ThreadFilter['status'] } : {}),
+    ...(options.idleFor ? { idleForMs: parseDuration(options.idleFor) } : {}),
+    ...(options.sort ? { sort: options.sort as ThreadFilter['sort'] } : {}),
+    ...(limit !== undefined ? { limit } : {}),
   };
 }
 
@@ -110,15 +131,28 @@ function printMessages(messages: Message[], json: boolean): void {
   }
 }
 
-/** `thread list`: open threads (or closed ones), by agent, resource and status. */
-export async function threadListCommand(options: ThreadFilter & { json?: boolean }, agents?: AgentClient): Promise<void> {
+/** The flags of `thread list`, as commander gives them. */
+export interface ThreadListOptions {
+  agent?: string;
+  resource?: string;
+  status?: string;
+  idleFor?: string;
+  sort?: string;
+  limit?: string;
+  json?: boolean;
+}
+
+/** `thread list`: open threads (or closed ones), by agent, resource, status and idle time. */
+export async function threadListCommand(options: ThreadListOptions, agents?: AgentClient): Promise<void> {
+  const filter = threadFilterOf(options);
   const client = agents ?? (await AgentClient.connect());
   try {
-    const threads = await client.listThreads(options);
+    const threads = await client.listThreads(filter);
     if (options.json) return void console.log(JSON.stringify(threads));
     if (threads.length === 0) return void console.log('No threads.');
     for (const thread of threads) {
-      console.log(`${thread.threadId}\t${thread.agent ?? '?'}\t${thread.status ?? '?'}\t${thread.resourceId ?? '-'}\tsince ${thread.startTime.toISOString()}`);
+      const activity = thread.lastActivity ? `last active ${thread.lastActivity.toISOString()}` : 'last active -';
+      console.log(`${thread.threadId}\t${thread.agent ?? '?'}\t${thread.status ?? '?'}\t${thread.resourceId ?? '-'}\t${activity}\tsince ${thread.startTime.toISOString()}`);
     }
   } finally {
     if (!agents) await client.close();
