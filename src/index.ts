@@ -40,6 +40,7 @@ export { TurnHandle } from './client/turn-handle';
 export type { ThreadFilter, ThreadSummary } from './client/thread-list';
 export type {
   QueuedThreadMessage,
+  ThreadClosedPolicy,
   ThreadMessageReceipt,
   ThreadPhase,
   ThreadPolicy,

@@ -135,6 +135,10 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   [register.THREAD_LAST_ACTIVITY_PATCH]: (history) =>
     history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name === WireName.agentThreadWorkflow &&
     (history.events ?? []).some((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'modelStep'),
+  // A thread created to reopen, that closed.
+  [register.THREAD_REOPEN_PATCH]: (history) =>
+    decoded<{ settings?: { whenClosed?: string } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.settings?.whenClosed === 'reopen' &&
+    Boolean(lastEvent(history)?.workflowExecutionCompletedEventAttributes),
 };
 
 describe('the patch register', () => {

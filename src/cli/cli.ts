@@ -203,6 +203,7 @@ thread
   .option('--policy <policy>', 'while a turn runs: enqueue (default), inject, interrupt or reject')
   .option('--resource <id>', 'the resource (a user, a team) a new thread belongs to')
   .option('--idle-timeout <duration>', 'close a new thread after this long without a message (e.g. 30d)')
+  .option('--when-closed <policy>', "a new thread's answer to messages once closed: refuse (default) or reopen")
   .option('--message-id <id>', 'the message id (a resend with the same id is answered once)')
   .option('-f, --follow', 'print the turn live and wait for its answer')
   .option('--task-queue <name>', 'task queue of the workers')

@@ -15,7 +15,16 @@ import type { Message } from '../protocol/messages';
 import type { RunTimeouts } from '../protocol/run-types';
 import { AgentCostUsdAttribute, AgentLastActivityAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
-import { THREAD_POLICIES, type AgentThreadInput, type ThreadMessage, type ThreadPolicy, type ThreadStatus } from '../protocol/thread-types';
+import {
+  THREAD_CLOSED_POLICIES,
+  THREAD_POLICIES,
+  type AgentThreadInput,
+  type ThreadClosedPolicy,
+  type ThreadMessage,
+  type ThreadMessageReceipt,
+  type ThreadPolicy,
+  type ThreadStatus,
+} from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
 import type { agentThread } from '../workflows/agent-thread';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -27,6 +36,7 @@ import { readThreadConversation } from './thread-conversation';
 import { readThreadTranscript } from './thread-history';
 import type { ThreadTranscript } from '../history/thread-transcript';
 import { deleteThread, type ThreadDeletion } from './thread-deletion';
+import { reopenThread } from './thread-reopen';
 import { isClosedError, TurnHandle } from './turn-handle';
 
 /** What creates a thread: its workflow input and search attributes. */
@@ -48,6 +58,11 @@ export interface ThreadOptions {
   agents?: Record<string, AgentConfigInput | AgentConfig>;
   /** What messages sent while a turn runs do, unless they say otherwise. Default: `enqueue`. */
   policy?: ThreadPolicy;
+  /**
+   * What a message to the thread once it closed does: `refuse` (default: `ThreadClosed`) or
+   * `reopen` (a new execution of the same id goes on with the conversation). Set at creation.
+   */
+  whenClosed?: ThreadClosedPolicy;
   /** Close the thread after this long without a message: a duration (`30d`, `12h`) or milliseconds. Default: never. */
   idleTimeout?: string | number;
   /** The resource (a user, a team) the thread belongs to: `AgentResource`, and the memory tools' scope. */
@@ -105,6 +120,10 @@ export class ThreadHandle {
     if (options.policy !== undefined && !THREAD_POLICIES.includes(options.policy)) {
       throw new AgentConfigError(`policy: must be one of ${THREAD_POLICIES.join(', ')}`, [`policy: must be one of ${THREAD_POLICIES.join(', ')}, not ${JSON.stringify(options.policy)}`]);
     }
+    if (options.whenClosed !== undefined && !THREAD_CLOSED_POLICIES.includes(options.whenClosed)) {
+      const problem = `whenClosed: must be one of ${THREAD_CLOSED_POLICIES.join(', ')}, not ${JSON.stringify(options.whenClosed)}`;
+      throw new AgentConfigError(problem, [problem]);
+    }
     this.run = new RunHandle(target.temporal, target.temporal.workflow.getHandle(threadId), target.webUiUrl(threadId));
   }
 
@@ -139,24 +158,36 @@ export class ThreadHandle {
     }
   }
 
-  /** One try of a send: update-with-start when the thread may be created, a plain update otherwise. */
+  /** One try of a send; a closed thread that reopens gets the message in a new execution. */
   private async deliver(message: ThreadMessage, updateId: string, created: ThreadCreation | null): Promise<TurnHandle> {
-    if (!created) return new TurnHandle(this.run, await this.run.workflow.executeUpdate(sendMessageUpdate, { args: [message], updateId }));
-    const receipt = await this.target.temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
+    try {
+      return new TurnHandle(this.run, await this.deliverToOpen(message, updateId, created));
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError || isClosedError(error))) throw error;
+      const reopened = await reopenThread(this.target.temporal, this.threadId, message, updateId);
+      if (!reopened) throw error;
+      return new TurnHandle(this.run, reopened);
+    }
+  }
+
+  /** Update-with-start when the thread may be created, a plain update otherwise. */
+  private async deliverToOpen(message: ThreadMessage, updateId: string, created: ThreadCreation | null): Promise<ThreadMessageReceipt> {
+    if (!created) return this.run.workflow.executeUpdate(sendMessageUpdate, { args: [message], updateId });
+    return await this.target.temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
       args: [message],
       updateId,
       startWorkflowOperation: new WithStartWorkflowOperation<typeof agentThread>(WireName.agentThreadWorkflow, {
         workflowId: this.threadId,
         taskQueue: this.target.taskQueue,
         args: [created.input],
-        // A live thread takes the message; a closed one refuses it (its conversation is not reopened empty).
+        // A live thread takes the message; a closed one is never restarted empty (one whose
+        // whenClosed is reopen is continued by reopenThread).
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         typedSearchAttributes: created.attributes,
         staticSummary: `thread ${this.threadId}: ${created.input.config.name}`,
       }),
     });
-    return new TurnHandle(this.run, receipt);
   }
 
   /**
@@ -238,7 +269,12 @@ export class ThreadHandle {
     const input: AgentThreadInput = {
       config,
       configHash: configHashOf(this.options.config!),
-      settings: { policy: this.options.policy ?? 'enqueue', idleTimeoutMs: idleTimeoutMsOf(this.options.idleTimeout), resourceId: this.options.resourceId ?? null },
+      settings: {
+        policy: this.options.policy ?? 'enqueue',
+        idleTimeoutMs: idleTimeoutMsOf(this.options.idleTimeout),
+        resourceId: this.options.resourceId ?? null,
+        ...(this.options.whenClosed ? { whenClosed: this.options.whenClosed } : {}),
+      },
       ...(this.options.messages ? { messages: this.options.messages } : {}),
       ...(Object.keys(agents).length > 0 ? { agents } : {}),
       ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),

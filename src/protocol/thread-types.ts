@@ -17,6 +17,16 @@ export type ThreadPolicy = 'enqueue' | 'inject' | 'interrupt' | 'reject';
 /** The policies, for validation and help texts. */
 export const THREAD_POLICIES: readonly ThreadPolicy[] = ['enqueue', 'inject', 'interrupt', 'reject'];
 
+/**
+ * What a message to a closed thread does: `refuse` (default) answers `ThreadClosed`; `reopen`
+ * starts a new execution of the same thread id that goes on where the closed one ended (its
+ * conversation, turn numbers and settings).
+ */
+export type ThreadClosedPolicy = 'refuse' | 'reopen';
+
+/** The closed-thread policies, for validation and help texts. */
+export const THREAD_CLOSED_POLICIES: readonly ThreadClosedPolicy[] = ['refuse', 'reopen'];
+
 /** Settings a thread is created with (by its first message); they hold for its whole life. */
 export interface ThreadSettings {
   /** The policy of messages that do not name one. Default: `enqueue`. */
@@ -25,6 +35,8 @@ export interface ThreadSettings {
   idleTimeoutMs: number | null;
   /** The resource (a user, a team) the thread belongs to: shown in `AgentResource`, given to memory tools. */
   resourceId: string | null;
+  /** What a message to the thread once it closed does. Absent (threads created before it): `refuse`. */
+  whenClosed?: ThreadClosedPolicy;
 }
 
 /** The payload of the `sendMessage` update: one user message for the thread. */
@@ -169,4 +181,10 @@ export interface ThreadResult {
   usage: UsageSummary;
   /** The last completed turn, if any. */
   lastTurn: TurnResult | null;
+  /**
+   * Set when the thread's `whenClosed` is `reopen`: the input of the execution that reopens it
+   * (its conversation by reference, turn numbers, settings), which a client starts with the next
+   * message.
+   */
+  reopenWith?: AgentThreadWorkflowInput;
 }

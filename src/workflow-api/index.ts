@@ -33,6 +33,7 @@ export { awaitTurnUpdate, closeThreadSignal, closeThreadUpdate, sendMessageSigna
 export type {
   AgentThreadInput,
   AwaitTurnReply,
+  ThreadClosedPolicy,
   ThreadMessage,
   ThreadMessageReceipt,
   ThreadPolicy,

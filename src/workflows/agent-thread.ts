@@ -1,5 +1,5 @@
 // The `agentThread` workflow: one durable conversation, a turn of the agent loop per user message.
-import { allHandlersFinished, condition } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import type { AgentThreadWorkflowInput, ThreadResult } from '../protocol/thread-types';
 import { restoreCarriedToolResults } from './carried-tool-results';
@@ -12,7 +12,8 @@ import { takeSteps } from './run-steps';
 import { followSkillChanges, loadSkillSources } from './skill-updates';
 import { ThreadBook } from './thread-book';
 import { installThreadHandlers } from './thread-handlers';
-import { continueThread, finishTurn, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
+import { THREAD_REOPEN_PATCH } from './patches';
+import { continueThread, finishTurn, reopenInput, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
 import { discoverMcpTools } from './tool-dispatch';
 import type { ApprovalGate } from './approval-gate';
 import { runPlanner, type PlanRequest } from './planner';
@@ -29,7 +30,8 @@ import { runPlanner, type PlanRequest } from './planner';
  * The history stays bounded: the thread continues as new with its conversation by reference when
  * its history grows long (between steps, even in the middle of a turn), carrying its queue and
  * recent turn results. It closes on `closeThread`, or after `settings.idleTimeoutMs` without a
- * message; its result is the last turn.
+ * message; its result is the last turn, and with `settings.whenClosed` `reopen` the input a new
+ * execution of the same id continues from (a client starts it with the next message).
  *
  * @example
  * ```ts
@@ -66,7 +68,7 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
     markFailed(state, error);
     throw error;
   }
-  return closeThread(state, book);
+  return closeThread(state, book, input);
 }
 
 /** The run-shaped input the thread's state is built from (a thread has no single task). */
@@ -129,13 +131,18 @@ async function answerTurn(state: RunState, approvals: ApprovalGate, book: Thread
   finishTurn(state, book, end);
 }
 
-/** Closes the thread: the `thread-closed` event, `AgentStatus` `closed`, and the result (once waiting callers have their answers). */
-async function closeThread(state: RunState, book: ThreadBook): Promise<ThreadResult> {
+/**
+ * Closes the thread: the `thread-closed` event, `AgentStatus` `closed`, and the result (once
+ * waiting callers have their answers); a thread that reopens saves its conversation for that.
+ */
+async function closeThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<ThreadResult> {
   book.closedReason = book.closing ?? 'closed';
   state.stopReason = 'completed';
   state.phase = 'completed';
   state.events.push({ type: 'thread-closed', reason: book.closedReason, turnsCompleted: book.turnsCompleted });
   showThreadStatus(state, book, 'closed');
   await condition(allHandlersFinished);
-  return { turnsCompleted: book.turnsCompleted, closedReason: book.closedReason, usage: state.usage, lastTurn: book.recentTurns.at(-1) ?? null };
+  const result: ThreadResult = { turnsCompleted: book.turnsCompleted, closedReason: book.closedReason, usage: state.usage, lastTurn: book.recentTurns.at(-1) ?? null };
+  if (input.settings.whenClosed === 'reopen' && patched(THREAD_REOPEN_PATCH)) result.reopenWith = await reopenInput(state, book, input);
+  return result;
 }

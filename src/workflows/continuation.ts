@@ -56,28 +56,7 @@ export async function handOff(state: RunState, target: string): Promise<never> {
 /** Continues as new with the conversation and counters; `next` is the agent that takes over, counting its steps from `stepBase`. */
 async function continueWith(state: RunState, next: AgentConfig, stepBase: number): Promise<never> {
   const { config, input } = state;
-  drainInjectedMessages(state);
-  const counters = {
-    taskIndex: state.taskIndex,
-    step: state.step - 1,
-    usage: state.usage,
-    toolResults: state.toolResults,
-    plan: state.plan,
-    compactions: state.compactions,
-    continuations: (state.carried?.continuations ?? 0) + 1,
-    stepBase,
-    handoffs: state.handoffs,
-  };
-  const carry: CarriedState = patched(BOUNDED_CONTINUATION_PATCH)
-    ? patched(CARRIED_REFERENCES_PATCH)
-      ? await carryReferences(state, counters)
-      : {
-          ...counters,
-          conversation: state.threads.carry((await saveConversation(state)).artifactId, state.taskIndex),
-          toolResultCount: state.toolResultCount,
-          recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES),
-        }
-    : { ...counters, messages: state.threads.held('executor').messages, recentEvents: state.events.tail(CARRIED_EVENTS) };
+  const carry = await carriedState(state, state.step - 1, stepBase);
   const nextInput: AgentRunWorkflowInput = {
     config: next,
     task: input.task,
@@ -104,6 +83,37 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
   // The attributes given here replace the run's (see handoffSearchAttributes).
   const typedSearchAttributes = [...handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH)), ...originLinkAttributes(), ...costAttributes(state)];
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
+}
+
+/**
+ * What the next execution carries: the conversation (by reference: saved to the artifact store by
+ * an activity), counters with `lastStep` as the last step taken, and bounded tails of tool results
+ * and events. Injected messages not yet drained join the conversation first. Continue-as-new and a
+ * thread that closes to be reopened use it.
+ */
+export async function carriedState(state: RunState, lastStep: number, stepBase: number): Promise<CarriedState> {
+  drainInjectedMessages(state);
+  const counters = {
+    taskIndex: state.taskIndex,
+    step: lastStep,
+    usage: state.usage,
+    toolResults: state.toolResults,
+    plan: state.plan,
+    compactions: state.compactions,
+    continuations: (state.carried?.continuations ?? 0) + 1,
+    stepBase,
+    handoffs: state.handoffs,
+  };
+  return patched(BOUNDED_CONTINUATION_PATCH)
+    ? patched(CARRIED_REFERENCES_PATCH)
+      ? await carryReferences(state, counters)
+      : {
+          ...counters,
+          conversation: state.threads.carry((await saveConversation(state)).artifactId, state.taskIndex),
+          toolResultCount: state.toolResultCount,
+          recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES),
+        }
+    : { ...counters, messages: state.threads.held('executor').messages, recentEvents: state.events.tail(CARRIED_EVENTS) };
 }
 
 /**

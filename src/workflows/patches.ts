@@ -53,6 +53,8 @@ export const DEFAULT_CONTINUE_AS_NEW_POINT_PATCH = 'default-continue-as-new-poin
 export const CARRIED_REFERENCES_PATCH = 'carried-references';
 /** A thread sets `AgentLastActivity` when it accepts a message and when a turn starts or ends. */
 export const THREAD_LAST_ACTIVITY_PATCH = 'thread-last-activity';
+/** A thread whose `whenClosed` is `reopen` saves its conversation when it closes and returns the input that reopens it. */
+export const THREAD_REOPEN_PATCH = 'thread-reopen';
 
 /** Runs with a cost limit check it around model calls; runs started with `AgentCostUsd` keep it current. */
 export const COST_ACCOUNTING_PATCH = 'cost-accounting';
@@ -186,6 +188,18 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['thread-last-activity/since-thread-last-activity.json'],
       without: ['thread-turns/since-bounded-child-ids.json'],
+    },
+  },
+  {
+    id: THREAD_REOPEN_PATCH,
+    added: '2026-11-24',
+    changed:
+      "A thread created with `whenClosed: 'reopen'` saves its conversation (the `saveConversation` activity) when it closes and returns `reopenWith`, the input a new execution of the same id continues from; clients start that execution with the next message. Consulted only by threads with that setting, which did not exist before: threads that refuse close as before.",
+    stage: 'patched',
+    histories: {
+      with: ['thread-reopen-closed/since-thread-reopen.json', 'thread-reopened/since-thread-reopen.json'],
+      without: [],
+      missing: { without: 'threads could not be created with whenClosed before this patch, so no history passes its code without the marker' },
     },
   },
 ];

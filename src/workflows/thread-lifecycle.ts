@@ -17,6 +17,7 @@ import { roundUsd } from '../protocol/model-price';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { AgentLastActivityAttribute, AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentThreadWorkflowInput, TurnResult } from '../protocol/thread-types';
+import { carriedState } from './continuation';
 import { THREAD_LAST_ACTIVITY_PATCH } from './patches';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
@@ -136,13 +137,7 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
 export async function continueThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput, carry: CarriedState, next: AgentConfig): Promise<never> {
   book.continuing = true;
   await condition(allHandlersFinished);
-  const nextInput: AgentThreadWorkflowInput = {
-    ...input,
-    config: next,
-    carried: carry,
-    carriedThread: { ...book.carry(), ...(state.injectedQueue.length > 0 ? { injected: [...state.injectedQueue] } : {}) },
-  };
-  delete nextInput.messages;
+  const nextInput = nextThreadInput(state, book, input, carry, next);
   const typedSearchAttributes = workflowInfo()
     .typedSearchAttributes.updateCopy([
       { key: AgentNameAttribute, value: next.name },
@@ -150,6 +145,29 @@ export async function continueThread(state: RunState, book: ThreadBook, input: A
     ])
     .getAll();
   return makeContinueAsNewFunc<typeof agentThread>({ typedSearchAttributes })(nextInput);
+}
+
+/**
+ * The input of the execution that reopens this closing thread (its `whenClosed` is `reopen`): the
+ * conversation saved by reference, the turn numbers, remembered message ids and settings, as a
+ * continue-as-new would carry them. A client starts it with the next message (update-with-start).
+ */
+export async function reopenInput(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<AgentThreadWorkflowInput> {
+  const carry = await carriedState(state, state.step, state.carried?.stepBase ?? 0);
+  return nextThreadInput(state, book, input, carry, state.config);
+}
+
+/** The next execution's input: the thread's own, with the run's carried state and the thread's book. */
+function nextThreadInput(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput, carry: CarriedState, config: AgentConfig): AgentThreadWorkflowInput {
+  const nextInput: AgentThreadWorkflowInput = {
+    ...input,
+    config,
+    carried: carry,
+    carriedThread: { ...book.carry(), ...(state.injectedQueue.length > 0 ? { injected: [...state.injectedQueue] } : {}) },
+  };
+  // The carried conversation holds them.
+  delete nextInput.messages;
+  return nextInput;
 }
 
 function copyUsage(usage: UsageSummary): UsageSummary {

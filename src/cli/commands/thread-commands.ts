@@ -9,7 +9,7 @@ import { THREAD_LIST_STATUSES, type ThreadFilter } from '../../client/thread-lis
 import { isDuration, parseDuration } from '../../config/duration';
 import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
 import { AgentConfigError } from '../../protocol/errors';
-import { THREAD_POLICIES, type ThreadPolicy, type TurnResult } from '../../protocol/thread-types';
+import { THREAD_CLOSED_POLICIES, THREAD_POLICIES, type ThreadClosedPolicy, type ThreadPolicy, type TurnResult } from '../../protocol/thread-types';
 import path from 'node:path';
 import { followRun } from './run-command';
 
@@ -21,6 +21,7 @@ export interface ThreadSendOptions {
   policy?: string;
   resource?: string;
   idleTimeout?: string;
+  whenClosed?: string;
   messageId?: string;
   follow?: boolean;
   json?: boolean;
@@ -39,7 +40,14 @@ export function threadOptionsOf(options: ThreadSendOptions): ThreadOptions {
     ...(policy ? { policy } : {}),
     ...(options.resource ? { resourceId: options.resource } : {}),
     ...(options.idleTimeout ? { idleTimeout: options.idleTimeout } : {}),
+    ...(options.whenClosed ? { whenClosed: closedPolicyOf(options.whenClosed) } : {}),
   };
+}
+
+function closedPolicyOf(policy: string): ThreadClosedPolicy {
+  if (THREAD_CLOSED_POLICIES.includes(policy as ThreadClosedPolicy)) return policy as ThreadClosedPolicy;
+  const problem = `--when-closed: must be one of ${THREAD_CLOSED_POLICIES.join(', ')}, not '${policy}'`;
+  throw new AgentConfigError(problem, [problem]);
 }
 
 /** The filter from `thread list`'s flags, each checked (an AgentConfigError naming the flag: exit code 2). */
