@@ -19,8 +19,9 @@ import { measureRecovery } from './recovery';
 import { measureThroughput, throughputScripts } from './throughput';
 import { measureParkedScale } from './parked-scale';
 import { measureTracingOverhead } from './tracing';
-import { measureParkedThreads, measureThreads, threadScripts } from './threads';
+import { measureThreads, threadScripts } from './threads';
 import { measureReplayCost, replayCostScripts } from './replay-cost';
+import { measureParkedThreads, measureParkedThreadsScale } from './parked-threads';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -30,6 +31,9 @@ const ONLY = process.env.BENCH_ONLY?.split(',');
 const THROUGHPUT_ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? Math.min(ROUNDS, 3));
 const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
 const PARKED_SCALE = Number(process.env.BENCH_PARKED_SCALE ?? 10_000);
+const PARKED_THREADS = Number(process.env.BENCH_PARKED_THREADS ?? 10_000);
+/** Threads of `parked-threads-scale` that answer a second message (spread over all of them). */
+const PARKED_THREADS_SAMPLE = Number(process.env.BENCH_PARKED_THREADS_SAMPLE ?? 500);
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
@@ -69,6 +73,8 @@ async function main(): Promise<void> {
       ['tracing', () => measureTracingOverhead(eagerOn, ROUNDS)],
       ['threads', () => measureThreads(eagerOn, ROUNDS)],
       ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
+      // Opt-in (about 10 minutes for 10,000 threads): BENCH_ONLY=parked-threads-scale BENCH_PARKED_THREADS=10000.
+      ['parked-threads-scale', () => (ONLY?.includes('parked-threads-scale') ? measureParkedThreadsScale(eagerOn, folder, PARKED_THREADS, PARKED_THREADS_SAMPLE) : Promise.resolve())],
       ['parked-memory', async () => {
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);

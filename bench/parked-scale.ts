@@ -18,7 +18,7 @@ import { mib, type BenchStack } from './bench-stack';
 const CONCURRENCY = 50;
 
 /** Runs `work` on every item, at most `limit` at a time. */
-async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
@@ -28,7 +28,7 @@ async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<v
 }
 
 /** The SDK's default workflow cache size for this process's heap limit (reuseV8Context), as the worker computes it. */
-function defaultCacheSize(): number {
+export function defaultCacheSize(): number {
   const heapMiB = getHeapStatistics().heap_size_limit / 1024 / 1024;
   return Math.max(Math.floor((Math.max(heapMiB - 200, 0) * 600) / 1024), 10);
 }

@@ -1,16 +1,11 @@
-// Bench section `threads`: a turn against a fresh run given the same conversation, history bytes
-// per turn, and the memory of parked threads in a worker process.
+// Bench section `threads`: a turn against a fresh run given the same conversation, and history bytes
+// per turn (parked threads' memory: parked-threads.ts).
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
 import { AgentClient } from '../src/client/agent-client';
 import type { ThreadHandle } from '../src/client/thread-handle';
 import type { Message } from '../src/protocol/messages';
 import type { ModelScriptInput } from '../src/models/scripted-model';
-import { startWorkerProcess } from '../test/support/worker-process';
-import { rssOf } from './approval-latency';
-import { median, mib, ms, type BenchStack } from './bench-stack';
+import { median, ms, type BenchStack } from './bench-stack';
 
 /** Turns the latency comparison's thread has answered before it is measured. */
 const EARLIER_TURNS = 20;
@@ -81,35 +76,4 @@ export async function measureThreads(stack: BenchStack, rounds: number): Promise
   console.log('History bytes per turn (one thread, 500 one-step turns, no continue-as-new):');
   console.log(`  turn 5: ${added.get(5)} B, turn 500: ${added.get(500)} B, ratio ${(added.get(500)! / added.get(5)!).toFixed(2)}`);
   await long.close();
-}
-
-/**
- * A separate worker process with `count` threads parked between turns (each answered one message):
- * its RSS idle and with every thread parked, per thread (compare `parked-memory`'s per run).
- */
-export async function measureParkedThreads(stack: BenchStack, folder: string, count: number): Promise<void> {
-  const script = path.join(folder, 'parked-thread-model.yaml');
-  writeFileSync(script, stringifyYaml({ replies: [{ text: 'first answer' }] }));
-  const taskQueue = `parked-threads-${randomUUID()}`;
-  const worker = await startWorkerProcess(taskQueue, { TEMPORAL_ADDRESS: stack.server.address, CRASH_LOG: path.join(folder, 'parked-threads.log') });
-  try {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const idle = rssOf(worker.child.pid!);
-    const agents = new AgentClient(stack.agents.temporal, { taskQueue });
-    const name = `parked-${randomUUID().slice(0, 8)}`;
-    const threads: ThreadHandle[] = [];
-    // One after another, as `parked-memory` parks its runs, so the two figures compare.
-    for (let index = 0; index < count; index++) {
-      const thread = agents.thread(`${name}-${index}`, { config: { name, model: `scripted:${script}` } });
-      await (await thread.send('hello')).result();
-      threads.push(thread);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const parked = rssOf(worker.child.pid!);
-    console.log(`Memory of a worker process with ${count} threads parked between turns (RSS, default workflow cache):`);
-    console.log(`  idle ${mib(idle)}, with ${count} parked threads ${mib(parked)}: +${mib(parked - idle)}, ${((parked - idle) / count / 1024).toFixed(0)} KiB per parked thread`);
-    await Promise.all(threads.map((thread) => thread.run.workflow.terminate('bench finished')));
-  } finally {
-    await worker.kill('SIGTERM');
-  }
 }
