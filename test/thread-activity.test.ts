@@ -41,7 +41,8 @@ async function namespaceWithoutLastActivity(): Promise<string> {
   const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   // A namespace just created may not be known to the operator API for a moment.
   await eventually(async () => {
-    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { AgentName: keyword, AgentStatus: keyword, AgentResource: keyword } });
+    const double = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE;
+    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { AgentName: keyword, AgentStatus: keyword, AgentResource: keyword, AgentCostUsd: double } });
     return true;
   }, 60_000);
   return namespace;
