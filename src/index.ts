@@ -53,7 +53,7 @@ export type { TemporalTarget } from './connection/temporal-target';
 export { TemporalUnreachableError } from './connection/temporal-unreachable';
 
 // Config
-export { agentConfigSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
+export { agentConfigSchema, loopDetectionSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from './config/agent-config';
 export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
 

@@ -79,6 +79,7 @@ describe('AgentConfig', () => {
       max_parallel_subagents: 3,
       memory: false,
       timeouts: {},
+      loop_detection: { max_repeats: 10, max_cycle_length: 3 },
     });
   });
 
@@ -252,7 +253,7 @@ describe('bad configs refused by name', () => {
     expect(problemsOf({ name: 'bot', 'hitl-tools': [] })).toEqual(['hitl-tools: unknown field; did you mean hitl_tools?']);
     expect(problemsOf({ name: 'bot', timeouts: { tol: '1m' } })).toEqual(['timeouts.tol: unknown field; did you mean tool?']);
     expect(problemsOf({ name: 'bot', mcp_servers: [{ name: 'fs', comand: 'x', command: 'y' }] })).toEqual(['mcp_servers.0.comand: unknown field; did you mean command?']);
-    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts, pricing, cost_limit, thread_cost_limit\)$/);
+    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts, pricing, cost_limit, thread_cost_limit.*\)$/);
   });
 
   it('refuses an output_type that is not a valid JSON Schema when the file is loaded', () => {

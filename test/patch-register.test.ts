@@ -10,6 +10,9 @@ import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch }
 import { WireName } from '../src/protocol/wire-names';
 import * as register from '../src/workflows/patches';
 import { MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
+import { upgradeConfig } from '../src/config/upgrade-config';
+import type { AgentRunInput, RunToolInput } from '../src/protocol/run-types';
+import { callFingerprint, emptyLoopWatch, findLoop, loopDetectionSettings } from '../src/workflows/loop-detection';
 import { corpusFiles, parseCorpusPath, patchMarkersOf, readCorpusHistory } from './support/history-corpus';
 
 type History = temporal.api.history.v1.History;
@@ -130,6 +133,27 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
     const config = decoded<{ config?: { cost_limit?: number; thread_cost_limit?: number } }>(started?.input?.payloads?.[0])?.config;
     return Boolean(started?.searchAttributes?.indexedFields?.AgentCostUsd) || config?.cost_limit !== undefined || config?.thread_cost_limit !== undefined;
+  },
+  [register.LOOP_DETECTION_PATCH]: (history) => {
+    const config = upgradeConfig(decoded<AgentRunInput>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])!.config);
+    const settings = loopDetectionSettings(config);
+    const watch = emptyLoopWatch();
+    // The tool calls the run made, first tries only, step by step: would the rule have found a loop?
+    const steps = new Map<number, RunToolInput[]>();
+    for (const event of history.events ?? []) {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType?.name !== 'runTool' || scheduled.activityId?.includes('.try-')) continue;
+      const input = decoded<RunToolInput>(scheduled.input?.payloads?.[0])!;
+      steps.set(input.step, [...(steps.get(input.step) ?? []), input]);
+    }
+    return (
+      settings !== null &&
+      [...steps.values()].some((calls) => {
+        const { finding, recent } = findLoop(watch, calls.map((input) => callFingerprint(input.call, input.injectedArgNames)), settings);
+        watch.recent = recent;
+        return finding !== null;
+      })
+    );
   },
 };
 

@@ -33,7 +33,7 @@ const publicNames: Record<string, string[]> = {
     'ThreadPhase', 'ThreadPolicy', 'ThreadResult', 'ThreadSettings', 'ThreadStatus', 'ThreadSummary', 'ThreadTranscript', 'Tool', 'ToolCall',
     'ToolContext', 'ToolDefinition', 'ToolMessage', 'ToolProgressSnapshot', 'ToolResult', 'ToolResultMetadata',
     'ToolResultStatus', 'ToolSpec', 'TurnHandle', 'TurnMessage', 'TurnResult', 'TurnTranscript', 'Usage', 'UsageSummary', 'UserMessage', 'agentConfigSchema',
-    'defineTool', 'evaluateRuns', 'loadAgentConfigFile', 'loadAgentDirectory', 'mcpServerSchema', 'parseAgentConfig',
+    'defineTool', 'evaluateRuns', 'loadAgentConfigFile', 'loadAgentDirectory', 'loopDetectionSchema', 'mcpServerSchema', 'parseAgentConfig',
     'resolveTemporalTarget', 'runTimeoutsSchema',
   ],
   'durable-agents/worker': [

@@ -59,6 +59,8 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! ignored a ${event.signal} signal: ${event.reason}`;
     case 'tool-unavailable':
       return `! step ${event.step}: no worker of this run has tool '${event.toolName}'`;
+    case 'loop-detected':
+      return `! step ${event.step}: loop detected (${event.description}, too many times in a row): ${event.action === 'nudged' ? 'the model was told' : 'the run stops'}`;
     case 'run-failed':
       return `■ failed at step ${event.step}${event.failureType ? ` (${event.failureType})` : ''}: ${event.message}`;
     case 'run-completed':

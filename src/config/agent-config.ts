@@ -3,6 +3,7 @@ import { AgentConfigError } from '../protocol/errors';
 import { isDuration, parseDuration } from './duration';
 import { knownContextWindow } from './context-windows';
 import { agentPricingSchema, costLimitSchema } from './pricing-schema';
+import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -76,6 +77,19 @@ export const mcpServerSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), 'needs exactly one of command (stdio) or url (streamable HTTP)');
 
+/**
+ * The zod schema of an agent's `loop_detection` when it is on: a run that makes the same tool call
+ * (or the same cycle of up to `max_cycle_length` calls) more than `max_repeats` times in a row is
+ * nudged once, then stopped with `loop_detected` (docs/loop-detection.md has the exact rule).
+ * @example
+ * parseAgentConfig({ name: 'researcher', max_steps: 60, loop_detection: { max_repeats: 4 } });
+ * parseAgentConfig({ name: 'poller', loop_detection: false }); // off
+ */
+export const loopDetectionSchema = z.strictObject({
+  max_repeats: z.number().int().min(1).max(100).default(DEFAULT_LOOP_DETECTION.max_repeats),
+  max_cycle_length: z.number().int().min(1).max(5).default(DEFAULT_LOOP_DETECTION.max_cycle_length),
+});
+
 /** One MCP server of an agent, validated, with `args` and `env_from_worker` defaulted to `[]`. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 
@@ -143,6 +157,10 @@ export const agentConfigSchema = z
     cost_limit: costLimitSchema,
     /** USD a thread may spend over all its turns. */
     thread_cost_limit: costLimitSchema,
+    /** Nudge, then stop, a run that repeats a tool call or a cycle of calls; `false` turns it off. */
+    loop_detection: z
+      .union([z.literal(false), loopDetectionSchema], { error: 'must be false (off) or { max_repeats, max_cycle_length }' })
+      .default({ ...DEFAULT_LOOP_DETECTION }),
   })
   .superRefine((config, context) => {
     reportDuplicates(config.tools, (name) =>
@@ -229,6 +247,7 @@ function knownFieldsAt(path: PropertyKey[]): string[] {
   if (path.length === 0) return Object.keys(agentConfigSchema.shape);
   if (path[0] === 'timeouts') return Object.keys(runTimeoutsSchema.shape);
   if (path[0] === 'mcp_servers') return Object.keys(mcpServerSchema.shape);
+  if (path[0] === 'loop_detection') return Object.keys(loopDetectionSchema.shape);
   return [];
 }
 

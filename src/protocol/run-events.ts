@@ -54,6 +54,11 @@ export type RunEvent = EventBase &
     | { type: 'signal-ignored'; signal: string; reason: string }
     /** A tool the agent has but no worker of the run does: calls to it are unknown-tool errors. */
     | { type: 'tool-unavailable'; step: number; toolName: string }
+    /**
+     * Loop detection found a call (`tools` has one name) or a cycle of calls (in order) made more
+     * than `max_repeats` times in a row: the first time it nudged the model, after that it stopped the run.
+     */
+    | { type: 'loop-detected'; step: number; action: 'nudged' | 'stopped'; tools: string[]; description: string }
     /** The run failed (a deliberate failure: `failureType` is its stable code); the run's result is that failure. */
     | { type: 'run-failed'; step: number; failureType: string | null; message: string }
     | { type: 'run-completed'; stopReason: StopReason; output: string }

@@ -4,6 +4,7 @@ import type { RunEvent } from './run-events';
 import type { CarriedConversation } from './conversation-base';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
+import type { LoopWatch } from './loop-watch';
 
 // The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
 export type * from './activity-types';
@@ -124,6 +125,8 @@ export interface CarriedState {
   /** Steps taken before the current agent took over (its max_steps counts from here). */
   stepBase?: number;
   handoffs?: HandoffRecord[];
+  /** Loop detection's memory (its newest calls, whether it nudged); absent when the run made no tool call yet. */
+  loopWatch?: LoopWatch;
 }
 
 /**
@@ -140,7 +143,8 @@ export interface StoredToolResults {
  * Why a run ended. All are normal results, never failures: `completed` (a final answer),
  * `max_steps`, `context_length_exceeded`, `output_invalid` (the answer failed `output_type`),
  * `budget_limit` (the prompt stayed over the `limit:` budget after compaction), `cost_limit` (the
- * next call could pass the config's `cost_limit`, or the last one did).
+ * next call could pass the config's `cost_limit`, or the last one did), `loop_detected`
+ * (`stopDetail` names the repeated call).
  */
 export type StopReason =
   | 'completed'
@@ -151,7 +155,9 @@ export type StopReason =
   /** The run (thread turn, thread) would spend more than its `cost_limit` (`thread_cost_limit`). */
   | 'cost_limit'
   /** A thread turn stopped by a newer message (policy `interrupt`). */
-  | 'interrupted';
+  | 'interrupted'
+  /** Loop detection stopped the run: it went on repeating a tool call (or a cycle of calls) after a nudge. */
+  | 'loop_detected';
 
 /** How a tool call ended: it ran (`success` or `error`), or a human rejected it or let it time out. */
 export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';

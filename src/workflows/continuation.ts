@@ -67,6 +67,7 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     continuations: (state.carried?.continuations ?? 0) + 1,
     stepBase,
     handoffs: state.handoffs,
+    ...(state.loopWatch.recent.length > 0 ? { loopWatch: state.loopWatch } : {}),
   };
   const carry: CarriedState = patched(BOUNDED_CONTINUATION_PATCH)
     ? patched(CARRIED_REFERENCES_PATCH)

@@ -51,6 +51,8 @@ export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
 export const DEFAULT_CONTINUE_AS_NEW_POINT_PATCH = 'default-continue-as-new-point';
 /** Continue-as-new carries the newest tool results by reference (an artifact) and 12 KB of events, not copies. */
 export const CARRIED_REFERENCES_PATCH = 'carried-references';
+/** Loop detection acts: it nudges a run that repeats a tool call (or a cycle of calls), then stops it with `loop_detected`. */
+export const LOOP_DETECTION_PATCH = 'loop-detection';
 
 /** Runs with a cost limit check it around model calls; runs started with `AgentCostUsd` keep it current. */
 export const COST_ACCOUNTING_PATCH = 'cost-accounting';
@@ -173,6 +175,17 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['cost-rollup/since-cost-accounting.execution-1-of-3.json', 'cost-limit-before-call/since-cost-accounting.json', 'cost-limit-after-call/since-cost-accounting.json', 'thread-cost-limit/since-cost-accounting.json'],
       without: [],
       missing: { without: 'runs before it had neither a cost limit nor AgentCostUsd, so none went through its code' },
+    },
+  },
+  {
+    id: LOOP_DETECTION_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A run whose tool calls repeat the same call (or cycle of calls) more than loop_detection.max_repeats times in a row gets a message saying so after that step, and if a loop is found again it stops with `loop_detected` before the step\'s calls run. Before, such a run went on until max_steps. Consulted only when a loop is found.',
+    stage: 'patched',
+    histories: {
+      with: ['loop-stopped/since-loop-detection.json', 'loop-nudged/since-loop-detection.json', 'loop-default-threshold/since-loop-detection.json', 'thread-loop-stopped/since-loop-detection.json'],
+      without: ['loop-default-threshold/since-bounded-child-ids.json'],
     },
   },
 ];

@@ -23,6 +23,8 @@ import { ConversationThreads } from './conversation-threads';
 import { EventLog } from './event-log';
 import { handoffToolSpecs } from './handoffs';
 import { stepLimitOf } from './loop-decisions';
+import { emptyLoopWatch } from './loop-detection';
+import type { LoopWatch } from '../protocol/loop-watch';
 import { RunSkills } from './run-skills';
 
 /** Events the live log keeps; older ones are trimmed and readers told how many they missed. */
@@ -96,6 +98,8 @@ export interface RunState {
   /** The agent a handoff tool of the current step chose; the transfer happens after the step's tools. */
   handoffTo: string | null;
   stopReason: StopReason | null;
+  /** Loop detection's memory of this run (a thread's: of the current turn), carried through continue-as-new. */
+  loopWatch: LoopWatch;
   /** Set at the first activity: whether this execution retries lost workers without limit (a patch). */
   unboundedInfrastructureRetries?: boolean;
   /** Threads: the run's cost when the running turn began (a turn's `cost_limit` counts from it). Never set in runs. */
@@ -155,6 +159,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     handoffs: carried?.handoffs ?? [],
     handoffTo: null,
     stopReason: null,
+    loopWatch: carried?.loopWatch ?? emptyLoopWatch(),
   };
 }
 

@@ -15,6 +15,7 @@ import type { CarriedState, ModelUsage, UsageSummary } from '../protocol/run-typ
 import { roundUsd } from '../protocol/model-price';
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentThreadWorkflowInput, TurnResult } from '../protocol/thread-types';
+import { emptyLoopWatch } from './loop-detection';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import { spentUsd } from './agent-loop';
@@ -49,6 +50,8 @@ export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null
   const next = book.startNext(firstStep, Date.now(), copyUsage(state.usage), state.toolResultCount);
   state.turnCostBase = spentUsd(state.usage);
   state.threads.push('executor', { role: 'user', content: next.text });
+  // Loop detection counts within a turn: a user who asks for the same thing again is no loop.
+  state.loopWatch = emptyLoopWatch();
   state.events.push({ type: 'turn-started', turn: next.turn, messageId: next.messageId, text: next.text });
   showThreadStatus(state, book, 'running');
   const planning = state.config.planning_enabled;
