@@ -56,6 +56,9 @@ export { TemporalUnreachableError } from './connection/temporal-unreachable';
 export { agentConfigSchema, loopDetectionSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from './config/agent-config';
 export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
+export { toolPolicySchema } from './config/tool-policy-schema';
+export type { ToolPolicyRule } from './config/tool-policy-rules';
+export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-types';
 
 // Errors with stable codes
 export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';

@@ -80,6 +80,7 @@ describe('AgentConfig', () => {
       memory: false,
       timeouts: {},
       loop_detection: { max_repeats: 10, max_cycle_length: 3 },
+      tool_policies: [],
     });
   });
 

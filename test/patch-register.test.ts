@@ -13,6 +13,8 @@ import { MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
 import { upgradeConfig } from '../src/config/upgrade-config';
 import type { AgentRunInput, RunToolInput } from '../src/protocol/run-types';
 import { callFingerprint, emptyLoopWatch, findLoop, loopDetectionSettings } from '../src/workflows/loop-detection';
+import { matchToolPolicy, toolGate } from '../src/config/tool-policy-rules';
+import { splitInjectedArgs } from '../src/protocol/split-injected-args';
 import { corpusFiles, parseCorpusPath, patchMarkersOf, readCorpusHistory } from './support/history-corpus';
 
 type History = temporal.api.history.v1.History;
@@ -135,17 +137,12 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     return Boolean(started?.searchAttributes?.indexedFields?.AgentCostUsd) || config?.cost_limit !== undefined || config?.thread_cost_limit !== undefined;
   },
   [register.LOOP_DETECTION_PATCH]: (history) => {
-    const config = upgradeConfig(decoded<AgentRunInput>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])!.config);
+    const config = configOf(history);
     const settings = loopDetectionSettings(config);
     const watch = emptyLoopWatch();
-    // The tool calls the run made, first tries only, step by step: would the rule have found a loop?
+    // The tool calls the run made, step by step: would the rule have found a loop?
     const steps = new Map<number, RunToolInput[]>();
-    for (const event of history.events ?? []) {
-      const scheduled = event.activityTaskScheduledEventAttributes;
-      if (scheduled?.activityType?.name !== 'runTool' || scheduled.activityId?.includes('.try-')) continue;
-      const input = decoded<RunToolInput>(scheduled.input?.payloads?.[0])!;
-      steps.set(input.step, [...(steps.get(input.step) ?? []), input]);
-    }
+    for (const input of toolCallsOf(history)) steps.set(input.step, [...(steps.get(input.step) ?? []), input]);
     return (
       settings !== null &&
       [...steps.values()].some((calls) => {
@@ -155,7 +152,30 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
       })
     );
   },
+  // A tool call the run made that a rule of its config denies, or sends for an approval hitl_tools would not ask for.
+  [register.TOOL_POLICIES_PATCH]: (history) => {
+    const config = configOf(history);
+    return toolCallsOf(history).some(({ call, injectedArgNames }) => {
+      const inHitlTools = config.hitl_tools.includes(call.name);
+      const gate = toolGate(matchToolPolicy(config.tool_policies, call.name, splitInjectedArgs(call.args, injectedArgNames).executable), inHitlTools);
+      return gate === 'deny' || (gate === 'require_approval' && !inHitlTools);
+    });
+  },
 };
+
+/** The agent config an execution started with, upgraded as the workflow upgrades it. */
+function configOf(history: History) {
+  return upgradeConfig(decoded<AgentRunInput>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])!.config);
+}
+
+/** The inputs of the tool activities an execution scheduled, first tries only, in order. */
+function toolCallsOf(history: History): RunToolInput[] {
+  return (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name !== 'runTool' || scheduled.activityId?.includes('.try-')) return [];
+    return [decoded<RunToolInput>(scheduled.input?.payloads?.[0])!];
+  });
+}
 
 describe('the patch register', () => {
   it('has each id once', () => {

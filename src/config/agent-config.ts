@@ -4,6 +4,7 @@ import { isDuration, parseDuration } from './duration';
 import { knownContextWindow } from './context-windows';
 import { agentPricingSchema, costLimitSchema } from './pricing-schema';
 import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
+import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -161,6 +162,8 @@ export const agentConfigSchema = z
     loop_detection: z
       .union([z.literal(false), loopDetectionSchema], { error: 'must be false (off) or { max_repeats, max_cycle_length }' })
       .default({ ...DEFAULT_LOOP_DETECTION }),
+    /** Rules by tool name pattern and argument condition: allow, deny or require an approval (docs/tool-policies.md). */
+    tool_policies: z.array(toolPolicySchema).default([]),
   })
   .superRefine((config, context) => {
     reportDuplicates(config.tools, (name) =>
@@ -180,6 +183,7 @@ export const agentConfigSchema = z
         message: `is required with budget_awareness: the context window of '${config.model}' is not in the built-in table`,
       });
     }
+    for (const problem of toolPolicyProblems(config)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
     config.hitl_tools.forEach((name, index) => {
       if (!config.tools.includes(name)) {
         context.addIssue({
@@ -248,6 +252,7 @@ function knownFieldsAt(path: PropertyKey[]): string[] {
   if (path[0] === 'timeouts') return Object.keys(runTimeoutsSchema.shape);
   if (path[0] === 'mcp_servers') return Object.keys(mcpServerSchema.shape);
   if (path[0] === 'loop_detection') return Object.keys(loopDetectionSchema.shape);
+  if (path[0] === 'tool_policies') return Object.keys(toolPolicySchema.shape);
   return [];
 }
 

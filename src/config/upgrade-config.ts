@@ -21,6 +21,7 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     timeouts: config.timeouts ?? {},
     memory: config.memory ?? false,
     loop_detection: config.loop_detection ?? { ...DEFAULT_LOOP_DETECTION },
+    tool_policies: config.tool_policies ?? [],
   };
 }
 

@@ -26,6 +26,7 @@ export const ErrorCode = {
   toolNotFound: 'ToolNotFoundError',
   toolArgumentsInvalid: 'ToolArgumentsInvalid',
   toolFailed: 'ToolFailed',
+  toolDenied: 'ToolDenied',
   modelNotFound: 'ModelNotFoundError',
   modelRateLimited: 'ModelRateLimited',
   modelServerError: 'ModelServerError',

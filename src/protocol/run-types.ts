@@ -5,6 +5,7 @@ import type { CarriedConversation } from './conversation-base';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
 import type { LoopWatch } from './loop-watch';
+import type { ToolPolicyMatch } from './tool-policy-types';
 
 // The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
 export type * from './activity-types';
@@ -159,8 +160,11 @@ export type StopReason =
   /** Loop detection stopped the run: it went on repeating a tool call (or a cycle of calls) after a nudge. */
   | 'loop_detected';
 
-/** How a tool call ended: it ran (`success` or `error`), or a human rejected it or let it time out. */
-export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';
+/**
+ * How a tool call ended: it ran (`success` or `error`), a human rejected it or let it time out, or
+ * a rule of the agent's `tool_policies` denied it (`denied`).
+ */
+export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out' | 'denied';
 /** The approval part of a tool call: `not_required` for tools outside `hitl_tools`. */
 export type ApprovalStatus = 'not_required' | 'approved' | 'rejected' | 'timed_out';
 
@@ -179,6 +183,8 @@ export interface ToolResultMetadata {
   approval_decided_by?: string | null;
   /** Why (the decision's `reason`); null when not given or not gated. */
   approval_reason?: string | null;
+  /** The rule of `tool_policies` that decided the call (allowed, denied, or sent for approval); absent when none matched. */
+  policy?: ToolPolicyMatch;
 }
 
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
@@ -291,6 +297,8 @@ export interface ApprovalRequest {
   /** Epoch milliseconds (workflow clock). */
   requestedAt: number;
   expiresAt: number;
+  /** The rule of `tool_policies` that asked for this approval, with its reason (absent for `hitl_tools` alone). */
+  policy?: ToolPolicyMatch;
 }
 
 /** How a gated tool call was decided; `timed_out` when no decision came within `hitl_timeout`. */

@@ -3,6 +3,7 @@ import type { ToolCall } from '../protocol/messages';
 import { MessageLimits, validateApprovalDecision } from '../protocol/message-validation';
 import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../protocol/run-messages';
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../protocol/run-types';
+import type { ToolPolicyMatch } from '../protocol/tool-policy-types';
 import { AgentStatusAttribute } from '../protocol/search-attributes';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { ApprovalBook } from './approval-book';
@@ -66,8 +67,11 @@ export class ApprovalGate {
     this.events.push({ type: 'approval-ignored', approvalId, reason });
   }
 
-  /** Waits for a decision on one call, or for its timeout. Several calls wait independently. */
-  async awaitDecision(call: ToolCall, step: number, index: number): Promise<ApprovalRecord> {
+  /**
+   * Waits for a decision on one call, or for its timeout. Several calls wait independently. The
+   * request names the tool-policy rule that asked for it, if one did (`policy`).
+   */
+  async awaitDecision(call: ToolCall, step: number, index: number, policy: ToolPolicyMatch | null = null): Promise<ApprovalRecord> {
     const { executable, injected } = splitInjectedArgs(call.args, this.injectedArgNames);
     const now = Date.now();
     const record = this.book.request({
@@ -79,6 +83,7 @@ export class ApprovalGate {
       injectedArgs: injected,
       requestedAt: now,
       expiresAt: now + this.timeoutMs,
+      ...(policy ? { policy } : {}),
     });
     const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
     this.events.push({ type: 'approval-requested', request });

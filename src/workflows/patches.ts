@@ -56,6 +56,8 @@ export const LOOP_DETECTION_PATCH = 'loop-detection';
 
 /** Runs with a cost limit check it around model calls; runs started with `AgentCostUsd` keep it current. */
 export const COST_ACCOUNTING_PATCH = 'cost-accounting';
+/** A rule of the agent's `tool_policies` denies a call (an error result) or sends it for approval. */
+export const TOOL_POLICIES_PATCH = 'tool-policies';
 
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
@@ -186,6 +188,17 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['loop-stopped/since-loop-detection.json', 'loop-nudged/since-loop-detection.json', 'loop-default-threshold/since-loop-detection.json', 'thread-loop-stopped/since-loop-detection.json'],
       without: ['loop-default-threshold/since-bounded-child-ids.json'],
+    },
+  },
+  {
+    id: TOOL_POLICIES_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A call that a rule of tool_policies denies gets an error result (ToolDenied) without running; a call a rule sends for approval waits for one as hitl_tools calls do. Before, workers ignored tool_policies (a config from a newer client). Consulted only when a rule changes what the call does.',
+    stage: 'patched',
+    histories: {
+      with: ['policy-deny/since-tool-policies.json', 'policy-approval/since-tool-policies.json'],
+      without: ['policy-deny/since-loop-detection.json', 'policy-approval/since-loop-detection.json'],
     },
   },
 ];

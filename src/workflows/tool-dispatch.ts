@@ -6,7 +6,7 @@ import type { ToolCall } from '../protocol/messages';
 import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../protocol/run-types';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { childWorkflowId } from './child-workflow-id';
-import { withApproval } from '../protocol/tool-results';
+import { withApproval, withPolicy } from '../protocol/tool-results';
 import { retriedCall, type CallTry } from './activity-retries';
 import { SUBAGENT_SKILL_SOURCES_PATCH } from './patches';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
@@ -19,6 +19,7 @@ import { childCostLimit } from './run-cost';
 import type { ApprovalGate } from './approval-gate';
 import { describeFailure } from './describe-failure';
 import { claimHandoff, toolRoute } from './loop-decisions';
+import { policyVerdict } from './policy-gate';
 import { replayRecordedCall } from './replayed-tool-calls';
 import { availableTools, type RunState } from './run-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
@@ -26,7 +27,8 @@ import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type Suba
 /**
  * Tool dispatch: a step's tool calls run in parallel and come back in call order. Each call goes
  * where `toolRoute` says: a handoff is recorded (the transfer follows the step), an unknown tool
- * is refused, a gated one waits for its approval first; then sub-agents run as child workflows,
+ * is refused, the agent's tool policies deny it or gate it (policy-gate.ts), a gated one waits
+ * for its approval first; then sub-agents run as child workflows,
  * MCP tools through the MCP activity, other tools through the tool activity (which may offload
  * a large result to an artifact). A tool that fails is an error result the model sees, never a
  * failed run.
@@ -70,6 +72,8 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     const available = availableTools(state).filter((name) => !state.unavailableTools.includes(name));
     return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available.join(', ') || 'none'}`, ErrorCode.toolNotFound);
   }
+  const policy = policyVerdict(state, call, route.gated);
+  if (policy.denied) return policy.denied;
   const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
   // An evaluation run answers from the recorded run; only an unrecorded call with live tools goes on.
   if (state.input.replay) {
@@ -77,11 +81,12 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (replayed) return replayed;
   }
   let approval: ApprovalRecord | null = null;
-  if (route.gated) {
-    approval = await approvals.awaitDecision(call, step, index);
-    if (approval.outcome !== 'approved') return unapprovedResult(call, step, approval);
+  if (policy.gated) {
+    // The request names the rule that asked for it (an allow rule cannot lift hitl_tools: it asked for nothing).
+    approval = await approvals.awaitDecision(call, step, index, policy.match?.action === 'require_approval' ? policy.match : null);
+    if (approval.outcome !== 'approved') return withPolicy(unapprovedResult(call, step, approval), policy.match);
   }
-  const decided = (result: ToolResult): ToolResult => (approval ? withApproval(result, approval) : result);
+  const decided = (result: ToolResult): ToolResult => withPolicy(approval ? withApproval(result, approval) : result, policy.match);
   if (route.kind === 'subagents') return decided(await runSubagents(state, call, activityPrefix));
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.

@@ -82,6 +82,7 @@ export function formatStatus(workflowId: string, execution: string, status: RunS
     for (const approval of status.pendingApprovals) {
       const expires = approval.expiresAt > context.now ? `in ${formatDuration(approval.expiresAt - context.now)}` : 'now';
       lines.push(`  ${approval.approvalId}  ${approval.toolName}(${JSON.stringify(approval.args)})  expires ${new Date(approval.expiresAt).toISOString()} (${expires})`);
+      if (approval.policy) lines.push(`    policy: ${approval.policy.reason}`);
       for (const [name, value] of Object.entries(approval.injectedArgs)) lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
       lines.push(`    decide: durable-agents approve ${workflowId} ${approval.approvalId}   (or reject ... --reason "why")`);
     }
