@@ -8,6 +8,7 @@ import type { temporal } from '@temporalio/proto';
 import ts from 'typescript';
 import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../src/protocol/message-validation';
 import { WireName } from '../src/protocol/wire-names';
+import { ErrorCode } from '../src/protocol/errors';
 import * as register from '../src/workflows/patches';
 import { MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
 import { upgradeConfig } from '../src/config/upgrade-config';
@@ -152,6 +153,12 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
       })
     );
   },
+  // The run failed on a model step whose retryable failures used up max_retries tries.
+  [register.MODEL_RETRIES_EXHAUSTED_PATCH]: (history) => {
+    const failure = lastEvent(history)?.workflowExecutionFailedEventAttributes?.failure;
+    const type = failure?.applicationFailureInfo?.type ?? '';
+    return type === ErrorCode.modelRetriesExhausted || (RETRYABLE_MODEL_FAILURES as string[]).includes(type);
+  },
   // A tool call the run made that a rule of its config denies, or sends for an approval hitl_tools would not ask for.
   [register.TOOL_POLICIES_PATCH]: (history) => {
     const config = configOf(history);
@@ -162,6 +169,9 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     });
   },
 };
+
+/** Model failures that a model step retries, within max_retries. */
+const RETRYABLE_MODEL_FAILURES = [ErrorCode.modelServerError, ErrorCode.modelRateLimited, ErrorCode.modelTimeout];
 
 /** The agent config an execution started with, upgraded as the workflow upgrades it. */
 function configOf(history: History) {

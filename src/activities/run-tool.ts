@@ -87,7 +87,7 @@ export function createRunTool(dependencies: RunToolDependencies) {
     } catch (error) {
       rethrowIfWorkerShutdown(`Tool '${call.name}'`);
       if (error instanceof RetryableToolError) {
-        throw callFailure(input.workflowRetries, { type: 'RetryableToolError', message: error.message, retryable: true });
+        throw callFailure(input.workflowRetries, { type: ErrorCode.retryableTool, message: error.message, retryable: true });
       }
       const message = error instanceof Error ? error.message : String(error);
       return finish(`Error: tool '${call.name}' failed: ${message}`, ErrorCode.toolFailed);

@@ -5,6 +5,7 @@ import { knownContextWindow } from './context-windows';
 import { agentPricingSchema, costLimitSchema } from './pricing-schema';
 import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
 import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
+import { duplicateNameProblems } from './duplicate-names';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -166,16 +167,7 @@ export const agentConfigSchema = z
     tool_policies: z.array(toolPolicySchema).default([]),
   })
   .superRefine((config, context) => {
-    reportDuplicates(config.tools, (name) =>
-      context.addIssue({ code: 'custom', path: ['tools'], message: `Duplicate tool name '${name}' on agent '${config.name}'` }),
-    );
-    reportDuplicates(
-      config.mcp_servers.map((server) => server.name),
-      (name) => context.addIssue({ code: 'custom', path: ['mcp_servers'], message: `Duplicate MCP server name '${name}' on agent '${config.name}'` }),
-    );
-    reportDuplicates(config.handoffs, (name) =>
-      context.addIssue({ code: 'custom', path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` }),
-    );
+    for (const problem of duplicateNameProblems(config)) context.addIssue({ code: 'custom', ...problem });
     if (config.budget_awareness !== null && config.context_window === null && knownContextWindow(config.model) === null) {
       context.addIssue({
         code: 'custom',
@@ -199,14 +191,6 @@ export const agentConfigSchema = z
 export type AgentConfig = z.output<typeof agentConfigSchema>;
 /** What a user writes: only `name` is required. */
 export type AgentConfigInput = z.input<typeof agentConfigSchema>;
-
-function reportDuplicates(names: string[], report: (name: string) => void): void {
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (seen.has(name)) report(name);
-    seen.add(name);
-  }
-}
 
 /**
  * Validates a config and fills its defaults.

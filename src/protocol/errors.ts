@@ -26,13 +26,21 @@ export const ErrorCode = {
   toolNotFound: 'ToolNotFoundError',
   toolArgumentsInvalid: 'ToolArgumentsInvalid',
   toolFailed: 'ToolFailed',
+  /** Thrown by a tool for a failure worth retrying (`RetryableToolError`); after its tries, `ToolFailed`. */
+  retryableTool: 'RetryableToolError',
   toolDenied: 'ToolDenied',
+  toolRejected: 'ToolRejected',
+  approvalTimedOut: 'ApprovalTimedOut',
   modelNotFound: 'ModelNotFoundError',
   modelRateLimited: 'ModelRateLimited',
   modelServerError: 'ModelServerError',
   modelTimeout: 'ModelTimeout',
   modelAuthFailed: 'ModelAuthFailed',
   modelBadRequest: 'ModelBadRequest',
+  /** A model step whose retryable failures (rate limit, 5xx, timeout) used up `max_retries` tries; its cause is the last failure. */
+  modelRetriesExhausted: 'ModelRetriesExhausted',
+  /** A model step that failed for good with a failure of no known code. */
+  modelStepFailed: 'ModelStepFailed',
   contextLengthExceeded: 'ContextLengthExceeded',
   missingApiKey: 'MissingApiKey',
   scriptedModelMismatch: 'ScriptedModelMismatch',

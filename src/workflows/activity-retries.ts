@@ -1,5 +1,5 @@
 // How a run retries its model, compaction and tool calls: the one place that reads the retry patch.
-import { ApplicationFailure, patched, sleep, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, sleep, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
 import type { AgentConfig } from '../config/agent-config';
 import { ErrorCode } from '../protocol/errors';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
@@ -136,6 +136,18 @@ async function withWorkflowRetries<T>(activityId: string, maxTries: number, back
       await sleep(decision.delayMs);
     }
   }
+}
+
+/**
+ * The tries a call had when it failed because its retries ran out, or null when it failed for
+ * another reason (a failure retrying cannot fix, a cancellation). In either retry mode: since the
+ * patch the last failure's details say it was retryable (the workflow stopped at its budget);
+ * before it Temporal says the retry policy reached its maximum attempts (`maxTries`).
+ */
+export function exhaustedAttempts(error: unknown, maxTries: number): number | null {
+  const details = retryDetailsOf(error);
+  if (details) return details.retryable ? details.attempts : null;
+  return error instanceof ActivityFailure && error.retryState === 'MAXIMUM_ATTEMPTS_REACHED' ? maxTries : null;
 }
 
 /** The retry details an activity attached to its failure, if the failure is one of ours. */

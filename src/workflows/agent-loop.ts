@@ -4,6 +4,7 @@ import type { Message, ToolCall, ToolMessage, Usage } from '../protocol/messages
 import type { AgentRunInput, ApprovalRecord, CarriedState, ModelUsage, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../protocol/run-types';
 import { roundUsd } from '../protocol/model-price';
 import { formatDuration } from '../config/duration';
+import { ErrorCode } from '../protocol/errors';
 import { buildToolResult } from '../protocol/tool-results';
 
 /**
@@ -127,7 +128,7 @@ export function unapprovedResult(call: ToolCall, step: number, approval: Approva
     toolName: call.name,
     content,
     isError: true,
-    errorCode: rejected ? 'ToolRejected' : 'ApprovalTimedOut',
+    errorCode: rejected ? ErrorCode.toolRejected : ErrorCode.approvalTimedOut,
     step,
     metadata: {
       status: rejected ? 'rejected' : 'timed_out',

@@ -59,6 +59,9 @@ export const COST_ACCOUNTING_PATCH = 'cost-accounting';
 /** A rule of the agent's `tool_policies` denies a call (an error result) or sends it for approval. */
 export const TOOL_POLICIES_PATCH = 'tool-policies';
 
+/** A model step whose retries ran out fails the run with `ModelRetriesExhausted` (the last failure as its cause). */
+export const MODEL_RETRIES_EXHAUSTED_PATCH = 'model-retries-exhausted';
+
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
   {
@@ -199,6 +202,17 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['policy-deny/since-tool-policies.json', 'policy-approval/since-tool-policies.json'],
       without: ['policy-deny/since-loop-detection.json', 'policy-approval/since-loop-detection.json'],
+    },
+  },
+  {
+    id: MODEL_RETRIES_EXHAUSTED_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A model step whose retryable failures used up max_retries tries fails the run with ModelRetriesExhausted (details: attempts, max_retries, the last failure\'s type; cause: the last failure); before, with the last failure\'s own type (ModelServerError, ModelRateLimited, ...). Consulted only when the retries ran out.',
+    stage: 'patched',
+    histories: {
+      with: ['model-retries-exhausted/since-model-retries-exhausted.json'],
+      without: ['model-retries-exhausted/since-tool-policies.json'],
     },
   },
 ];
