@@ -59,6 +59,9 @@ export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
 export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
 
+// Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)
+export type { HookFailureReport, HookPoint, ToolDecision } from './protocol/hook-types';
+
 // What runs take, report and return
 export type { AssistantMessage, JsonSchema, Message, ToolCall, ToolMessage, ToolSpec, Usage, UserMessage } from './protocol/messages';
 export type { EventPage, RunEvent, RunEventType } from './protocol/run-events';

@@ -78,6 +78,8 @@ describe('AgentConfig', () => {
       allow_parallel_subagents: false,
       max_parallel_subagents: 3,
       memory: false,
+      instructions_provider: null,
+      hook_errors: 'fail',
       timeouts: {},
     });
   });
@@ -100,6 +102,10 @@ describe('AgentConfig', () => {
     [{ name: 'bot', timeouts: { heartbeat: 'soon' } }, 'timeouts.heartbeat'],
     [{ name: 'bot', timeouts: { tool: '500ms' } }, 'timeouts.tool'],
     [{ name: 'bot', timeouts: { model_step: 5 } }, 'timeouts.model_step'],
+    [{ name: 'bot', instructions_provider: 'has spaces' }, 'instructions_provider'],
+    [{ name: 'bot', hook_errors: 'retry' }, 'hook_errors'],
+    [{ name: 'bot', instructions: 'You are {{agent_nam}}.' }, 'instructions: uses unknown template variable(s) {{agent_nam}} (known: {{agent_name}}, {{date}}, {{resource_id}}, {{thread_id}})'],
+    [{ name: 'bot', planning_instructions: 'Plan for {{ customer }}' }, 'planning_instructions: uses unknown template variable(s) {{customer}}'],
     [{ name: 'bot', timeouts: { heartbeats: '10s' } }, 'timeouts'],
     [{ name: 'bot', model: 'scripted:x', budget_awareness: 'per-message' }, 'context_window'],
   ])('refuses %j with an error naming %s', (input, field) => {

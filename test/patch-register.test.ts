@@ -7,6 +7,7 @@ import type { temporal } from '@temporalio/proto';
 import ts from 'typescript';
 import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../src/protocol/message-validation';
 import { WireName } from '../src/protocol/wire-names';
+import { usesTemplateVariables } from '../src/config/instructions-template';
 import * as register from '../src/workflows/patches';
 import { MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
 import { corpusFiles, parseCorpusPath, patchMarkersOf, readCorpusHistory } from './support/history-corpus';
@@ -118,6 +119,13 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   [register.SUBAGENT_SKILL_SOURCES_PATCH]: (history) =>
     (decoded<{ config?: { skill_sources?: string[] } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.config?.skill_sources?.length ?? 0) > 0 &&
     (history.events ?? []).some((event) => event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === WireName.agentRunWorkflow),
+  // A model step said its worker has hooks (only then are decisions applied or the lifecycle activity run).
+  [register.LIFECYCLE_HOOKS_PATCH]: (history) =>
+    (history.events ?? []).some((event) => Boolean(decoded<{ hooks?: { points?: string[] } }>(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0])?.hooks?.points?.length)),
+  [register.DYNAMIC_INSTRUCTIONS_PATCH]: (history) => {
+    const input = decoded<{ config?: { instructions?: string; instructions_provider?: string | null } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+    return Boolean(input?.config?.instructions_provider) || usesTemplateVariables(input?.config?.instructions ?? '');
+  },
 };
 
 describe('the patch register', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentConfigError } from '../protocol/errors';
 import { isDuration, parseDuration } from './duration';
 import { knownContextWindow } from './context-windows';
+import { INSTRUCTIONS_TEMPLATE_VARIABLES, unknownTemplateVariables } from './instructions-template';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -134,6 +135,14 @@ export const agentConfigSchema = z
      * `run --resource`). A run of such an agent without a resource id is refused before it starts.
      */
     memory: z.boolean().default(false),
+    /**
+     * The instructions provider (registered on the workers under this name) that writes this agent's
+     * instructions at the start of each run and thread turn; `instructions` is the fallback
+     * (docs/hooks.md). Null: the static instructions.
+     */
+    instructions_provider: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits, "_", ".", ":" or "-"').nullable().default(null),
+    /** What a worker's hook that throws does (docs/hooks.md): `fail` the call it belongs to (default), or be reported and `ignore`d. */
+    hook_errors: z.enum(['fail', 'ignore']).default('fail'),
     /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
     timeouts: runTimeoutsSchema.default({}),
   })
@@ -154,6 +163,16 @@ export const agentConfigSchema = z
         path: ['context_window'],
         message: `is required with budget_awareness: the context window of '${config.model}' is not in the built-in table`,
       });
+    }
+    for (const [field, text] of [['instructions', config.instructions], ['planning_instructions', config.planning_instructions]] as const) {
+      const unknown = unknownTemplateVariables(text);
+      if (unknown.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `uses unknown template variable(s) ${unknown.map((name) => `{{${name}}}`).join(', ')} (known: ${Object.keys(INSTRUCTIONS_TEMPLATE_VARIABLES).map((name) => `{{${name}}}`).join(', ')})`,
+        });
+      }
     }
     config.hitl_tools.forEach((name, index) => {
       if (!config.tools.includes(name)) {

@@ -19,6 +19,8 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     instructions_builder: config.instructions_builder ?? 'skill-list',
     timeouts: config.timeouts ?? {},
     memory: config.memory ?? false,
+    instructions_provider: config.instructions_provider ?? null,
+    hook_errors: config.hook_errors ?? 'fail',
   };
 }
 

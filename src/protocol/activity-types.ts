@@ -1,6 +1,7 @@
 import type { McpServerConfig } from '../config/agent-config';
 import type { ConversationBase } from './conversation-base';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
+import type { HookContext, ModelStepHookReport, ModelStepHooks } from './hook-types';
 
 /**
  * What crosses between the agent workflow and its activities: conversation references and
@@ -64,6 +65,8 @@ export interface ModelStepInput {
   budget?: StepBudget | null;
   /** Set by runs that retry the provider's failures themselves (src/protocol/workflow-retries.ts). */
   workflowRetries?: WorkflowRetriesInput;
+  /** Whose run this is, for the worker's hooks (src/protocol/hook-types.ts); absent in inputs recorded before hooks. */
+  hooks?: ModelStepHooks;
 }
 
 /**
@@ -87,6 +90,8 @@ export interface ModelStepResult {
   outputError?: string;
   /** The step's tools that sub-agents may not be given (declared `childSafe: false` on the worker). */
   childUnsafeTools?: string[];
+  /** Set when the worker has hooks for the agent: their points, before-tool decisions, ignored failures. */
+  hooks?: ModelStepHookReport;
 }
 
 /** Summarises the older part of a conversation so it fits the budget again. */
@@ -121,6 +126,8 @@ export interface McpToolCallInput {
   approvalId?: string;
   /** Set when the agent has emit_mcp_progress: false: progress is not shown live either. */
   quietProgress?: true;
+  /** Set when the worker has after-tool or error hooks for the agent. */
+  hooks?: HookContext;
 }
 
 /** A progress notification a tool reported while it ran (MCP progress). */
@@ -149,6 +156,8 @@ export interface RunToolInput {
   idempotencyKey?: string;
   /** The run's resource id (`AgentRunInput.resourceId`), when it has one. */
   resourceId?: string;
+  /** Set when the worker has after-tool or error hooks for the agent. */
+  hooks?: HookContext;
 }
 
 /** The reply of the `conversation` query. */

@@ -56,6 +56,9 @@ export const ErrorCode = {
   invalidMemoryInput: 'InvalidMemoryInput',
   memoryUnavailable: 'MemoryUnavailable',
   artifactStoreUnavailable: 'ArtifactStoreUnavailable',
+  hookFailed: 'HookFailed',
+  hookInvalid: 'HookDefinitionError',
+  toolDenied: 'ToolDenied',
 } as const;
 
 /** One of the `ErrorCode` values. */
@@ -150,6 +153,25 @@ export class ApprovalRefusedError extends AgentRuntimeError {
 export class EmptyMessageError extends AgentRuntimeError {
   constructor() {
     super(ErrorCode.emptyMessage, 'text: an injected message must not be empty');
+  }
+}
+
+/**
+ * A hook or an instructions provider given to a worker that cannot be used (code
+ * `HookDefinitionError`): no name, an unknown point, no function, or a name used twice. Thrown when
+ * the worker (or `defineHook`) is built, before anything runs.
+ * @example
+ * import { defineHook, HookDefinitionError } from 'durable-agents/worker';
+ *
+ * try {
+ *   defineHook({ name: '', point: 'before-tool', run: () => undefined });
+ * } catch (error) {
+ *   if (error instanceof HookDefinitionError) console.error(error.message);
+ * }
+ */
+export class HookDefinitionError extends AgentRuntimeError {
+  constructor(message: string) {
+    super(ErrorCode.hookInvalid, message);
   }
 }
 

@@ -4,6 +4,7 @@ import type { RunEvent } from './run-events';
 import type { CarriedConversation } from './conversation-base';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
+import type { HookFailureReport } from './hook-types';
 
 // The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
 export type * from './activity-types';
@@ -120,6 +121,8 @@ export interface CarriedState {
   /** Steps taken before the current agent took over (its max_steps counts from here). */
   stepBase?: number;
   handoffs?: HandoffRecord[];
+  /** The instructions an instructions provider gave this agent (the next execution uses them, not a new answer). */
+  instructions?: string;
 }
 
 /**
@@ -156,6 +159,8 @@ export interface ToolResultMetadata {
   approval_decided_by?: string | null;
   /** Why (the decision's `reason`); null when not given or not gated. */
   approval_reason?: string | null;
+  /** Set when a before-tool hook did more than let the call through (docs/hooks.md). */
+  hook_decision?: { hook: string; action: 'allow' | 'deny' | 'require_approval' | 'fail'; reason: string | null; args_changed: boolean };
 }
 
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
@@ -173,6 +178,8 @@ export interface ToolResult {
   contentTruncated?: boolean;
   /** Progress the tool reported while it ran. */
   progress?: ProgressNote[];
+  /** Hooks that threw in the tool's activity and were ignored (reported as events, not kept). */
+  hookFailures?: HookFailureReport[];
 }
 
 /** What a run returns (`RunHandle.result()`, `runAgent`): the answer, why it stopped, and what it did. */
@@ -253,6 +260,8 @@ export interface ApprovalRequest {
   /** The arguments the tool will receive. */
   args: Record<string, unknown>;
   injectedArgs: Record<string, unknown>;
+  /** What asked for this approval when the tool is not in `hitl_tools`: `hook <name>: <reason>`. */
+  requiredBy?: string;
   /** Epoch milliseconds (workflow clock). */
   requestedAt: number;
   expiresAt: number;

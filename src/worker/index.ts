@@ -51,6 +51,32 @@ export { createMemoryTools } from '../memory/memory-tools';
 export { forgetResource } from '../memory/forget-resource';
 export type { ForgetResourceReport, ResourceStores } from '../memory/forget-resource';
 
+// Lifecycle hooks and instructions providers (docs/hooks.md)
+export { defineHook } from '../hooks/define-hook';
+export type { AnyHook, Hook, HookDefinition, InstructionsContext, InstructionsProvider } from '../hooks/define-hook';
+export type {
+  AfterModelEvent,
+  AfterToolEvent,
+  ApprovalDecidedEvent,
+  BeforeModelEvent,
+  BeforeToolEvent,
+  EndEvent,
+  ErrorEvent,
+  HandoffEvent,
+  HookEventBase,
+  HookEvents,
+  HookResults,
+  ModelTextChange,
+  RunStartEvent,
+  ToolCallVerdict,
+  ToolResultChange,
+  TurnEndEvent,
+  TurnStartEvent,
+} from '../hooks/hook-events';
+export { HOOK_POINTS } from '../protocol/hook-types';
+export type { HookPoint } from '../protocol/hook-types';
+export { HookDefinitionError } from '../protocol/errors';
+
 // Tools (also exported by 'durable-agents', for tool modules that import only this entry)
 export { defineTool, RetryableToolError } from '../tools/define-tool';
 export type { Tool, ToolContext, ToolDefinition } from '../tools/define-tool';

@@ -66,8 +66,11 @@ export class ApprovalGate {
     this.events.push({ type: 'approval-ignored', approvalId, reason });
   }
 
-  /** Waits for a decision on one call, or for its timeout. Several calls wait independently. */
-  async awaitDecision(call: ToolCall, step: number, index: number): Promise<ApprovalRecord> {
+  /**
+   * Waits for a decision on one call, or for its timeout. Several calls wait independently.
+   * `requiredBy` says what asked for the approval when the tool is not in `hitl_tools` (a hook).
+   */
+  async awaitDecision(call: ToolCall, step: number, index: number, requiredBy?: string): Promise<ApprovalRecord> {
     const { executable, injected } = splitInjectedArgs(call.args, this.injectedArgNames);
     const now = Date.now();
     const record = this.book.request({
@@ -79,6 +82,7 @@ export class ApprovalGate {
       injectedArgs: injected,
       requestedAt: now,
       expiresAt: now + this.timeoutMs,
+      ...(requiredBy !== undefined ? { requiredBy } : {}),
     });
     const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
     this.events.push({ type: 'approval-requested', request });

@@ -9,6 +9,7 @@ import { describeFailure, failureType } from './describe-failure';
 import { budgetVerdict, compactionPoint } from './loop-decisions';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { availableTools, extraToolSpecs, type RunState } from './run-state';
+import { modelStepHooks, noteModelStepHooks } from './run-hooks';
 
 /**
  * Model calls of a run, each its own activity with a deterministic id (`step-3.model`,
@@ -38,6 +39,8 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     ...(thread === 'executor' ? {} : { purpose: thread }),
     ...(thread === 'executor' && budget ? { budget } : {}),
   };
+  const hooks = modelStepHooks(state);
+  if (hooks) request.hooks = hooks;
   try {
     const reply = await retriedCall(state, 'model', activityId, (attempt) =>
       proxyActivities<AgentActivities>({
@@ -49,6 +52,7 @@ export async function callModel(state: RunState, thread: ConversationThread, act
       }).modelStep({ ...request, ...attempt.input }),
     );
     addUsage(state.usage, reply.model, reply.usage);
+    noteModelStepHooks(state, reply);
     return reply;
   } catch (error) {
     if (isCancellation(error)) throw error;

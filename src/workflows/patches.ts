@@ -47,6 +47,10 @@ export const BOUNDED_CHILD_IDS_PATCH = 'bounded-child-ids';
 export const RUN_AGENT_SEARCH_ATTRIBUTES_PATCH = 'run-agent-search-attributes';
 /** A sub-agent run of a parent with skill sources carries them as `AgentSkillSources` (the skills watcher finds it). */
 export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
+/** Lifecycle hooks act in the workflow: before-tool decisions are applied, and the lifecycle-hooks activity runs. */
+export const LIFECYCLE_HOOKS_PATCH = 'lifecycle-hooks';
+/** Dynamic instructions: an instructions provider's activity, and template variables filled in static instructions. */
+export const DYNAMIC_INSTRUCTIONS_PATCH = 'dynamic-instructions';
 
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
@@ -131,6 +135,30 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['subagent-skill-sources/since-subagent-skill-sources.json', 'subagent-skills/since-subagent-skill-sources.json'],
       without: ['subagent-skill-sources/since-bounded-child-ids.json'],
+    },
+  },
+  {
+    id: LIFECYCLE_HOOKS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A before-tool decision a model step recorded is applied (a denied or failed call gets an error result and no activity, a changed call runs with its new arguments, a call may wait for an approval first), and a `runLifecycleHooks` activity runs the run-end, turn-end, approval-decided, handoff and error hooks. Consulted only when a model step said its worker has such hooks; runs recorded before had none.',
+    stage: 'patched',
+    histories: {
+      with: [],
+      without: [],
+      missing: { without: 'no run recorded before the patch has a model step that reported hooks: only this code reports them, so the patched code is never reached without the marker' },
+    },
+  },
+  {
+    id: DYNAMIC_INSTRUCTIONS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'An agent with `instructions_provider` asks it for its instructions (a `resolveInstructions` activity) at the start of each run and thread turn, and template variables ({{agent_name}}, {{date}}, ...) in static instructions are filled. Consulted only for such configs: `instructions_provider` did not exist before, and instructions with `{{…}}` were taken literally, as runs recorded before keep doing.',
+    stage: 'patched',
+    histories: {
+      with: [],
+      without: [],
+      missing: { without: 'no recorded run before the patch has template variables in its instructions (and instructions_provider did not exist)' },
     },
   },
 ];

@@ -20,6 +20,10 @@ import { claimHandoff, toolRoute } from './loop-decisions';
 import { replayRecordedCall } from './replayed-tool-calls';
 import { availableTools, type RunState } from './run-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
+import { approvalDecidedHooks, decideToolCall, toolCallHooks } from './run-hooks';
+import { describeHookFailure } from '../protocol/hook-types';
+import { withHookDecision } from './tool-decisions';
+import { configForChildren } from './run-instructions';
 
 /**
  * Tool dispatch: a step's tool calls run in parallel and come back in call order. Each call goes
@@ -74,12 +78,21 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     const replayed = await replayRecordedCall(state, call, activityId);
     if (replayed) return replayed;
   }
+  // A before-tool hook's decision, taken in the model step that asked for the call (recorded there).
+  const hookDecision = decideToolCall(state, call);
+  if (hookDecision?.kind === 'refused') return hookDecision.result;
+  if (hookDecision) call = hookDecision.call;
   let approval: ApprovalRecord | null = null;
-  if (route.gated) {
-    approval = await approvals.awaitDecision(call, step, index);
-    if (approval.outcome !== 'approved') return unapprovedResult(call, step, approval);
+  const decided = (result: ToolResult): ToolResult => {
+    const approved = approval?.outcome === 'approved' ? withApproval(result, approval) : result;
+    return hookDecision ? withHookDecision(approved, state.hooks.decisions[call.id]!) : approved;
+  };
+  if (route.gated || hookDecision?.requiredBy) {
+    approval = await approvals.awaitDecision(call, step, index, hookDecision?.requiredBy ?? undefined);
+    const hookFailure = await approvalDecidedHooks(state, call, approval, `${activityId}.approval-hooks`);
+    if (approval.outcome !== 'approved') return decided(unapprovedResult(call, step, approval));
+    if (hookFailure) return decided(workflowErrorResult(call, step, Date.now(), `Error: the call to '${call.name}' did not run: ${describeHookFailure(hookFailure)}.`, ErrorCode.hookFailed));
   }
-  const decided = (result: ToolResult): ToolResult => (approval ? withApproval(result, approval) : result);
   if (route.kind === 'subagents') return decided(await runSubagents(state, call, activityPrefix));
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
@@ -89,10 +102,10 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (route.kind === 'mcp') {
       const mcpTool = state.mcpTools.get(call.name)!;
       // MCP failures are results already: only a lost worker or a timeout reaches the retry policy.
-      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress };
+      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress, ...toolCallHooks(state) };
       return decided(await retriedCall(state, 'mcp-tool', activityId, (attempt) => proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).callMcpTool(input)));
     }
-    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state) };
+    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state), ...toolCallHooks(state) };
     const result = await retriedCall(state, 'tool', activityId, (attempt) =>
       proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).runTool({ ...request, ...attempt.input }),
     );
@@ -157,7 +170,7 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
       try {
         const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
           workflowId,
-          args: [{ config: childConfig(config, job, childSafe), task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
+          args: [{ config: childConfig(configForChildren(state), job, childSafe), task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
           staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
           typedSearchAttributes: [{ key: AgentNameAttribute, value: config.name }, { key: AgentStatusAttribute, value: 'running' }, ...skillSources],
