@@ -4,6 +4,7 @@ import { ErrorCode } from '../protocol/errors';
 import type { HookContext, HookFailureReport } from '../protocol/hook-types';
 import type { HookEventBase } from '../hooks/hook-events';
 import { describeHookFailure } from '../protocol/hook-types';
+import { withHeartbeat } from './heartbeat';
 import { currentRunExecution } from './run-execution';
 
 /** What every hook event starts with, for the activity running now. */
@@ -25,6 +26,14 @@ export function hookEventBase(context: HookContext, attempt: number): HookEventB
  */
 export function hookFailedFailure(report: HookFailureReport): ApplicationFailure {
   return ApplicationFailure.create({ type: ErrorCode.hookFailed, message: describeHookFailure(report), nonRetryable: true, details: [report] });
+}
+
+/**
+ * Runs hooks while the activity heartbeats: a hook that takes longer than the activity's heartbeat
+ * timeout (waiting on a policy service, say) must not look like a dead worker.
+ */
+export function whileHeartbeating<T>(hooks: () => Promise<T>): Promise<T> {
+  return withHeartbeat(hooks);
 }
 
 /** Each failure in the worker's log, with the hook's name and point and what it failed (or that it was ignored). */

@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 import type { HookEvents } from '../hooks/hook-events';
 import type { HookRunner } from '../hooks/hook-runner';
 import type { HookFailureReport, LifecycleEvent, LifecycleHooksInput, LifecycleHooksResult } from '../protocol/hook-types';
-import { hookEventBase, logHookFailures } from './hook-support';
+import { hookEventBase, logHookFailures, whileHeartbeating } from './hook-support';
 
 export interface LifecycleHookDependencies {
   hooks?: HookRunner;
@@ -25,7 +25,7 @@ export function createLifecycleHooks(dependencies: LifecycleHookDependencies) {
     // Every hook runs and is reported: the workflow decides what a failure does.
     const context = { ...input.context, onError: 'ignore' as const };
     for (const event of input.events) {
-      const outcome = await observe(runner, context, base, event);
+      const outcome = await whileHeartbeating(() => observe(runner, context, base, event));
       if (event.point === 'error') logHookFailures(outcome.ignored, 'ignored');
       else failures.push(...outcome.ignored);
     }

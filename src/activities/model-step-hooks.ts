@@ -6,7 +6,7 @@ import type { Message, ToolCall, Usage } from '../protocol/messages';
 import type { ModelStepInput } from '../protocol/run-types';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import type { Conversation } from './conversation-source';
-import { hookEventBase, hookFailedFailure, logHookFailures } from './hook-support';
+import { hookEventBase, hookFailedFailure, logHookFailures, whileHeartbeating } from './hook-support';
 
 /**
  * A model step's hooks, for the agent its input names. The start hooks of a run or turn
@@ -38,17 +38,19 @@ export class ModelStepHookRun {
     if (!opening) return;
     const base = this.base();
     const lastUserText = lastUserMessage(conversation.messages);
-    const outcome =
+    const outcome = await whileHeartbeating(() =>
       opening.kind === 'run'
-        ? await this.runner.observe('run-start', this.context, { ...base, task: lastUserText })
-        : await this.runner.observe('turn-start', this.context, { ...base, turn: opening.turn, message: lastUserText });
+        ? this.runner.observe('run-start', this.context, { ...base, task: lastUserText })
+        : this.runner.observe('turn-start', this.context, { ...base, turn: opening.turn, message: lastUserText }),
+    );
     this.settle(outcome);
   }
 
   /** Before-model hooks, with the prompt the model is about to get. */
   async beforeCall(system: string, messages: readonly Message[]): Promise<void> {
     const purpose = this.purpose();
-    this.settle(await this.runner.observe('before-model', this.context, { ...this.base(), step: this.input.step, purpose, model: this.input.model, system, messages }));
+    const event = { ...this.base(), step: this.input.step, purpose, model: this.input.model, system, messages };
+    this.settle(await whileHeartbeating(() => this.runner.observe('before-model', this.context, event)));
   }
 
   /** Whether live text must not stream: after-model hooks may redact it, and the live view must not show what they remove. */
@@ -57,7 +59,11 @@ export class ModelStepHookRun {
   }
 
   /** After-model hooks (the text to record) and before-tool decisions for the reply's calls to this agent's tools. */
-  async afterCall(reply: { text: string; toolCalls: ToolCall[]; usage: Usage }): Promise<{ text: string; report: ModelStepHookReport }> {
+  afterCall(reply: { text: string; toolCalls: ToolCall[]; usage: Usage }): Promise<{ text: string; report: ModelStepHookReport }> {
+    return whileHeartbeating(() => this.afterCallHooks(reply));
+  }
+
+  private async afterCallHooks(reply: { text: string; toolCalls: ToolCall[]; usage: Usage }): Promise<{ text: string; report: ModelStepHookReport }> {
     const changed = await this.runner.changeText(this.context, {
       ...this.base(),
       step: this.input.step,
@@ -97,13 +103,8 @@ export class ModelStepHookRun {
 
   /** Error hooks for a failed model call; their own failures are only logged (the step fails anyway). */
   async failed(error: { code: string; message: string }): Promise<void> {
-    const outcome = await this.runner.observe('error', { ...this.context, onError: 'ignore' }, {
-      ...this.base(),
-      step: this.input.step,
-      where: 'model',
-      errorType: error.code,
-      message: error.message,
-    });
+    const event = { ...this.base(), step: this.input.step, where: 'model' as const, errorType: error.code, message: error.message };
+    const outcome = await whileHeartbeating(() => this.runner.observe('error', { ...this.context, onError: 'ignore' }, event));
     logHookFailures(outcome.ignored, 'ignored');
   }
 

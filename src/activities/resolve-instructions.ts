@@ -3,6 +3,7 @@ import type { InstructionsProvider } from '../hooks/define-hook';
 import type { InstructionsRequest, InstructionsResolution } from '../protocol/hook-types';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 import { callFailure } from './activity-attempts';
+import { whileHeartbeating } from './hook-support';
 import { currentRunExecution } from './run-execution';
 
 /** The longest instructions a provider may give (they travel in the history, and in a continuation). */
@@ -31,7 +32,8 @@ export function createResolveInstructions(dependencies: InstructionsDependencies
     const { workflowRetries: _retries, provider: _name, ...context } = input;
     let answer: unknown;
     try {
-      answer = await provider({ ...context, ...currentRunExecution() });
+      const execution = currentRunExecution();
+      answer = await whileHeartbeating(async () => provider({ ...context, ...execution }));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw callFailure(input.workflowRetries, { type: 'InstructionsProviderFailed', message: `instructions provider '${input.provider}' failed: ${message}`, retryable: true });

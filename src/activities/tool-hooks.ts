@@ -3,7 +3,8 @@ import type { HookRunner } from '../hooks/hook-runner';
 import { ErrorCode } from '../protocol/errors';
 import { describeHookFailure, type HookContext, type HookFailureReport } from '../protocol/hook-types';
 import type { ToolCall } from '../protocol/messages';
-import { hookEventBase, logHookFailures } from './hook-support';
+import type { ToolResult } from '../protocol/run-types';
+import { hookEventBase, logHookFailures, whileHeartbeating } from './hook-support';
 
 /** A tool call's outcome before it is recorded: the content and, for an error result, its code. */
 export interface ToolOutcome {
@@ -24,9 +25,19 @@ export async function runToolHooks(
   request: { hooks?: HookContext; call: ToolCall; step: number },
   attempt: number,
   outcome: ToolOutcome,
-): Promise<ToolOutcome & { hookFailures?: HookFailureReport[] }> {
+): Promise<ToolOutcome & Pick<ToolResult, 'hookFailures'>> {
   const context = request.hooks;
   if (!runner || !context) return outcome;
+  return whileHeartbeating(() => hooksOn(runner, context, request, attempt, outcome));
+}
+
+async function hooksOn(
+  runner: HookRunner,
+  context: HookContext,
+  request: { call: ToolCall; step: number },
+  attempt: number,
+  outcome: ToolOutcome,
+): Promise<ToolOutcome & Pick<ToolResult, 'hookFailures'>> {
   const base = { ...hookEventBase(context, attempt), step: request.step };
   const ignored: HookFailureReport[] = [];
   if (outcome.errorCode !== undefined && runner.has('error', context.agent)) {
@@ -41,10 +52,14 @@ export async function runToolHooks(
   });
   ignored.push(...changed.ignored);
   logHookFailures(ignored, 'ignored');
-  const reported = ignored.length > 0 ? { hookFailures: ignored } : {};
+  const reported = ignored.map((failure) => ({ ...failure, outcome: 'ignored' as const }));
   if (changed.failed) {
     logHookFailures([changed.failed], 'failed');
-    return { content: `Error: the result of '${request.call.name}' is withheld: ${describeHookFailure(changed.failed)}`, errorCode: ErrorCode.hookFailed, ...reported };
+    return {
+      content: `Error: the result of '${request.call.name}' is withheld: ${describeHookFailure(changed.failed)}`,
+      errorCode: ErrorCode.hookFailed,
+      hookFailures: [...reported, { ...changed.failed, outcome: 'failed' }],
+    };
   }
-  return { ...outcome, content: changed.content, ...reported };
+  return { ...outcome, content: changed.content, ...(reported.length > 0 ? { hookFailures: reported } : {}) };
 }

@@ -178,8 +178,8 @@ export interface ToolResult {
   contentTruncated?: boolean;
   /** Progress the tool reported while it ran. */
   progress?: ProgressNote[];
-  /** Hooks that threw in the tool's activity and were ignored (reported as events, not kept). */
-  hookFailures?: HookFailureReport[];
+  /** Hooks that threw in the tool's activity, and whether that failed the call (reported as events, not kept). */
+  hookFailures?: Array<HookFailureReport & { outcome: 'failed' | 'ignored' }>;
 }
 
 /** What a run returns (`RunHandle.result()`, `runAgent`): the answer, why it stopped, and what it did. */

@@ -56,7 +56,9 @@ export interface WorkerExtensions {
 export async function loadWorkerExtensions(options: Pick<LoadToolsOptions, 'modulePath'> = {}): Promise<WorkerExtensions> {
   const modulePath = options.modulePath ?? process.env.AGENT_TOOLS_MODULE;
   if (!modulePath) return { hooks: [], instructionsProviders: {} };
-  const loaded = await importToolsModule(path.resolve(modulePath));
+  const imported = await importToolsModule(path.resolve(modulePath));
+  // A CommonJS module (or TypeScript run as one) may show its exports on `default` only.
+  const loaded = { ...(imported.default as Record<string, unknown> | undefined), ...imported };
   const hooks = loaded.hooks ?? [];
   if (!Array.isArray(hooks) || !hooks.every(isHook)) throw new ToolsModuleError(`${modulePath}: 'hooks' must be an array of hooks made with defineHook`);
   const providers = loaded.instructionsProviders ?? {};

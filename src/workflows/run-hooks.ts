@@ -209,6 +209,7 @@ async function runLifecycleActivity(state: RunState, activityId: string, events:
     activityId,
     summary: activitySummary(activityId, `hooks: ${wanted.map((event) => event.point).join(', ')}`),
     startToCloseTimeout: state.timeouts.toolMs,
+    heartbeatTimeout: state.timeouts.heartbeatMs,
     retry: infrastructureRetryPolicy(30_000),
   });
   return (await runLifecycleHooks({ context: hookContext(state), step: state.step, events: wanted })).failures;

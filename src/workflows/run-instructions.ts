@@ -99,6 +99,7 @@ async function resolveInstructions(state: RunState, activityId: string, task: st
         activityId: attempt.activityId,
         summary: activitySummary(attempt.activityId, `instructions from ${provider}`),
         startToCloseTimeout: state.timeouts.toolMs,
+        heartbeatTimeout: state.timeouts.heartbeatMs,
         retry: attempt.retry,
       }).resolveInstructions({ ...request, ...attempt.input }),
     );

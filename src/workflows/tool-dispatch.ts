@@ -20,7 +20,7 @@ import { claimHandoff, toolRoute } from './loop-decisions';
 import { replayRecordedCall } from './replayed-tool-calls';
 import { availableTools, type RunState } from './run-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
-import { approvalDecidedHooks, decideToolCall, toolCallHooks } from './run-hooks';
+import { approvalDecidedHooks, decideToolCall, reportHookFailures, toolCallHooks } from './run-hooks';
 import { describeHookFailure } from '../protocol/hook-types';
 import { withHookDecision } from './tool-decisions';
 import { configForChildren } from './run-instructions';
@@ -42,7 +42,8 @@ import { configForChildren } from './run-instructions';
 export async function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
   const { events, step } = state;
   for (const call of calls) events.push({ type: 'tool-called', step, call });
-  const report = ({ progress, ...result }: ToolResult): ToolResult => {
+  const report = ({ progress, hookFailures, ...result }: ToolResult): ToolResult => {
+    for (const { outcome, ...failure } of hookFailures ?? []) reportHookFailures(state, [failure], outcome);
     if (state.config.emit_mcp_progress) {
       for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
     }
