@@ -273,6 +273,7 @@ describe('lifecycle hooks', () => {
       ['fragile-policy', 'before-tool', 'ignored', 'the policy service timed out'],
       ['fragile-results', 'after-tool', 'ignored', 'the redaction service is down'],
     ]);
+    await recordHistory('hooks-ignored', run);
   });
 
   it('fails the run whose start hook throws, with HookFailed naming the hook', async () => {
@@ -307,6 +308,7 @@ describe('lifecycle hooks', () => {
       'handoff-target:run-end',
     ]);
     expect(auditOf(run.workflowId)[3]!.detail).toMatchObject({ from: 'handoff-source', to: 'handoff-target', step: 1 });
+    await recordHistory('hooks-handoff', run);
   });
 
   it('tells the error hooks of a failed tool, a failed model call and the failed run, then ends the run', async () => {

@@ -144,7 +144,15 @@ export const PATCHES: readonly PatchRecord[] = [
       'A before-tool decision a model step recorded is applied (a denied or failed call gets an error result and no activity, a changed call runs with its new arguments, a call may wait for an approval first), and a `runLifecycleHooks` activity runs the run-end, turn-end, approval-decided, handoff and error hooks. Consulted only when a model step said its worker has such hooks; runs recorded before had none.',
     stage: 'patched',
     histories: {
-      with: [],
+      with: [
+        'hooks-redaction/since-dynamic-instructions.json',
+        'hooks-tool-decisions/since-dynamic-instructions.json',
+        'hooks-failing/since-dynamic-instructions.json',
+        'hooks-ignored/since-dynamic-instructions.json',
+        'hooks-errors/since-dynamic-instructions.json',
+        'hooks-thread/since-dynamic-instructions.json',
+        'hooks-handoff/since-dynamic-instructions.execution-1-of-2.json',
+      ],
       without: [],
       missing: { without: 'no run recorded before the patch has a model step that reported hooks: only this code reports them, so the patched code is never reached without the marker' },
     },
@@ -156,9 +164,13 @@ export const PATCHES: readonly PatchRecord[] = [
       'An agent with `instructions_provider` asks it for its instructions (a `resolveInstructions` activity) at the start of each run and thread turn, and template variables ({{agent_name}}, {{date}}, ...) in static instructions are filled. Consulted only for such configs: `instructions_provider` did not exist before, and instructions with `{{…}}` were taken literally, as runs recorded before keep doing.',
     stage: 'patched',
     histories: {
-      with: [],
-      without: [],
-      missing: { without: 'no recorded run before the patch has template variables in its instructions (and instructions_provider did not exist)' },
+      with: [
+        'instructions-provider/since-dynamic-instructions.json',
+        'instructions-provider-continued/since-dynamic-instructions.execution-1-of-3.json',
+        'instructions-template/since-dynamic-instructions.json',
+        'instructions-thread/since-dynamic-instructions.json',
+      ],
+      without: ['instructions-template/since-subagent-skill-sources.json'],
     },
   },
 ];
