@@ -54,25 +54,7 @@ export type { ForgetResourceReport, ResourceStores } from '../memory/forget-reso
 // Lifecycle hooks and instructions providers (docs/hooks.md)
 export { defineHook } from '../hooks/define-hook';
 export type { AnyHook, Hook, HookDefinition, InstructionsContext, InstructionsProvider } from '../hooks/define-hook';
-export type {
-  AfterModelEvent,
-  AfterToolEvent,
-  ApprovalDecidedEvent,
-  BeforeModelEvent,
-  BeforeToolEvent,
-  EndEvent,
-  ErrorEvent,
-  HandoffEvent,
-  HookEventBase,
-  HookEvents,
-  HookResults,
-  ModelTextChange,
-  RunStartEvent,
-  ToolCallVerdict,
-  ToolResultChange,
-  TurnEndEvent,
-  TurnStartEvent,
-} from '../hooks/hook-events';
+export type { HookEventBase, HookEvents, HookResults, ToolCallVerdict } from '../hooks/hook-events';
 export { HOOK_POINTS } from '../protocol/hook-types';
 export type { HookPoint } from '../protocol/hook-types';
 export { HookDefinitionError } from '../protocol/errors';
