@@ -7,7 +7,7 @@ import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { workflowErrorResult } from './agent-loop';
 
 /** A decided call: it goes on (possibly with other arguments, possibly after an approval), or it has its result already. */
-export type DecidedCall = { kind: 'run'; call: ToolCall; requiredBy: string | null } | { kind: 'refused'; result: ToolResult };
+export type DecidedCall = { kind: 'run'; call: ToolCall; requiredBy: string | null; decision: ToolDecision } | { kind: 'refused'; result: ToolResult };
 
 /**
  * What a call becomes under its decision: denied and failed calls get the error result the model
@@ -25,7 +25,7 @@ export function applyToolDecision(call: ToolCall, decision: ToolDecision, step: 
   }
   const args = decision.args ? { ...decision.args, ...splitInjectedArgs(call.args, injectedArgNames).injected } : call.args;
   const requiredBy = decision.action === 'require_approval' ? `hook ${decision.hook}: ${decision.reason ?? 'approval required'}` : null;
-  return { kind: 'run', call: { ...call, args }, requiredBy };
+  return { kind: 'run', call: { ...call, args }, requiredBy, decision };
 }
 
 /** A result with the decision that shaped its call in its metadata (`hook_decision`). */

@@ -86,7 +86,7 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   let approval: ApprovalRecord | null = null;
   const decided = (result: ToolResult): ToolResult => {
     const approved = approval?.outcome === 'approved' ? withApproval(result, approval) : result;
-    return hookDecision ? withHookDecision(approved, state.hooks.decisions[call.id]!) : approved;
+    return hookDecision ? withHookDecision(approved, hookDecision.decision) : approved;
   };
   if (route.gated || hookDecision?.requiredBy) {
     approval = await approvals.awaitDecision(call, step, index, hookDecision?.requiredBy ?? undefined);
