@@ -28,8 +28,8 @@ import { applyToolDecision, type DecidedCall } from './tool-decisions';
  * without a round trip, so it learns from the model steps it runs anyway: the first model call of
  * each execution (and of each thread turn) names the agent, and a worker with hooks for it answers
  * with their points in the step's result, which the history records (so a replay learns the same).
- * Until a step said so, the run issues no hook activity and no model step input grows: runs
- * without hooks keep their commands and histories.
+ * Until a step said so, the run issues no hook activity and only the first model call of an
+ * execution (or turn) carries the agent's name: runs without hooks keep their commands and events.
  */
 export interface RunHooks {
   /** The points the workers said they have hooks at for this agent (sticky within the execution). */
