@@ -64,6 +64,9 @@ export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-t
 export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
 
+// Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)
+export type { HookFailureReport, HookPoint, ToolDecision } from './protocol/hook-types';
+
 // What runs take, report and return
 export type { AssistantMessage, JsonSchema, Message, ToolCall, ToolMessage, ToolSpec, Usage, UserMessage } from './protocol/messages';
 export type { EventPage, RunEvent, RunEventType } from './protocol/run-events';

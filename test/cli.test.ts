@@ -161,4 +161,10 @@ describe('human output of status and approvals', () => {
     expect(text).toContain('step-2.call-1 in ops-1 (deploy_service, expires 2026-05-01T10:04:00.000Z):\n  reasoning: The tests passed and the change is a one-line fix.');
     expect(formatPendingApprovals([], now)).toBe('No pending approvals.');
   });
+
+  it('says which hook required an approval for a tool outside hitl_tools', () => {
+    const required = { ...approval, injectedArgs: {}, requiredBy: 'hook refund-limit: refunds over 100 need approval' };
+    const text = formatPendingApprovals([{ workflowId: 'ops-1', runId: 'r', approvals: [required], unreachable: false }], now);
+    expect(text).toContain('step-2.call-1 in ops-1 (deploy_service, expires 2026-05-01T10:04:00.000Z):\n  required by hook refund-limit: refunds over 100 need approval');
+  });
 });

@@ -9,6 +9,7 @@ import ts from 'typescript';
 import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../src/protocol/message-validation';
 import { WireName } from '../src/protocol/wire-names';
 import { ErrorCode } from '../src/protocol/errors';
+import { usesTemplateVariables } from '../src/config/instructions-template';
 import * as register from '../src/workflows/patches';
 import { MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
 import { upgradeConfig } from '../src/config/upgrade-config';
@@ -167,6 +168,13 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
       const gate = toolGate(matchToolPolicy(config.tool_policies, call.name, splitInjectedArgs(call.args, injectedArgNames).executable), inHitlTools);
       return gate === 'deny' || (gate === 'require_approval' && !inHitlTools);
     });
+  },
+  // A model step said its worker has hooks (only then are decisions applied or the lifecycle activity run).
+  [register.LIFECYCLE_HOOKS_PATCH]: (history) =>
+    (history.events ?? []).some((event) => Boolean(decoded<{ hooks?: { points?: string[] } }>(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0])?.hooks?.points?.length)),
+  [register.DYNAMIC_INSTRUCTIONS_PATCH]: (history) => {
+    const input = decoded<{ config?: { instructions?: string; instructions_provider?: string | null } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+    return Boolean(input?.config?.instructions_provider) || usesTemplateVariables(input?.config?.instructions ?? '');
   },
 };
 

@@ -22,7 +22,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'output-rejected':
       return `! step ${event.step}: answer rejected by the output schema: ${event.reason}`;
     case 'approval-requested':
-      return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)})${event.request.policy ? ` (${event.request.policy.reason})` : ''}, expires ${new Date(event.request.expiresAt).toISOString()}`;
+      return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)})${event.request.policy ? ` (${event.request.policy.reason})` : ''}${event.request.requiredBy ? ` (${event.request.requiredBy})` : ''}, expires ${new Date(event.request.expiresAt).toISOString()}`;
     case 'approval-decided':
       return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':
@@ -75,6 +75,12 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `■ turn ${event.turn} finished: ${event.stopReason}`;
     case 'thread-closed':
       return `■ thread closed after ${event.turnsCompleted} turn(s): ${event.reason}`;
+    case 'hook-failed':
+      return `! step ${event.step}: hook '${event.hook}' (${event.point}) threw, ${event.outcome === 'failed' ? 'which failed the call' : 'ignored'}: ${event.message}`;
+    case 'instructions-resolved':
+      return event.source === 'provider'
+        ? `· instructions from provider '${event.provider}' (${event.characters} characters)`
+        : `! instructions provider '${event.provider}' gave nothing, the static instructions are used: ${event.reason ?? ''}`;
   }
 }
 

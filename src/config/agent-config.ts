@@ -6,6 +6,7 @@ import { agentPricingSchema, costLimitSchema } from './pricing-schema';
 import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
 import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
 import { duplicateNameProblems } from './duplicate-names';
+import { INSTRUCTIONS_TEMPLATE_VARIABLES, unknownTemplateVariables } from './instructions-template';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -151,6 +152,14 @@ export const agentConfigSchema = z
      * `run --resource`). A run of such an agent without a resource id is refused before it starts.
      */
     memory: z.boolean().default(false),
+    /**
+     * The instructions provider (registered on the workers under this name) that writes this agent's
+     * instructions at the start of each run and thread turn; `instructions` is the fallback
+     * (docs/hooks.md). Null: the static instructions.
+     */
+    instructions_provider: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits, "_", ".", ":" or "-"').nullable().default(null),
+    /** What a worker's hook that throws does (docs/hooks.md): `fail` the call it belongs to (default), or be reported and `ignore`d. */
+    hook_errors: z.enum(['fail', 'ignore']).default('fail'),
     /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
     timeouts: runTimeoutsSchema.default({}),
     /** Prices of this agent's models (USD per million tokens), over the worker's table (docs/observability.md). */
@@ -176,6 +185,16 @@ export const agentConfigSchema = z
       });
     }
     for (const problem of toolPolicyProblems(config)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    for (const [field, text] of [['instructions', config.instructions], ['planning_instructions', config.planning_instructions]] as const) {
+      const unknown = unknownTemplateVariables(text);
+      if (unknown.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `uses unknown template variable(s) ${unknown.map((name) => `{{${name}}}`).join(', ')} (known: ${Object.keys(INSTRUCTIONS_TEMPLATE_VARIABLES).map((name) => `{{${name}}}`).join(', ')})`,
+        });
+      }
+    }
     config.hitl_tools.forEach((name, index) => {
       if (!config.tools.includes(name)) {
         context.addIssue({

@@ -22,6 +22,8 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     memory: config.memory ?? false,
     loop_detection: config.loop_detection ?? { ...DEFAULT_LOOP_DETECTION },
     tool_policies: config.tool_policies ?? [],
+    instructions_provider: config.instructions_provider ?? null,
+    hook_errors: config.hook_errors ?? 'fail',
   };
 }
 

@@ -1,3 +1,4 @@
+import type { HookPoint } from './hook-types';
 import type { ToolCall } from './messages';
 import type { ApprovalOutcome, ApprovalRequest, PlanArtifact, ProgressNote, RunPhase, StopReason, ToolResultMetadata } from './run-types';
 
@@ -70,6 +71,10 @@ export type RunEvent = EventBase &
     | { type: 'turn-interrupt-requested'; turn: number; byMessageId: string }
     | { type: 'turn-completed'; turn: number; stopReason: StopReason | 'failed'; output: string }
     | { type: 'thread-closed'; reason: string; turnsCompleted: number }
+    /** A worker's hook threw (docs/hooks.md): `outcome` says whether that failed the call (`hook_errors: fail`) or was ignored. */
+    | { type: 'hook-failed'; step: number; hook: string; point: HookPoint; message: string; outcome: 'failed' | 'ignored' }
+    /** The run's (turn's) instructions: from the agent's instructions provider, or its static instructions and why. */
+    | { type: 'instructions-resolved'; step: number; provider: string; source: 'provider' | 'fallback'; characters: number; reason?: string }
   );
 
 /** The `type` of a `RunEvent`: `'run-started'`, `'tool-called'`, `'approval-requested'`, ... */

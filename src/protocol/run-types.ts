@@ -6,6 +6,7 @@ import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
 import type { LoopWatch } from './loop-watch';
 import type { ToolPolicyMatch } from './tool-policy-types';
+import type { HookFailureReport } from './hook-types';
 
 // The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
 export type * from './activity-types';
@@ -128,6 +129,8 @@ export interface CarriedState {
   handoffs?: HandoffRecord[];
   /** Loop detection's memory (its newest calls, whether it nudged); absent when the run made no tool call yet. */
   loopWatch?: LoopWatch;
+  /** The instructions an instructions provider gave this agent (the next execution uses them, not a new answer). */
+  instructions?: string;
 }
 
 /**
@@ -185,6 +188,8 @@ export interface ToolResultMetadata {
   approval_reason?: string | null;
   /** The rule of `tool_policies` that decided the call (allowed, denied, or sent for approval); absent when none matched. */
   policy?: ToolPolicyMatch;
+  /** Set when a before-tool hook did more than let the call through (docs/hooks.md). */
+  hook_decision?: { hook: string; action: 'allow' | 'deny' | 'require_approval' | 'fail'; reason: string | null; args_changed: boolean };
 }
 
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
@@ -202,6 +207,8 @@ export interface ToolResult {
   contentTruncated?: boolean;
   /** Progress the tool reported while it ran. */
   progress?: ProgressNote[];
+  /** Hooks that threw in the tool's activity, and whether that failed the call (reported as events, not kept). */
+  hookFailures?: Array<HookFailureReport & { outcome: 'failed' | 'ignored' }>;
 }
 
 /** What a run returns (`RunHandle.result()`, `runAgent`): the answer, why it stopped, and what it did. */
@@ -294,6 +301,8 @@ export interface ApprovalRequest {
   /** The arguments the tool will receive. */
   args: Record<string, unknown>;
   injectedArgs: Record<string, unknown>;
+  /** What asked for this approval when the tool is not in `hitl_tools`: `hook <name>: <reason>`. */
+  requiredBy?: string;
   /** Epoch milliseconds (workflow clock). */
   requestedAt: number;
   expiresAt: number;

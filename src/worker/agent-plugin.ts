@@ -18,6 +18,9 @@ import type { ModelPrices } from '../protocol/model-price';
 import type { Tool } from '../tools/define-tool';
 import { subagentTools } from '../tools/subagent-tools';
 import { ToolRegistry } from '../tools/tool-registry';
+import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
+import { HookRunner } from '../hooks/hook-runner';
+import { HookDefinitionError } from '../protocol/errors';
 import { defaultModelRegistry } from './default-models';
 import { assertSupportedTemporal } from './temporal-versions';
 import { agentPreloadModules, agentWorkflowsPath, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
@@ -67,6 +70,13 @@ export interface AgentPluginOptions {
    * connection, namespace and data converter.
    */
   client?: Client;
+  /**
+   * Lifecycle hooks (made with `defineHook`), run in order at their points for every agent or the
+   * agents each names (docs/hooks.md). Give every worker of a task queue the same hooks.
+   */
+  hooks?: Iterable<AnyHook>;
+  /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
+  instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
 }
@@ -110,8 +120,15 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** The artifact store the plugin made (none was given), made once so the probed store is the one used. */
   private ownArtifacts: ArtifactStore | undefined;
 
+  private readonly hooks: HookRunner;
+
+  /** @throws HookDefinitionError when two hooks share a name, or a provider is not a function. */
   constructor(private readonly options: AgentPluginOptions = {}) {
     this.mcp = options.mcp ?? new McpConnections();
+    this.hooks = new HookRunner(options.hooks ?? []);
+    for (const [name, provider] of Object.entries(options.instructionsProviders ?? {})) {
+      if (typeof provider !== 'function') throw new HookDefinitionError(`Instructions provider '${name}' must be a function`);
+    }
   }
 
   configureWorker(options: WorkerOptions): WorkerOptions {
@@ -128,6 +145,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       recordings: new RecordedRuns(client),
       searchAttributesClient: client,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
+      hooks: this.hooks,
+      ...(this.options.instructionsProviders ? { instructionsProviders: this.options.instructionsProviders } : {}),
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {

@@ -14,6 +14,7 @@ import { pricesFromEnvironment } from '../models/price-file';
 import type { ModelPrices } from '../protocol/model-price';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import type { Tool } from '../tools/define-tool';
+import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
 import { AgentPlugin } from './agent-plugin';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
 
@@ -46,6 +47,10 @@ export interface AgentWorkerOptions {
   prices?: ModelPrices;
   /** Where the worker clones git skill sources. Default: AGENT_SKILL_CACHE or .temporal-data/skill-cache/worker. */
   skillCacheDir?: string;
+  /** Lifecycle hooks (made with `defineHook`), for every agent or the agents each names (docs/hooks.md). */
+  hooks?: Iterable<AnyHook>;
+  /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
+  instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
   workflowBundlePath?: string;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
@@ -105,6 +110,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.client ? { client: options.client } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
     memory,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.

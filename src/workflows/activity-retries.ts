@@ -18,8 +18,8 @@ import type { RunState } from './run-state';
  * them, so both sides of the patch issue exactly the commands they always did.
  */
 
-/** The calls whose retries the patch changed. */
-export type RetriedCall = 'model' | 'compaction' | 'tool' | 'mcp-tool';
+/** The calls whose retries the patch changed (and an instructions provider's, which came after it). */
+export type RetriedCall = 'model' | 'compaction' | 'tool' | 'mcp-tool' | 'instructions';
 
 /** What an activity's input adds in the mode it is called in (nothing before the patch). */
 export interface RetryModeInput {
@@ -70,6 +70,11 @@ const CALL_RETRY_RULES: Record<RetriedCall, CallRetryRules> = {
     workflowTries: { maxTries: () => TOOL_TRY_LIMIT, backoff: TOOL_BACKOFF, idempotencyKey: true },
   },
   'mcp-tool': { temporalPolicy: () => TOOL_POLICY_BEFORE_PATCH, workflowTries: null },
+  // Added after the patch: a run before it never asks a provider, so its policy there is never used.
+  instructions: {
+    temporalPolicy: (config) => ({ maximumAttempts: config.max_retries }),
+    workflowTries: { maxTries: (config) => config.max_retries, backoff: MODEL_BACKOFF, idempotencyKey: false },
+  },
 };
 
 /** Whether this execution retries in the workflow (since the patch); read once, at its first retried call. */

@@ -11,9 +11,12 @@ import { buildToolResult } from '../protocol/tool-results';
  * Pure rules of the agent loop, free of Temporal calls so they are unit-tested without a server.
  */
 
-/** The executor's system prompt: the instructions, plus the output contract when there is one. */
-export function buildSystemPrompt(config: AgentConfig): string {
-  const parts = [config.instructions.trim()];
+/**
+ * The executor's system prompt: the instructions (the config's, or those the run resolved:
+ * run-instructions.ts), plus the output contract when there is one.
+ */
+export function buildSystemPrompt(config: AgentConfig, instructions: string = config.instructions): string {
+  const parts = [instructions.trim()];
   if (config.output_type) {
     parts.push(
       'When you give your final answer, reply with only a JSON value (no prose) that matches this JSON Schema:\n' +

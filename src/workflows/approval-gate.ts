@@ -69,9 +69,10 @@ export class ApprovalGate {
 
   /**
    * Waits for a decision on one call, or for its timeout. Several calls wait independently. The
-   * request names the tool-policy rule that asked for it, if one did (`policy`).
+   * request names the tool-policy rule that asked for it, if one did (`policy`), and what else
+   * asked when the tool is not in `hitl_tools` (`requiredBy`: a hook).
    */
-  async awaitDecision(call: ToolCall, step: number, index: number, policy: ToolPolicyMatch | null = null): Promise<ApprovalRecord> {
+  async awaitDecision(call: ToolCall, step: number, index: number, policy: ToolPolicyMatch | null = null, requiredBy?: string): Promise<ApprovalRecord> {
     const { executable, injected } = splitInjectedArgs(call.args, this.injectedArgNames);
     const now = Date.now();
     const record = this.book.request({
@@ -84,6 +85,7 @@ export class ApprovalGate {
       requestedAt: now,
       expiresAt: now + this.timeoutMs,
       ...(policy ? { policy } : {}),
+      ...(requiredBy !== undefined ? { requiredBy } : {}),
     });
     const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
     this.events.push({ type: 'approval-requested', request });

@@ -17,6 +17,8 @@ import { BOUNDED_CONTINUATION_PATCH, CARRIED_REFERENCES_PATCH, DEFAULT_CONTINUE_
 import { markContinued } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import type { RunState } from './run-state';
+import { handoffHooks } from './run-hooks';
+import { instructionsToCarry } from './run-instructions';
 
 /**
  * Continuation: a run hands its conversation to a fresh run (continue-as-new) before its history
@@ -47,6 +49,7 @@ export async function continueIfHistoryIsLong(state: RunState): Promise<void> {
 /** Transfers the conversation to agent `target`: a new run (continue-as-new) with its config, after this step. */
 export async function handOff(state: RunState, target: string): Promise<never> {
   const { config } = state;
+  await handoffHooks(state, target);
   state.handoffs.push({ from: config.name, to: target, step: state.step });
   state.events.push({ type: 'handoff', step: state.step, from: config.name, to: target });
   state.step++;
@@ -68,6 +71,8 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     stepBase,
     handoffs: state.handoffs,
     ...(state.loopWatch.recent.length > 0 ? { loopWatch: state.loopWatch } : {}),
+    // The same agent keeps its instructions (a provider is asked once a run); a handoff's target resolves its own.
+    ...carriedInstructions(state, next),
   };
   const carry: CarriedState = patched(BOUNDED_CONTINUATION_PATCH)
     ? patched(CARRIED_REFERENCES_PATCH)
@@ -105,6 +110,12 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
   // The attributes given here replace the run's (see handoffSearchAttributes).
   const typedSearchAttributes = [...handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH)), ...originLinkAttributes(), ...costAttributes(state)];
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
+}
+
+/** The instructions the next execution keeps, when it runs the same agent and they are not simply its config's. */
+function carriedInstructions(state: RunState, next: AgentConfig): { instructions?: string } {
+  const instructions = next.name === state.config.name ? instructionsToCarry(state) : undefined;
+  return instructions !== undefined ? { instructions } : {};
 }
 
 /**

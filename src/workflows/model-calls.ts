@@ -12,6 +12,7 @@ import { MODEL_RETRIES_EXHAUSTED_PATCH } from './patches';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costLimitAfterCall, costLimitBeforeCall } from './run-cost';
 import { availableTools, extraToolSpecs, type RunState } from './run-state';
+import { modelStepHooks, noteModelStepHooks } from './run-hooks';
 
 /**
  * Model calls of a run, each its own activity with a deterministic id (`step-3.model`,
@@ -46,6 +47,8 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     ...agentPrice(state, model),
     ...costLimitBeforeCall(state),
   };
+  const hooks = modelStepHooks(state);
+  if (hooks) request.hooks = hooks;
   let reply: ModelStepResult;
   try {
     reply = await retriedCall(state, 'model', activityId, (attempt) =>
@@ -75,6 +78,7 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     throw ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? ErrorCode.modelStepFailed);
   }
   addUsage(state.usage, reply.model, reply.usage, reply.costUsd);
+  noteModelStepHooks(state, reply);
   costLimitAfterCall(state, reply);
   return reply;
 }

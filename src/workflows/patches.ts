@@ -61,6 +61,10 @@ export const TOOL_POLICIES_PATCH = 'tool-policies';
 
 /** A model step whose retries ran out fails the run with `ModelRetriesExhausted` (the last failure as its cause). */
 export const MODEL_RETRIES_EXHAUSTED_PATCH = 'model-retries-exhausted';
+/** Lifecycle hooks act in the workflow: before-tool decisions are applied, and the lifecycle-hooks activity runs. */
+export const LIFECYCLE_HOOKS_PATCH = 'lifecycle-hooks';
+/** Dynamic instructions: an instructions provider's activity, and template variables filled in static instructions. */
+export const DYNAMIC_INSTRUCTIONS_PATCH = 'dynamic-instructions';
 
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
@@ -213,6 +217,42 @@ export const PATCHES: readonly PatchRecord[] = [
     histories: {
       with: ['model-retries-exhausted/since-model-retries-exhausted.json'],
       without: ['model-retries-exhausted/since-tool-policies.json'],
+    },
+  },
+  {
+    id: LIFECYCLE_HOOKS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A before-tool decision a model step recorded is applied (a denied or failed call gets an error result and no activity, a changed call runs with its new arguments, a call may wait for an approval first), and a `runLifecycleHooks` activity runs the run-end, turn-end, approval-decided, handoff and error hooks. Consulted only when a model step said its worker has such hooks; runs recorded before had none.',
+    stage: 'patched',
+    histories: {
+      with: [
+        'hooks-redaction/since-dynamic-instructions.json',
+        'hooks-tool-decisions/since-dynamic-instructions.json',
+        'hooks-failing/since-dynamic-instructions.json',
+        'hooks-ignored/since-dynamic-instructions.json',
+        'hooks-errors/since-dynamic-instructions.json',
+        'hooks-thread/since-dynamic-instructions.json',
+        'hooks-handoff/since-dynamic-instructions.execution-1-of-2.json',
+      ],
+      without: [],
+      missing: { without: 'no run recorded before the patch has a model step that reported hooks: only this code reports them, so the patched code is never reached without the marker' },
+    },
+  },
+  {
+    id: DYNAMIC_INSTRUCTIONS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'An agent with `instructions_provider` asks it for its instructions (a `resolveInstructions` activity) at the start of each run and thread turn, and template variables ({{agent_name}}, {{date}}, ...) in static instructions are filled. Consulted only for such configs: `instructions_provider` did not exist before, and instructions with `{{…}}` were taken literally, as runs recorded before keep doing.',
+    stage: 'patched',
+    histories: {
+      with: [
+        'instructions-provider/since-dynamic-instructions.json',
+        'instructions-provider-continued/since-dynamic-instructions.execution-1-of-3.json',
+        'instructions-template/since-dynamic-instructions.json',
+        'instructions-thread/since-dynamic-instructions.json',
+      ],
+      without: ['instructions-template/since-subagent-skill-sources.json'],
     },
   },
 ];

@@ -26,6 +26,8 @@ import { stepLimitOf } from './loop-decisions';
 import { emptyLoopWatch } from './loop-detection';
 import type { LoopWatch } from '../protocol/loop-watch';
 import { RunSkills } from './run-skills';
+import { initialRunHooks, type RunHooks } from './run-hooks';
+import { initialInstructions } from './run-instructions';
 
 /** Events the live log keeps; older ones are trimmed and readers told how many they missed. */
 const EVENT_LOG_CAPACITY = 1000;
@@ -111,6 +113,10 @@ export interface RunState {
    * place of continuing as a run. Absent in runs.
    */
   continueAs?: (carry: CarriedState, next: AgentConfig) => Promise<never>;
+  /** What the run knows of its workers' lifecycle hooks (run-hooks.ts). */
+  readonly hooks: RunHooks;
+  /** The agent's instructions this execution uses (provider's answer, or the static ones with their variables filled): run-instructions.ts. */
+  instructions: string;
 }
 
 /** The state a run (or a thread) starts from: fresh, or what the execution it continues carried over. Pure. */
@@ -124,6 +130,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   if (config.memory) activeTools.push(...MEMORY_TOOLS.filter((name) => !activeTools.includes(name)));
   const agents = input.agents ?? {};
+  const instructions = initialInstructions(config, input, options);
   return {
     input,
     config,
@@ -135,7 +142,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     budget: stepBudget(config),
     injectedArgNames: Object.keys(config.injected_tool_args),
     handoffSpecs: handoffToolSpecs(config, agents),
-    threads: new ConversationThreads(buildSystemPrompt(config), messages, carried?.conversation),
+    threads: new ConversationThreads(buildSystemPrompt(config, instructions), messages, carried?.conversation),
     events: new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents, carried?.lastEventSeq),
     activeTools,
     mcpTools: new Map(),
@@ -160,6 +167,8 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     handoffTo: null,
     stopReason: null,
     loopWatch: carried?.loopWatch ?? emptyLoopWatch(),
+    hooks: initialRunHooks(!carried && !options.thread),
+    instructions,
   };
 }
 

@@ -23,6 +23,10 @@ import { policyVerdict } from './policy-gate';
 import { replayRecordedCall } from './replayed-tool-calls';
 import { availableTools, type RunState } from './run-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
+import { approvalDecidedHooks, decideToolCall, reportHookFailures, toolCallHooks } from './run-hooks';
+import { describeHookFailure } from '../protocol/hook-types';
+import { withHookDecision } from './tool-decisions';
+import { configForChildren } from './run-instructions';
 
 /**
  * Tool dispatch: a step's tool calls run in parallel and come back in call order. Each call goes
@@ -42,7 +46,8 @@ import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type Suba
 export async function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
   const { events, step } = state;
   for (const call of calls) events.push({ type: 'tool-called', step, call });
-  const report = ({ progress, ...result }: ToolResult): ToolResult => {
+  const report = ({ progress, hookFailures, ...result }: ToolResult): ToolResult => {
+    for (const { outcome, ...failure } of hookFailures ?? []) reportHookFailures(state, [failure], outcome);
     if (state.config.emit_mcp_progress) {
       for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
     }
@@ -72,8 +77,14 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     const available = availableTools(state).filter((name) => !state.unavailableTools.includes(name));
     return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available.join(', ') || 'none'}`, ErrorCode.toolNotFound);
   }
+  // A before-tool hook's decision comes first (taken in the model step that asked for the call and
+  // recorded there): it may deny the call or change its arguments. The tool policies then judge the
+  // call the hook produced, and a call both send for approval waits once, with both reasons.
+  const hookDecision = decideToolCall(state, call);
+  if (hookDecision?.kind === 'refused') return hookDecision.result;
+  if (hookDecision) call = hookDecision.call;
   const policy = policyVerdict(state, call, route.gated);
-  if (policy.denied) return policy.denied;
+  if (policy.denied) return hookDecision ? withHookDecision(policy.denied, hookDecision.decision) : policy.denied;
   const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
   // An evaluation run answers from the recorded run; only an unrecorded call with live tools goes on.
   if (state.input.replay) {
@@ -81,12 +92,17 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (replayed) return replayed;
   }
   let approval: ApprovalRecord | null = null;
-  if (policy.gated) {
+  const decided = (result: ToolResult): ToolResult => {
+    const approved = withPolicy(approval?.outcome === 'approved' ? withApproval(result, approval) : result, policy.match);
+    return hookDecision ? withHookDecision(approved, hookDecision.decision) : approved;
+  };
+  if (policy.gated || hookDecision?.requiredBy) {
     // The request names the rule that asked for it (an allow rule cannot lift hitl_tools: it asked for nothing).
-    approval = await approvals.awaitDecision(call, step, index, policy.match?.action === 'require_approval' ? policy.match : null);
-    if (approval.outcome !== 'approved') return withPolicy(unapprovedResult(call, step, approval), policy.match);
+    approval = await approvals.awaitDecision(call, step, index, policy.match?.action === 'require_approval' ? policy.match : null, hookDecision?.requiredBy ?? undefined);
+    const hookFailure = await approvalDecidedHooks(state, call, approval, `${activityId}.approval-hooks`);
+    if (approval.outcome !== 'approved') return decided(unapprovedResult(call, step, approval));
+    if (hookFailure) return decided(workflowErrorResult(call, step, Date.now(), `Error: the call to '${call.name}' did not run: ${describeHookFailure(hookFailure)}.`, ErrorCode.hookFailed));
   }
-  const decided = (result: ToolResult): ToolResult => withPolicy(approval ? withApproval(result, approval) : result, policy.match);
   if (route.kind === 'subagents') return decided(await runSubagents(state, call, activityPrefix));
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
@@ -96,10 +112,10 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (route.kind === 'mcp') {
       const mcpTool = state.mcpTools.get(call.name)!;
       // MCP failures are results already: only a lost worker or a timeout reaches the retry policy.
-      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress };
+      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress, ...toolCallHooks(state) };
       return decided(await retriedCall(state, 'mcp-tool', activityId, (attempt) => proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).callMcpTool(input)));
     }
-    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state) };
+    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state), ...toolCallHooks(state) };
     const result = await retriedCall(state, 'tool', activityId, (attempt) =>
       proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).runTool({ ...request, ...attempt.input }),
     );
@@ -164,7 +180,7 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
       try {
         const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
           workflowId,
-          args: [{ config: { ...childConfig(config, job, childSafe), ...childCostLimit(state) }, task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
+          args: [{ config: { ...childConfig(configForChildren(state), job, childSafe), ...childCostLimit(state) }, task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
           staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
           typedSearchAttributes: [{ key: AgentNameAttribute, value: config.name }, { key: AgentStatusAttribute, value: 'running' }, ...skillSources, ...childCostAttributes()],

@@ -14,13 +14,13 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts `durable-agents worker` as a real child process (tsx), with the crash tools, on a task
- * queue; resolves once it polls.
+ * Starts `durable-agents worker` as a real child process (tsx), with the crash tools (or another
+ * tools module, relative to the repository), on a task queue; resolves once it polls.
  */
-export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
+export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>, toolsModule = 'test/support/crash-tools.ts'): Promise<WorkerProcess> {
   const child = spawnInGroup(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'worker', '--tools', path.join(ROOT, 'test/support/crash-tools.ts'), '--task-queue', taskQueue],
+    ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'worker', '--tools', path.join(ROOT, toolsModule), '--task-queue', taskQueue],
     { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -16,7 +16,7 @@ export async function approvalsCommand(options: { json?: boolean }, agents?: Age
   }
 }
 
-/** The `approvals` table, then each approval's policy reason and injected arguments in full (they are what a human reads). */
+/** The `approvals` table, then each approval's injected arguments in full and what required it (they are what a human reads). */
 export function formatPendingApprovals(runs: PendingApprovals[], now: number): string {
   const rows = runs.flatMap((run) =>
     run.unreachable
@@ -36,9 +36,11 @@ export function formatPendingApprovals(runs: PendingApprovals[], now: number): s
   for (const run of runs) {
     for (const approval of run.approvals) {
       const injected = Object.entries(approval.injectedArgs);
-      if (injected.length === 0 && !approval.policy) continue;
+      if (injected.length === 0 && !approval.policy && !approval.requiredBy) continue;
       lines.push('', `${approval.approvalId} in ${run.workflowId} (${approval.toolName}, expires ${new Date(approval.expiresAt).toISOString()}):`);
       if (approval.policy) lines.push(`  policy: ${approval.policy.reason}`);
+      // Why a tool outside hitl_tools waits: the hook that asked (docs/hooks.md).
+      if (approval.requiredBy) lines.push(`  required by ${approval.requiredBy}`);
       for (const [name, value] of injected) lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
   }
