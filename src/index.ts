@@ -59,6 +59,7 @@ export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
 export { toolPolicySchema } from './config/tool-policy-schema';
 export type { ToolPolicyRule } from './config/tool-policy-rules';
 export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-types';
+export type { CallDecider } from './protocol/call-deciders';
 
 // Errors with stable codes
 export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';

@@ -69,7 +69,7 @@ describe('a worker SIGKILLed around a before-tool decision', () => {
     // The call ran twice (the first try died in the tool), both times with the recorded arguments.
     expect(log.filter((line) => line.startsWith('start')).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(['start recorded 99', 'start recorded 99']);
     expect(log.filter((line) => line.startsWith('done'))).toEqual(['done recorded 99']);
-    expect(result.toolResults[0]!.metadata.hook_decision).toEqual({ hook: 'refund-cap', action: 'allow', reason: 'refunds are capped at 99', args_changed: true });
+    expect(result.toolResults[0]!.metadata.decided_by).toEqual([{ kind: 'hook', hook: 'refund-cap', action: 'allow', reason: 'refunds are capped at 99', modified: true }]);
   });
 
   it('inside the hook, before the decision was recorded: the new worker decides and the call runs once', async () => {

@@ -214,9 +214,10 @@ describe('lifecycle hooks', () => {
       const status = await run.status();
       return status.pendingApprovals.length === 2 ? status.pendingApprovals : undefined;
     });
+    const byLimit = (modified: boolean) => [{ kind: 'hook', hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', modified }];
     expect(pending.map((request) => [request.toolName, request.args, request.requiredBy])).toEqual([
-      ['refund', { order: 'B', amount: 150 }, 'hook refund-limit: refunds over 100 need approval'],
-      ['refund', { order: 'D', amount: 1000 }, 'hook refund-limit: refunds over 100 need approval'],
+      ['refund', { order: 'B', amount: 150 }, byLimit(false)],
+      ['refund', { order: 'D', amount: 1000 }, byLimit(true)],
     ]);
     await run.reject(pending[0]!.approvalId, { reason: 'B was refunded by phone', decidedBy: 'ops' });
     await run.approve(pending[1]!.approvalId, { decidedBy: 'ops' });
@@ -227,18 +228,22 @@ describe('lifecycle hooks', () => {
       { order: 'D', amount: 1000 },
     ]);
     const byOrder = Object.fromEntries(result.toolResults.map((toolResult, index) => [['A', 'B', 'C', 'D'][index], toolResult]));
-    expect(byOrder.A!.metadata.hook_decision).toBeUndefined();
-    expect(byOrder.B).toMatchObject({ isError: true, errorCode: 'ToolRejected', metadata: { approval_status: 'rejected', hook_decision: { hook: 'refund-limit', action: 'require_approval', args_changed: false } } });
-    expect(byOrder.C).toMatchObject({ isError: true, errorCode: ErrorCode.toolDenied, metadata: { hook_decision: { hook: 'refund-limit', action: 'deny', reason: 'a refund cannot be negative' } } });
+    expect(byOrder.A!.metadata.decided_by).toBeUndefined();
+    expect(byOrder.B).toMatchObject({ isError: true, errorCode: 'ToolRejected', metadata: { approval_status: 'rejected', decided_by: byLimit(false) } });
+    expect(byOrder.C).toMatchObject({
+      isError: true,
+      errorCode: ErrorCode.toolDenied,
+      metadata: { status: 'denied', decided_by: [{ kind: 'hook', hook: 'refund-limit', action: 'deny', reason: 'a refund cannot be negative', modified: false }] },
+    });
     expect(byOrder.C!.content).toBe("Error: the call to 'refund' was denied by hook 'refund-limit': a refund cannot be negative. The tool did not run.");
     expect(byOrder.D).toMatchObject({
       content: 'refunded 1000 for D',
-      metadata: { approval_status: 'approved', approval_decided_by: 'ops', hook_decision: { hook: 'refund-limit', action: 'require_approval', args_changed: true } },
+      metadata: { approval_status: 'approved', approval_decided_by: 'ops', decided_by: byLimit(true) },
     });
     const decided = auditOf(run.workflowId).filter((entry) => entry.point === 'approval-decided');
     expect(decided.map((entry) => [entry.detail.outcome, entry.detail.requiredBy])).toEqual([
-      ['rejected', 'hook refund-limit: refunds over 100 need approval'],
-      ['approved', 'hook refund-limit: refunds over 100 need approval'],
+      ['rejected', byLimit(false)],
+      ['approved', byLimit(true)],
     ]);
     // Asked once per call (in step 1's model step), never again while the run waited.
     expect(auditOf(run.workflowId).filter((entry) => entry.point === 'before-tool')).toHaveLength(4);
@@ -251,7 +256,7 @@ describe('lifecycle hooks', () => {
     const [lookup, email] = result.toolResults;
     expect(lookup).toMatchObject({ isError: true, errorCode: ErrorCode.hookFailed });
     expect(lookup!.content).toBe("Error: the result of 'lookup_customer' is withheld: hook 'fragile-results' (after-tool) failed: the redaction service is down");
-    expect(email).toMatchObject({ isError: true, errorCode: ErrorCode.hookFailed, metadata: { hook_decision: { hook: 'fragile-policy', action: 'fail' } } });
+    expect(email).toMatchObject({ isError: true, errorCode: ErrorCode.hookFailed, metadata: { status: 'error', decided_by: [expect.objectContaining({ kind: 'hook', hook: 'fragile-policy', action: 'fail' })] } });
     expect(email!.content).toBe("Error: the call to 'send_email' did not run: hook 'fragile-policy' (before-tool) failed: the policy service timed out.");
     const failed = (await eventsOf(run)).filter((event) => event.type === 'hook-failed');
     expect(failed).toEqual([
@@ -369,7 +374,7 @@ describe('a recorded before-tool decision', () => {
       expect(result.output).toBe('Refund: refunded 150 for R');
       expect(refunds).toEqual([{ order: 'R', amount: 150 }]);
       expect(asked).toBe(0);
-      expect(result.toolResults[0]!.metadata.hook_decision).toEqual({ hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', args_changed: false });
+      expect(result.toolResults[0]!.metadata.decided_by).toEqual([{ kind: 'hook', hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', modified: false }]);
     } finally {
       await second.close();
     }

@@ -113,10 +113,15 @@ describe('before-tool decisions', () => {
       isError: true,
       errorCode: ErrorCode.toolDenied,
       content: "Error: the call to 'refund' was denied by hook 'no-refunds': paused. The tool did not run.",
-      metadata: { hook_decision: { hook: 'no-refunds', action: 'deny', reason: 'paused', args_changed: false } },
+      metadata: { status: 'denied', injected_args: { request_id: 'ui-7' }, decided_by: [{ kind: 'hook', hook: 'no-refunds', action: 'deny', reason: 'paused', modified: false }] },
     });
     const changed = applyToolDecision(call, { action: 'require_approval', hook: 'limit', reason: 'over 100', args: { amount: 500 } }, 3, ['request_id'], 1_000);
-    expect(changed).toMatchObject({ kind: 'run', call: { id: 'c1', name: 'refund', args: { amount: 500, request_id: 'ui-7' } }, requiredBy: 'hook limit: over 100' });
+    expect(changed).toEqual({
+      kind: 'run',
+      call: { id: 'c1', name: 'refund', args: { amount: 500, request_id: 'ui-7' } },
+      decider: { kind: 'hook', hook: 'limit', action: 'require_approval', reason: 'over 100', modified: true },
+      requiresApproval: true,
+    });
   });
 });
 

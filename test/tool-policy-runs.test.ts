@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { z } from 'zod';
 import type { RunHandle } from '../src/client/run-handle';
 import { ErrorCode } from '../src/protocol/errors';
 import type { RunEvent } from '../src/protocol/run-events';
 import type { ToolPolicyRule } from '../src/config/tool-policy-rules';
-import { defineTool } from '../src/tools/define-tool';
 import { recordHistory } from './support/history-recorder';
+import { createShopTools, pendingApprovalsOf } from './support/shop-tools';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 
 /**
@@ -15,34 +14,7 @@ import { createTestEnvironment, eventually, type TestEnvironment } from './suppo
  * reaches the model; an allow rule cannot lift `hitl_tools`.
  */
 
-const executions: Array<{ tool: string; args: unknown }> = [];
-const refund = defineTool({
-  name: 'refund',
-  description: 'Refunds an order.',
-  parameters: z.object({ order: z.string(), amount: z.number() }),
-  execute: (args) => {
-    executions.push({ tool: 'refund', args });
-    return `refunded ${args.amount} on ${args.order}`;
-  },
-});
-const deleteUser = defineTool({
-  name: 'delete_user',
-  description: 'Deletes a user.',
-  parameters: z.object({ user: z.string() }),
-  execute: (args) => {
-    executions.push({ tool: 'delete_user', args });
-    return `deleted ${args.user}`;
-  },
-});
-const sendEmail = defineTool({
-  name: 'send_email',
-  description: 'Sends an email.',
-  parameters: z.object({ to: z.string(), subject: z.string() }),
-  execute: (args) => {
-    executions.push({ tool: 'send_email', args });
-    return `sent to ${args.to}`;
-  },
-});
+const { refund, deleteUser, sendEmail, executions } = createShopTools();
 
 const scripts = {
   refunds: {
@@ -83,13 +55,6 @@ function config(model: keyof typeof scripts, extra: Record<string, unknown> = {}
 
 const ran = (tool: string) => executions.filter((execution) => execution.tool === tool);
 
-async function pendingOf(run: RunHandle, count: number) {
-  return eventually(async () => {
-    const status = await run.status();
-    return status.pendingApprovals.length === count ? status.pendingApprovals : undefined;
-  });
-}
-
 async function eventsOf(run: RunHandle): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   for await (const event of run.events()) events.push(event);
@@ -99,12 +64,12 @@ async function eventsOf(run: RunHandle): Promise<RunEvent[]> {
 describe('tool policies', () => {
   it('sends a refund over 100 for approval, naming the rule, and runs a smaller one at once', async () => {
     const run = await env.agents.startRun({ config: config('refunds'), task: 'Refund both orders' });
-    const [request] = await pendingOf(run, 1);
+    const [request] = await pendingApprovalsOf(run, 1);
     expect(request).toMatchObject({
       approvalId: 'step-1.call-1',
       toolName: 'refund',
       args: { order: 'A-1', amount: 250 },
-      policy: { rule: 0, action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' },
+      requiredBy: [{ kind: 'policy', rule: 0, action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' }],
     });
     // The small refund did not wait for the big one's decision.
     await eventually(async () => (ran('refund').some((execution) => (execution.args as { order: string }).order === 'A-2') ? true : undefined));
@@ -114,11 +79,11 @@ describe('tool policies', () => {
     const result = await run.result();
     await recordHistory('policy-approval', run);
     const [big, small] = result.toolResults;
-    expect(big?.metadata).toMatchObject({ status: 'success', approval_status: 'approved', approval_decided_by: 'finance@example.com', policy: { rule: 0, action: 'require_approval' } });
+    expect(big?.metadata).toMatchObject({ status: 'success', approval_status: 'approved', approval_decided_by: 'finance@example.com', decided_by: [{ kind: 'policy', rule: 0, action: 'require_approval' }] });
     expect(small?.metadata).toMatchObject({ status: 'success', approval_status: 'not_required' });
-    expect(small?.metadata.policy).toBeUndefined();
+    expect(small?.metadata.decided_by).toBeUndefined();
     const requested = (await eventsOf(run)).find((event) => event.type === 'approval-requested');
-    expect(requested).toMatchObject({ request: { policy: { rule: 0 } } });
+    expect(requested).toMatchObject({ request: { requiredBy: [{ kind: 'policy', rule: 0 }] } });
   });
 
   it('denies delete_*: an error result with the rule the model sees, and the tool never runs', async () => {
@@ -128,19 +93,19 @@ describe('tool policies', () => {
     await recordHistory('policy-deny', run);
     const [denied] = result.toolResults;
     expect(denied).toMatchObject({ toolName: 'delete_user', isError: true, errorCode: ErrorCode.toolDenied });
-    expect(denied?.metadata).toMatchObject({ status: 'denied', approval_status: 'not_required', policy: { rule: 1, action: 'deny', reason: 'This agent never deletes accounts' } });
+    expect(denied?.metadata).toMatchObject({ status: 'denied', approval_status: 'not_required', decided_by: [{ kind: 'policy', rule: 1, action: 'deny', reason: 'This agent never deletes accounts' }] });
     expect(result.output).toBe("I could not: Error: the call to 'delete_user' was denied by policy (tool_policies[1]): This agent never deletes accounts. The tool did not run.");
     expect(ran('delete_user').length).toBe(before);
   });
 
   it('sends mail outside the company domain for approval; a rejection reaches the model with the rule', async () => {
     const run = await env.agents.startRun({ config: config('mailing'), task: 'Mail Eve and Bob' });
-    const [request] = await pendingOf(run, 1);
-    expect(request).toMatchObject({ toolName: 'send_email', args: { to: 'eve@elsewhere.test' }, policy: { rule: 2, reason: 'tool_policies[2]: calls to send_email with arguments matching its condition need an approval' } });
+    const [request] = await pendingApprovalsOf(run, 1);
+    expect(request).toMatchObject({ toolName: 'send_email', args: { to: 'eve@elsewhere.test' }, requiredBy: [{ kind: 'policy', rule: 2, reason: 'tool_policies[2]: calls to send_email with arguments matching its condition need an approval' }] });
     await run.reject(request!.approvalId, { reason: 'not to outsiders', decidedBy: 'compliance' });
     const result = await run.result();
     const [outside, inside] = result.toolResults;
-    expect(outside).toMatchObject({ isError: true, errorCode: 'ToolRejected', metadata: { status: 'rejected', approval_reason: 'not to outsiders', policy: { rule: 2 } } });
+    expect(outside).toMatchObject({ isError: true, errorCode: 'ToolRejected', metadata: { status: 'rejected', approval_reason: 'not to outsiders', decided_by: [{ kind: 'policy', rule: 2 }] } });
     expect(inside).toMatchObject({ isError: false, content: 'sent to bob@example.com', metadata: { approval_status: 'not_required' } });
     expect(ran('send_email').map((execution) => (execution.args as { to: string }).to)).toEqual(['bob@example.com']);
   });
@@ -150,10 +115,10 @@ describe('tool policies', () => {
       config: config('allowedButGated', { hitl_tools: ['refund'], tool_policies: [{ tool: 'refund', action: 'allow' }] }),
       task: 'Refund B-1',
     });
-    const [request] = await pendingOf(run, 1);
-    expect(request?.policy).toBeUndefined();
+    const [request] = await pendingApprovalsOf(run, 1);
+    expect(request?.requiredBy).toBeUndefined();
     await run.approve(request!.approvalId);
     const result = await run.result();
-    expect(result.toolResults[0]?.metadata).toMatchObject({ approval_status: 'approved', policy: { rule: 0, action: 'allow' } });
+    expect(result.toolResults[0]?.metadata).toMatchObject({ approval_status: 'approved', decided_by: [{ kind: 'policy', rule: 0, action: 'allow' }] });
   });
 });

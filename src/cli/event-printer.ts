@@ -1,3 +1,4 @@
+import { describeCallDecider } from '../protocol/call-deciders';
 import type { RunEvent } from '../protocol/run-events';
 import type { ProgressNote } from '../protocol/run-types';
 
@@ -22,7 +23,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'output-rejected':
       return `! step ${event.step}: answer rejected by the output schema: ${event.reason}`;
     case 'approval-requested':
-      return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)})${event.request.policy ? ` (${event.request.policy.reason})` : ''}${event.request.requiredBy ? ` (${event.request.requiredBy})` : ''}, expires ${new Date(event.request.expiresAt).toISOString()}`;
+      return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)})${event.request.requiredBy ? ` (required by ${event.request.requiredBy.map(describeCallDecider).join(' and ')})` : ''}, expires ${new Date(event.request.expiresAt).toISOString()}`;
     case 'approval-decided':
       return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':

@@ -1,6 +1,7 @@
 // What crosses between a run and the worker's lifecycle hooks and instructions providers (sandbox-safe types, names and wording).
 import type { ToolCall, Usage } from './messages';
 import type { ApprovalOutcome } from './run-types';
+import type { CallDecider } from './call-deciders';
 
 /**
  * The points of a run where a worker's hooks run (docs/hooks.md): the start and end of a run and
@@ -109,8 +110,8 @@ export interface ApprovalDecidedFacts {
   outcome: ApprovalOutcome;
   decidedBy: string | null;
   reason: string | null;
-  /** What required the approval, when the tool is not in `hitl_tools` (a hook's decision). */
-  requiredBy?: string;
+  /** What required the approval besides `hitl_tools`: the hook and the tool-policy rule that did (`ApprovalRequest.requiredBy`). */
+  requiredBy?: CallDecider[];
 }
 
 /** A handoff, as the handoff hooks get it. */

@@ -5,7 +5,7 @@ import type { CarriedConversation } from './conversation-base';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
 import type { LoopWatch } from './loop-watch';
-import type { ToolPolicyMatch } from './tool-policy-types';
+import type { CallDecider } from './call-deciders';
 import type { HookFailureReport } from './hook-types';
 
 // The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
@@ -186,10 +186,12 @@ export interface ToolResultMetadata {
   approval_decided_by?: string | null;
   /** Why (the decision's `reason`); null when not given or not gated. */
   approval_reason?: string | null;
-  /** The rule of `tool_policies` that decided the call (allowed, denied, or sent for approval); absent when none matched. */
-  policy?: ToolPolicyMatch;
-  /** Set when a before-tool hook did more than let the call through (docs/hooks.md). */
-  hook_decision?: { hook: string; action: 'allow' | 'deny' | 'require_approval' | 'fail'; reason: string | null; args_changed: boolean };
+  /**
+   * Who decided about the call besides the model, in the order they decided: a before-tool hook
+   * that did more than let it through, then the rule of `tool_policies` that matched it. A denied
+   * call (`status: 'denied'`) names who denied it here. Absent when neither did anything.
+   */
+  decided_by?: CallDecider[];
 }
 
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
@@ -301,13 +303,15 @@ export interface ApprovalRequest {
   /** The arguments the tool will receive. */
   args: Record<string, unknown>;
   injectedArgs: Record<string, unknown>;
-  /** What asked for this approval when the tool is not in `hitl_tools`: `hook <name>: <reason>`. */
-  requiredBy?: string;
+  /**
+   * What asked for this approval besides `hitl_tools`: the before-tool hook and the rule of
+   * `tool_policies` that required it, each with its reason (both, when both did: the call waits
+   * once). Absent when `hitl_tools` alone gates the tool.
+   */
+  requiredBy?: CallDecider[];
   /** Epoch milliseconds (workflow clock). */
   requestedAt: number;
   expiresAt: number;
-  /** The rule of `tool_policies` that asked for this approval, with its reason (absent for `hitl_tools` alone). */
-  policy?: ToolPolicyMatch;
 }
 
 /** How a gated tool call was decided; `timed_out` when no decision came within `hitl_timeout`. */

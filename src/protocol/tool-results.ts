@@ -1,6 +1,5 @@
 import type { ToolCall } from './messages';
 import type { ApprovalRecord, ToolResult } from './run-types';
-import type { ToolPolicyMatch } from './tool-policy-types';
 
 /** The facts a tool result is made of; the metadata follows from them. Pure (workflow-safe). */
 export interface ToolResultFacts {
@@ -55,9 +54,4 @@ export function withApproval(result: ToolResult, approval: Pick<ApprovalRecord, 
       approval_reason: approval.reason,
     },
   };
-}
-
-/** A result with the tool-policy rule that decided its call in its metadata (unchanged when no rule matched). */
-export function withPolicy(result: ToolResult, policy: ToolPolicyMatch | null): ToolResult {
-  return policy ? { ...result, metadata: { ...result.metadata, policy } } : result;
 }

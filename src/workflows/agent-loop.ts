@@ -93,6 +93,15 @@ export function workflowErrorResult(call: ToolCall, step: number, now: number, c
   return workflowToolResult(call, step, now, now, content, errorCode);
 }
 
+/**
+ * The error result of a call a tool-policy rule or a before-tool hook denied (`ToolDenied`,
+ * status `denied`): the tool did not run. Who denied it joins its metadata (`decided_by`).
+ */
+export function deniedResult(call: ToolCall, step: number, now: number, content: string, injectedArgs: Record<string, unknown>): ToolResult {
+  const result = buildToolResult({ call, step, content, startedAt: now, completedAt: now, errorCode: ErrorCode.toolDenied, injectedArgs });
+  return { ...result, metadata: { ...result.metadata, status: 'denied' } };
+}
+
 /** The message that asks the model to fix a final answer that failed the output schema. */
 export function outputCorrectionMessage(reason: string): Message {
   return {

@@ -3,7 +3,7 @@ import type { ToolCall } from '../protocol/messages';
 import { MessageLimits, validateApprovalDecision } from '../protocol/message-validation';
 import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../protocol/run-messages';
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../protocol/run-types';
-import type { ToolPolicyMatch } from '../protocol/tool-policy-types';
+import type { CallDecider } from '../protocol/call-deciders';
 import { AgentStatusAttribute } from '../protocol/search-attributes';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { ApprovalBook } from './approval-book';
@@ -69,10 +69,10 @@ export class ApprovalGate {
 
   /**
    * Waits for a decision on one call, or for its timeout. Several calls wait independently. The
-   * request names the tool-policy rule that asked for it, if one did (`policy`), and what else
-   * asked when the tool is not in `hitl_tools` (`requiredBy`: a hook).
+   * request names what asked for it besides `hitl_tools` (`requiredBy`: the before-tool hook and
+   * the tool-policy rule that did).
    */
-  async awaitDecision(call: ToolCall, step: number, index: number, policy: ToolPolicyMatch | null = null, requiredBy?: string): Promise<ApprovalRecord> {
+  async awaitDecision(call: ToolCall, step: number, index: number, requiredBy: readonly CallDecider[] = []): Promise<ApprovalRecord> {
     const { executable, injected } = splitInjectedArgs(call.args, this.injectedArgNames);
     const now = Date.now();
     const record = this.book.request({
@@ -84,8 +84,7 @@ export class ApprovalGate {
       injectedArgs: injected,
       requestedAt: now,
       expiresAt: now + this.timeoutMs,
-      ...(policy ? { policy } : {}),
-      ...(requiredBy !== undefined ? { requiredBy } : {}),
+      ...(requiredBy.length > 0 ? { requiredBy: [...requiredBy] } : {}),
     });
     const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
     this.events.push({ type: 'approval-requested', request });

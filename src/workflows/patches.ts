@@ -204,7 +204,7 @@ export const PATCHES: readonly PatchRecord[] = [
       'A call that a rule of tool_policies denies gets an error result (ToolDenied) without running; a call a rule sends for approval waits for one as hitl_tools calls do. Before, workers ignored tool_policies (a config from a newer client). Consulted only when a rule changes what the call does.',
     stage: 'patched',
     histories: {
-      with: ['policy-deny/since-tool-policies.json', 'policy-approval/since-tool-policies.json'],
+      with: ['policy-deny/since-tool-policies.json', 'policy-approval/since-tool-policies.json', 'hooks-policy-approval/since-dynamic-instructions.json'],
       without: ['policy-deny/since-loop-detection.json', 'policy-approval/since-loop-detection.json'],
     },
   },
@@ -234,6 +234,7 @@ export const PATCHES: readonly PatchRecord[] = [
         'hooks-errors/since-dynamic-instructions.json',
         'hooks-thread/since-dynamic-instructions.json',
         'hooks-handoff/since-dynamic-instructions.execution-1-of-2.json',
+        'hooks-policy-approval/since-dynamic-instructions.json',
       ],
       without: [],
       missing: { without: 'no run recorded before the patch has a model step that reported hooks: only this code reports them, so the patched code is never reached without the marker' },

@@ -1,12 +1,11 @@
 // Tool policies in the step loop: what the agent's tool_policies do to a call before it runs (the tool-policies patch).
 import { patched } from '@temporalio/workflow';
 import { matchToolPolicy, toolGate } from '../config/tool-policy-rules';
-import { ErrorCode } from '../protocol/errors';
 import type { ToolCall } from '../protocol/messages';
 import type { ToolResult } from '../protocol/run-types';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
-import { buildToolResult } from '../protocol/tool-results';
 import type { ToolPolicyMatch } from '../protocol/tool-policy-types';
+import { deniedResult } from './agent-loop';
 import { TOOL_POLICIES_PATCH } from './patches';
 import type { RunState } from './run-state';
 
@@ -14,7 +13,7 @@ import type { RunState } from './run-state';
 export interface PolicyVerdict {
   match: ToolPolicyMatch | null;
   gated: boolean;
-  /** The error result of a denied call (it does not run). */
+  /** The error result of a denied call (it does not run); the caller adds who decided (`decided_by`). */
   denied: ToolResult | null;
 }
 
@@ -31,8 +30,6 @@ export function policyVerdict(state: RunState, call: ToolCall, inHitlTools: bool
   const changesTheCall = gate === 'deny' || (gate === 'require_approval' && !inHitlTools);
   if (match === null || (changesTheCall && !patched(TOOL_POLICIES_PATCH))) return { match: null, gated: inHitlTools, denied: null };
   if (gate !== 'deny') return { match, gated: gate === 'require_approval', denied: null };
-  const now = Date.now();
   const content = `Error: the call to '${call.name}' was denied by policy (tool_policies[${match.rule}]): ${match.reason}. The tool did not run.`;
-  const result = buildToolResult({ call, step: state.step, content, startedAt: now, completedAt: now, errorCode: ErrorCode.toolDenied, injectedArgs: injected });
-  return { match, gated: false, denied: { ...result, metadata: { ...result.metadata, status: 'denied', policy: match } } };
+  return { match, gated: false, denied: deniedResult(call, state.step, Date.now(), content, injected) };
 }

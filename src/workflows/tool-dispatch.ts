@@ -6,7 +6,8 @@ import type { ToolCall } from '../protocol/messages';
 import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../protocol/run-types';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { childWorkflowId } from './child-workflow-id';
-import { withApproval, withPolicy } from '../protocol/tool-results';
+import { withApproval } from '../protocol/tool-results';
+import { policyDecider, withDeciders } from '../protocol/call-deciders';
 import { retriedCall, type CallTry } from './activity-retries';
 import { SUBAGENT_SKILL_SOURCES_PATCH } from './patches';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
@@ -25,7 +26,6 @@ import { availableTools, type RunState } from './run-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
 import { approvalDecidedHooks, decideToolCall, reportHookFailures, toolCallHooks } from './run-hooks';
 import { describeHookFailure } from '../protocol/hook-types';
-import { withHookDecision } from './tool-decisions';
 import { configForChildren } from './run-instructions';
 
 /**
@@ -84,7 +84,9 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   if (hookDecision?.kind === 'refused') return hookDecision.result;
   if (hookDecision) call = hookDecision.call;
   const policy = policyVerdict(state, call, route.gated);
-  if (policy.denied) return hookDecision ? withHookDecision(policy.denied, hookDecision.decision) : policy.denied;
+  // Who decided, in order: the hook, then the rule (metadata.decided_by; an approval's requiredBy).
+  const deciders = [...(hookDecision ? [hookDecision.decider] : []), ...(policy.match ? [policyDecider(policy.match)] : [])];
+  if (policy.denied) return withDeciders(policy.denied, deciders);
   const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
   // An evaluation run answers from the recorded run; only an unrecorded call with live tools goes on.
   if (state.input.replay) {
@@ -92,13 +94,10 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (replayed) return replayed;
   }
   let approval: ApprovalRecord | null = null;
-  const decided = (result: ToolResult): ToolResult => {
-    const approved = withPolicy(approval?.outcome === 'approved' ? withApproval(result, approval) : result, policy.match);
-    return hookDecision ? withHookDecision(approved, hookDecision.decision) : approved;
-  };
-  if (policy.gated || hookDecision?.requiredBy) {
-    // The request names the rule that asked for it (an allow rule cannot lift hitl_tools: it asked for nothing).
-    approval = await approvals.awaitDecision(call, step, index, policy.match?.action === 'require_approval' ? policy.match : null, hookDecision?.requiredBy ?? undefined);
+  const decided = (result: ToolResult): ToolResult => withDeciders(approval?.outcome === 'approved' ? withApproval(result, approval) : result, deciders);
+  if (policy.gated || hookDecision?.requiresApproval) {
+    // One wait, naming what asked besides hitl_tools (an allow rule cannot lift hitl_tools: it asked for nothing).
+    approval = await approvals.awaitDecision(call, step, index, deciders.filter((decider) => decider.action === 'require_approval'));
     const hookFailure = await approvalDecidedHooks(state, call, approval, `${activityId}.approval-hooks`);
     if (approval.outcome !== 'approved') return decided(unapprovedResult(call, step, approval));
     if (hookFailure) return decided(workflowErrorResult(call, step, Date.now(), `Error: the call to '${call.name}' did not run: ${describeHookFailure(hookFailure)}.`, ErrorCode.hookFailed));

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { formatDuration } from '../../config/duration';
+import { describeCallDecider } from '../../protocol/call-deciders';
 import { AgentClient, type PendingApprovals, type DecisionReceipt, type DecisionRetries } from '../../client/agent-client';
 
 /**
@@ -36,11 +37,10 @@ export function formatPendingApprovals(runs: PendingApprovals[], now: number): s
   for (const run of runs) {
     for (const approval of run.approvals) {
       const injected = Object.entries(approval.injectedArgs);
-      if (injected.length === 0 && !approval.policy && !approval.requiredBy) continue;
+      if (injected.length === 0 && !approval.requiredBy) continue;
       lines.push('', `${approval.approvalId} in ${run.workflowId} (${approval.toolName}, expires ${new Date(approval.expiresAt).toISOString()}):`);
-      if (approval.policy) lines.push(`  policy: ${approval.policy.reason}`);
-      // Why a tool outside hitl_tools waits: the hook that asked (docs/hooks.md).
-      if (approval.requiredBy) lines.push(`  required by ${approval.requiredBy}`);
+      // Why it waits besides hitl_tools: the hook and the tool-policy rule that asked (docs/hooks.md, docs/tool-policies.md).
+      for (const decider of approval.requiredBy ?? []) lines.push(`  required by ${describeCallDecider(decider)}`);
       for (const [name, value] of injected) lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
   }
