@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workflows/**/*.ts', 'src/workflow-api/**/*.ts'],
+    files: ['src/workflows/**/*.ts', 'src/workflow-api/**/*.ts', 'src/telemetry/*workflow-interceptors.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

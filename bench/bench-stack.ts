@@ -12,6 +12,7 @@ import { defineHook, type AnyHook } from '../src/hooks/define-hook';
 import { defaultModelRegistry } from '../src/worker/default-models';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import { createBaselineActivities } from './baseline/baseline-activities';
+import type { AgentTelemetrySetup } from '../src/telemetry/agent-telemetry-setup';
 
 /** A dev server, a worker and clients for one side of a side-by-side measurement. */
 export interface BenchStack {
@@ -31,6 +32,8 @@ export interface BenchStack {
   onModelCall: (call: ScriptedCall) => void;
   /** Opens the `gate` tool of one run (by workflow id). */
   gates: Map<string, () => void>;
+  /** Another agent worker of the same tools and scripts on a task queue of its own (with telemetry, for one), running until closed. */
+  addAgentWorker(options: { telemetry?: AgentTelemetrySetup }): Promise<{ agents: AgentClient; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -85,9 +88,15 @@ export async function startBenchStack(folder: string, name: string, options: Ben
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
   const taskQueue = `bench-${randomUUID()}`;
-  const agentWorker = (queue: string, workflowBundlePath?: string, hooks: AnyHook[] = []) =>
+  const agentWorker = (
+    queue: string,
+    workflowBundlePath?: string,
+    hooks: AnyHook[] = [],
+    telemetry?: AgentTelemetrySetup,
+  ) =>
     createAgentWorker({
       hooks,
+      telemetry: telemetry ?? false,
       connection,
       client,
       taskQueue: queue,
@@ -122,6 +131,18 @@ export async function startBenchStack(folder: string, name: string, options: Ben
     agents: new AgentClient(client, { taskQueue }),
     eagerAgents: new AgentClient(client, { taskQueue, eagerStart: true }),
     hookedAgents: hookedWorker ? new AgentClient(client, { taskQueue: hookedQueue }) : null,
+    async addAgentWorker({ telemetry }) {
+      const queue = `${taskQueue}-${randomUUID()}`;
+      const added = await agentWorker(queue, undefined, [], telemetry);
+      const addedRun = added.run();
+      return {
+        agents: new AgentClient(client, { taskQueue: queue }),
+        async close() {
+          added.shutdown();
+          await addedRun;
+        },
+      };
+    },
     async close() {
       worker.shutdown();
       baselineWorker.shutdown();

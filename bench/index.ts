@@ -19,6 +19,7 @@ import { measureStartup } from './startup';
 import { measureRecovery } from './recovery';
 import { measureThroughput, throughputScripts } from './throughput';
 import { measureParkedScale } from './parked-scale';
+import { measureTracingOverhead } from './tracing';
 import { measureParkedThreads, measureThreads, threadScripts } from './threads';
 import { measureReplayCost, replayCostScripts } from './replay-cost';
 import { execSync } from 'node:child_process';
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
       // Opt-in (about 20 minutes for 10,000 runs): BENCH_ONLY=parked-scale BENCH_PARKED_SCALE=10000.
       ['parked-scale', () => (ONLY?.includes('parked-scale') ? measureParkedScale(eagerOn, folder, PARKED_SCALE) : Promise.resolve())],
       ['replay-cost', () => measureReplayCost(eagerOn, Math.min(ROUNDS, 5))],
+      ['tracing', () => measureTracingOverhead(eagerOn, ROUNDS)],
       ['threads', () => measureThreads(eagerOn, ROUNDS)],
       ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
       ['parked-memory', async () => {

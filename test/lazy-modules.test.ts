@@ -15,7 +15,9 @@ import { classifyProviderError, isApiCallError } from '../src/models/provider-er
 
 const ROOT = path.resolve(__dirname, '..');
 
-const WATCHED = ['ai', '@ai-sdk', '@modelcontextprotocol', 'js-tiktoken', 'simple-git', 'chokidar', 'ajv', 'pg'];
+// OpenTelemetry's SDK (and Temporal's interceptors for it) loads only in a worker or client that
+// traces or measures: never here. (Its small API package is the AI SDK's dependency: not watched.)
+const WATCHED = ['ai', '@ai-sdk', '@modelcontextprotocol', 'js-tiktoken', 'simple-git', 'chokidar', 'ajv', 'pg', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics', '@temporalio/interceptors-opentelemetry'];
 
 const CHILD = `
 const fs = require('node:fs');
@@ -46,6 +48,7 @@ async function failureType(promise) {
   const down = 'http://127.0.0.1:' + (await closedPort());
   process.env.OPENAI_COMPATIBLE_BASE_URL = down + '/v1';
   require('./src/worker/create-worker');
+  require('./src/client/agent-client');
   const { createActivities } = require('./src/activities');
   const { defaultModelRegistry } = require('./src/worker/default-models');
   const { ScriptedModel } = require('./src/models/scripted-model');

@@ -8,6 +8,7 @@ import { currentRunExecution } from './run-execution';
 import { withHeartbeat } from './heartbeat';
 import { attemptNumber } from './activity-attempts';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
+import { NO_TELEMETRY } from '../telemetry/agent-telemetry';
 
 const COMPACTION_PROMPT =
   'You compress the earlier part of an agent conversation so the agent can continue within its context budget. ' +
@@ -24,22 +25,27 @@ export function createCompactConversation(dependencies: Omit<ModelStepDependenci
     const context = Context.current();
     const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
     const older = conversation.messages.slice(input.taskIndex + 1, input.keepFrom);
+    const messages: Message[] = [{ role: 'user', content: transcript(older) }];
+    const attempt = attemptNumber(input.workflowRetries);
+    const traced = { model: input.model, purpose: 'compaction' as const, step: input.sequence, attempt, temperature: 0, maxTokens: null, system: COMPACTION_PROMPT, messages };
     const response = await withHeartbeat(async () => {
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
-        return await provider.complete({
-          modelId,
-          system: COMPACTION_PROMPT,
-          messages: [{ role: 'user', content: transcript(older) }],
-          tools: [],
-          temperature: 0,
-          maxTokens: null,
-          outputSchema: null,
-          attempt: attemptNumber(input.workflowRetries),
-          purpose: 'compaction',
-          sequence: input.sequence,
-          abortSignal: context.cancellationSignal,
-        });
+        return await (dependencies.telemetry ?? NO_TELEMETRY).modelCall(traced, () =>
+          provider.complete({
+            modelId,
+            system: COMPACTION_PROMPT,
+            messages,
+            tools: [],
+            temperature: 0,
+            maxTokens: null,
+            outputSchema: null,
+            attempt,
+            purpose: 'compaction',
+            sequence: input.sequence,
+            abortSignal: context.cancellationSignal,
+          }),
+        );
       } catch (error) {
         // Cancelled by its stopping worker: not the provider's failure, so it uses no retry.
         rethrowIfWorkerShutdown('The compaction of a conversation');

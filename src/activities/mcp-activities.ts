@@ -15,11 +15,14 @@ import { ProgressReporter } from './progress-reporter';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
 import type { HookRunner } from '../hooks/hook-runner';
 import { runToolHooks } from './tool-hooks';
+import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 export interface McpDependencies {
   mcp: McpConnections;
   /** The worker's lifecycle hooks: after-tool and error hooks run on MCP results too. */
   hooks?: HookRunner;
+  /** Spans and metrics of tool calls (`execute_tool {name}`). Default: none. */
+  telemetry?: AgentTelemetry;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface McpDependencies {
  * listing, and a call to it is an error result the model sees.
  */
 export function createMcpActivities(dependencies: McpDependencies) {
-  return {
+  const activities = {
     async listMcpTools(servers: McpServerConfig[]): Promise<McpToolListing> {
       const listing: McpToolListing = { tools: [], unavailable: [] };
       for (const server of servers) {
@@ -109,6 +112,13 @@ export function createMcpActivities(dependencies: McpDependencies) {
         silence.stop();
       }
     },
+  };
+  const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
+  return {
+    ...activities,
+    // The same execute_tool span and tool metrics as the worker's own tools.
+    callMcpTool: (input: McpToolCallInput): Promise<ToolResult> =>
+      telemetry.toolCall({ call: input.call, step: input.step, attempt: Context.current().info.attempt }, () => activities.callMcpTool(input)),
   };
 }
 

@@ -21,6 +21,7 @@ import { rethrowIfWorkerShutdown } from './worker-shutdown';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 import type { HookRunner } from '../hooks/hook-runner';
 import { ModelStepHookRun } from './model-step-hooks';
+import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 /** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
 const TEXT_REPORT_EVERY_MS = 100;
@@ -33,6 +34,8 @@ export interface ModelStepDependencies {
   prices?: PriceTable;
   /** The worker's lifecycle hooks (none: no hook runs). */
   hooks?: HookRunner;
+  /** Spans and metrics of model calls (`chat {model}`). Default: none. */
+  telemetry?: AgentTelemetry;
 }
 
 /** Prices of a worker given none: the defaults. */
@@ -85,6 +88,9 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     const attempt = attemptNumber(input.workflowRetries);
     await hooks?.beforeCall(conversation.system, messages);
     const holdText = hooks?.holdsText() ?? false;
+    const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
+    // Text after-model hooks may redact is not streamed, nor captured on the span.
+    const traced = { model: input.model, purpose, step: input.step, attempt, temperature: input.temperature, maxTokens: input.maxTokens, system: conversation.system, messages, holdOutput: holdText };
     const response = await withHeartbeat(async (live) => {
       let streamedText = '';
       const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
@@ -95,19 +101,24 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       };
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
-        return await provider.complete({
-          modelId,
-          system: conversation.system,
-          messages,
-          tools,
-          temperature: input.temperature,
-          maxTokens: input.maxTokens,
-          outputSchema: input.outputSchema,
-          attempt,
-          purpose,
-          step: input.step,
-          abortSignal: context.cancellationSignal,
-          onTextDelta,
+        return await telemetry.modelCall(traced, async () => {
+          const reply = await provider.complete({
+            modelId,
+            system: conversation.system,
+            messages,
+            tools,
+            temperature: input.temperature,
+            maxTokens: input.maxTokens,
+            outputSchema: input.outputSchema,
+            attempt,
+            purpose,
+            step: input.step,
+            abortSignal: context.cancellationSignal,
+            onTextDelta,
+          });
+          // The call's price, for the cost metric (an unpriced call is not counted as free).
+          const costUsd = prices.costOf(input.model, reply.usage, input.price);
+          return costUsd === null ? reply : { ...reply, costUsd };
         });
       } catch (error) {
         // A step its stopping worker cancelled is not the provider's failure: it uses no retry.

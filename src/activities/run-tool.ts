@@ -16,6 +16,7 @@ import { attemptNumber, callFailure } from './activity-attempts';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
 import type { HookRunner } from '../hooks/hook-runner';
 import { runToolHooks, type ToolOutcome } from './tool-hooks';
+import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 export interface RunToolDependencies {
   tools: ToolRegistry;
@@ -23,6 +24,8 @@ export interface RunToolDependencies {
   artifacts?: ArtifactStore;
   /** The worker's lifecycle hooks: after-tool and error hooks run here (none: no hook runs). */
   hooks?: HookRunner;
+  /** Spans and metrics of tool calls (`execute_tool {name}`). Default: none. */
+  telemetry?: AgentTelemetry;
 }
 
 const PREVIEW_LENGTH = 1_000;
@@ -36,77 +39,83 @@ const PREVIEW_LENGTH = 1_000;
  * stopping worker cancelled at the end of its shutdown grace time (never an error result).
  */
 export function createRunTool(dependencies: RunToolDependencies) {
+  const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
   return async function runTool(input: RunToolInput): Promise<ToolResult> {
-    const startedAt = Date.now();
-    const { call, step } = input;
-    const { executable, injected } = splitInjectedArgs(call.args, input.injectedArgNames);
-    const finish = (content: string, errorCode?: string, artifactId: string | null = null): ToolResult =>
-      buildToolResult({ call, step, content, startedAt, completedAt: Date.now(), errorCode, approvalId: input.approvalId, injectedArgs: injected, artifactId });
+    return telemetry.toolCall({ call: input.call, step: input.step, attempt: attemptNumber(input.workflowRetries) }, () => runToolCall(input, dependencies));
+  };
+}
 
-    const tool = dependencies.tools.get(call.name);
-    if (!tool) {
-      // Not the worker's list: it may hold tools this agent does not have (the workflow adds the agent's).
-      return finish(`Error: tool '${call.name}' is not available: no worker of this run has it.`, ErrorCode.toolNotFound);
+/** One tool call, as `runTool` describes (its span and metrics are recorded around it). */
+async function runToolCall(input: RunToolInput, dependencies: RunToolDependencies): Promise<ToolResult> {
+  const startedAt = Date.now();
+  const { call, step } = input;
+  const { executable, injected } = splitInjectedArgs(call.args, input.injectedArgNames);
+  const finish = (content: string, errorCode?: string, artifactId: string | null = null): ToolResult =>
+    buildToolResult({ call, step, content, startedAt, completedAt: Date.now(), errorCode, approvalId: input.approvalId, injectedArgs: injected, artifactId });
+
+  const tool = dependencies.tools.get(call.name);
+  if (!tool) {
+    // Not the worker's list: it may hold tools this agent does not have (the workflow adds the agent's).
+    return finish(`Error: tool '${call.name}' is not available: no worker of this run has it.`, ErrorCode.toolNotFound);
+  }
+  const activity = Context.current();
+  const { workflowId, runId } = currentRunExecution();
+  const live = new LiveHeartbeat(activity);
+  const progress = new ProgressReporter(live, { step, callId: call.id, toolName: call.name, quiet: Boolean(input.quietProgress) });
+  const attempt = attemptNumber(input.workflowRetries);
+  const toolContext: ToolContext = {
+    workflowId,
+    runId,
+    callId: call.id,
+    step,
+    idempotencyKey: input.idempotencyKey ?? `${workflowId}/${baseActivityId(activity.info.activityId)}`,
+    ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
+    attempt,
+    signal: activity.cancellationSignal,
+    heartbeat: (details) => live.report(details),
+    reportProgress: (value, total, message) => {
+      progress.report(value, total, message);
+    },
+  };
+  const offload = async (content: string, threshold: number, meta: { workflowId: string; toolName: string; callId: string }) => {
+    if (!dependencies.artifacts || content.length <= threshold) return null;
+    const artifactId = await dependencies.artifacts.put(content, meta);
+    const preview =
+      `${content.slice(0, PREVIEW_LENGTH)}…\n[${content.length} characters in all, stored as artifact ${artifactId}; ` +
+      `call ${READ_ARTIFACT_TOOL} with artifact_id "${artifactId}" to read more]`;
+    return { artifactId, preview };
+  };
+  const executed = async (): Promise<ToolOutcome> => {
+    const parsed = tool.parameters.safeParse(executable);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`);
+      return { content: `Error: invalid arguments for '${call.name}': ${problems.join('; ')}`, errorCode: ErrorCode.toolArgumentsInvalid };
     }
-    const activity = Context.current();
-    const { workflowId, runId } = currentRunExecution();
-    const live = new LiveHeartbeat(activity);
-    const progress = new ProgressReporter(live, { step, callId: call.id, toolName: call.name, quiet: Boolean(input.quietProgress) });
-    const attempt = attemptNumber(input.workflowRetries);
-    const toolContext: ToolContext = {
-      workflowId,
-      runId,
-      callId: call.id,
-      step,
-      idempotencyKey: input.idempotencyKey ?? `${workflowId}/${baseActivityId(activity.info.activityId)}`,
-      ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
-      attempt,
-      signal: activity.cancellationSignal,
-      heartbeat: (details) => live.report(details),
-      reportProgress: (value, total, message) => {
-        progress.report(value, total, message);
-      },
-    };
-    const offload = async (content: string, threshold: number, meta: { workflowId: string; toolName: string; callId: string }) => {
-      if (!dependencies.artifacts || content.length <= threshold) return null;
-      const artifactId = await dependencies.artifacts.put(content, meta);
-      const preview =
-        `${content.slice(0, PREVIEW_LENGTH)}…\n[${content.length} characters in all, stored as artifact ${artifactId}; ` +
-        `call ${READ_ARTIFACT_TOOL} with artifact_id "${artifactId}" to read more]`;
-      return { artifactId, preview };
-    };
-    const executed = async (): Promise<ToolOutcome> => {
-      const parsed = tool.parameters.safeParse(executable);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`);
-        return { content: `Error: invalid arguments for '${call.name}': ${problems.join('; ')}`, errorCode: ErrorCode.toolArgumentsInvalid };
-      }
-      try {
-        const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext), live);
-        return { content: typeof output === 'string' ? output : (JSON.stringify(output) ?? '') };
-      } catch (error) {
-        rethrowIfWorkerShutdown(`Tool '${call.name}'`);
-        if (error instanceof RetryableToolError) {
-          throw callFailure(input.workflowRetries, { type: ErrorCode.retryableTool, message: error.message, retryable: true });
-        }
-        const message = error instanceof Error ? error.message : String(error);
-        return { content: `Error: tool '${call.name}' failed: ${message}`, errorCode: ErrorCode.toolFailed };
-      }
-    };
-    // The hooks see (and may redact) the whole content, before it is offloaded or cut.
-    const { hookFailures, ...outcome } = await runToolHooks(dependencies.hooks, input, attempt, await executed());
-    const reported = hookFailures ? { hookFailures } : {};
-    if (outcome.errorCode !== undefined) return { ...finish(outcome.content, outcome.errorCode), ...reported };
     try {
-      // Past the hard limit a result is offloaded whatever the agent's threshold (or cut, without a store).
-      const threshold = Math.min(input.offloadThreshold ?? TOOL_CONTENT_LIMIT_CHARACTERS, TOOL_CONTENT_LIMIT_CHARACTERS);
-      const offloaded = await offload(outcome.content, threshold, { workflowId, toolName: call.name, callId: call.id });
-      const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(outcome.content));
-      return { ...result, ...(progress.notes.length > 0 ? { progress: progress.notes } : {}), ...reported };
+      const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext), live);
+      return { content: typeof output === 'string' ? output : (JSON.stringify(output) ?? '') };
     } catch (error) {
       rethrowIfWorkerShutdown(`Tool '${call.name}'`);
+      if (error instanceof RetryableToolError) {
+        throw callFailure(input.workflowRetries, { type: ErrorCode.retryableTool, message: error.message, retryable: true });
+      }
       const message = error instanceof Error ? error.message : String(error);
-      return { ...finish(`Error: tool '${call.name}' failed: ${message}`, ErrorCode.toolFailed), ...reported };
+      return { content: `Error: tool '${call.name}' failed: ${message}`, errorCode: ErrorCode.toolFailed };
     }
   };
+  // The hooks see (and may redact) the whole content, before it is offloaded or cut.
+  const { hookFailures, ...outcome } = await runToolHooks(dependencies.hooks, input, attempt, await executed());
+  const reported = hookFailures ? { hookFailures } : {};
+  if (outcome.errorCode !== undefined) return { ...finish(outcome.content, outcome.errorCode), ...reported };
+  try {
+    // Past the hard limit a result is offloaded whatever the agent's threshold (or cut, without a store).
+    const threshold = Math.min(input.offloadThreshold ?? TOOL_CONTENT_LIMIT_CHARACTERS, TOOL_CONTENT_LIMIT_CHARACTERS);
+    const offloaded = await offload(outcome.content, threshold, { workflowId, toolName: call.name, callId: call.id });
+    const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(outcome.content));
+    return { ...result, ...(progress.notes.length > 0 ? { progress: progress.notes } : {}), ...reported };
+  } catch (error) {
+    rethrowIfWorkerShutdown(`Tool '${call.name}'`);
+    const message = error instanceof Error ? error.message : String(error);
+    return { ...finish(`Error: tool '${call.name}' failed: ${message}`, ErrorCode.toolFailed), ...reported };
+  }
 }

@@ -19,6 +19,7 @@ import type { ResourceThreadsDeleted } from '../memory/forget-resource';
 import { startAgentWorkflow } from './start-agent-workflow';
 import { ThreadHandle, type ThreadOptions } from './thread-handle';
 import { listThreads, type ThreadFilter, type ThreadSummary } from './thread-list';
+import { tracingClientInterceptor } from './tracing-client-interceptor';
 
 // RunHandle lives in run-handle.ts; it is exported here too, where users have always found it.
 export { RunHandle, transientServerError } from './run-handle';
@@ -86,6 +87,14 @@ export interface AgentClientOptions {
    * (`ThreadHandle.delete`, `deleteThreadsOf`). Default: none (those calls say so).
    */
   artifacts?: ArtifactStore;
+  /**
+   * `connect` only: carry the caller's active OpenTelemetry context (W3C `traceparent`) into the
+   * runs it starts, with Temporal's client interceptor, so a run's spans join the caller's trace
+   * (docs/observability.md). Spans go through the app's own tracer provider. Default: false, and
+   * nothing of OpenTelemetry is loaded. With a `Client` of your own, add
+   * `OpenTelemetryWorkflowClientInterceptor` from `@temporalio/interceptors-opentelemetry` to it.
+   */
+  tracing?: boolean;
 }
 
 /**
@@ -127,7 +136,8 @@ export class AgentClient {
   static async connect(target: TemporalTarget = resolveTemporalTarget(), options: AgentClientOptions = {}): Promise<AgentClient> {
     const dataConverter = dataConverterFromEnvironment();
     const connection = await connectClient(target);
-    const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
+    const interceptors = options.tracing ? { workflow: [await tracingClientInterceptor()] } : undefined;
+    const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}), ...(interceptors ? { interceptors } : {}) });
     return new AgentClient(client, { uiUrl: target.uiUrl, ...options, namespace: target.namespace });
   }
 

@@ -16,6 +16,7 @@ import type { ModelRegistry } from '../models/model-registry';
 import { PriceTable } from '../models/model-prices';
 import type { ModelPrices } from '../protocol/model-price';
 import type { Tool } from '../tools/define-tool';
+import type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 import { subagentTools } from '../tools/subagent-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
@@ -77,6 +78,13 @@ export interface AgentPluginOptions {
   hooks?: Iterable<AnyHook>;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
+  /**
+   * Traces and metrics (docs/observability.md), from `startAgentTelemetry`: `invoke_agent`,
+   * `chat {model}` and `execute_tool {name}` spans with Temporal's own, the GenAI metrics and the
+   * runtime's. Default: none, and no OpenTelemetry code is loaded. The worker then bundles its
+   * workflows at start (the tracing interceptors are not in the prebuilt bundle). You shut it down.
+   */
+  telemetry?: AgentTelemetrySetup;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
 }
@@ -133,6 +141,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   configureWorker(options: WorkerOptions): WorkerOptions {
     assertSupportedTemporal();
+    const telemetry = this.options.telemetry;
+    if (telemetry) options = telemetry.configureWorker(options);
     const client = this.options.client ?? this.clientOn(options);
     const artifacts = this.artifacts();
     const agentActivities = createActivities({
@@ -147,6 +157,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
       hooks: this.hooks,
       ...(this.options.instructionsProviders ? { instructionsProviders: this.options.instructionsProviders } : {}),
+      ...(telemetry ? { telemetry: telemetry.instruments } : {}),
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {
@@ -163,6 +174,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   }
 
   configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    if (this.options.telemetry) options = this.options.telemetry.configureReplayWorker(options);
     return { ...options, ...this.workflowSource(options) };
   }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { Worker, type NativeConnection, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
+import { Runtime, Worker, type NativeConnection, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import { artifactStoreFromEnvironment, artifactStoreSource } from '../artifacts/artifact-store-from-environment';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
@@ -13,6 +13,8 @@ import type { ModelRegistry } from '../models/model-registry';
 import { pricesFromEnvironment } from '../models/price-file';
 import type { ModelPrices } from '../protocol/model-price';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
+import { startAgentTelemetry, type AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
+import { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';
 import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
 import { AgentPlugin } from './agent-plugin';
@@ -53,6 +55,12 @@ export interface AgentWorkerOptions {
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
   workflowBundlePath?: string;
+  /**
+   * Traces and metrics (docs/observability.md). Default: from the standard OpenTelemetry variables
+   * (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_PROMETHEUS_PORT, ...: `telemetryOptionsFromEnvironment`),
+   * started here and shut down with the worker; none when they are unset. `false`: none at all.
+   */
+  telemetry?: AgentTelemetrySetup | false;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
   /**
@@ -101,7 +109,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const environment = process.env;
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment(environment);
   const memory = options.memory ?? memoryStoreFromEnvironment(environment);
+  const telemetryOptions = options.telemetry === undefined ? telemetryOptionsFromEnvironment(environment) : null;
+  const ownTelemetry = telemetryOptions ? await startAgentTelemetry(telemetryOptions) : undefined;
+  const telemetry = ownTelemetry ?? (options.telemetry || undefined);
   const plugin = new AgentPlugin({
+    ...(telemetry ? { telemetry } : {}),
     tools: options.tools,
     artifacts: options.artifacts ?? artifactStoreFromEnvironment(environment),
     prices: options.prices ?? pricesFromEnvironment(environment),
@@ -116,7 +128,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.
   await plugin.prepare({ artifactsSource: options.artifacts ? undefined : artifactStoreSource(environment) });
-  const workflowBundlePath = options.workflowBundlePath ?? environment.AGENT_WORKFLOW_BUNDLE;
+  const workflowBundlePath = options.workflowBundlePath ?? bundleFromEnvironment(environment, telemetry);
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
@@ -130,19 +142,31 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // The SDK's default is 0: a stop would cancel every running tool at once.
     shutdownGraceTime: options.shutdownGraceMs ?? shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS,
     ...options.workerOptions,
-    plugins: [plugin, ...(options.memory ? [] : [closingWithWorker(memory)]), ...(options.workerOptions?.plugins ?? [])],
+    plugins: [plugin, ...(options.memory ? [] : [closingWithWorker(memory)]), ...(ownTelemetry ? [closingWithWorker(ownTelemetry)] : []), ...(options.workerOptions?.plugins ?? [])],
   });
 }
 
-/** Closes the memory store made here from the environment when the worker stops (the plugin closes only the stores it made). */
-function closingWithWorker(memory: MemoryStore): WorkerPlugin {
+/**
+ * AGENT_WORKFLOW_BUNDLE, unless the worker traces: a bundle made beforehand lacks the tracing
+ * workflow interceptors (Temporal would ignore them, and runs would have no workflow spans), so the
+ * worker bundles at start and says why. A bundle passed as `workflowBundlePath` is used as given.
+ */
+function bundleFromEnvironment(environment: NodeJS.ProcessEnv, telemetry: AgentTelemetrySetup | undefined): string | undefined {
+  const bundle = environment.AGENT_WORKFLOW_BUNDLE;
+  if (!bundle || !telemetry) return bundle || undefined;
+  Runtime.instance().logger.warn(`durable-agents: not using AGENT_WORKFLOW_BUNDLE (${bundle}): the worker traces, and a bundle made beforehand lacks the tracing workflow interceptors; bundling at start instead`);
+  return undefined;
+}
+
+/** Closes what was made here from the environment (the memory store, the telemetry) when the worker stops: the plugin closes only what it made. */
+function closingWithWorker(made: MemoryStore | AgentTelemetrySetup): WorkerPlugin {
   return {
-    name: 'durable-agents-environment-memory',
+    name: 'instruments' in made ? 'durable-agents-environment-telemetry' : 'durable-agents-environment-memory',
     async runWorker(worker, next) {
       try {
         await next(worker);
       } finally {
-        await memory.close();
+        await ('instruments' in made ? made.shutdown() : made.close());
       }
     },
   };

@@ -22,6 +22,10 @@ export type { AgentWorkerOptions } from './create-worker';
 export { registerSearchAttributes } from '../connection/register-search-attributes';
 export { dataConverterFromEnvironment } from '../codec/encryption-codec';
 export { SUPPORTED_TEMPORAL_RANGE } from './temporal-versions';
+export { startAgentTelemetry } from '../telemetry/agent-telemetry-setup';
+export type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
+export { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';
+export type { AgentTelemetryOptions } from '../telemetry/telemetry-options';
 
 // Models
 export { ModelError } from '../models/model-provider';

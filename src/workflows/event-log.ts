@@ -1,5 +1,6 @@
 import type { EventPage, NewRunEvent, RunEvent } from '../protocol/run-events';
 import { jsonBytes, newestWithin, QUERY_ANSWER_LIMIT_BYTES } from '../protocol/payload-size';
+import { notifyRunEventObserver } from './run-event-observer';
 
 const DEFAULT_PAGE = 200;
 
@@ -65,6 +66,7 @@ export class EventLog {
     const stamped = { ...event, seq: this.nextSeq++, at: Date.now() } as RunEvent;
     this.entries.push(stamped);
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    notifyRunEventObserver(stamped);
     return stamped;
   }
 

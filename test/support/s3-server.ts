@@ -57,7 +57,8 @@ export async function startS3Server(folder: string): Promise<S3Server> {
   };
 }
 
-function accepts(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on the loopback `port` (a server the tests started is up). */
+export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     socket.once('connect', () => (socket.destroy(), resolve(true)));

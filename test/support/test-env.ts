@@ -16,6 +16,7 @@ import { createAgentWorker } from '../../src/worker/create-worker';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../../src/codec/encryption-codec';
 import { defaultModelRegistry } from '../../src/worker/default-models';
+import type { AgentTelemetrySetup } from '../../src/telemetry/agent-telemetry-setup';
 
 /**
  * A real worker and client on the test run's real Temporal server, with a scripted model whose
@@ -54,6 +55,8 @@ export interface TestEnvironmentOptions {
   /** The worker's lifecycle hooks and instructions providers (docs/hooks.md). */
   hooks?: AnyHook[];
   instructionsProviders?: Record<string, InstructionsProvider>;
+  /** Traces and metrics of the worker (default: none). */
+  telemetry?: AgentTelemetrySetup;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -85,6 +88,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
     mcp,
     dataConverter,
+    telemetry: options.telemetry ?? false,
     // A test closes its worker when its assertions are done, sometimes with a call still running
     // (a cancelled run, a tool left blocked): not worth the production drain of 10 minutes.
     // Draining itself is tested with worker processes (test/worker-shutdown.test.ts).
