@@ -25,7 +25,7 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net'], message: 'Workflow code runs in a deterministic sandbox: no Node modules.' },
             { group: ['../activities', '../activities/*'], message: 'Import activities with `import type` only.', allowTypeImports: true },
-            { group: ['../worker/*', '../client/*', '../cli/*', '../history/*', '../models/*', '../tools/*', '../skills/*', '../artifacts/*', '../connection/*', '../devserver/*'], message: 'Workflows may import only @temporalio/workflow, src/protocol, src/config and types.', allowTypeImports: true },
+            { group: ['../worker/*', '../hooks/*', '../client/*', '../cli/*', '../history/*', '../models/*', '../tools/*', '../skills/*', '../artifacts/*', '../connection/*', '../devserver/*'], message: 'Workflows may import only @temporalio/workflow, src/protocol, src/config and types.', allowTypeImports: true },
           ],
         },
       ],
@@ -33,7 +33,7 @@ export default tseslint.config(
   },
   {
     // Worker code and the layers beneath the client never reach up into the client library or the CLI.
-    files: ['src/{activities,worker,models,tools,artifacts,mcp,budget,history,protocol,config}/**/*.ts'],
+    files: ['src/{activities,worker,hooks,models,tools,artifacts,mcp,budget,history,protocol,config}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -8,6 +8,7 @@ import { startDevServer, type DevServer } from '../src/devserver/dev-server';
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../src/models/scripted-model';
 import { defineTool } from '../src/tools/define-tool';
 import { createAgentWorker } from '../src/worker/create-worker';
+import { defineHook, type AnyHook } from '../src/hooks/define-hook';
 import { defaultModelRegistry } from '../src/worker/default-models';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import { createBaselineActivities } from './baseline/baseline-activities';
@@ -23,6 +24,8 @@ export interface BenchStack {
   /** Runs on a worker with an older build of the workflow code (`BENCH_BASELINE_BUNDLE`), when given. */
   baselineCodeAgents: AgentClient | null;
   eagerAgents: AgentClient;
+  /** Runs on a worker with one no-op before-tool hook (`withHookedWorker`), else null. */
+  hookedAgents: AgentClient | null;
   /** When each tool / baseline activity started, by workflow id (performance.now()). */
   activityStarts: Map<string, number>;
   /** Called on every scripted model call, in the worker's process. */
@@ -45,6 +48,8 @@ export interface BenchStackOptions {
   scripts: Record<string, ModelScriptInput>;
   /** A workflow bundle of older code, run by a second agent worker for a side-by-side comparison. */
   baselineBundlePath?: string;
+  /** Also start a worker with one no-op before-tool hook, for the `hooks` section. */
+  withHookedWorker?: boolean;
   /** The dev server's SQLite pragmas (default: the dev server's own, `DEFAULT_SQLITE_PRAGMAS`). */
   sqlitePragmas?: Record<string, string>;
 }
@@ -83,8 +88,14 @@ export async function startBenchStack(folder: string, name: string, options: Ben
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
   const taskQueue = `bench-${randomUUID()}`;
-  const agentWorker = (queue: string, workflowBundlePath?: string, telemetry?: AgentTelemetrySetup) =>
+  const agentWorker = (
+    queue: string,
+    workflowBundlePath?: string,
+    hooks: AnyHook[] = [],
+    telemetry?: AgentTelemetrySetup,
+  ) =>
     createAgentWorker({
+      hooks,
       telemetry: telemetry ?? false,
       connection,
       client,
@@ -97,6 +108,9 @@ export async function startBenchStack(folder: string, name: string, options: Ben
   const worker = await agentWorker(taskQueue);
   const codeBaselineQueue = `${taskQueue}-code-baseline`;
   const codeBaselineWorker = options.baselineBundlePath ? await agentWorker(codeBaselineQueue, options.baselineBundlePath) : null;
+  const hookedQueue = `${taskQueue}-hooks`;
+  const noopHook = defineHook({ name: 'noop-before-tool', point: 'before-tool', run: () => undefined });
+  const hookedWorker = options.withHookedWorker ? await agentWorker(hookedQueue, undefined, [noopHook]) : null;
   // The baseline's workflows never ship in the agent bundle: a worker of their own in this process.
   const baselineTaskQueue = `${taskQueue}-baseline`;
   const baselineWorker = await Worker.create({
@@ -105,7 +119,7 @@ export async function startBenchStack(folder: string, name: string, options: Ben
     workflowsPath: require.resolve('./baseline'),
     activities: createBaselineActivities((workflowId) => activityStarts.set(workflowId, performance.now())),
   });
-  const running = Promise.all([worker.run(), baselineWorker.run(), codeBaselineWorker?.run()]);
+  const running = Promise.all([worker.run(), baselineWorker.run(), codeBaselineWorker?.run(), hookedWorker?.run()]);
   const stack: BenchStack = {
     server,
     worker,
@@ -116,9 +130,10 @@ export async function startBenchStack(folder: string, name: string, options: Ben
     baselineCodeAgents: codeBaselineWorker ? new AgentClient(client, { taskQueue: codeBaselineQueue }) : null,
     agents: new AgentClient(client, { taskQueue }),
     eagerAgents: new AgentClient(client, { taskQueue, eagerStart: true }),
+    hookedAgents: hookedWorker ? new AgentClient(client, { taskQueue: hookedQueue }) : null,
     async addAgentWorker({ telemetry }) {
       const queue = `${taskQueue}-${randomUUID()}`;
-      const added = await agentWorker(queue, undefined, telemetry);
+      const added = await agentWorker(queue, undefined, [], telemetry);
       const addedRun = added.run();
       return {
         agents: new AgentClient(client, { taskQueue: queue }),
@@ -132,6 +147,7 @@ export async function startBenchStack(folder: string, name: string, options: Ben
       worker.shutdown();
       baselineWorker.shutdown();
       codeBaselineWorker?.shutdown();
+      hookedWorker?.shutdown();
       await running;
       await connection.close();
       await server.stop();

@@ -11,6 +11,7 @@ import { measureApprovalLatency, measureParkedMemory } from './approval-latency'
 import { noopScript, startBenchStack } from './bench-stack';
 import { measureCodeAgainstBaseline, measureHistoryBytes, measureStepOverhead, STEPS } from './step-overhead';
 import { measureRuntimeContract } from './runtime-contract';
+import { measureHooks } from './hooks';
 import { measureOffload, measureSubagents, subagentScripts } from './subagents';
 import { measureSkills } from './skills';
 import { measureStreaming, streamingScripts } from './streaming';
@@ -51,13 +52,19 @@ async function main(): Promise<void> {
     ...threadScripts(),
     ...replayCostScripts(),
   };
-  const eagerOn = await startBenchStack(folder, 'eager-on', { eagerActivities: true, scripts, baselineBundlePath: process.env.BENCH_BASELINE_BUNDLE });
+  const eagerOn = await startBenchStack(folder, 'eager-on', {
+    eagerActivities: true,
+    scripts,
+    baselineBundlePath: process.env.BENCH_BASELINE_BUNDLE,
+    withHookedWorker: !ONLY || ONLY.includes('hooks'),
+  });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
   try {
     const sections: Array<[string, () => Promise<void>]> = [
       ['startup', () => measureStartup(eagerOn, Math.min(ROUNDS, 5))],
       ['step-overhead', () => measureStepOverhead(eagerOn, eagerOff, ROUNDS)],
       ['code-baseline', () => measureCodeAgainstBaseline(eagerOn, ROUNDS)],
+      ['hooks', () => measureHooks(eagerOn, ROUNDS)],
       ['history-bytes', () => measureHistoryBytes(eagerOn)],
       ['approval-latency', () => measureApprovalLatency(eagerOn, ROUNDS)],
       ['runtime-contract', () => measureRuntimeContract(eagerOn, ROUNDS)],

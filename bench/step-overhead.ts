@@ -23,7 +23,8 @@ async function timeAgentRunWithStart(agents: AgentClient): Promise<{ ms: number;
   return { ms: wall, eagerlyStarted: (run.workflow as { eagerlyStarted?: boolean }).eagerlyStarted === true, firstTaskMs };
 }
 
-async function timeAgentRun(agents: AgentClient): Promise<number> {
+/** A 10-step run's wall time (model step + no-op tool per step). */
+export async function timeAgentRun(agents: AgentClient): Promise<number> {
   return (await timeAgentRunWithStart(agents)).ms;
 }
 

@@ -54,13 +54,20 @@ export type { TemporalTarget } from './connection/temporal-target';
 export { TemporalUnreachableError } from './connection/temporal-unreachable';
 
 // Config
-export { agentConfigSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
+export { agentConfigSchema, loopDetectionSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from './config/agent-config';
 export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
+export { toolPolicySchema } from './config/tool-policy-schema';
+export type { ToolPolicyRule } from './config/tool-policy-rules';
+export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-types';
+export type { CallDecider } from './protocol/call-deciders';
 
 // Errors with stable codes
 export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
+
+// Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)
+export type { HookFailureReport, HookPoint, ToolDecision } from './protocol/hook-types';
 
 // What runs take, report and return
 export type { AssistantMessage, JsonSchema, Message, ToolCall, ToolMessage, ToolSpec, Usage, UserMessage } from './protocol/messages';

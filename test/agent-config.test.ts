@@ -78,7 +78,11 @@ describe('AgentConfig', () => {
       allow_parallel_subagents: false,
       max_parallel_subagents: 3,
       memory: false,
+      instructions_provider: null,
+      hook_errors: 'fail',
       timeouts: {},
+      loop_detection: { max_repeats: 10, max_cycle_length: 3 },
+      tool_policies: [],
     });
   });
 
@@ -100,6 +104,10 @@ describe('AgentConfig', () => {
     [{ name: 'bot', timeouts: { heartbeat: 'soon' } }, 'timeouts.heartbeat'],
     [{ name: 'bot', timeouts: { tool: '500ms' } }, 'timeouts.tool'],
     [{ name: 'bot', timeouts: { model_step: 5 } }, 'timeouts.model_step'],
+    [{ name: 'bot', instructions_provider: 'has spaces' }, 'instructions_provider'],
+    [{ name: 'bot', hook_errors: 'retry' }, 'hook_errors'],
+    [{ name: 'bot', instructions: 'You are {{agent_nam}}.' }, 'instructions: uses unknown template variable(s) {{agent_nam}} (known: {{agent_name}}, {{date}}, {{resource_id}}, {{thread_id}})'],
+    [{ name: 'bot', planning_instructions: 'Plan for {{ customer }}' }, 'planning_instructions: uses unknown template variable(s) {{customer}}'],
     [{ name: 'bot', timeouts: { heartbeats: '10s' } }, 'timeouts'],
     [{ name: 'bot', model: 'scripted:x', budget_awareness: 'per-message' }, 'context_window'],
   ])('refuses %j with an error naming %s', (input, field) => {
@@ -252,7 +260,7 @@ describe('bad configs refused by name', () => {
     expect(problemsOf({ name: 'bot', 'hitl-tools': [] })).toEqual(['hitl-tools: unknown field; did you mean hitl_tools?']);
     expect(problemsOf({ name: 'bot', timeouts: { tol: '1m' } })).toEqual(['timeouts.tol: unknown field; did you mean tool?']);
     expect(problemsOf({ name: 'bot', mcp_servers: [{ name: 'fs', comand: 'x', command: 'y' }] })).toEqual(['mcp_servers.0.comand: unknown field; did you mean command?']);
-    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts, pricing, cost_limit, thread_cost_limit\)$/);
+    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts, pricing, cost_limit, thread_cost_limit.*\)$/);
   });
 
   it('refuses an output_type that is not a valid JSON Schema when the file is loaded', () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { formatPendingApprovals } from '../src/cli/commands/approval-commands';
 import { formatStatus } from '../src/cli/commands/status-command';
+import { formatRunEvent } from '../src/cli/event-printer';
 import type { ApprovalRequest, RunStatus } from '../src/protocol/run-types';
 import { demoTools } from '../src/tools/demo-tools';
 import { runCli } from './support/cli-process';
@@ -160,5 +161,25 @@ describe('human output of status and approvals', () => {
     expect(row).toMatch(/^ops-1\s+step-2\.call-1\s+deploy_service\s+\{"service":"api"\}\s+reasoning\s+1m 30s\s+in 4m$/);
     expect(text).toContain('step-2.call-1 in ops-1 (deploy_service, expires 2026-05-01T10:04:00.000Z):\n  reasoning: The tests passed and the change is a one-line fix.');
     expect(formatPendingApprovals([], now)).toBe('No pending approvals.');
+  });
+
+  it('says which hook and which tool-policy rule required an approval for a tool outside hitl_tools', () => {
+    const required: ApprovalRequest = {
+      ...approval,
+      injectedArgs: {},
+      requiredBy: [
+        { kind: 'hook', hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', modified: false },
+        { kind: 'policy', rule: 0, action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' },
+      ],
+    };
+    const text = formatPendingApprovals([{ workflowId: 'ops-1', runId: 'r', approvals: [required], unreachable: false }], now);
+    expect(text).toContain(
+      'step-2.call-1 in ops-1 (deploy_service, expires 2026-05-01T10:04:00.000Z):\n' +
+        '  required by hook refund-limit (refunds over 100 need approval)\n' +
+        '  required by tool_policies[0] (Refunds over 100 need a second pair of eyes)',
+    );
+    expect(formatRunEvent({ seq: 1, at: 0, type: 'approval-requested', request: required })).toContain(
+      '(required by hook refund-limit (refunds over 100 need approval) and tool_policies[0] (Refunds over 100 need a second pair of eyes))',
+    );
   });
 });

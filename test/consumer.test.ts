@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
+import { findOrBuildTemporalCli } from '../src/devserver/temporal-cli';
 import {
   copyTemplate,
   DECLARED_PEERS,
@@ -59,7 +60,8 @@ describe('a new project that installs the packed package', () => {
     project = path.join(scratch, 'project');
     copyTemplate(project);
     const install = await inProject('npm', [
-      'install', tarball, ...repoVersions(['typescript', '@types/node', ...new Set([...PEERS, ...DECLARED_PEERS])]), '--no-audit', '--no-fund', '--prefer-offline',
+      // @temporalio/testing: the dev dependency docs/scripted-model.md's test uses.
+      'install', tarball, ...repoVersions(['typescript', '@types/node', '@temporalio/testing', ...new Set([...PEERS, ...DECLARED_PEERS])]), '--no-audit', '--no-fund', '--prefer-offline',
     ]);
     timings.installMs = install.ms;
     if (install.code !== 0) throw new Error(describeCommand('npm install', install));
@@ -332,7 +334,11 @@ describe('a new project that installs the packed package', () => {
     const remembered = await inSnippets(['dist/remember-french.js']);
     expect({ code: remembered.code, output: remembered.stdout.trim(), failure: describeCommand('node dist/remember-french.js', remembered) }).toEqual({ code: 0, output: 'D’accord.', failure: expect.any(String) });
     const forgotten = await inSnippets(['dist/forget-user.js']);
-    expect({ code: forgotten.code, output: forgotten.stdout.trim() }).toEqual({ code: 0, output: "{ resource: 'user:42', memoryEntries: 1 }" });
+    // Its report: the memory entry, and (with a threads store) the resource's threads, none here.
+    expect({ code: forgotten.code, output: forgotten.stdout.replace(/\s+/g, ' ').trim() }).toEqual({
+      code: 0,
+      output: "{ resource: 'user:42', memoryEntries: 1, threads: 0, threadArtifacts: 0, workflowExecutions: 0 }",
+    });
 
     // README's workflow: an agent as a child workflow, then the project's own activity.
     provider.respond(openAiStream({ toolCalls: [{ id: 'call_order', name: 'lookup_order', args: { orderId: '7' } }] }), openAiStream({ chunks: ['Order 7 has shipped.'] }));
@@ -352,6 +358,14 @@ describe('a new project that installs the packed package', () => {
       expect({ code: configs.code, names: configs.stdout.trim() }).toEqual({ code: 0, names: 'weather-agent,payments,assistant' });
       const tool = await inSnippets(['--input-type=module', '-e', "const { refund } = await import('./dist/refund-tool.js'); console.log(refund.name)"]);
       expect(tool.stdout.trim()).toBe('refund');
+      // docs/scripted-model.md: durable-agents/testing on a local test server (the CLI at hand, no download).
+      const checked = await inSnippets(['dist/check-support-agent.js'], { TEMPORAL_CLI: await findOrBuildTemporalCli() });
+      // The test server's own start banner comes first on the same stdout.
+      expect({ code: checked.code, lines: checked.stdout.trim().split('\n').slice(-3), failure: describeCommand('node dist/check-support-agent.js', checked) }).toEqual({
+        code: 0,
+        lines: ['Order 42: {"orderId":"42","status":"shipped"}', '2', '[]'],
+        failure: expect.any(String),
+      });
       const payment = await inSnippets(['dist/start-payment.js']);
       expect(payment.code).toBe(0);
       const paymentRun = temporalClient.workflow.getHandle(payment.stdout.trim());

@@ -54,7 +54,8 @@ describe('continue-as-new', () => {
 
   it('continues a run several times with compactions in between, every step seeing the conversation whole (snapshots extend, and start afresh after a compaction)', async () => {
     const run = await env.agents.startRun({
-      config: { name: 'compacting', model: 'scripted:compacting', tools: ['bulk'], max_steps: COMPACTING_STEPS, budget_awareness: 'limit:25', context_window: 2000 },
+      // The same bulk call at every step is what fills the context here, not a loop to stop.
+      config: { name: 'compacting', model: 'scripted:compacting', tools: ['bulk'], max_steps: COMPACTING_STEPS, budget_awareness: 'limit:25', context_window: 2000, loop_detection: false },
       task: 'Read a lot',
       historyEventLimit: 40,
     });

@@ -207,7 +207,7 @@ describe('fork', () => {
     const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
     // A namespace just created may not be known to the operator API for a moment.
     await eventually(async () => {
-      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { AgentName: keyword, AgentStatus: keyword } });
+      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { AgentName: keyword, AgentStatus: keyword, AgentCostUsd: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE } });
       return true;
     }, 60_000);
     const agents = new AgentClient(new Client({ connection, namespace }), { namespace, taskQueue: env.taskQueue });

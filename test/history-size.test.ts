@@ -42,6 +42,8 @@ describe('history size', () => {
     expect(early).toBeGreaterThan(RESULT_SIZE);
     expect(Math.abs(late - early)).toBeLessThan(64);
     const total = temporal.api.history.v1.History.encode(history).finish().length;
-    expect(total).toBeLessThan(STEPS * (RESULT_SIZE + 4_000));
+    // Each step's own events (scheduled, started, completed, the workflow tasks between) cost about
+    // 4 KB besides the result; 4.5 KB leaves room for small fields (a step's cost: ~20 bytes).
+    expect(total).toBeLessThan(STEPS * (RESULT_SIZE + 4_500));
   });
 });

@@ -150,6 +150,15 @@ describe('history view', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
+  it('names who decided a call (a tool-policy rule, a before-tool hook), also from results recorded before decided_by', () => {
+    expect(transcriptOf('policy-deny/since-tool-policies.json').text).toContain('status denied · error ToolDenied · approval not_required · decided by tool_policies[1] (This agent never deletes accounts): deny');
+    const hooks = transcriptOf('hooks-tool-decisions/since-dynamic-instructions.json').text;
+    expect(hooks).toContain('decided by hook refund-limit (a refund cannot be negative): deny');
+    // A call the tool activity ran after an approval: its deciders come from the run's recorded result.
+    expect(hooks).toContain('approval approved step-1.call-4 · decided by hook refund-limit (refunds over 100 need approval): require_approval');
+    expect(transcriptOf('policy-approval/since-tool-policies.json').text).toContain('decided by tool_policies[0] (Refunds over 100 need a second pair of eyes): require_approval');
+  });
+
   it("names a failed run's error type", () => {
     const { entries, text } = transcriptOf('status-on-close-failed/since-validated-signals.json');
     expect(entriesOf(entries, 'finished')[0]).toMatchObject({ status: 'failed', failureType: 'ModelAuthFailed' });

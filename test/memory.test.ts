@@ -150,7 +150,7 @@ describe('memory across runs (folder store)', () => {
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as { entries: Array<{ text: string }> }).entries.map((entry) => entry.text)).toEqual(['Lives in Quebec.']);
     const forgotten = await runCli(['memory', 'forget', 'user:50'], environment);
-    expect(forgotten).toMatchObject({ code: 0, stdout: 'Forgot user:50: 1 memory entry deleted.\n' });
+    expect(forgotten).toMatchObject({ code: 0, stdout: 'Forgot user:50:\n  1 memory entry deleted\n  0 thread(s) deleted: 0 artifact(s), 0 workflow execution(s)\n' });
     expect(await memory.recall({ resource: 'user:50' })).toEqual([]);
     expect((await memory.recall({ resource: 'user:51' })).map((entry) => entry.text)).toEqual(['Speaks French too.']);
     const badResource = await runCli(['memory', 'list', ' '], environment);

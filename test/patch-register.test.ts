@@ -8,8 +8,15 @@ import type { temporal } from '@temporalio/proto';
 import ts from 'typescript';
 import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../src/protocol/message-validation';
 import { WireName } from '../src/protocol/wire-names';
+import { ErrorCode } from '../src/protocol/errors';
+import { usesTemplateVariables } from '../src/config/instructions-template';
 import * as register from '../src/workflows/patches';
 import { MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
+import { upgradeConfig } from '../src/config/upgrade-config';
+import type { AgentRunInput, RunToolInput } from '../src/protocol/run-types';
+import { callFingerprint, emptyLoopWatch, findLoop, loopDetectionSettings } from '../src/workflows/loop-detection';
+import { matchToolPolicy, toolGate } from '../src/config/tool-policy-rules';
+import { splitInjectedArgs } from '../src/protocol/split-injected-args';
 import { corpusFiles, parseCorpusPath, patchMarkersOf, readCorpusHistory } from './support/history-corpus';
 
 type History = temporal.api.history.v1.History;
@@ -131,6 +138,44 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     const config = decoded<{ config?: { cost_limit?: number; thread_cost_limit?: number } }>(started?.input?.payloads?.[0])?.config;
     return Boolean(started?.searchAttributes?.indexedFields?.AgentCostUsd) || config?.cost_limit !== undefined || config?.thread_cost_limit !== undefined;
   },
+  [register.LOOP_DETECTION_PATCH]: (history) => {
+    const config = configOf(history);
+    const settings = loopDetectionSettings(config);
+    const watch = emptyLoopWatch();
+    // The tool calls the run made, step by step: would the rule have found a loop?
+    const steps = new Map<number, RunToolInput[]>();
+    for (const input of toolCallsOf(history)) steps.set(input.step, [...(steps.get(input.step) ?? []), input]);
+    return (
+      settings !== null &&
+      [...steps.values()].some((calls) => {
+        const { finding, recent } = findLoop(watch, calls.map((input) => callFingerprint(input.call, input.injectedArgNames)), settings);
+        watch.recent = recent;
+        return finding !== null;
+      })
+    );
+  },
+  // The run failed on a model step whose retryable failures used up max_retries tries.
+  [register.MODEL_RETRIES_EXHAUSTED_PATCH]: (history) => {
+    const failure = lastEvent(history)?.workflowExecutionFailedEventAttributes?.failure;
+    const type = failure?.applicationFailureInfo?.type ?? '';
+    return type === ErrorCode.modelRetriesExhausted || (RETRYABLE_MODEL_FAILURES as string[]).includes(type);
+  },
+  // A tool call the run made that a rule of its config denies, or sends for an approval hitl_tools would not ask for.
+  [register.TOOL_POLICIES_PATCH]: (history) => {
+    const config = configOf(history);
+    return toolCallsOf(history).some(({ call, injectedArgNames }) => {
+      const inHitlTools = config.hitl_tools.includes(call.name);
+      const gate = toolGate(matchToolPolicy(config.tool_policies, call.name, splitInjectedArgs(call.args, injectedArgNames).executable), inHitlTools);
+      return gate === 'deny' || (gate === 'require_approval' && !inHitlTools);
+    });
+  },
+  // A model step said its worker has hooks (only then are decisions applied or the lifecycle activity run).
+  [register.LIFECYCLE_HOOKS_PATCH]: (history) =>
+    (history.events ?? []).some((event) => Boolean(decoded<{ hooks?: { points?: string[] } }>(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0])?.hooks?.points?.length)),
+  [register.DYNAMIC_INSTRUCTIONS_PATCH]: (history) => {
+    const input = decoded<{ config?: { instructions?: string; instructions_provider?: string | null } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+    return Boolean(input?.config?.instructions_provider) || usesTemplateVariables(input?.config?.instructions ?? '');
+  },
   // A thread that ran a turn (its start and its end set the attribute).
   [register.THREAD_LAST_ACTIVITY_PATCH]: (history) =>
     history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name === WireName.agentThreadWorkflow &&
@@ -140,6 +185,23 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     decoded<{ settings?: { whenClosed?: string } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.settings?.whenClosed === 'reopen' &&
     Boolean(lastEvent(history)?.workflowExecutionCompletedEventAttributes),
 };
+
+/** Model failures that a model step retries, within max_retries. */
+const RETRYABLE_MODEL_FAILURES = [ErrorCode.modelServerError, ErrorCode.modelRateLimited, ErrorCode.modelTimeout];
+
+/** The agent config an execution started with, upgraded as the workflow upgrades it. */
+function configOf(history: History) {
+  return upgradeConfig(decoded<AgentRunInput>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])!.config);
+}
+
+/** The inputs of the tool activities an execution scheduled, first tries only, in order. */
+function toolCallsOf(history: History): RunToolInput[] {
+  return (history.events ?? []).flatMap((event) => {
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name !== 'runTool' || scheduled.activityId?.includes('.try-')) return [];
+    return [decoded<RunToolInput>(scheduled.input?.payloads?.[0])!];
+  });
+}
 
 describe('the patch register', () => {
   it('has each id once', () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { freePort } from '../src/devserver/dev-server';
 import { startAgentTelemetry, type AgentTelemetrySetup } from '../src/telemetry/agent-telemetry-setup';
 import { telemetryOptionsFromEnvironment } from '../src/telemetry/telemetry-options';
+import { defineHook } from '../src/hooks/define-hook';
 import { defineTool } from '../src/tools/define-tool';
 import { startCollector, type Collector } from './support/otel-collector';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
@@ -19,6 +20,9 @@ const broken = defineTool({
   },
 });
 
+/** Denies every call to `lookup` of the agent 'guarded' (a before-tool hook's denial). */
+const lookupGuard = defineHook({ name: 'no-lookups', point: 'before-tool', agents: ['guarded'], run: ({ call }) => (call.name === 'lookup' ? { action: 'deny', reason: 'no lookups today' } : undefined) });
+
 let collector: Collector;
 let telemetry: AgentTelemetrySetup;
 let env: TestEnvironment;
@@ -28,11 +32,13 @@ beforeAll(async () => {
   telemetry = await startAgentTelemetry({ serviceName: 'metrics-test', prometheusPort: await freePort(), prometheusHost: '127.0.0.1', metricsEndpoint: `${collector.endpoint}/v1/metrics`, metricExportIntervalMs: 500 });
   env = await createTestEnvironment({
     tools: [lookup, broken],
+    hooks: [lookupGuard],
     telemetry,
     scripts: {
       metered: {
         replies: [{ toolCalls: [{ name: 'lookup', args: { key: 'a' } }, { name: 'broken', args: {} }] }, { toolCalls: [{ name: 'lookup', args: { key: 'gated' } }] }, { text: 'done' }],
       },
+      guarded: { replies: [{ toolCalls: [{ name: 'lookup', args: { key: 'b' } }, { name: 'broken', args: {} }] }, { text: 'refused' }] },
       shout: { replies: [{ toolCalls: [{ name: 'test__shout', args: { text: 'hi' } }] }, { text: 'shouted' }] },
     },
   });
@@ -94,6 +100,24 @@ describe('metrics of MCP tool calls', () => {
     expect((await run.result()).output).toBe('shouted');
     const exposition = await (await fetch(telemetry.prometheusUrl!)).text();
     expect(sample(exposition, 'durable_agents_tool_calls_total', 'gen_ai_tool_name="test__shout"', 'durable_agents_tool_outcome="ok"')).toBe(1);
+  }, 60_000);
+});
+
+describe('metrics of denied tool calls', () => {
+  it('counts a call a tool policy or a before-tool hook denied with outcome denied, though no tool activity ran', async () => {
+    const before = await (await fetch(telemetry.prometheusUrl!)).text();
+    const deniedBefore = (tool: string) => sample(before, 'durable_agents_tool_calls_total', `gen_ai_tool_name="${tool}"`, 'durable_agents_tool_outcome="denied"') ?? 0;
+    const config = { name: 'guarded', model: 'scripted:guarded', tools: ['lookup', 'broken'], tool_policies: [{ tool: 'broken', action: 'deny' as const }] };
+    const run = await env.agents.startRun({ config, task: 'Try both' });
+    const result = await run.result();
+    expect(result.output).toBe('refused');
+    expect(result.toolResults.map((toolResult) => [toolResult.toolName, toolResult.metadata.status])).toEqual([['lookup', 'denied'], ['broken', 'denied']]);
+    // The denials are counted by the worker that ran the workflow task, through the workflow sink.
+    const exposition = await eventually(async () => {
+      const text = await (await fetch(telemetry.prometheusUrl!)).text();
+      return sample(text, 'durable_agents_tool_calls_total', 'gen_ai_tool_name="broken"', 'durable_agents_tool_outcome="denied"') === deniedBefore('broken') + 1 ? text : undefined;
+    });
+    expect(sample(exposition, 'durable_agents_tool_calls_total', 'gen_ai_tool_name="lookup"', 'durable_agents_tool_outcome="denied"')).toBe(deniedBefore('lookup') + 1);
   }, 60_000);
 });
 

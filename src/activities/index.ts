@@ -9,8 +9,17 @@ import { createLoadForkOrigin } from './load-fork-origin';
 import { createListWorkerTools } from './list-worker-tools';
 import { createReplayToolCall, type ReplayDependencies } from './replay-tool-call';
 import { createCheckSearchAttributes, type SearchAttributesDependencies } from './check-search-attributes';
+import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycle-hooks';
+import { createResolveInstructions, type InstructionsDependencies } from './resolve-instructions';
 
-export type ActivityDependencies = ModelStepDependencies & RunToolDependencies & McpDependencies & SkillDependencies & ReplayDependencies & SearchAttributesDependencies;
+export type ActivityDependencies = ModelStepDependencies &
+  RunToolDependencies &
+  McpDependencies &
+  SkillDependencies &
+  ReplayDependencies &
+  SearchAttributesDependencies &
+  LifecycleHookDependencies &
+  InstructionsDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -28,6 +37,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     replayToolCall: createReplayToolCall(dependencies),
     // A local activity of runAgent in your own workflows (durable-agents/workflow).
     checkSearchAttributes: createCheckSearchAttributes(dependencies),
+    runLifecycleHooks: createLifecycleHooks(dependencies),
+    resolveInstructions: createResolveInstructions(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

@@ -13,10 +13,14 @@ import type { McpConnections } from '../mcp/mcp-connections';
 import { LiveHeartbeat, withHeartbeat } from './heartbeat';
 import { ProgressReporter } from './progress-reporter';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
+import type { HookRunner } from '../hooks/hook-runner';
+import { runToolHooks } from './tool-hooks';
 import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 export interface McpDependencies {
   mcp: McpConnections;
+  /** The worker's lifecycle hooks: after-tool and error hooks run on MCP results too. */
+  hooks?: HookRunner;
   /** Spans and metrics of tool calls (`execute_tool {name}`). Default: none. */
   telemetry?: AgentTelemetry;
 }
@@ -57,19 +61,24 @@ export function createMcpActivities(dependencies: McpDependencies) {
       const { executable, injected } = splitInjectedArgs(input.call.args, input.injectedArgNames);
       const live = new LiveHeartbeat(activity);
       const progress = new ProgressReporter(live, { step: input.step, callId: input.call.id, toolName: input.call.name, quiet: Boolean(input.quietProgress) });
-      const finish = (content: string, isError: boolean): ToolResult => ({
-        ...buildToolResult({
-          call: input.call,
-          step: input.step,
-          content,
-          startedAt,
-          completedAt: Date.now(),
-          errorCode: isError ? ErrorCode.toolFailed : undefined,
-          approvalId: input.approvalId,
-          injectedArgs: injected,
-        }),
-        ...(progress.notes.length > 0 ? { progress: progress.notes } : {}),
-      });
+      const finish = async (content: string, isError: boolean): Promise<ToolResult> => {
+        // The hooks see the server's answer before it is recorded (and may redact it).
+        const { hookFailures, ...outcome } = await runToolHooks(dependencies.hooks, input, activity.info.attempt, { content, ...(isError ? { errorCode: ErrorCode.toolFailed } : {}) });
+        return {
+          ...buildToolResult({
+            call: input.call,
+            step: input.step,
+            content: outcome.content,
+            startedAt,
+            completedAt: Date.now(),
+            errorCode: outcome.errorCode,
+            approvalId: input.approvalId,
+            injectedArgs: injected,
+          }),
+          ...(progress.notes.length > 0 ? { progress: progress.notes } : {}),
+          ...(hookFailures ? { hookFailures } : {}),
+        };
+      };
       const silence = new SilenceLimit(MCP_SILENCE_LIMIT_MS);
       let stopListening = async () => {};
       try {
@@ -93,12 +102,12 @@ export function createMcpActivities(dependencies: McpDependencies) {
         const text = (result.content as Array<{ type: string; text?: string }>)
           .map((part) => (part.type === 'text' ? (part.text ?? '') : JSON.stringify(part)))
           .join('\n');
-        return finish(cutToLimit(result.isError ? `Error: ${text}` : text), Boolean(result.isError));
+        return await finish(cutToLimit(result.isError ? `Error: ${text}` : text), Boolean(result.isError));
       } catch (error) {
         await stopListening();
         rethrowIfWorkerShutdown(`MCP tool '${input.mcpName}' of server '${input.server.name}'`);
         await dependencies.mcp.discard(input.server);
-        return finish(`Error: MCP server '${input.server.name}' could not run '${input.mcpName}': ${error instanceof Error ? error.message : String(error)}`, true);
+        return await finish(`Error: MCP server '${input.server.name}' could not run '${input.mcpName}': ${error instanceof Error ? error.message : String(error)}`, true);
       } finally {
         silence.stop();
       }

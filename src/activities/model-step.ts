@@ -19,6 +19,8 @@ import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../protocol/payload-size
 import { attemptNumber, callFailure } from './activity-attempts';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
+import type { HookRunner } from '../hooks/hook-runner';
+import { ModelStepHookRun } from './model-step-hooks';
 import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 /** Streamed text goes into heartbeat details at most this often (the worker throttles further). */
@@ -30,6 +32,8 @@ export interface ModelStepDependencies {
   conversations: ConversationSource;
   /** Prices model calls (default: `DEFAULT_MODEL_PRICES` alone). */
   prices?: PriceTable;
+  /** The worker's lifecycle hooks (none: no hook runs). */
+  hooks?: HookRunner;
   /** Spans and metrics of model calls (`chat {model}`). Default: none. */
   telemetry?: AgentTelemetry;
 }
@@ -53,6 +57,8 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     refuseInvalidConfig(input, dependencies.tools);
     reportUnavailableTools(input, dependencies.tools);
     const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
+    const hooks = dependencies.hooks ? ModelStepHookRun.of(dependencies.hooks, input, attemptNumber(input.workflowRetries)) : null;
+    await hooks?.open(conversation);
     const tools = [...modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs), ...(input.extraToolSpecs ?? [])];
     let messages = conversation.messages;
     let tokens: number | undefined;
@@ -68,6 +74,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
           promptTokens: tokens,
           overBudget: { promptTokens: tokens, limitTokens },
           costUsd: 0,
+          ...(hooks ? { hooks: hooks.report() } : {}),
         };
       }
     }
@@ -79,12 +86,16 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     }
     const purpose = input.purpose ?? 'executor';
     const attempt = attemptNumber(input.workflowRetries);
+    await hooks?.beforeCall(conversation.system, messages);
+    const holdText = hooks?.holdsText() ?? false;
     const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
-    const traced = { model: input.model, purpose, step: input.step, attempt, temperature: input.temperature, maxTokens: input.maxTokens, system: conversation.system, messages };
+    // Text after-model hooks may redact is not streamed, nor captured on the span.
+    const traced = { model: input.model, purpose, step: input.step, attempt, temperature: input.temperature, maxTokens: input.maxTokens, system: conversation.system, messages, holdOutput: holdText };
     const response = await withHeartbeat(async (live) => {
       let streamedText = '';
       const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
       const onTextDelta = (delta: string) => {
+        if (holdText) return;
         streamedText += delta;
         reports.offer((): ModelTextSnapshot => ({ kind: 'model-text', step: input.step, purpose, attempt, text: streamedText, at: Date.now() }));
       };
@@ -112,23 +123,28 @@ export function createModelStep(dependencies: ModelStepDependencies) {
       } catch (error) {
         // A step its stopping worker cancelled is not the provider's failure: it uses no retry.
         rethrowIfWorkerShutdown(`Model step ${input.step}`);
-        throw toApplicationFailure(classifyProviderError(error), input.workflowRetries);
+        const classified = classifyProviderError(error);
+        await hooks?.failed(classified);
+        throw toApplicationFailure(classified, input.workflowRetries);
       } finally {
         reports.stop();
       }
     });
     const childUnsafeTools = input.toolNames.filter((name) => dependencies.tools.get(name)?.childSafe === false);
+    // The after-model hooks' text is what the run records: the original never leaves this activity.
+    const hooked = hooks ? await hooks.afterCall(response) : null;
     const result: ModelStepResult = {
-      message: { role: 'assistant', content: response.text, toolCalls: response.toolCalls },
+      message: { role: 'assistant', content: hooked ? hooked.text : response.text, toolCalls: response.toolCalls },
       usage: response.usage,
       model: input.model,
       costUsd: prices.costOf(input.model, response.usage, input.price),
       ...(tokens !== undefined ? { promptTokens: tokens } : {}),
       // Tool properties live on the worker; the workflow learns them from the step that may spawn.
       ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),
+      ...(hooked ? { hooks: hooked.report } : {}),
     };
     if (input.outputSchema && response.toolCalls.length === 0) {
-      const check = checkStructuredOutput(response.text, input.outputSchema);
+      const check = checkStructuredOutput(result.message.content, input.outputSchema);
       if (check.ok) result.structuredOutput = check.value;
       else result.outputError = check.error;
     }

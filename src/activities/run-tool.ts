@@ -14,12 +14,16 @@ import { baseActivityId } from '../protocol/workflow-retries';
 import { cutToLimit, TOOL_CONTENT_LIMIT_CHARACTERS } from '../protocol/payload-size';
 import { attemptNumber, callFailure } from './activity-attempts';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
+import type { HookRunner } from '../hooks/hook-runner';
+import { runToolHooks, type ToolOutcome } from './tool-hooks';
 import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
 export interface RunToolDependencies {
   tools: ToolRegistry;
   /** Where results above the run's offload threshold go; without one, nothing is offloaded. */
   artifacts?: ArtifactStore;
+  /** The worker's lifecycle hooks: after-tool and error hooks run here (none: no hook runs). */
+  hooks?: HookRunner;
   /** Spans and metrics of tool calls (`execute_tool {name}`). Default: none. */
   telemetry?: AgentTelemetry;
 }
@@ -54,11 +58,6 @@ async function runToolCall(input: RunToolInput, dependencies: RunToolDependencie
     // Not the worker's list: it may hold tools this agent does not have (the workflow adds the agent's).
     return finish(`Error: tool '${call.name}' is not available: no worker of this run has it.`, ErrorCode.toolNotFound);
   }
-  const parsed = tool.parameters.safeParse(executable);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`);
-    return finish(`Error: invalid arguments for '${call.name}': ${problems.join('; ')}`, ErrorCode.toolArgumentsInvalid);
-  }
   const activity = Context.current();
   const { workflowId, runId } = currentRunExecution();
   const live = new LiveHeartbeat(activity);
@@ -86,20 +85,37 @@ async function runToolCall(input: RunToolInput, dependencies: RunToolDependencie
       `call ${READ_ARTIFACT_TOOL} with artifact_id "${artifactId}" to read more]`;
     return { artifactId, preview };
   };
+  const executed = async (): Promise<ToolOutcome> => {
+    const parsed = tool.parameters.safeParse(executable);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`);
+      return { content: `Error: invalid arguments for '${call.name}': ${problems.join('; ')}`, errorCode: ErrorCode.toolArgumentsInvalid };
+    }
+    try {
+      const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext), live);
+      return { content: typeof output === 'string' ? output : (JSON.stringify(output) ?? '') };
+    } catch (error) {
+      rethrowIfWorkerShutdown(`Tool '${call.name}'`);
+      if (error instanceof RetryableToolError) {
+        throw callFailure(input.workflowRetries, { type: ErrorCode.retryableTool, message: error.message, retryable: true });
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      return { content: `Error: tool '${call.name}' failed: ${message}`, errorCode: ErrorCode.toolFailed };
+    }
+  };
+  // The hooks see (and may redact) the whole content, before it is offloaded or cut.
+  const { hookFailures, ...outcome } = await runToolHooks(dependencies.hooks, input, attempt, await executed());
+  const reported = hookFailures ? { hookFailures } : {};
+  if (outcome.errorCode !== undefined) return { ...finish(outcome.content, outcome.errorCode), ...reported };
   try {
-    const output = await withHeartbeat(async () => tool.execute(parsed.data, toolContext), live);
-    const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
     // Past the hard limit a result is offloaded whatever the agent's threshold (or cut, without a store).
     const threshold = Math.min(input.offloadThreshold ?? TOOL_CONTENT_LIMIT_CHARACTERS, TOOL_CONTENT_LIMIT_CHARACTERS);
-    const offloaded = await offload(content, threshold, { workflowId, toolName: call.name, callId: call.id });
-    const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(content));
-    return progress.notes.length > 0 ? { ...result, progress: progress.notes } : result;
+    const offloaded = await offload(outcome.content, threshold, { workflowId, toolName: call.name, callId: call.id });
+    const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(outcome.content));
+    return { ...result, ...(progress.notes.length > 0 ? { progress: progress.notes } : {}), ...reported };
   } catch (error) {
     rethrowIfWorkerShutdown(`Tool '${call.name}'`);
-    if (error instanceof RetryableToolError) {
-      throw callFailure(input.workflowRetries, { type: 'RetryableToolError', message: error.message, retryable: true });
-    }
     const message = error instanceof Error ? error.message : String(error);
-    return finish(`Error: tool '${call.name}' failed: ${message}`, ErrorCode.toolFailed);
+    return { ...finish(`Error: tool '${call.name}' failed: ${message}`, ErrorCode.toolFailed), ...reported };
   }
 }

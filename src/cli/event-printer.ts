@@ -1,3 +1,4 @@
+import { describeCallDecider } from '../protocol/call-deciders';
 import type { RunEvent } from '../protocol/run-events';
 import type { ProgressNote } from '../protocol/run-types';
 
@@ -22,7 +23,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'output-rejected':
       return `! step ${event.step}: answer rejected by the output schema: ${event.reason}`;
     case 'approval-requested':
-      return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)}), expires ${new Date(event.request.expiresAt).toISOString()}`;
+      return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)})${event.request.requiredBy ? ` (required by ${event.request.requiredBy.map(describeCallDecider).join(' and ')})` : ''}, expires ${new Date(event.request.expiresAt).toISOString()}`;
     case 'approval-decided':
       return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':
@@ -59,6 +60,8 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! ignored a ${event.signal} signal: ${event.reason}`;
     case 'tool-unavailable':
       return `! step ${event.step}: no worker of this run has tool '${event.toolName}'`;
+    case 'loop-detected':
+      return `! step ${event.step}: loop detected (${event.description}, too many times in a row): ${event.action === 'nudged' ? 'the model was told' : 'the run stops'}`;
     case 'run-failed':
       return `■ failed at step ${event.step}${event.failureType ? ` (${event.failureType})` : ''}: ${event.message}`;
     case 'run-completed':
@@ -73,6 +76,12 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `■ turn ${event.turn} finished: ${event.stopReason}`;
     case 'thread-closed':
       return `■ thread closed after ${event.turnsCompleted} turn(s): ${event.reason}`;
+    case 'hook-failed':
+      return `! step ${event.step}: hook '${event.hook}' (${event.point}) threw, ${event.outcome === 'failed' ? 'which failed the call' : 'ignored'}: ${event.message}`;
+    case 'instructions-resolved':
+      return event.source === 'provider'
+        ? `· instructions from provider '${event.provider}' (${event.characters} characters)`
+        : `! instructions provider '${event.provider}' gave nothing, the static instructions are used: ${event.reason ?? ''}`;
   }
 }
 

@@ -7,6 +7,9 @@ import type { AgentConfig } from './agent-config';
 import { knownContextWindow } from './context-windows';
 import { resourceIdProblem } from '../protocol/resource-id';
 
+/** Loop detection when a config does not set it: generous, so that polling a tool a few times is no loop. */
+export const DEFAULT_LOOP_DETECTION: Readonly<{ max_repeats: number; max_cycle_length: number }> = { max_repeats: 10, max_cycle_length: 3 };
+
 /** The budget mode of a config, decoded. */
 export type BudgetMode = { kind: 'off' } | { kind: 'per-message' } | { kind: 'limit'; percent: number };
 

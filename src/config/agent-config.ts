@@ -3,6 +3,10 @@ import { AgentConfigError } from '../protocol/errors';
 import { isDuration, parseDuration } from './duration';
 import { knownContextWindow } from './context-windows';
 import { agentPricingSchema, costLimitSchema } from './pricing-schema';
+import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
+import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
+import { duplicateNameProblems } from './duplicate-names';
+import { INSTRUCTIONS_TEMPLATE_VARIABLES, unknownTemplateVariables } from './instructions-template';
 
 /**
  * The serialisable agent configuration: every field, default and range of the seeds' AgentConfig,
@@ -76,6 +80,19 @@ export const mcpServerSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), 'needs exactly one of command (stdio) or url (streamable HTTP)');
 
+/**
+ * The zod schema of an agent's `loop_detection` when it is on: a run that makes the same tool call
+ * (or the same cycle of up to `max_cycle_length` calls) more than `max_repeats` times in a row is
+ * nudged once, then stopped with `loop_detected` (docs/loop-detection.md has the exact rule).
+ * @example
+ * parseAgentConfig({ name: 'researcher', max_steps: 60, loop_detection: { max_repeats: 4 } });
+ * parseAgentConfig({ name: 'poller', loop_detection: false }); // off
+ */
+export const loopDetectionSchema = z.strictObject({
+  max_repeats: z.number().int().min(1).max(100).default(DEFAULT_LOOP_DETECTION.max_repeats),
+  max_cycle_length: z.number().int().min(1).max(5).default(DEFAULT_LOOP_DETECTION.max_cycle_length),
+});
+
 /** One MCP server of an agent, validated, with `args` and `env_from_worker` defaulted to `[]`. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 
@@ -135,6 +152,14 @@ export const agentConfigSchema = z
      * `run --resource`). A run of such an agent without a resource id is refused before it starts.
      */
     memory: z.boolean().default(false),
+    /**
+     * The instructions provider (registered on the workers under this name) that writes this agent's
+     * instructions at the start of each run and thread turn; `instructions` is the fallback
+     * (docs/hooks.md). Null: the static instructions.
+     */
+    instructions_provider: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits, "_", ".", ":" or "-"').nullable().default(null),
+    /** What a worker's hook that throws does (docs/hooks.md): `fail` the call it belongs to (default), or be reported and `ignore`d. */
+    hook_errors: z.enum(['fail', 'ignore']).default('fail'),
     /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
     timeouts: runTimeoutsSchema.default({}),
     /** Prices of this agent's models (USD per million tokens), over the worker's table (docs/observability.md). */
@@ -143,24 +168,32 @@ export const agentConfigSchema = z
     cost_limit: costLimitSchema,
     /** USD a thread may spend over all its turns. */
     thread_cost_limit: costLimitSchema,
+    /** Nudge, then stop, a run that repeats a tool call or a cycle of calls; `false` turns it off. */
+    loop_detection: z
+      .union([z.literal(false), loopDetectionSchema], { error: 'must be false (off) or { max_repeats, max_cycle_length }' })
+      .default({ ...DEFAULT_LOOP_DETECTION }),
+    /** Rules by tool name pattern and argument condition: allow, deny or require an approval (docs/tool-policies.md). */
+    tool_policies: z.array(toolPolicySchema).default([]),
   })
   .superRefine((config, context) => {
-    reportDuplicates(config.tools, (name) =>
-      context.addIssue({ code: 'custom', path: ['tools'], message: `Duplicate tool name '${name}' on agent '${config.name}'` }),
-    );
-    reportDuplicates(
-      config.mcp_servers.map((server) => server.name),
-      (name) => context.addIssue({ code: 'custom', path: ['mcp_servers'], message: `Duplicate MCP server name '${name}' on agent '${config.name}'` }),
-    );
-    reportDuplicates(config.handoffs, (name) =>
-      context.addIssue({ code: 'custom', path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` }),
-    );
+    for (const problem of duplicateNameProblems(config)) context.addIssue({ code: 'custom', ...problem });
     if (config.budget_awareness !== null && config.context_window === null && knownContextWindow(config.model) === null) {
       context.addIssue({
         code: 'custom',
         path: ['context_window'],
         message: `is required with budget_awareness: the context window of '${config.model}' is not in the built-in table`,
       });
+    }
+    for (const problem of toolPolicyProblems(config)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    for (const [field, text] of [['instructions', config.instructions], ['planning_instructions', config.planning_instructions]] as const) {
+      const unknown = unknownTemplateVariables(text);
+      if (unknown.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `uses unknown template variable(s) ${unknown.map((name) => `{{${name}}}`).join(', ')} (known: ${Object.keys(INSTRUCTIONS_TEMPLATE_VARIABLES).map((name) => `{{${name}}}`).join(', ')})`,
+        });
+      }
     }
     config.hitl_tools.forEach((name, index) => {
       if (!config.tools.includes(name)) {
@@ -177,14 +210,6 @@ export const agentConfigSchema = z
 export type AgentConfig = z.output<typeof agentConfigSchema>;
 /** What a user writes: only `name` is required. */
 export type AgentConfigInput = z.input<typeof agentConfigSchema>;
-
-function reportDuplicates(names: string[], report: (name: string) => void): void {
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (seen.has(name)) report(name);
-    seen.add(name);
-  }
-}
 
 /**
  * Validates a config and fills its defaults.
@@ -229,6 +254,8 @@ function knownFieldsAt(path: PropertyKey[]): string[] {
   if (path.length === 0) return Object.keys(agentConfigSchema.shape);
   if (path[0] === 'timeouts') return Object.keys(runTimeoutsSchema.shape);
   if (path[0] === 'mcp_servers') return Object.keys(mcpServerSchema.shape);
+  if (path[0] === 'loop_detection') return Object.keys(loopDetectionSchema.shape);
+  if (path[0] === 'tool_policies') return Object.keys(toolPolicySchema.shape);
   return [];
 }
 

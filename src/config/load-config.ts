@@ -90,8 +90,9 @@ export function formatForFile(file: string): 'yaml' | 'json' {
 /**
  * Every agent config in a folder (*.yaml, *.yml, *.json), by agent name: the registry handoffs
  * are resolved from. Scripted-model scripts beside the configs (files with `replies`) are skipped.
- * @throws AgentConfigError naming the first file that is not a valid config (a file that is not
- * YAML or JSON at all throws the YAML parser's error).
+ * @throws AgentConfigError naming the first file that is not a valid config, or two files that
+ * define agents of the same name (a file that is not YAML or JSON at all throws the YAML parser's
+ * error).
  * @example
  * import { AgentClient, loadAgentDirectory } from 'durable-agents';
  *
@@ -102,11 +103,19 @@ export function formatForFile(file: string): 'yaml' | 'json' {
  */
 export function loadAgentDirectory(folder: string): Record<string, AgentConfig> {
   const agents: Record<string, AgentConfig> = {};
+  const files = new Map<string, string>();
   for (const file of readdirSync(folder).filter((name) => /\.(ya?ml|json)$/i.test(name)).sort()) {
     const full = path.join(folder, file);
     const raw = parseYaml(readFileSync(full, 'utf8')) as { replies?: unknown } | null;
     if (!raw || typeof raw !== 'object' || 'replies' in raw) continue; // scripted-model scripts live beside configs
     const config = loadAgentConfigFile(full);
+    // A handoff names its target by agent name: two files of one name would make it ambiguous.
+    const earlier = files.get(config.name);
+    if (earlier !== undefined) {
+      const problem = `name: Duplicate agent name '${config.name}' in ${earlier} and ${full}: a handoff to it would be ambiguous`;
+      throw new AgentConfigError(`Invalid agent configs in ${folder}:\n  ${problem}`, [problem]);
+    }
+    files.set(config.name, full);
     agents[config.name] = config;
   }
   return agents;

@@ -1,4 +1,5 @@
 import type { AgentConfig } from './agent-config';
+import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
 import { parseDuration } from './duration';
 import type { RunTimeouts } from '../protocol/run-types';
 
@@ -19,6 +20,10 @@ export function upgradeConfig(config: AgentConfig): AgentConfig {
     instructions_builder: config.instructions_builder ?? 'skill-list',
     timeouts: config.timeouts ?? {},
     memory: config.memory ?? false,
+    loop_detection: config.loop_detection ?? { ...DEFAULT_LOOP_DETECTION },
+    tool_policies: config.tool_policies ?? [],
+    instructions_provider: config.instructions_provider ?? null,
+    hook_errors: config.hook_errors ?? 'fail',
   };
 }
 

@@ -160,6 +160,12 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
   listWorkerTools: null,
   // A local activity of users' workflows (runAgent): a marker, not an activity of the run.
   checkSearchAttributes: null,
+  // Worker hooks told about the run's own moments: they add nothing to the conversation (what
+  // they failed is in the run's events, `hook-failed`).
+  runLifecycleHooks: null,
+  // The instructions a provider gave: the system prompt, not a turn of the conversation (the
+  // run's events say where the instructions came from, `instructions-resolved`).
+  resolveInstructions: null,
 };
 
 /** A tool call run by an activity (`runTool`, an MCP server's `callMcpTool`, or a recorded result). */

@@ -1,4 +1,5 @@
 // Transcripts rendered for a terminal: one line or more an entry.
+import { callDecidersOf, describeCallDecider, type CallDecider } from '../protocol/call-deciders';
 import type { ToolEntry, Transcript, TranscriptEntry } from './history-entries';
 import type { Usage } from '../protocol/messages';
 import { describeCost, formatUsd } from '../protocol/model-price';
@@ -97,6 +98,8 @@ function renderTool(time: string, entry: ToolEntry): string[] {
       `status ${metadata.status}`,
       ...(result.errorCode ? [`error ${result.errorCode}`] : []),
       `approval ${metadata.approval_status}${metadata.approval_id ? ` ${metadata.approval_id}` : ''}`,
+      // Who decided besides the model (a hook, a tool-policy rule), also in results recorded before `decided_by`.
+      ...deciders(callDecidersOf(metadata)),
       ...(Object.keys(metadata.injected_args).length > 0 ? [`injected ${compact(metadata.injected_args)}`] : []),
       ...(metadata.offloaded_artifact_id ? [`artifact ${metadata.offloaded_artifact_id}`] : []),
     ];
@@ -118,6 +121,10 @@ function describeCall(usage: Usage, costUsd: number | null | undefined): string 
 function describeOverCostLimit(over: NonNullable<ModelStepResult['overCostLimit']>): string {
   if (over.unpriced) return `no price for the model, $${formatUsd(over.remainingUsd)} left`;
   return `worst case $${formatUsd(over.worstCaseUsd)} (${over.promptTokens} prompt tokens, up to ${over.maxOutputTokens} out), $${formatUsd(over.remainingUsd)} left`;
+}
+
+function deciders(list: readonly CallDecider[]): string[] {
+  return list.length > 0 ? [`decided by ${list.map((decider) => `${describeCallDecider(decider)}: ${decider.action}`).join(', ')}`] : [];
 }
 
 function retries(attempts: number): string {

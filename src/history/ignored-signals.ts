@@ -4,12 +4,15 @@ import { parseDuration } from '../config/duration';
 import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../protocol/message-validation';
 import type { AgentRunInput, ModelStepInput, ModelStepResult } from '../protocol/run-types';
 import { WireName } from '../protocol/wire-names';
+import { waitedForApproval, type GateRules } from './gated-calls';
 import { decode, eventTime } from './history-events';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** Signals are checked field by field since this patch; a run without its marker applied what the looser checks accepted. */
 const VALIDATED_SIGNALS_PATCH = 'validated-signals';
+/** Tool policies gate calls since this patch; a run without its marker ignored them (only hitl_tools gated). */
+const TOOL_POLICIES_PATCH = 'tool-policies';
 
 /** One gated call's approval as the history shows it. */
 interface Approval {
@@ -35,9 +38,9 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
   if (!input?.config) return ignored;
   const { config } = input;
   const validatesSignals = events.some((event) => patchIdOf(event) === VALIDATED_SIGNALS_PATCH);
+  const gateRules: GateRules = { config, appliesPolicies: events.some((event) => patchIdOf(event) === TOOL_POLICIES_PATCH) };
   // Histories of any version: older configs may lack fields that have defaults now.
   const timeoutMs = approvalTimeoutMs(config.hitl_timeout);
-  const gatedTools: readonly string[] = config.hitl_tools ?? [];
   const followedSources: readonly string[] = config.skill_sources ?? [];
   const approvals = new Map<string, Approval>();
   const modelSteps = new Map<string, number>();
@@ -54,9 +57,9 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
     const completed = event.activityTaskCompletedEventAttributes;
     const step = completed ? modelSteps.get(String(completed.scheduledEventId)) : undefined;
     if (completed && step !== undefined) {
-      const calls = decode<ModelStepResult>(completed.result?.payloads?.[0])?.message?.toolCalls ?? [];
-      calls.forEach((call, index) => {
-        if (gatedTools.includes(call.name)) requested.push(`step-${step}.call-${index + 1}`);
+      const reply = decode<ModelStepResult>(completed.result?.payloads?.[0]);
+      (reply?.message?.toolCalls ?? []).forEach((call, index) => {
+        if (waitedForApproval(gateRules, call, reply?.hooks?.toolDecisions?.[call.id])) requested.push(`step-${step}.call-${index + 1}`);
       });
       continue;
     }

@@ -5,6 +5,7 @@ import type { ToolCall } from '../protocol/messages';
 import type { AgentRunWorkflowInput, ToolResult } from '../protocol/run-types';
 import { activityReaders, type ActivityEntry, type ActivityRead, type TranscriptContext } from './activity-readers';
 import type { TranscriptEntry } from './history-entries';
+import { callDecidersOf } from '../protocol/call-deciders';
 import { childOutcome, decode, eventTime, failureText, finishedStatus, iso, recordedToolResults } from './history-events';
 import { ignoredSignals } from './ignored-signals';
 
@@ -61,7 +62,21 @@ export class TranscriptBuilder {
   /** The entries so far; calls still unclaimed at the last event are listed as the workflow's own. */
   finish(): TranscriptEntry[] {
     if (this.lastEventAt !== null) this.flushUnclaimedCalls(this.lastEventAt);
+    this.addDeciders();
     return this.entries;
+  }
+
+  /**
+   * Who decided about a call that a tool activity ran (a hook, a tool-policy rule) is added by the
+   * workflow after the activity: it is in the result the run recorded, not in the activity's.
+   */
+  private addDeciders(): void {
+    for (const entry of this.entries) {
+      if (entry.kind !== 'tool' || entry.via === 'workflow' || !entry.result) continue;
+      const recorded = this.recorded.get(`${entry.step}:${entry.callId}`);
+      const deciders = recorded ? callDecidersOf(recorded.metadata) : [];
+      if (deciders.length > 0) entry.result = { ...entry.result, metadata: { ...entry.result.metadata, decided_by: deciders } };
+    }
   }
 
   private started(started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes, at: number): void {

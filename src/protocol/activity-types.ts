@@ -2,6 +2,7 @@ import type { McpServerConfig } from '../config/agent-config';
 import type { ConversationBase } from './conversation-base';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
 import type { ModelPrice } from './model-price';
+import type { HookContext, ModelStepHookReport, ModelStepHooks } from './hook-types';
 
 /**
  * What crosses between the agent workflow and its activities: conversation references and
@@ -73,6 +74,8 @@ export interface ModelStepInput {
    * at the output price) is more, or when the model has no price.
    */
   costLimit?: { remainingUsd: number };
+  /** Whose run this is, for the worker's hooks (src/protocol/hook-types.ts); absent in inputs recorded before hooks. */
+  hooks?: ModelStepHooks;
 }
 
 /**
@@ -103,6 +106,8 @@ export interface ModelStepResult {
   costUsd?: number | null;
   /** Set (and no model was called) when the call's worst case is more than `costLimit.remainingUsd`, or the model has no price. */
   overCostLimit?: { worstCaseUsd: number; remainingUsd: number; promptTokens: number; maxOutputTokens: number; unpriced?: true };
+  /** Set when the worker has hooks for the agent: their points, before-tool decisions, ignored failures. */
+  hooks?: ModelStepHookReport;
 }
 
 /** Summarises the older part of a conversation so it fits the budget again. */
@@ -141,6 +146,8 @@ export interface McpToolCallInput {
   approvalId?: string;
   /** Set when the agent has emit_mcp_progress: false: progress is not shown live either. */
   quietProgress?: true;
+  /** Set when the worker has after-tool or error hooks for the agent. */
+  hooks?: HookContext;
 }
 
 /** A progress notification a tool reported while it ran (MCP progress). */
@@ -169,6 +176,8 @@ export interface RunToolInput {
   idempotencyKey?: string;
   /** The run's resource id (`AgentRunInput.resourceId`), when it has one. */
   resourceId?: string;
+  /** Set when the worker has after-tool or error hooks for the agent. */
+  hooks?: HookContext;
 }
 
 /** The reply of the `conversation` query. */

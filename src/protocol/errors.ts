@@ -26,12 +26,22 @@ export const ErrorCode = {
   toolNotFound: 'ToolNotFoundError',
   toolArgumentsInvalid: 'ToolArgumentsInvalid',
   toolFailed: 'ToolFailed',
+  /** Thrown by a tool for a failure worth retrying (`RetryableToolError`); after its tries, `ToolFailed`. */
+  retryableTool: 'RetryableToolError',
+  /** A call a rule of `tool_policies` or a before-tool hook denied: the tool did not run. */
+  toolDenied: 'ToolDenied',
+  toolRejected: 'ToolRejected',
+  approvalTimedOut: 'ApprovalTimedOut',
   modelNotFound: 'ModelNotFoundError',
   modelRateLimited: 'ModelRateLimited',
   modelServerError: 'ModelServerError',
   modelTimeout: 'ModelTimeout',
   modelAuthFailed: 'ModelAuthFailed',
   modelBadRequest: 'ModelBadRequest',
+  /** A model step whose retryable failures (rate limit, 5xx, timeout) used up `max_retries` tries; its cause is the last failure. */
+  modelRetriesExhausted: 'ModelRetriesExhausted',
+  /** A model step that failed for good with a failure of no known code. */
+  modelStepFailed: 'ModelStepFailed',
   contextLengthExceeded: 'ContextLengthExceeded',
   missingApiKey: 'MissingApiKey',
   scriptedModelMismatch: 'ScriptedModelMismatch',
@@ -56,6 +66,8 @@ export const ErrorCode = {
   invalidMemoryInput: 'InvalidMemoryInput',
   memoryUnavailable: 'MemoryUnavailable',
   artifactStoreUnavailable: 'ArtifactStoreUnavailable',
+  hookFailed: 'HookFailed',
+  hookInvalid: 'HookDefinitionError',
 } as const;
 
 /** One of the `ErrorCode` values. */
@@ -150,6 +162,25 @@ export class ApprovalRefusedError extends AgentRuntimeError {
 export class EmptyMessageError extends AgentRuntimeError {
   constructor() {
     super(ErrorCode.emptyMessage, 'text: an injected message must not be empty');
+  }
+}
+
+/**
+ * A hook or an instructions provider given to a worker that cannot be used (code
+ * `HookDefinitionError`): no name, an unknown point, no function, or a name used twice. Thrown when
+ * the worker (or `defineHook`) is built, before anything runs.
+ * @example
+ * import { defineHook, HookDefinitionError } from 'durable-agents/worker';
+ *
+ * try {
+ *   defineHook({ name: '', point: 'before-tool', run: () => undefined });
+ * } catch (error) {
+ *   if (error instanceof HookDefinitionError) console.error(error.message);
+ * }
+ */
+export class HookDefinitionError extends AgentRuntimeError {
+  constructor(message: string) {
+    super(ErrorCode.hookInvalid, message);
   }
 }
 

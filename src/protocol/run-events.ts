@@ -1,3 +1,4 @@
+import type { HookPoint } from './hook-types';
 import type { ToolCall } from './messages';
 import type { ApprovalOutcome, ApprovalRequest, PlanArtifact, ProgressNote, RunPhase, StopReason, ToolResultMetadata } from './run-types';
 
@@ -54,6 +55,11 @@ export type RunEvent = EventBase &
     | { type: 'signal-ignored'; signal: string; reason: string }
     /** A tool the agent has but no worker of the run does: calls to it are unknown-tool errors. */
     | { type: 'tool-unavailable'; step: number; toolName: string }
+    /**
+     * Loop detection found a call (`tools` has one name) or a cycle of calls (in order) made more
+     * than `max_repeats` times in a row: the first time it nudged the model, after that it stopped the run.
+     */
+    | { type: 'loop-detected'; step: number; action: 'nudged' | 'stopped'; tools: string[]; description: string }
     /** The run failed (a deliberate failure: `failureType` is its stable code); the run's result is that failure. */
     | { type: 'run-failed'; step: number; failureType: string | null; message: string }
     | { type: 'run-completed'; stopReason: StopReason; output: string }
@@ -65,6 +71,10 @@ export type RunEvent = EventBase &
     | { type: 'turn-interrupt-requested'; turn: number; byMessageId: string }
     | { type: 'turn-completed'; turn: number; stopReason: StopReason | 'failed'; output: string }
     | { type: 'thread-closed'; reason: string; turnsCompleted: number }
+    /** A worker's hook threw (docs/hooks.md): `outcome` says whether that failed the call (`hook_errors: fail`) or was ignored. */
+    | { type: 'hook-failed'; step: number; hook: string; point: HookPoint; message: string; outcome: 'failed' | 'ignored' }
+    /** The run's (turn's) instructions: from the agent's instructions provider, or its static instructions and why. */
+    | { type: 'instructions-resolved'; step: number; provider: string; source: 'provider' | 'fallback'; characters: number; reason?: string }
   );
 
 /** The `type` of a `RunEvent`: `'run-started'`, `'tool-called'`, `'approval-requested'`, ... */

@@ -4,6 +4,9 @@ import type { RunEvent } from './run-events';
 import type { CarriedConversation } from './conversation-base';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
+import type { LoopWatch } from './loop-watch';
+import type { CallDecider } from './call-deciders';
+import type { HookFailureReport } from './hook-types';
 
 // The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
 export type * from './activity-types';
@@ -124,6 +127,10 @@ export interface CarriedState {
   /** Steps taken before the current agent took over (its max_steps counts from here). */
   stepBase?: number;
   handoffs?: HandoffRecord[];
+  /** Loop detection's memory (its newest calls, whether it nudged); absent when the run made no tool call yet. */
+  loopWatch?: LoopWatch;
+  /** The instructions an instructions provider gave this agent (the next execution uses them, not a new answer). */
+  instructions?: string;
 }
 
 /**
@@ -140,7 +147,8 @@ export interface StoredToolResults {
  * Why a run ended. All are normal results, never failures: `completed` (a final answer),
  * `max_steps`, `context_length_exceeded`, `output_invalid` (the answer failed `output_type`),
  * `budget_limit` (the prompt stayed over the `limit:` budget after compaction), `cost_limit` (the
- * next call could pass the config's `cost_limit`, or the last one did).
+ * next call could pass the config's `cost_limit`, or the last one did), `loop_detected`
+ * (`stopDetail` names the repeated call).
  */
 export type StopReason =
   | 'completed'
@@ -151,10 +159,15 @@ export type StopReason =
   /** The run (thread turn, thread) would spend more than its `cost_limit` (`thread_cost_limit`). */
   | 'cost_limit'
   /** A thread turn stopped by a newer message (policy `interrupt`). */
-  | 'interrupted';
+  | 'interrupted'
+  /** Loop detection stopped the run: it went on repeating a tool call (or a cycle of calls) after a nudge. */
+  | 'loop_detected';
 
-/** How a tool call ended: it ran (`success` or `error`), or a human rejected it or let it time out. */
-export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out';
+/**
+ * How a tool call ended: it ran (`success` or `error`), a human rejected it or let it time out, or
+ * a rule of the agent's `tool_policies` denied it (`denied`).
+ */
+export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out' | 'denied';
 /** The approval part of a tool call: `not_required` for tools outside `hitl_tools`. */
 export type ApprovalStatus = 'not_required' | 'approved' | 'rejected' | 'timed_out';
 
@@ -173,6 +186,12 @@ export interface ToolResultMetadata {
   approval_decided_by?: string | null;
   /** Why (the decision's `reason`); null when not given or not gated. */
   approval_reason?: string | null;
+  /**
+   * Who decided about the call besides the model, in the order they decided: a before-tool hook
+   * that did more than let it through, then the rule of `tool_policies` that matched it. A denied
+   * call (`status: 'denied'`) names who denied it here. Absent when neither did anything.
+   */
+  decided_by?: CallDecider[];
 }
 
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
@@ -190,6 +209,8 @@ export interface ToolResult {
   contentTruncated?: boolean;
   /** Progress the tool reported while it ran. */
   progress?: ProgressNote[];
+  /** Hooks that threw in the tool's activity, and whether that failed the call (reported as events, not kept). */
+  hookFailures?: Array<HookFailureReport & { outcome: 'failed' | 'ignored' }>;
 }
 
 /** What a run returns (`RunHandle.result()`, `runAgent`): the answer, why it stopped, and what it did. */
@@ -282,6 +303,12 @@ export interface ApprovalRequest {
   /** The arguments the tool will receive. */
   args: Record<string, unknown>;
   injectedArgs: Record<string, unknown>;
+  /**
+   * What asked for this approval besides `hitl_tools`: the before-tool hook and the rule of
+   * `tool_policies` that required it, each with its reason (both, when both did: the call waits
+   * once). Absent when `hitl_tools` alone gates the tool.
+   */
+  requiredBy?: CallDecider[];
   /** Epoch milliseconds (workflow clock). */
   requestedAt: number;
   expiresAt: number;

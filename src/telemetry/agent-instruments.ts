@@ -27,7 +27,7 @@ export class AgentInstruments implements AgentTelemetry {
   ) {
     this.tokenUsage = meter.createHistogram(MetricName.tokenUsage, { unit: '{token}', description: 'Tokens used by model calls', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } });
     this.operationDuration = meter.createHistogram(MetricName.operationDuration, { unit: 's', description: 'Duration of model calls', advice: { explicitBucketBoundaries: DURATION_BUCKETS } });
-    this.toolCalls = meter.createCounter(MetricName.toolCalls, { unit: '{call}', description: 'Tool calls by tool and outcome (ok, error, retry)' });
+    this.toolCalls = meter.createCounter(MetricName.toolCalls, { unit: '{call}', description: 'Tool calls by tool and outcome (ok, error, retry, denied)' });
     this.toolDuration = meter.createHistogram(MetricName.toolDuration, { unit: 's', description: 'Duration of tool calls', advice: { explicitBucketBoundaries: DURATION_BUCKETS } });
     this.approvalsWaiting = meter.createUpDownCounter(MetricName.approvalsWaiting, { unit: '{approval}', description: 'Tool calls waiting for an approval' });
     this.approvalWait = meter.createHistogram(MetricName.approvalWait, { unit: 's', description: 'Time from an approval request to its decision (or timeout)' });
@@ -58,7 +58,7 @@ export class AgentInstruments implements AgentTelemetry {
           [Attribute.outputTokens]: outcome.usage.outputTokens,
           [Attribute.responseFinishReasons]: [outcome.toolCalls.length > 0 ? 'tool_calls' : 'stop'],
           ...(cached !== undefined ? { [Attribute.cachedInputTokens]: cached } : {}),
-          ...(this.captureMessageContent ? { [Attribute.outputMessages]: JSON.stringify([{ role: 'assistant', content: outcome.text, toolCalls: outcome.toolCalls }]) } : {}),
+          ...(this.captureMessageContent && !description.holdOutput ? { [Attribute.outputMessages]: JSON.stringify([{ role: 'assistant', content: outcome.text, toolCalls: outcome.toolCalls }]) } : {}),
         });
         const measured = { ...labels, [Attribute.responseModel]: model };
         this.tokenUsage.record(outcome.usage.inputTokens, { ...measured, [Attribute.tokenType]: 'input' });
@@ -123,6 +123,10 @@ export class AgentInstruments implements AgentTelemetry {
         this.runsFinished.add(1, { [Attribute.agentName]: event.agent, [Attribute.stopReason]: event.stopReason, [Attribute.providerName]: provider, [Attribute.requestModel]: model });
         break;
       }
+      case 'tool-denied':
+        // Decided in the workflow (a tool policy or a before-tool hook): no activity ran, so no span or duration.
+        this.toolCalls.add(1, { [Attribute.toolName]: event.toolName, [Attribute.toolOutcome]: 'denied' });
+        break;
       case 'approval-requested':
         this.approvalsWaiting.add(1, { [Attribute.agentName]: event.agent, [Attribute.toolName]: event.toolName });
         break;

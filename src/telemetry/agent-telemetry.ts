@@ -16,6 +16,8 @@ export interface ModelCallDescription {
   /** Recorded only when the telemetry captures message contents (off by default). */
   system: string;
   messages: Message[];
+  /** After-model hooks may redact the reply: its text is then not captured (only the recorded text may leave the worker). */
+  holdOutput?: boolean;
 }
 
 /** What a model call gave back; `costUsd` is left for cost accounting to fill (a metric counts it when present). */

@@ -5,6 +5,7 @@ import type { ApprovalOutcome, StopReason } from '../protocol/run-types';
 /** One event of a run that a metric counts. Times are the workflow clock, so a wait is the same on every worker. */
 export type TelemetryRunEvent =
   | { kind: 'run-finished'; agent: string; model: string; stopReason: StopReason | 'failed' }
+  | { kind: 'tool-denied'; agent: string; toolName: string }
   | { kind: 'approval-requested'; agent: string; toolName: string }
   | { kind: 'approval-decided'; agent: string; toolName: string; outcome: ApprovalOutcome; waitSeconds: number };
 

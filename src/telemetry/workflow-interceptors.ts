@@ -71,6 +71,9 @@ function eventObserver(span: otel.Span, tracer: otel.Tracer, agent: string, mode
       case 'run-failed':
         agentTelemetry.runEvent({ kind: 'run-finished', agent, model, stopReason: 'failed' });
         break;
+      case 'tool-completed':
+        if (event.metadata.status === 'denied') agentTelemetry.runEvent({ kind: 'tool-denied', agent, toolName: event.toolName });
+        break;
       case 'handoff':
         span.setAttribute(Attribute.handoffTo, event.to);
         break;

@@ -19,6 +19,9 @@ import type { Tool } from '../tools/define-tool';
 import type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 import { subagentTools } from '../tools/subagent-tools';
 import { ToolRegistry } from '../tools/tool-registry';
+import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
+import { HookRunner } from '../hooks/hook-runner';
+import { HookDefinitionError } from '../protocol/errors';
 import { defaultModelRegistry } from './default-models';
 import { assertSupportedTemporal } from './temporal-versions';
 import { agentPreloadModules, agentWorkflowsPath, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
@@ -69,6 +72,13 @@ export interface AgentPluginOptions {
    */
   client?: Client;
   /**
+   * Lifecycle hooks (made with `defineHook`), run in order at their points for every agent or the
+   * agents each names (docs/hooks.md). Give every worker of a task queue the same hooks.
+   */
+  hooks?: Iterable<AnyHook>;
+  /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
+  instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
+  /**
    * Traces and metrics (docs/observability.md), from `startAgentTelemetry`: `invoke_agent`,
    * `chat {model}` and `execute_tool {name}` spans with Temporal's own, the GenAI metrics and the
    * runtime's. Default: none, and no OpenTelemetry code is loaded. The worker then bundles its
@@ -118,8 +128,15 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   /** The artifact store the plugin made (none was given), made once so the probed store is the one used. */
   private ownArtifacts: ArtifactStore | undefined;
 
+  private readonly hooks: HookRunner;
+
+  /** @throws HookDefinitionError when two hooks share a name, or a provider is not a function. */
   constructor(private readonly options: AgentPluginOptions = {}) {
     this.mcp = options.mcp ?? new McpConnections();
+    this.hooks = new HookRunner(options.hooks ?? []);
+    for (const [name, provider] of Object.entries(options.instructionsProviders ?? {})) {
+      if (typeof provider !== 'function') throw new HookDefinitionError(`Instructions provider '${name}' must be a function`);
+    }
   }
 
   configureWorker(options: WorkerOptions): WorkerOptions {
@@ -138,6 +155,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       recordings: new RecordedRuns(client),
       searchAttributesClient: client,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
+      hooks: this.hooks,
+      ...(this.options.instructionsProviders ? { instructionsProviders: this.options.instructionsProviders } : {}),
       ...(telemetry ? { telemetry: telemetry.instruments } : {}),
     });
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);

@@ -16,6 +16,7 @@ import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import { startAgentTelemetry, type AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 import { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';
 import type { Tool } from '../tools/define-tool';
+import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
 import { AgentPlugin } from './agent-plugin';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
 
@@ -48,6 +49,10 @@ export interface AgentWorkerOptions {
   prices?: ModelPrices;
   /** Where the worker clones git skill sources. Default: AGENT_SKILL_CACHE or .temporal-data/skill-cache/worker. */
   skillCacheDir?: string;
+  /** Lifecycle hooks (made with `defineHook`), for every agent or the agents each names (docs/hooks.md). */
+  hooks?: Iterable<AnyHook>;
+  /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
+  instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
   workflowBundlePath?: string;
   /**
@@ -117,6 +122,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.client ? { client: options.client } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
     memory,
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.

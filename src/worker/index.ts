@@ -58,6 +58,14 @@ export { createMemoryTools } from '../memory/memory-tools';
 export { forgetResource } from '../memory/forget-resource';
 export type { ForgetResourceReport, ResourceStores, ResourceThreadStore, ResourceThreadsDeleted } from '../memory/forget-resource';
 
+// Lifecycle hooks and instructions providers (docs/hooks.md)
+export { defineHook } from '../hooks/define-hook';
+export type { AnyHook, Hook, HookDefinition, InstructionsContext, InstructionsProvider } from '../hooks/define-hook';
+export type { HookEventBase, HookEvents, HookResults, ToolCallVerdict } from '../hooks/hook-events';
+export { HOOK_POINTS } from '../protocol/hook-types';
+export type { HookPoint } from '../protocol/hook-types';
+export { HookDefinitionError } from '../protocol/errors';
+
 // Tools (also exported by 'durable-agents', for tool modules that import only this entry)
 export { defineTool, RetryableToolError } from '../tools/define-tool';
 export type { Tool, ToolContext, ToolDefinition } from '../tools/define-tool';

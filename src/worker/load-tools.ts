@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { ToolsModuleError } from '../protocol/errors';
 import { demoTools } from '../tools/demo-tools';
 import type { Tool } from '../tools/define-tool';
+import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
 
 /**
  * `import()` kept as a real dynamic import in the compiled CommonJS (TypeScript would turn it into
@@ -40,6 +41,33 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<Tool[]>
   return [...builtIn, ...candidate];
 }
 
+/** The hooks and instructions providers of a worker process, from its tools module. */
+export interface WorkerExtensions {
+  hooks: AnyHook[];
+  instructionsProviders: Record<string, InstructionsProvider>;
+}
+
+/**
+ * The lifecycle hooks (`export const hooks = [defineHook(...)]`) and instructions providers
+ * (`export const instructionsProviders = { name: provider }`) the tools module exports, if any
+ * (docs/hooks.md): `worker --tools ./tools.js` registers them with the tools.
+ * @throws ToolsModuleError naming the file when an export is not what it should be.
+ */
+export async function loadWorkerExtensions(options: Pick<LoadToolsOptions, 'modulePath'> = {}): Promise<WorkerExtensions> {
+  const modulePath = options.modulePath ?? process.env.AGENT_TOOLS_MODULE;
+  if (!modulePath) return { hooks: [], instructionsProviders: {} };
+  const imported = await importToolsModule(path.resolve(modulePath));
+  // A CommonJS module (or TypeScript run as one) may show its exports on `default` only.
+  const loaded = { ...(imported.default as Record<string, unknown> | undefined), ...imported };
+  const hooks = loaded.hooks ?? [];
+  if (!Array.isArray(hooks) || !hooks.every(isHook)) throw new ToolsModuleError(`${modulePath}: 'hooks' must be an array of hooks made with defineHook`);
+  const providers = loaded.instructionsProviders ?? {};
+  if (typeof providers !== 'object' || providers === null || !Object.values(providers).every((provider) => typeof provider === 'function')) {
+    throw new ToolsModuleError(`${modulePath}: 'instructionsProviders' must map names to functions that return instructions`);
+  }
+  return { hooks, instructionsProviders: providers as Record<string, InstructionsProvider> };
+}
+
 async function importToolsModule(file: string): Promise<Record<string, unknown>> {
   try {
     return await dynamicImport(pathToFileURL(file).href);
@@ -68,6 +96,11 @@ function describeLoadError(error: unknown, file: string): string {
     .find((line) => line.startsWith('at ') && (line.includes(fileUrl) || line.includes(file)));
   const where = frame ? ` (${frame.replace(/^at (.* \()?/, '').replace(/\)$/, '')})` : '';
   return `${error.name}: ${error.message}${where}`;
+}
+
+function isHook(value: unknown): value is AnyHook {
+  const hook = value as Partial<AnyHook> | null;
+  return typeof hook?.name === 'string' && typeof hook.point === 'string' && typeof hook.run === 'function';
 }
 
 function isTool(value: unknown): value is Tool {

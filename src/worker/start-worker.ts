@@ -4,6 +4,7 @@ import { connectWorker } from '../connection/connect-worker';
 import { registerSearchAttributes } from '../connection/register-search-attributes';
 import type { TemporalTarget } from '../connection/temporal-target';
 import type { Tool } from '../tools/define-tool';
+import type { WorkerExtensions } from './load-tools';
 import { createAgentWorker } from './create-worker';
 import { createProcessLogger, PinoTemporalLogger } from './logger';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
@@ -29,6 +30,8 @@ export function installRuntimeLogger(name: string): void {
 
 export interface StartWorkerOptions {
   tools: Tool[];
+  /** Lifecycle hooks and instructions providers (docs/hooks.md). */
+  extensions?: WorkerExtensions;
   taskQueue?: string;
   /**
    * Register the search attributes first (`worker --setup`). Off by default: on a cluster that is
@@ -48,7 +51,16 @@ export async function startWorker(target: TemporalTarget, options: StartWorkerOp
   const connection = await connectWorker(target);
   const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
   if (options.registerSearchAttributes) await registerSearchAttributes(connection, target.namespace);
-  const worker = await createAgentWorker({ connection, client, namespace: target.namespace, taskQueue: options.taskQueue, tools: options.tools, dataConverter, shutdownGraceMs: options.shutdownGraceMs });
+  const worker = await createAgentWorker({
+    connection,
+    client,
+    namespace: target.namespace,
+    taskQueue: options.taskQueue,
+    tools: options.tools,
+    dataConverter,
+    shutdownGraceMs: options.shutdownGraceMs,
+    ...options.extensions,
+  });
   const done = worker.run().finally(() => connection.close());
   return {
     worker,

@@ -1,5 +1,5 @@
 // How a run retries its model, compaction and tool calls: the one place that reads the retry patch.
-import { ApplicationFailure, patched, sleep, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, sleep, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
 import type { AgentConfig } from '../config/agent-config';
 import { ErrorCode } from '../protocol/errors';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
@@ -18,8 +18,8 @@ import type { RunState } from './run-state';
  * them, so both sides of the patch issue exactly the commands they always did.
  */
 
-/** The calls whose retries the patch changed. */
-export type RetriedCall = 'model' | 'compaction' | 'tool' | 'mcp-tool';
+/** The calls whose retries the patch changed (and an instructions provider's, which came after it). */
+export type RetriedCall = 'model' | 'compaction' | 'tool' | 'mcp-tool' | 'instructions';
 
 /** What an activity's input adds in the mode it is called in (nothing before the patch). */
 export interface RetryModeInput {
@@ -70,6 +70,11 @@ const CALL_RETRY_RULES: Record<RetriedCall, CallRetryRules> = {
     workflowTries: { maxTries: () => TOOL_TRY_LIMIT, backoff: TOOL_BACKOFF, idempotencyKey: true },
   },
   'mcp-tool': { temporalPolicy: () => TOOL_POLICY_BEFORE_PATCH, workflowTries: null },
+  // Added after the patch: a run before it never asks a provider, so its policy there is never used.
+  instructions: {
+    temporalPolicy: (config) => ({ maximumAttempts: config.max_retries }),
+    workflowTries: { maxTries: (config) => config.max_retries, backoff: MODEL_BACKOFF, idempotencyKey: false },
+  },
 };
 
 /** Whether this execution retries in the workflow (since the patch); read once, at its first retried call. */
@@ -136,6 +141,18 @@ async function withWorkflowRetries<T>(activityId: string, maxTries: number, back
       await sleep(decision.delayMs);
     }
   }
+}
+
+/**
+ * The tries a call had when it failed because its retries ran out, or null when it failed for
+ * another reason (a failure retrying cannot fix, a cancellation). In either retry mode: since the
+ * patch the last failure's details say it was retryable (the workflow stopped at its budget);
+ * before it Temporal says the retry policy reached its maximum attempts (`maxTries`).
+ */
+export function exhaustedAttempts(error: unknown, maxTries: number): number | null {
+  const details = retryDetailsOf(error);
+  if (details) return details.retryable ? details.attempts : null;
+  return error instanceof ActivityFailure && error.retryState === 'MAXIMUM_ATTEMPTS_REACHED' ? maxTries : null;
 }
 
 /** The retry details an activity attached to its failure, if the failure is one of ours. */

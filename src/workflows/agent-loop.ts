@@ -4,15 +4,19 @@ import type { Message, ToolCall, ToolMessage, Usage } from '../protocol/messages
 import type { AgentRunInput, ApprovalRecord, CarriedState, ModelUsage, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../protocol/run-types';
 import { roundUsd } from '../protocol/model-price';
 import { formatDuration } from '../config/duration';
+import { ErrorCode } from '../protocol/errors';
 import { buildToolResult } from '../protocol/tool-results';
 
 /**
  * Pure rules of the agent loop, free of Temporal calls so they are unit-tested without a server.
  */
 
-/** The executor's system prompt: the instructions, plus the output contract when there is one. */
-export function buildSystemPrompt(config: AgentConfig): string {
-  const parts = [config.instructions.trim()];
+/**
+ * The executor's system prompt: the instructions (the config's, or those the run resolved:
+ * run-instructions.ts), plus the output contract when there is one.
+ */
+export function buildSystemPrompt(config: AgentConfig, instructions: string = config.instructions): string {
+  const parts = [instructions.trim()];
   if (config.output_type) {
     parts.push(
       'When you give your final answer, reply with only a JSON value (no prose) that matches this JSON Schema:\n' +
@@ -89,6 +93,15 @@ export function workflowErrorResult(call: ToolCall, step: number, now: number, c
   return workflowToolResult(call, step, now, now, content, errorCode);
 }
 
+/**
+ * The error result of a call a tool-policy rule or a before-tool hook denied (`ToolDenied`,
+ * status `denied`): the tool did not run. Who denied it joins its metadata (`decided_by`).
+ */
+export function deniedResult(call: ToolCall, step: number, now: number, content: string, injectedArgs: Record<string, unknown>): ToolResult {
+  const result = buildToolResult({ call, step, content, startedAt: now, completedAt: now, errorCode: ErrorCode.toolDenied, injectedArgs });
+  return { ...result, metadata: { ...result.metadata, status: 'denied' } };
+}
+
 /** The message that asks the model to fix a final answer that failed the output schema. */
 export function outputCorrectionMessage(reason: string): Message {
   return {
@@ -127,7 +140,7 @@ export function unapprovedResult(call: ToolCall, step: number, approval: Approva
     toolName: call.name,
     content,
     isError: true,
-    errorCode: rejected ? 'ToolRejected' : 'ApprovalTimedOut',
+    errorCode: rejected ? ErrorCode.toolRejected : ErrorCode.approvalTimedOut,
     step,
     metadata: {
       status: rejected ? 'rejected' : 'timed_out',

@@ -6,8 +6,11 @@ import { firstStep } from './loop-decisions';
 import { runPlanner } from './planner';
 import { installRunHandlers } from './run-handlers';
 import { announceRun, finishRun, markFailed, RunStop } from './run-lifecycle';
-import { createRunState } from './run-state';
-import { takeSteps } from './run-steps';
+import { createRunState, type RunState } from './run-state';
+import { takeSteps, type StepsEnd } from './run-steps';
+import type { ApprovalGate } from './approval-gate';
+import { runEndHooks, runFailureHooks } from './run-hooks';
+import { resolveRunInstructions } from './run-instructions';
 import { followSkillChanges, loadSkillSources } from './skill-updates';
 import { discoverMcpTools } from './tool-dispatch';
 
@@ -37,26 +40,41 @@ import { discoverMcpTools } from './tool-dispatch';
 export async function agentRun(input: AgentRunWorkflowInput): Promise<AgentRunResult> {
   // A fork (first execution) starts from its origin's conversation, read by an activity first.
   const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input);
-  const { config, threads } = state;
   const approvals = installRunHandlers(state);
   announceRun(state);
-  if (input.fork && !input.carried) announceFork(state);
+  if (input.fork && !input.carried) {
+    announceFork(state);
+    // A fork is a new run: its first model call opens it for the hooks.
+    state.hooks.opening = { kind: 'run' };
+  }
   followSkillChanges(state);
 
   try {
+    const end = await runToEnd(state, approvals);
+    await restoreCarriedToolResults(state, KEPT_TOOL_RESULTS);
+    await runEndHooks(state, end);
+    return finishRun(state, end.reason, end.output, end.extra);
+  } catch (error) {
+    markFailed(state, error);
+    await runFailureHooks(state, error);
+    throw error;
+  }
+}
+
+/**
+ * The run from its instructions to its last step: a text answer, max_steps, or a `RunStop`
+ * (budget, context length; in the planner too) as its end. Failures propagate.
+ */
+async function runToEnd(state: RunState, approvals: ApprovalGate): Promise<StepsEnd> {
+  const { config } = state;
+  try {
+    if (config.instructions_provider !== null) await resolveRunInstructions(state);
     if (config.skill_sources.length > 0) await loadSkillSources(state, new Map(config.skill_sources.map((source) => [source, 0])));
     if (config.mcp_servers.length > 0) await discoverMcpTools(state);
     if (config.planning_enabled && !state.carried) await runPlanner(state, approvals);
-
-    const end = await takeSteps(state, approvals, firstStep(state.carried));
-    await restoreCarriedToolResults(state, KEPT_TOOL_RESULTS);
-    return finishRun(state, end.reason, end.output, end.extra);
+    return await takeSteps(state, approvals, firstStep(state.carried));
   } catch (error) {
-    if (error instanceof RunStop) {
-      await restoreCarriedToolResults(state, KEPT_TOOL_RESULTS);
-      return finishRun(state, error.reason, threads.lastAssistantText(), { stopDetail: error.detail });
-    }
-    markFailed(state, error);
+    if (error instanceof RunStop) return { reason: error.reason, output: state.threads.lastAssistantText(), extra: { stopDetail: error.detail } };
     throw error;
   }
 }

@@ -17,6 +17,8 @@ import { continueThread, finishTurn, reopenInput, showThreadStatus, startTurn, t
 import { discoverMcpTools } from './tool-dispatch';
 import type { ApprovalGate } from './approval-gate';
 import { runPlanner, type PlanRequest } from './planner';
+import { turnEndHooks } from './run-hooks';
+import { startTurnInstructions } from './run-instructions';
 
 /**
  * A thread: one durable conversation with one agent, addressed by the id its caller chose. Each
@@ -62,6 +64,7 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
     if (book.current) await resumeTurn(state, approvals, book);
     while (await nextMessage(book, input)) {
       const planning = startTurn(state, book);
+      await openTurn(state, book.current!.turn);
       await answerTurn(state, approvals, book, planning);
     }
   } catch (error) {
@@ -128,7 +131,14 @@ async function answerTurn(state: RunState, approvals: ApprovalGate, book: Thread
     end = turnEndOf(state, error);
   }
   await restoreCarriedToolResults(state, state.toolResultCount - book.current!.toolResultsAtStart);
-  finishTurn(state, book, end);
+  finishTurn(state, book, await turnEndHooks(state, book.current!.turn, end));
+}
+
+/** A new turn's start, before its steps: the hooks' turn opening, and its instructions (filled again, or the provider's). */
+async function openTurn(state: RunState, turn: number): Promise<void> {
+  state.hooks.opening = { kind: 'turn', turn };
+  const message = state.threads.held('executor').messages.at(-1);
+  await startTurnInstructions(state, turn, message?.role === 'user' ? message.content : '');
 }
 
 /**

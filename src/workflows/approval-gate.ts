@@ -3,6 +3,7 @@ import type { ToolCall } from '../protocol/messages';
 import { MessageLimits, validateApprovalDecision } from '../protocol/message-validation';
 import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../protocol/run-messages';
 import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../protocol/run-types';
+import type { CallDecider } from '../protocol/call-deciders';
 import { AgentStatusAttribute } from '../protocol/search-attributes';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { ApprovalBook } from './approval-book';
@@ -66,8 +67,12 @@ export class ApprovalGate {
     this.events.push({ type: 'approval-ignored', approvalId, reason });
   }
 
-  /** Waits for a decision on one call, or for its timeout. Several calls wait independently. */
-  async awaitDecision(call: ToolCall, step: number, index: number): Promise<ApprovalRecord> {
+  /**
+   * Waits for a decision on one call, or for its timeout. Several calls wait independently. The
+   * request names what asked for it besides `hitl_tools` (`requiredBy`: the before-tool hook and
+   * the tool-policy rule that did).
+   */
+  async awaitDecision(call: ToolCall, step: number, index: number, requiredBy: readonly CallDecider[] = []): Promise<ApprovalRecord> {
     const { executable, injected } = splitInjectedArgs(call.args, this.injectedArgNames);
     const now = Date.now();
     const record = this.book.request({
@@ -79,6 +84,7 @@ export class ApprovalGate {
       injectedArgs: injected,
       requestedAt: now,
       expiresAt: now + this.timeoutMs,
+      ...(requiredBy.length > 0 ? { requiredBy: [...requiredBy] } : {}),
     });
     const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
     this.events.push({ type: 'approval-requested', request });

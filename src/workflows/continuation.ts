@@ -17,6 +17,8 @@ import { BOUNDED_CONTINUATION_PATCH, CARRIED_REFERENCES_PATCH, DEFAULT_CONTINUE_
 import { markContinued } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import type { RunState } from './run-state';
+import { handoffHooks } from './run-hooks';
+import { instructionsToCarry } from './run-instructions';
 
 /**
  * Continuation: a run hands its conversation to a fresh run (continue-as-new) before its history
@@ -47,6 +49,7 @@ export async function continueIfHistoryIsLong(state: RunState): Promise<void> {
 /** Transfers the conversation to agent `target`: a new run (continue-as-new) with its config, after this step. */
 export async function handOff(state: RunState, target: string): Promise<never> {
   const { config } = state;
+  await handoffHooks(state, target);
   state.handoffs.push({ from: config.name, to: target, step: state.step });
   state.events.push({ type: 'handoff', step: state.step, from: config.name, to: target });
   state.step++;
@@ -56,7 +59,7 @@ export async function handOff(state: RunState, target: string): Promise<never> {
 /** Continues as new with the conversation and counters; `next` is the agent that takes over, counting its steps from `stepBase`. */
 async function continueWith(state: RunState, next: AgentConfig, stepBase: number): Promise<never> {
   const { config, input } = state;
-  const carry = await carriedState(state, state.step - 1, stepBase);
+  const carry = await carriedState(state, next, state.step - 1, stepBase);
   const nextInput: AgentRunWorkflowInput = {
     config: next,
     task: input.task,
@@ -85,13 +88,19 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
 }
 
+/** The instructions the next execution keeps, when it runs the same agent and they are not simply its config's. */
+function carriedInstructions(state: RunState, next: AgentConfig): { instructions?: string } {
+  const instructions = next.name === state.config.name ? instructionsToCarry(state) : undefined;
+  return instructions !== undefined ? { instructions } : {};
+}
+
 /**
  * What the next execution carries: the conversation (by reference: saved to the artifact store by
  * an activity), counters with `lastStep` as the last step taken, and bounded tails of tool results
- * and events. Injected messages not yet drained join the conversation first. Continue-as-new and a
+ * and events; `next` is the agent that runs the next execution. Injected messages not yet drained join the conversation first. Continue-as-new and a
  * thread that closes to be reopened use it.
  */
-export async function carriedState(state: RunState, lastStep: number, stepBase: number): Promise<CarriedState> {
+export async function carriedState(state: RunState, next: AgentConfig, lastStep: number, stepBase: number): Promise<CarriedState> {
   drainInjectedMessages(state);
   const counters = {
     taskIndex: state.taskIndex,
@@ -103,6 +112,9 @@ export async function carriedState(state: RunState, lastStep: number, stepBase: 
     continuations: (state.carried?.continuations ?? 0) + 1,
     stepBase,
     handoffs: state.handoffs,
+    ...(state.loopWatch.recent.length > 0 ? { loopWatch: state.loopWatch } : {}),
+    // The same agent keeps its instructions (a provider is asked once a run); a handoff's target resolves its own.
+    ...carriedInstructions(state, next),
   };
   return patched(BOUNDED_CONTINUATION_PATCH)
     ? patched(CARRIED_REFERENCES_PATCH)

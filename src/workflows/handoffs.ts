@@ -1,15 +1,12 @@
 import type { AgentConfig } from '../config/agent-config';
+import { handoffToolName } from '../protocol/handoff-tool-names';
 import type { ToolSpec } from '../protocol/messages';
 
 /**
  * Handoffs, pure: each agent named in `handoffs` becomes a `transfer_to_<name>` tool; calling it
  * transfers the conversation to that agent (the workflow continues as new with its config).
  */
-const PREFIX = 'transfer_to_';
-
-export function handoffToolName(agent: string): string {
-  return `${PREFIX}${agent.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-}
+export { handoffToolName };
 
 /** The handoff tools of an agent, for the model. Agents without a known config are left out. */
 export function handoffToolSpecs(config: AgentConfig, agents: Record<string, AgentConfig>): ToolSpec[] {

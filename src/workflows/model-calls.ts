@@ -1,16 +1,18 @@
-import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import { findPrice, type ModelPrice } from '../protocol/model-price';
 import type { CompactionInput, ConversationThread, ModelStepInput, ModelStepResult } from '../protocol/run-types';
-import { retriedCall } from './activity-retries';
+import { exhaustedAttempts, retriedCall } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { addUsage } from './agent-loop';
 import { describeFailure, failureType } from './describe-failure';
 import { budgetVerdict, compactionPoint } from './loop-decisions';
+import { MODEL_RETRIES_EXHAUSTED_PATCH } from './patches';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costLimitAfterCall, costLimitBeforeCall } from './run-cost';
 import { availableTools, extraToolSpecs, type RunState } from './run-state';
+import { modelStepHooks, noteModelStepHooks } from './run-hooks';
 
 /**
  * Model calls of a run, each its own activity with a deterministic id (`step-3.model`,
@@ -23,7 +25,10 @@ import { availableTools, extraToolSpecs, type RunState } from './run-state';
  * One model call on a thread (the executor's with the budget and output schema, the planner's
  * without). A dead worker or a timeout is retried for as long as the run lives; the provider's
  * own retryable failures (rate limit, 5xx) up to `max_retries` tries. A context-length error
- * and a cost limit (before the call or after it, `run-cost.ts`) become a `RunStop`; any other failure after the retries fails the run with the failure's type.
+ * and a cost limit (before the call or after it, `run-cost.ts`) become a `RunStop`; retries that
+ * ran out fail the run with `ModelRetriesExhausted` (its cause the last failure; runs before the
+ * `model-retries-exhausted` patch failed with the last failure's own type), and any other failure
+ * fails it with the failure's type.
  */
 export async function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
   const { config, timeouts, budget } = state;
@@ -42,6 +47,8 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     ...agentPrice(state, model),
     ...costLimitBeforeCall(state),
   };
+  const hooks = modelStepHooks(state);
+  if (hooks) request.hooks = hooks;
   let reply: ModelStepResult;
   try {
     reply = await retriedCall(state, 'model', activityId, (attempt) =>
@@ -58,9 +65,20 @@ export async function callModel(state: RunState, thread: ConversationThread, act
     if (failureType(error) === ErrorCode.contextLengthExceeded) {
       throw new RunStop('context_length_exceeded', `The conversation no longer fits the context window of ${model}: ${describeFailure(error)}`);
     }
-    throw ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? 'ModelStepFailed');
+    const attempts = exhaustedAttempts(error, config.max_retries);
+    if (attempts !== null && patched(MODEL_RETRIES_EXHAUSTED_PATCH)) {
+      throw ApplicationFailure.create({
+        type: ErrorCode.modelRetriesExhausted,
+        message: `Model step ${activityId} (${model}) failed after ${attempts} attempts (max_retries: ${config.max_retries}): ${describeFailure(error)}`,
+        nonRetryable: true,
+        details: [{ attempts, maxRetries: config.max_retries, lastFailureType: failureType(error) ?? null }],
+        cause: error as Error,
+      });
+    }
+    throw ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? ErrorCode.modelStepFailed);
   }
   addUsage(state.usage, reply.model, reply.usage, reply.costUsd);
+  noteModelStepHooks(state, reply);
   costLimitAfterCall(state, reply);
   return reply;
 }

@@ -51,6 +51,8 @@ export const SUBAGENT_SKILL_SOURCES_PATCH = 'subagent-skill-sources';
 export const DEFAULT_CONTINUE_AS_NEW_POINT_PATCH = 'default-continue-as-new-point';
 /** Continue-as-new carries the newest tool results by reference (an artifact) and 12 KB of events, not copies. */
 export const CARRIED_REFERENCES_PATCH = 'carried-references';
+/** Loop detection acts: it nudges a run that repeats a tool call (or a cycle of calls), then stops it with `loop_detected`. */
+export const LOOP_DETECTION_PATCH = 'loop-detection';
 /** A thread sets `AgentLastActivity` when it accepts a message and when a turn starts or ends. */
 export const THREAD_LAST_ACTIVITY_PATCH = 'thread-last-activity';
 /** A thread whose `whenClosed` is `reopen` saves its conversation when it closes and returns the input that reopens it. */
@@ -58,6 +60,15 @@ export const THREAD_REOPEN_PATCH = 'thread-reopen';
 
 /** Runs with a cost limit check it around model calls; runs started with `AgentCostUsd` keep it current. */
 export const COST_ACCOUNTING_PATCH = 'cost-accounting';
+/** A rule of the agent's `tool_policies` denies a call (an error result) or sends it for approval. */
+export const TOOL_POLICIES_PATCH = 'tool-policies';
+
+/** A model step whose retries ran out fails the run with `ModelRetriesExhausted` (the last failure as its cause). */
+export const MODEL_RETRIES_EXHAUSTED_PATCH = 'model-retries-exhausted';
+/** Lifecycle hooks act in the workflow: before-tool decisions are applied, and the lifecycle-hooks activity runs. */
+export const LIFECYCLE_HOOKS_PATCH = 'lifecycle-hooks';
+/** Dynamic instructions: an instructions provider's activity, and template variables filled in static instructions. */
+export const DYNAMIC_INSTRUCTIONS_PATCH = 'dynamic-instructions';
 
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
@@ -177,6 +188,76 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['cost-rollup/since-cost-accounting.execution-1-of-3.json', 'cost-limit-before-call/since-cost-accounting.json', 'cost-limit-after-call/since-cost-accounting.json', 'thread-cost-limit/since-cost-accounting.json'],
       without: [],
       missing: { without: 'runs before it had neither a cost limit nor AgentCostUsd, so none went through its code' },
+    },
+  },
+  {
+    id: LOOP_DETECTION_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A run whose tool calls repeat the same call (or cycle of calls) more than loop_detection.max_repeats times in a row gets a message saying so after that step, and if a loop is found again it stops with `loop_detected` before the step\'s calls run. Before, such a run went on until max_steps. Consulted only when a loop is found.',
+    stage: 'patched',
+    histories: {
+      with: ['loop-stopped/since-loop-detection.json', 'loop-nudged/since-loop-detection.json', 'loop-default-threshold/since-loop-detection.json', 'thread-loop-stopped/since-loop-detection.json'],
+      without: ['loop-default-threshold/since-bounded-child-ids.json'],
+    },
+  },
+  {
+    id: TOOL_POLICIES_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A call that a rule of tool_policies denies gets an error result (ToolDenied) without running; a call a rule sends for approval waits for one as hitl_tools calls do. Before, workers ignored tool_policies (a config from a newer client). Consulted only when a rule changes what the call does.',
+    stage: 'patched',
+    histories: {
+      with: ['policy-deny/since-tool-policies.json', 'policy-approval/since-tool-policies.json', 'hooks-policy-approval/since-dynamic-instructions.json'],
+      without: ['policy-deny/since-loop-detection.json', 'policy-approval/since-loop-detection.json'],
+    },
+  },
+  {
+    id: MODEL_RETRIES_EXHAUSTED_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A model step whose retryable failures used up max_retries tries fails the run with ModelRetriesExhausted (details: attempts, max_retries, the last failure\'s type; cause: the last failure); before, with the last failure\'s own type (ModelServerError, ModelRateLimited, ...). Consulted only when the retries ran out.',
+    stage: 'patched',
+    histories: {
+      with: ['model-retries-exhausted/since-model-retries-exhausted.json'],
+      without: ['model-retries-exhausted/since-tool-policies.json'],
+    },
+  },
+  {
+    id: LIFECYCLE_HOOKS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A before-tool decision a model step recorded is applied (a denied or failed call gets an error result and no activity, a changed call runs with its new arguments, a call may wait for an approval first), and a `runLifecycleHooks` activity runs the run-end, turn-end, approval-decided, handoff and error hooks. Consulted only when a model step said its worker has such hooks; runs recorded before had none.',
+    stage: 'patched',
+    histories: {
+      with: [
+        'hooks-redaction/since-dynamic-instructions.json',
+        'hooks-tool-decisions/since-dynamic-instructions.json',
+        'hooks-failing/since-dynamic-instructions.json',
+        'hooks-ignored/since-dynamic-instructions.json',
+        'hooks-errors/since-dynamic-instructions.json',
+        'hooks-thread/since-dynamic-instructions.json',
+        'hooks-handoff/since-dynamic-instructions.execution-1-of-2.json',
+        'hooks-policy-approval/since-dynamic-instructions.json',
+      ],
+      without: [],
+      missing: { without: 'no run recorded before the patch has a model step that reported hooks: only this code reports them, so the patched code is never reached without the marker' },
+    },
+  },
+  {
+    id: DYNAMIC_INSTRUCTIONS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'An agent with `instructions_provider` asks it for its instructions (a `resolveInstructions` activity) at the start of each run and thread turn, and template variables ({{agent_name}}, {{date}}, ...) in static instructions are filled. Consulted only for such configs: `instructions_provider` did not exist before, and instructions with `{{…}}` were taken literally, as runs recorded before keep doing.',
+    stage: 'patched',
+    histories: {
+      with: [
+        'instructions-provider/since-dynamic-instructions.json',
+        'instructions-provider-continued/since-dynamic-instructions.execution-1-of-3.json',
+        'instructions-template/since-dynamic-instructions.json',
+        'instructions-thread/since-dynamic-instructions.json',
+      ],
+      without: ['instructions-template/since-subagent-skill-sources.json'],
     },
   },
   {

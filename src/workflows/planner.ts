@@ -5,6 +5,7 @@ import { callModel } from './model-calls';
 import { enterPhase } from './run-lifecycle';
 import type { RunState } from './run-state';
 import { runToolCalls } from './tool-dispatch';
+import { filledInstructions } from './run-instructions';
 
 /**
  * The planner phase (`planning_enabled`; fresh runs, and each turn of a thread): the plan is made
@@ -37,7 +38,8 @@ function runPlanRequest(state: RunState): PlanRequest {
 async function makePlan(state: RunState, approvals: ApprovalGate, request: PlanRequest): Promise<PlanArtifact> {
   const { config, threads } = state;
   const plannerModel = config.planning_model ?? config.model;
-  threads.start('planner', config.planning_instructions.trim() || DEFAULT_PLANNER_PROMPT, [{ role: 'user', content: request.task }]);
+  const instructions = filledInstructions(config.planning_instructions.trim(), config, state.input, state.continueAs ? 'thread' : 'run');
+  threads.start('planner', instructions || DEFAULT_PLANNER_PROMPT, [{ role: 'user', content: request.task }]);
   enterPhase(state, 'planning');
   for (let plannerStep = 1; plannerStep <= config.max_steps; plannerStep++) {
     const reply = await callModel(state, 'planner', `${request.idPrefix}plan-${plannerStep}.model`, plannerModel);

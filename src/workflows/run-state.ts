@@ -23,7 +23,11 @@ import { ConversationThreads } from './conversation-threads';
 import { EventLog } from './event-log';
 import { handoffToolSpecs } from './handoffs';
 import { stepLimitOf } from './loop-decisions';
+import { emptyLoopWatch } from './loop-detection';
+import type { LoopWatch } from '../protocol/loop-watch';
 import { RunSkills } from './run-skills';
+import { initialRunHooks, type RunHooks } from './run-hooks';
+import { initialInstructions } from './run-instructions';
 
 /** Events the live log keeps; older ones are trimmed and readers told how many they missed. */
 const EVENT_LOG_CAPACITY = 1000;
@@ -96,6 +100,8 @@ export interface RunState {
   /** The agent a handoff tool of the current step chose; the transfer happens after the step's tools. */
   handoffTo: string | null;
   stopReason: StopReason | null;
+  /** Loop detection's memory of this run (a thread's: of the current turn), carried through continue-as-new. */
+  loopWatch: LoopWatch;
   /** Set at the first activity: whether this execution retries lost workers without limit (a patch). */
   unboundedInfrastructureRetries?: boolean;
   /** Threads: the run's cost when the running turn began (a turn's `cost_limit` counts from it). Never set in runs. */
@@ -107,6 +113,10 @@ export interface RunState {
    * place of continuing as a run. Absent in runs.
    */
   continueAs?: (carry: CarriedState, next: AgentConfig) => Promise<never>;
+  /** What the run knows of its workers' lifecycle hooks (run-hooks.ts). */
+  readonly hooks: RunHooks;
+  /** The agent's instructions this execution uses (provider's answer, or the static ones with their variables filled): run-instructions.ts. */
+  instructions: string;
 }
 
 /** The state a run (or a thread) starts from: fresh, or what the execution it continues carried over. Pure. */
@@ -120,6 +130,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   if (config.memory) activeTools.push(...MEMORY_TOOLS.filter((name) => !activeTools.includes(name)));
   const agents = input.agents ?? {};
+  const instructions = initialInstructions(config, input, options);
   return {
     input,
     config,
@@ -131,7 +142,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     budget: stepBudget(config),
     injectedArgNames: Object.keys(config.injected_tool_args),
     handoffSpecs: handoffToolSpecs(config, agents),
-    threads: new ConversationThreads(buildSystemPrompt(config), messages, carried?.conversation),
+    threads: new ConversationThreads(buildSystemPrompt(config, instructions), messages, carried?.conversation),
     events: new EventLog(EVENT_LOG_CAPACITY, carried?.recentEvents, carried?.lastEventSeq),
     activeTools,
     mcpTools: new Map(),
@@ -155,6 +166,9 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     handoffs: carried?.handoffs ?? [],
     handoffTo: null,
     stopReason: null,
+    loopWatch: carried?.loopWatch ?? emptyLoopWatch(),
+    hooks: initialRunHooks(!carried && !options.thread),
+    instructions,
   };
 }
 

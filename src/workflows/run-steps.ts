@@ -1,9 +1,11 @@
 // The step loop shared by agent runs and thread turns: model step, then tools, until an answer.
+import type { ToolCall } from '../protocol/messages';
 import type { AgentRunResult, StopReason } from '../protocol/run-types';
 import { toToolMessage } from './agent-loop';
 import type { ApprovalGate } from './approval-gate';
 import { continueIfHistoryIsLong, handOff } from './continuation';
 import { maxStepsDetail, nextMove } from './loop-decisions';
+import { checkForLoop } from './loop-guard';
 import { executorStep } from './model-calls';
 import { drainInjectedMessages } from './run-handlers';
 import { enterPhase } from './run-lifecycle';
@@ -25,8 +27,9 @@ const NOT_RUN_INTERRUPTED = 'Not run: a newer user message interrupted this turn
  * Steps from `fromStep` to `state.stepLimit`: continue as new if the history is long → reload
  * skill sources that showed a gap → drain injected messages → model step → finish, ask for an
  * output correction, or run the requested tool calls (in parallel; gated ones after a decision) →
- * hand off if a transfer tool was called. Ends with a text answer or `max_steps`; a `RunStop`
- * (budget, context length) propagates to the caller.
+ * hand off if a transfer tool was called. Ends with a text answer, `max_steps`, or `loop_detected`
+ * (loop-guard.ts: a step's calls that loop again after a nudge do not run); a `RunStop` (budget,
+ * context length) propagates to the caller.
  *
  * A thread's turn may be interrupted (`state.interruptRequested`): it stops before its next model
  * call, and tool calls the model asked for in the meantime get a "not run" error result instead of
@@ -54,8 +57,13 @@ export async function takeSteps(state: RunState, approvals: ApprovalGate, fromSt
       continue;
     }
     if (state.interruptRequested) {
-      for (const call of move.calls) threads.push('executor', { role: 'tool', toolCallId: call.id, toolName: call.name, content: NOT_RUN_INTERRUPTED, isError: true });
+      notRun(state, move.calls, NOT_RUN_INTERRUPTED);
       return interrupted(state, state.step);
+    }
+    const loop = checkForLoop(state, move.calls);
+    if (loop.kind === 'stop') {
+      notRun(state, move.calls, loop.notRunContent);
+      return { reason: 'loop_detected', output: threads.lastAssistantText(), extra: { stopDetail: loop.detail } };
     }
 
     enterPhase(state, 'tools');
@@ -63,10 +71,16 @@ export async function takeSteps(state: RunState, approvals: ApprovalGate, fromSt
       threads.push('executor', toToolMessage(result));
       recordToolResult(state, result);
     }
+    if (loop.kind === 'nudge') threads.push('executor', loop.message);
     if (state.handoffTo !== null) await handOff(state, state.handoffTo);
   }
   state.step = state.stepLimit;
   return { reason: 'max_steps', output: threads.lastAssistantText(), extra: { stopDetail: maxStepsDetail(config) } };
+}
+
+/** Error results for calls a stopped step did not run, so the conversation stays well-formed (every call answered). */
+function notRun(state: RunState, calls: readonly ToolCall[], content: string): void {
+  for (const call of calls) state.threads.push('executor', { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: true });
 }
 
 /** The end of an interrupted turn, whose last step taken was `lastStep`: its last text so far. */

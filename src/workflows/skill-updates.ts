@@ -75,11 +75,17 @@ export async function reloadSkillsIfNeeded(state: RunState): Promise<void> {
   await loadSkillSources(state, sources);
 }
 
-/** After a skill change: the system prompt is rebuilt from the active skills; each new name clash is reported once. */
-function rebuildSkillInstructions(state: RunState): void {
+/** The executor's system prompt now: the run's instructions, the output contract, the active skills. */
+export function systemPromptOf(state: RunState): string {
   const { config, skills } = state;
   const skillText = buildSkillInstructions(config.instructions_builder, skills.active());
-  state.threads.setSystem('executor', [buildSystemPrompt(config), skillText].filter(Boolean).join('\n\n'));
+  return [buildSystemPrompt(config, state.instructions), skillText].filter(Boolean).join('\n\n');
+}
+
+/** After a skill change: the system prompt is rebuilt from the active skills; each new name clash is reported once. */
+function rebuildSkillInstructions(state: RunState): void {
+  const { skills } = state;
+  state.threads.setSystem('executor', systemPromptOf(state));
   for (const clash of skills.clashes()) {
     const key = `${clash.name}\n${clash.hidden}`;
     if (state.reportedClashes.has(key)) continue;

@@ -18,6 +18,7 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { AgentLastActivityAttribute, AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentThreadWorkflowInput, TurnResult } from '../protocol/thread-types';
 import { carriedState } from './continuation';
+import { emptyLoopWatch } from './loop-detection';
 import { THREAD_LAST_ACTIVITY_PATCH } from './patches';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
@@ -81,6 +82,8 @@ export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null
   const next = book.startNext(firstStep, Date.now(), copyUsage(state.usage), state.toolResultCount);
   state.turnCostBase = spentUsd(state.usage);
   state.threads.push('executor', { role: 'user', content: next.text });
+  // Loop detection counts within a turn: a user who asks for the same thing again is no loop.
+  state.loopWatch = emptyLoopWatch();
   state.events.push({ type: 'turn-started', turn: next.turn, messageId: next.messageId, text: next.text });
   showThreadStatus(state, book, 'running', true);
   const planning = state.config.planning_enabled;
@@ -153,7 +156,7 @@ export async function continueThread(state: RunState, book: ThreadBook, input: A
  * continue-as-new would carry them. A client starts it with the next message (update-with-start).
  */
 export async function reopenInput(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<AgentThreadWorkflowInput> {
-  const carry = await carriedState(state, state.step, state.carried?.stepBase ?? 0);
+  const carry = await carriedState(state, state.config, state.step, state.carried?.stepBase ?? 0);
   return nextThreadInput(state, book, input, carry, state.config);
 }
 

@@ -7,6 +7,7 @@ import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../p
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import { childWorkflowId } from './child-workflow-id';
 import { withApproval } from '../protocol/tool-results';
+import { policyDecider, withDeciders } from '../protocol/call-deciders';
 import { retriedCall, type CallTry } from './activity-retries';
 import { SUBAGENT_SKILL_SOURCES_PATCH } from './patches';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
@@ -19,14 +20,19 @@ import { childCostLimit } from './run-cost';
 import type { ApprovalGate } from './approval-gate';
 import { describeFailure } from './describe-failure';
 import { claimHandoff, toolRoute } from './loop-decisions';
+import { policyVerdict } from './policy-gate';
 import { replayRecordedCall } from './replayed-tool-calls';
 import { availableTools, type RunState } from './run-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from './subagents';
+import { approvalDecidedHooks, decideToolCall, reportHookFailures, toolCallHooks } from './run-hooks';
+import { describeHookFailure } from '../protocol/hook-types';
+import { configForChildren } from './run-instructions';
 
 /**
  * Tool dispatch: a step's tool calls run in parallel and come back in call order. Each call goes
  * where `toolRoute` says: a handoff is recorded (the transfer follows the step), an unknown tool
- * is refused, a gated one waits for its approval first; then sub-agents run as child workflows,
+ * is refused, the agent's tool policies deny it or gate it (policy-gate.ts), a gated one waits
+ * for its approval first; then sub-agents run as child workflows,
  * MCP tools through the MCP activity, other tools through the tool activity (which may offload
  * a large result to an artifact). A tool that fails is an error result the model sees, never a
  * failed run.
@@ -40,7 +46,8 @@ import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type Suba
 export async function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
   const { events, step } = state;
   for (const call of calls) events.push({ type: 'tool-called', step, call });
-  const report = ({ progress, ...result }: ToolResult): ToolResult => {
+  const report = ({ progress, hookFailures, ...result }: ToolResult): ToolResult => {
+    for (const { outcome, ...failure } of hookFailures ?? []) reportHookFailures(state, [failure], outcome);
     if (state.config.emit_mcp_progress) {
       for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
     }
@@ -70,6 +77,16 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     const available = availableTools(state).filter((name) => !state.unavailableTools.includes(name));
     return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available.join(', ') || 'none'}`, ErrorCode.toolNotFound);
   }
+  // A before-tool hook's decision comes first (taken in the model step that asked for the call and
+  // recorded there): it may deny the call or change its arguments. The tool policies then judge the
+  // call the hook produced, and a call both send for approval waits once, with both reasons.
+  const hookDecision = decideToolCall(state, call);
+  if (hookDecision?.kind === 'refused') return hookDecision.result;
+  if (hookDecision) call = hookDecision.call;
+  const policy = policyVerdict(state, call, route.gated);
+  // Who decided, in order: the hook, then the rule (metadata.decided_by; an approval's requiredBy).
+  const deciders = [...(hookDecision ? [hookDecision.decider] : []), ...(policy.match ? [policyDecider(policy.match)] : [])];
+  if (policy.denied) return withDeciders(policy.denied, deciders);
   const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
   // An evaluation run answers from the recorded run; only an unrecorded call with live tools goes on.
   if (state.input.replay) {
@@ -77,11 +94,14 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (replayed) return replayed;
   }
   let approval: ApprovalRecord | null = null;
-  if (route.gated) {
-    approval = await approvals.awaitDecision(call, step, index);
-    if (approval.outcome !== 'approved') return unapprovedResult(call, step, approval);
+  const decided = (result: ToolResult): ToolResult => withDeciders(approval?.outcome === 'approved' ? withApproval(result, approval) : result, deciders);
+  if (policy.gated || hookDecision?.requiresApproval) {
+    // One wait, naming what asked besides hitl_tools (an allow rule cannot lift hitl_tools: it asked for nothing).
+    approval = await approvals.awaitDecision(call, step, index, deciders.filter((decider) => decider.action === 'require_approval'));
+    const hookFailure = await approvalDecidedHooks(state, call, approval, `${activityId}.approval-hooks`);
+    if (approval.outcome !== 'approved') return decided(unapprovedResult(call, step, approval));
+    if (hookFailure) return decided(workflowErrorResult(call, step, Date.now(), `Error: the call to '${call.name}' did not run: ${describeHookFailure(hookFailure)}.`, ErrorCode.hookFailed));
   }
-  const decided = (result: ToolResult): ToolResult => (approval ? withApproval(result, approval) : result);
   if (route.kind === 'subagents') return decided(await runSubagents(state, call, activityPrefix));
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
@@ -91,10 +111,10 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (route.kind === 'mcp') {
       const mcpTool = state.mcpTools.get(call.name)!;
       // MCP failures are results already: only a lost worker or a timeout reaches the retry policy.
-      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress };
+      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress, ...toolCallHooks(state) };
       return decided(await retriedCall(state, 'mcp-tool', activityId, (attempt) => proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).callMcpTool(input)));
     }
-    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state) };
+    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state), ...toolCallHooks(state) };
     const result = await retriedCall(state, 'tool', activityId, (attempt) =>
       proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).runTool({ ...request, ...attempt.input }),
     );
@@ -159,7 +179,7 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
       try {
         const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
           workflowId,
-          args: [{ config: { ...childConfig(config, job, childSafe), ...childCostLimit(state) }, task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
+          args: [{ config: { ...childConfig(configForChildren(state), job, childSafe), ...childCostLimit(state) }, task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
           staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
           typedSearchAttributes: [{ key: AgentNameAttribute, value: config.name }, { key: AgentStatusAttribute, value: 'running' }, ...skillSources, ...childCostAttributes()],

@@ -12,8 +12,8 @@ export function boundedWorkflowId(id: string): string {
   return `${id.slice(0, MAX_WORKFLOW_ID_LENGTH - digest.length - 1)}~${digest}`;
 }
 
-/** FNV-1a, 64 bits, as 16 hex digits: deterministic everywhere, no crypto module needed. */
-function fnv1a64(text: string): string {
+/** FNV-1a, 64 bits, as 16 hex digits: deterministic everywhere, no crypto module needed (ids, loop detection's call fingerprints). */
+export function fnv1a64(text: string): string {
   let hash = 0xcbf29ce484222325n;
   for (let index = 0; index < text.length; index++) {
     hash ^= BigInt(text.charCodeAt(index));

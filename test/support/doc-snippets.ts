@@ -11,7 +11,7 @@ export interface DocSnippet {
   origin: string;
 }
 
-/** A ```ts block whose first line does not name its file: it would go untested. */
+/** A TypeScript (or JavaScript) block whose first line does not name its file: it would go untested. */
 export interface UnnamedSnippet {
   origin: string;
   firstLine: string;
@@ -35,8 +35,10 @@ export function docSnippets(root: string): { snippets: DocSnippet[]; unnamed: Un
   for (const file of documentationFiles(root)) {
     const lines = readFileSync(path.join(root, file), 'utf8').split('\n');
     for (let index = 0; index < lines.length; index++) {
-      const language = /^```(ts|yaml)\s*$/.exec(lines[index]!)?.[1] as 'ts' | 'yaml' | undefined;
-      if (!language) continue;
+      // Any TypeScript or JavaScript fence counts as TypeScript: a "typescript" or "js" fence must not slip past.
+      const fence = /^```(ts|typescript|tsx|js|javascript|mjs|cjs|yaml|yml)\s*$/.exec(lines[index]!)?.[1];
+      if (!fence) continue;
+      const language: 'ts' | 'yaml' = fence === 'yaml' || fence === 'yml' ? 'yaml' : 'ts';
       const end = lines.findIndex((line, at) => at > index && line.startsWith('```'));
       const body = lines.slice(index + 1, end);
       const origin = `${file}:${index + 1}`;

@@ -89,7 +89,7 @@ export function isContinuedExecution(history: History): boolean {
 }
 
 /** The patch ids of the history's `core_patch` markers (what `patched()` / `deprecatePatch()` recorded), in order. */
-export function patchMarkersOf(history: History): string[] {
+export function patchMarkersOf(history: { events?: History['events'] | null }): string[] {
   const ids: string[] = [];
   for (const event of history.events ?? []) {
     const marker = event.markerRecordedEventAttributes;

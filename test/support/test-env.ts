@@ -5,6 +5,7 @@ import { AgentClient } from '../../src/client/agent-client';
 import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection/temporal-target';
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
 import type { Tool } from '../../src/tools/define-tool';
+import type { AnyHook, InstructionsProvider } from '../../src/hooks/define-hook';
 import type { ArtifactStore } from '../../src/artifacts/artifact-store';
 import type { MemoryStore } from '../../src/memory/memory-store';
 import type { ModelProvider } from '../../src/models/model-provider';
@@ -51,6 +52,9 @@ export interface TestEnvironmentOptions {
   taskQueue?: string;
   /** Interceptors of the client the worker's activities and the test share (to observe calls). */
   clientInterceptors?: WorkflowClientInterceptor[];
+  /** The worker's lifecycle hooks and instructions providers (docs/hooks.md). */
+  hooks?: AnyHook[];
+  instructionsProviders?: Record<string, InstructionsProvider>;
   /** Traces and metrics of the worker (default: none). */
   telemetry?: AgentTelemetrySetup;
 }
@@ -80,6 +84,8 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.prices ? { prices: options.prices } : {}),
     artifacts: options.artifacts,
     ...(options.memory ? { memory: options.memory } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
     mcp,
     dataConverter,
     telemetry: options.telemetry ?? false,

@@ -14,13 +14,13 @@ export interface WorkerProcess {
 }
 
 /**
- * Starts `durable-agents worker` as a real child process (tsx), with the crash tools (or the tools
- * module `toolsModule`), on a task queue; resolves once it polls.
+ * Starts `durable-agents worker` as a real child process (tsx), with the crash tools (or another
+ * tools module: a path relative to the repository, or absolute), on a task queue; resolves once it polls.
  */
-export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>, toolsModule = path.join(ROOT, 'test/support/crash-tools.ts')): Promise<WorkerProcess> {
+export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>, toolsModule = 'test/support/crash-tools.ts'): Promise<WorkerProcess> {
   const child = spawnInGroup(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'worker', '--tools', toolsModule, '--task-queue', taskQueue],
+    ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'worker', '--tools', path.resolve(ROOT, toolsModule), '--task-queue', taskQueue],
     { cwd: ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { formatDuration } from '../../config/duration';
+import { describeCallDecider } from '../../protocol/call-deciders';
 import { AgentClient, type PendingApprovals, type DecisionReceipt, type DecisionRetries } from '../../client/agent-client';
 
 /**
@@ -16,7 +17,7 @@ export async function approvalsCommand(options: { json?: boolean }, agents?: Age
   }
 }
 
-/** The `approvals` table, then each approval's injected arguments in full (they are what a human reads). */
+/** The `approvals` table, then each approval's injected arguments in full and what required it (they are what a human reads). */
 export function formatPendingApprovals(runs: PendingApprovals[], now: number): string {
   const rows = runs.flatMap((run) =>
     run.unreachable
@@ -36,8 +37,10 @@ export function formatPendingApprovals(runs: PendingApprovals[], now: number): s
   for (const run of runs) {
     for (const approval of run.approvals) {
       const injected = Object.entries(approval.injectedArgs);
-      if (injected.length === 0) continue;
+      if (injected.length === 0 && !approval.requiredBy) continue;
       lines.push('', `${approval.approvalId} in ${run.workflowId} (${approval.toolName}, expires ${new Date(approval.expiresAt).toISOString()}):`);
+      // Why it waits besides hitl_tools: the hook and the tool-policy rule that asked (docs/hooks.md, docs/tool-policies.md).
+      for (const decider of approval.requiredBy ?? []) lines.push(`  required by ${describeCallDecider(decider)}`);
       for (const [name, value] of injected) lines.push(`  ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     }
   }

@@ -1,5 +1,5 @@
 import { ensureLocalServer } from '../../devserver/ensure-local-server';
-import { loadTools } from '../../worker/load-tools';
+import { loadTools, loadWorkerExtensions } from '../../worker/load-tools';
 import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
 
 const DEV_SHUTDOWN_GRACE_MS = 5_000;
@@ -10,7 +10,11 @@ export async function devCommand(options: { tools?: string; demoTools?: boolean 
   const server = await ensureLocalServer((line) => console.log(line));
   // Ctrl-C should stop a development loop promptly: a tool still running after a few seconds is
   // cancelled and runs again when `dev` starts next (the server keeps the run).
-  const running = await startWorker(server.target, { tools: await loadTools({ modulePath: options.tools, demoTools: options.demoTools }), shutdownGraceMs: DEV_SHUTDOWN_GRACE_MS });
+  const running = await startWorker(server.target, {
+    tools: await loadTools({ modulePath: options.tools, demoTools: options.demoTools }),
+    extensions: await loadWorkerExtensions({ modulePath: options.tools }),
+    shutdownGraceMs: DEV_SHUTDOWN_GRACE_MS,
+  });
   console.log(`Worker running. Web UI: ${server.target.uiUrl ?? '(unknown)'}  Press Ctrl-C to stop.`);
   await waitForInterrupt();
   console.log('Stopping...');

@@ -1,5 +1,6 @@
 import { describeCost } from '../../protocol/model-price';
 import { formatDuration } from '../../config/duration';
+import { describeCallDecider } from '../../protocol/call-deciders';
 import type { RunStatus } from '../../protocol/run-types';
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { AgentClient, type RunHandle } from '../../client/agent-client';
@@ -82,6 +83,7 @@ export function formatStatus(workflowId: string, execution: string, status: RunS
     for (const approval of status.pendingApprovals) {
       const expires = approval.expiresAt > context.now ? `in ${formatDuration(approval.expiresAt - context.now)}` : 'now';
       lines.push(`  ${approval.approvalId}  ${approval.toolName}(${JSON.stringify(approval.args)})  expires ${new Date(approval.expiresAt).toISOString()} (${expires})`);
+      for (const decider of approval.requiredBy ?? []) lines.push(`    required by ${describeCallDecider(decider)}`);
       for (const [name, value] of Object.entries(approval.injectedArgs)) lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
       lines.push(`    decide: durable-agents approve ${workflowId} ${approval.approvalId}   (or reject ... --reason "why")`);
     }

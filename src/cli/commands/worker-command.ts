@@ -1,7 +1,7 @@
 import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { formatDuration } from '../../config/duration';
 import { keepHealthFile } from '../../worker/health-file';
-import { loadTools } from '../../worker/load-tools';
+import { loadTools, loadWorkerExtensions } from '../../worker/load-tools';
 import { DEFAULT_SHUTDOWN_GRACE_MS, parseShutdownGrace, shutdownGraceFromEnvironment } from '../../worker/shutdown-grace';
 import { installRuntimeLogger, startWorker } from '../../worker/start-worker';
 
@@ -25,7 +25,8 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<void
   installRuntimeLogger('agent-worker');
   const target = resolveTemporalTarget();
   const tools = await loadTools({ modulePath: options.tools, demoTools: options.demoTools });
-  const running = await startWorker(target, { tools, taskQueue: options.taskQueue, registerSearchAttributes: options.setup, shutdownGraceMs });
+  const extensions = await loadWorkerExtensions({ modulePath: options.tools });
+  const running = await startWorker(target, { tools, extensions, taskQueue: options.taskQueue, registerSearchAttributes: options.setup, shutdownGraceMs });
   const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
   // The pollers start with run(); the first write comes once they poll.
   const stopHealth = healthFile ? keepHealthFile(running.worker, healthFile) : () => {};
