@@ -37,6 +37,10 @@ export interface BenchStack {
   close(): Promise<void>;
 }
 
+/**
+ * A run that calls `noop` with the same (empty) arguments at every step but the last: runs of more
+ * than loop_detection.max_repeats (10) steps need `loop_detection: false`, or they stop as a loop.
+ */
 export function noopScript(steps: number): ModelScriptInput {
   return {
     replies: [...Array.from({ length: steps - 1 }, () => ({ toolCalls: [{ name: 'noop', args: {} }] })), { text: 'done' }],

@@ -54,7 +54,7 @@ export async function measureReplayCost(stack: BenchStack, rounds: number): Prom
     const run = await closedRun(stack, { name: 'replay-cost', model: `scripted:replay-${steps}`, tools: ['big'], max_steps: steps + 1, offload_threshold: RESULT_BYTES * 2 });
     runs.push({ ...run, label: `${(run.bytes / 1024 / 1024).toFixed(2)} MiB` });
   }
-  const small = await closedRun(stack, { name: 'replay-cost', model: 'scripted:replay-small-steps', tools: ['noop'], max_steps: SMALL_STEPS });
+  const small = await closedRun(stack, { name: 'replay-cost', model: 'scripted:replay-small-steps', tools: ['noop'], max_steps: SMALL_STEPS, loop_detection: false });
   runs.push({ ...small, label: `${SMALL_STEPS} small steps (${small.events} events, ${(small.bytes / 1024 / 1024).toFixed(2)} MiB)` });
   const times = new Map<string, number[]>(runs.map(({ label }) => [label, []]));
   for (let round = 0; round < rounds; round++) {

@@ -83,7 +83,7 @@ export async function measureStepOverhead(eagerOn: BenchStack, eagerOff: BenchSt
 
 /** History bytes that step 5 and step 49 add to one 50-step run. */
 export async function measureHistoryBytes(stack: BenchStack): Promise<void> {
-  const run = await stack.agents.startRun({ config: { name: 'bench', model: 'scripted:steps50', tools: ['noop'], max_steps: 50 }, task: 'go' });
+  const run = await stack.agents.startRun({ config: { name: 'bench', model: 'scripted:steps50', tools: ['noop'], max_steps: 50, loop_detection: false }, task: 'go' });
   await run.result();
   const perStep = historyBytesPerStep((await run.workflow.fetchHistory()).events ?? []);
   const at5 = perStep.get(5) ?? 0;
