@@ -5,29 +5,23 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
-  type Client,
 } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import type { AgentConfig, AgentConfigInput } from '../config/agent-config';
 import { isDuration, parseDuration } from '../config/duration';
 import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
-import type { RunTimeouts } from '../protocol/run-types';
 import { AgentCostUsdAttribute, AgentLastActivityAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
 import {
   THREAD_CLOSED_POLICIES,
   THREAD_POLICIES,
   type AgentThreadInput,
-  type ThreadClosedPolicy,
   type ThreadMessage,
   type ThreadMessageReceipt,
-  type ThreadPolicy,
   type ThreadStatus,
 } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
 import type { agentThread } from '../workflows/agent-thread';
-import type { ArtifactStore } from '../artifacts/artifact-store';
 import { configHashOf, parsedConfigHashOf } from './config-hash';
 import { prepareAgents } from './prepared-agents';
 import { RunHandle, transientServerError } from './run-handle';
@@ -50,48 +44,9 @@ interface ThreadCreation {
 /** How long `send` keeps trying a busy thread or a restarting server. */
 const SEND_RETRY_MS = 60_000;
 
-/** How a thread is created (by its first message) and what each message defaults to. */
-export interface ThreadOptions {
-  /** The agent of a new thread (validated before anything is sent). Not needed to write to a thread that exists. */
-  config?: AgentConfigInput | AgentConfig;
-  /** Configs of the agents the thread's agent may hand off to, by name. */
-  agents?: Record<string, AgentConfigInput | AgentConfig>;
-  /** What messages sent while a turn runs do, unless they say otherwise. Default: `enqueue`. */
-  policy?: ThreadPolicy;
-  /**
-   * What a message to the thread once it closed does: `refuse` (default: `ThreadClosed`) or
-   * `reopen` (a new execution of the same id goes on with the conversation). Set at creation.
-   */
-  whenClosed?: ThreadClosedPolicy;
-  /** Close the thread after this long without a message: a duration (`30d`, `12h`) or milliseconds. Default: never. */
-  idleTimeout?: string | number;
-  /** The resource (a user, a team) the thread belongs to: `AgentResource`, and the memory tools' scope. */
-  resourceId?: string;
-  /** Earlier conversation a new thread starts from. */
-  messages?: Message[];
-  timeouts?: Partial<RunTimeouts>;
-  /** Continue as new at this many history events (default: when Temporal suggests it). */
-  historyEventLimit?: number;
-  historySizeLimitBytes?: number;
-}
+import type { SendOptions, ThreadOptions, ThreadTarget } from './thread-options';
 
-/** How one message is sent. */
-export interface SendOptions {
-  /** Unique per thread; a resend with the same id is answered once. Default: a random id. */
-  messageId?: string;
-  /** This message's policy when a turn is running (default: the thread's). */
-  policy?: ThreadPolicy;
-}
-
-/** Where a `ThreadHandle` sends: the client's connection, namespace and task queue. */
-export interface ThreadTarget {
-  temporal: Client;
-  namespace: string;
-  taskQueue: string;
-  webUiUrl: (workflowId: string) => string | null;
-  /** The workers' artifact store: a continued thread's earlier messages, and what `delete` deletes. */
-  artifacts?: ArtifactStore;
-}
+export type { SendOptions, ThreadOptions, ThreadTarget };
 
 /**
  * One durable conversation, addressed by the id you chose (`support:customer-42`). `send` creates

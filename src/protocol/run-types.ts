@@ -1,15 +1,15 @@
 import type { AgentConfig } from '../config/agent-config';
 import type { Message, Usage } from './messages';
-import type { RunEvent } from './run-events';
-import type { CarriedConversation } from './conversation-base';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
-import type { LoopWatch } from './loop-watch';
 import type { CallDecider } from './call-deciders';
 import type { HookFailureReport } from './hook-types';
+import type { CarriedState } from './carried-state';
 
-// The workflow's activity inputs and results live in activity-types.ts; they are part of this module's surface too.
+// The workflow's activity inputs and results live in activity-types.ts, what a continuation carries
+// in carried-state.ts; they are part of this module's surface too.
 export type * from './activity-types';
+export type * from './carried-state';
 
 /**
  * Serialisable shapes that cross the workflow boundary: run input and result, activity inputs and
@@ -100,47 +100,6 @@ export interface HandoffRecord {
   from: string;
   to: string;
   step: number;
-}
-
-/** What a run hands to its continuation: the conversation and the counters, nothing in flight. */
-export interface CarriedState {
-  /** Runs that continued before conversations were carried by reference: the whole conversation. */
-  messages?: Message[];
-  /** The conversation by reference: a snapshot in the artifact store, its head and last text. */
-  conversation?: CarriedConversation;
-  taskIndex: number;
-  step: number;
-  usage: UsageSummary;
-  /** The newest tool results (all of them in runs that continued before the bound; none when `toolResultsRef` holds them). */
-  toolResults: ToolResult[];
-  /** The newest tool results by reference: an artifact the previous execution wrote (runs since the `carried-references` patch). */
-  toolResultsRef?: StoredToolResults;
-  /** Tool results of the run so far, the earlier runs' included (absent: `toolResults.length`). */
-  toolResultCount?: number;
-  plan: PlanArtifact | null;
-  compactions: number;
-  /** The newest events, so live readers keep their place (event numbers continue). */
-  recentEvents: RunEvent[];
-  /** The number of the previous execution's newest event, carried or not: numbering goes on after it. */
-  lastEventSeq?: number;
-  continuations: number;
-  /** Steps taken before the current agent took over (its max_steps counts from here). */
-  stepBase?: number;
-  handoffs?: HandoffRecord[];
-  /** Loop detection's memory (its newest calls, whether it nudged); absent when the run made no tool call yet. */
-  loopWatch?: LoopWatch;
-  /** The instructions an instructions provider gave this agent (the next execution uses them, not a new answer). */
-  instructions?: string;
-}
-
-/**
- * The newest summarised tool results of a run, kept in the artifact store while a continued run
- * carries only this reference: the run reads them back once, when its result needs them.
- */
-export interface StoredToolResults {
-  artifactId: string;
-  /** How many results the artifact holds (at most KEPT_TOOL_RESULTS). */
-  count: number;
 }
 
 /**
