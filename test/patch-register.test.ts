@@ -14,6 +14,7 @@ import * as register from '../src/workflows/patches';
 import { MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
 import { upgradeConfig } from '../src/config/upgrade-config';
 import type { AgentRunInput, RunToolInput } from '../src/protocol/run-types';
+import type { CarriedThreadState } from '../src/protocol/thread-types';
 import { callFingerprint, emptyLoopWatch, findLoop, loopDetectionSettings } from '../src/workflows/loop-detection';
 import { matchToolPolicy, toolGate } from '../src/config/tool-policy-rules';
 import { splitInjectedArgs } from '../src/protocol/split-injected-args';
@@ -180,6 +181,14 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   [register.THREAD_LAST_ACTIVITY_PATCH]: (history) =>
     history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name === WireName.agentThreadWorkflow &&
     (history.events ?? []).some((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'modelStep'),
+  // A thread that continued as new (or closed to reopen) carrying recent turns that ran tools.
+  [register.THREAD_CARRIED_TURNS_PATCH]: (history) => {
+    const last = lastEvent(history);
+    const next = last?.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0] ?? last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+    const carried = decoded<{ carriedThread?: CarriedThreadState; reopenWith?: { carriedThread?: CarriedThreadState } }>(next);
+    const turns = carried?.carriedThread?.recentTurns ?? carried?.reopenWith?.carriedThread?.recentTurns ?? [];
+    return turns.some((turn) => turn.toolResults.length > 0 || (turn.toolResultsStored ?? 0) > 0);
+  },
   // A thread created to reopen, that closed.
   [register.THREAD_REOPEN_PATCH]: (history) =>
     decoded<{ settings?: { whenClosed?: string } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.settings?.whenClosed === 'reopen' &&

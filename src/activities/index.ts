@@ -4,6 +4,7 @@ import { createCompactConversation } from './compact-conversation';
 import { createMcpActivities, type McpDependencies } from './mcp-activities';
 import { createSkillActivities, type SkillDependencies } from './skill-activities';
 import { createSaveConversation } from './save-conversation';
+import { createTurnResultActivities } from './carried-turn-results';
 import { createReadCarriedToolResults } from './carried-tool-results';
 import { createLoadForkOrigin } from './load-fork-origin';
 import { createListWorkerTools } from './list-worker-tools';
@@ -39,6 +40,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     checkSearchAttributes: createCheckSearchAttributes(dependencies),
     runLifecycleHooks: createLifecycleHooks(dependencies),
     resolveInstructions: createResolveInstructions(dependencies),
+    ...createTurnResultActivities(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

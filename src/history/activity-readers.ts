@@ -156,6 +156,8 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
   // (the started entry names the origin), the workers' tool listing (its own workflow).
   saveConversation: null,
   readCarriedToolResults: null,
+  storeTurnToolResults: null,
+  readTurnToolResults: null,
   loadForkOrigin: null,
   listWorkerTools: null,
   // A local activity of users' workflows (runAgent): a marker, not an activity of the run.

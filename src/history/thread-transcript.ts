@@ -65,7 +65,7 @@ export function threadTranscriptFromChain(threadId: string, chain: ChainExecutio
   for (const execution of chain) {
     const input = decode<AgentThreadWorkflowInput>(execution.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
     const carried = input?.carriedThread;
-    for (const result of carried?.recentTurns ?? []) results.set(result.turn, result);
+    for (const result of carried?.recentTurns ?? []) keepResult(results, result);
     let current: number | null = carried?.activeTurn?.turn ?? null;
     nextTurn = Math.max(nextTurn, (carried?.turnsCompleted ?? 0) + 1, (current ?? 0) + 1);
     let status = current !== null ? 'running' : 'idle';
@@ -132,9 +132,15 @@ function readResults(event: HistoryEvent, results: Map<number, TurnResult>): voi
   const reply = decode<AwaitTurnReply>(event.workflowExecutionUpdateCompletedEventAttributes?.outcome?.success?.payloads?.[0]);
   if (reply && typeof reply === 'object' && reply.status === 'completed' && reply.result) results.set(reply.result.turn, reply.result);
   const continued = decode<AgentThreadWorkflowInput>(event.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0]);
-  for (const result of continued?.carriedThread?.recentTurns ?? []) results.set(result.turn, result);
+  for (const result of continued?.carriedThread?.recentTurns ?? []) keepResult(results, result);
   const closed = decode<ThreadResult>(event.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0]);
   if (closed?.lastTurn) results.set(closed.lastTurn.turn, closed.lastTurn);
+}
+
+/** Records a carried turn result, unless it came without its tool results (stored by reference) and a whole one is known. */
+function keepResult(results: Map<number, TurnResult>, result: TurnResult): void {
+  if (result.toolResultsStored && results.has(result.turn)) return;
+  results.set(result.turn, result);
 }
 
 /** Updates that carry messages and results in: the turn headers show what they say. */

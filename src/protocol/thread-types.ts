@@ -1,7 +1,7 @@
 // Serialisable shapes of threads (durable multi-turn conversations) that cross the workflow boundary.
 import type { AgentConfig } from '../config/agent-config';
 import type { Message } from './messages';
-import type { AgentRunResult, CarriedState, RunTimeouts, ToolResult, UsageSummary } from './run-types';
+import type { AgentRunResult, CarriedState, RunTimeouts, StoredToolResults, ToolResult, UsageSummary } from './run-types';
 
 /**
  * What happens to a message that arrives while the thread's agent is answering another one:
@@ -96,6 +96,12 @@ export interface TurnResult {
   usage: UsageSummary;
   /** The turn's tool results, newest last (bounded as a run result's). */
   toolResults: ToolResult[];
+  /**
+   * Set on a turn a continued thread carried by reference (`thread-carried-turns`): this many tool
+   * results are in the artifact store, not in `toolResults`. `awaitTurn` (`TurnHandle.result()`)
+   * reads them back; the `thread` query answers without them.
+   */
+  toolResultsStored?: number;
   /** Epoch milliseconds (workflow clock). */
   startedAt: number;
   completedAt: number;
@@ -136,6 +142,12 @@ export type AwaitTurnReply =
   /** The turn is older than the results the thread keeps (`history` has it), or not a turn of this thread. */
   | { status: 'unknown'; turnsCompleted: number };
 
+/** One turn's tool results, as a continued thread stores them (`CarriedThreadState.turnToolResults`). */
+export interface TurnToolResults {
+  turn: number;
+  toolResults: ToolResult[];
+}
+
 /** What a thread carries through continue-as-new besides the run's own state. */
 export interface CarriedThreadState {
   turnsCompleted: number;
@@ -147,6 +159,8 @@ export interface CarriedThreadState {
   seenMessages: Array<[messageId: string, receipt: ThreadMessageReceipt]>;
   /** Messages injected into the running turn after the conversation was saved: the next execution injects them. */
   injected?: string[];
+  /** The artifact holding the tool results of the recent turns marked `toolResultsStored`. */
+  turnToolResults?: StoredToolResults;
 }
 
 /** The input of the `agentThread` workflow as a client writes it (built by `AgentClient.thread(...).send`). */

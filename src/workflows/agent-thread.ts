@@ -3,6 +3,7 @@ import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import type { AgentThreadWorkflowInput, ThreadResult } from '../protocol/thread-types';
 import { restoreCarriedToolResults } from './carried-tool-results';
+import { restoreTurnToolResults } from './carried-turn-results';
 import { spentUsd } from './agent-loop';
 import { firstStep } from './loop-decisions';
 import { installRunHandlers } from './run-handlers';
@@ -152,6 +153,8 @@ async function closeThread(state: RunState, book: ThreadBook, input: AgentThread
   state.events.push({ type: 'thread-closed', reason: book.closedReason, turnsCompleted: book.turnsCompleted });
   showThreadStatus(state, book, 'closed');
   await condition(allHandlersFinished);
+  const lastTurn = book.recentTurns.at(-1);
+  if (lastTurn) await restoreTurnToolResults(state, book, lastTurn.turn);
   const result: ThreadResult = { turnsCompleted: book.turnsCompleted, closedReason: book.closedReason, usage: state.usage, lastTurn: book.recentTurns.at(-1) ?? null };
   if (input.settings.whenClosed === 'reopen' && patched(THREAD_REOPEN_PATCH)) result.reopenWith = await reopenInput(state, book, input);
   return result;

@@ -57,6 +57,8 @@ export const LOOP_DETECTION_PATCH = 'loop-detection';
 export const THREAD_LAST_ACTIVITY_PATCH = 'thread-last-activity';
 /** A thread whose `whenClosed` is `reopen` saves its conversation when it closes and returns the input that reopens it. */
 export const THREAD_REOPEN_PATCH = 'thread-reopen';
+/** A continuing thread stores its recent turns' tool results (one activity) and carries a reference. */
+export const THREAD_CARRIED_TURNS_PATCH = 'thread-carried-turns';
 
 /** Runs with a cost limit check it around model calls; runs started with `AgentCostUsd` keep it current. */
 export const COST_ACCOUNTING_PATCH = 'cost-accounting';
@@ -281,6 +283,18 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['thread-reopen-closed/since-thread-reopen.json', 'thread-reopened/since-thread-reopen.json'],
       without: [],
       missing: { without: 'threads could not be created with whenClosed before this patch, so no history passes its code without the marker' },
+    },
+  },
+  {
+    id: THREAD_CARRIED_TURNS_PATCH,
+    added: '2026-11-24',
+    changed:
+      "A thread that continues as new (or closes to be reopened) with recent turns that ran tools stores those turns' tool results in the artifact store (the `storeTurnToolResults` activity) and carries each turn without them (`toolResultsStored`, and `turnToolResults` naming the artifact); `awaitTurn` for such a turn reads them back first (`readTurnToolResults`, once per execution). Before, the 20 recent turns were carried with up to 50 tool results each, which could pass the payload limit. Threads whose recent turns ran no tool carry them as before, with no marker.",
+    stage: 'patched',
+    histories: {
+      with: ['thread-carried-turns/since-thread-carried-turns.execution-2-of-5.json', 'thread-carried-turns/since-thread-carried-turns.execution-4-of-5.json'],
+      without: [],
+      missing: { without: "no recorded thread continued as new while a recent turn held tool results before this patch (the thread-continued recording continued inside the first turn that ran a tool)" },
     },
   },
 ];

@@ -1,5 +1,5 @@
 // A thread's bookkeeping: queued messages, the running turn, recent results, seen message ids. Pure.
-import type { UsageSummary } from '../protocol/run-types';
+import type { StoredToolResults, UsageSummary } from '../protocol/run-types';
 import type {
   CarriedThreadState,
   QueuedThreadMessage,
@@ -7,6 +7,7 @@ import type {
   ThreadMessageReceipt,
   ThreadPolicy,
   TurnResult,
+  TurnToolResults,
 } from '../protocol/thread-types';
 import type { RefusalType } from '../protocol/message-validation';
 
@@ -40,6 +41,8 @@ export class ThreadBook {
   closedReason: string | null = null;
   /** Set while the execution waits to continue as new: waiting `awaitTurn` calls answer `continued`. */
   continuing = false;
+  /** Where the carried recent turns' tool results are (`toolResultsStored`), until they are read back. */
+  storedTurnResults: StoredToolResults | null;
 
   constructor(
     private readonly configHash: string,
@@ -50,6 +53,7 @@ export class ThreadBook {
     this.queued = [...(carried?.queued ?? [])];
     this.recentTurns = [...(carried?.recentTurns ?? [])];
     this.seen = new Map((carried?.seenMessages ?? []).map(([messageId, receipt]) => [messageId, receipt]));
+    this.storedTurnResults = carried?.turnToolResults ?? null;
   }
 
   /** Whether a turn runs or waits: a message with policy `reject` is refused then. */
@@ -118,6 +122,17 @@ export class ThreadBook {
   /** The result of turn `turn`, if the thread still keeps it. */
   resultOf(turn: number): TurnResult | undefined {
     return this.recentTurns.find((result) => result.turn === turn);
+  }
+
+  /** Puts the tool results read back from `storedTurnResults` into the recent turns they belong to. */
+  restoreStoredResults(turns: TurnToolResults[]): void {
+    const byTurn = new Map(turns.map((turn) => [turn.turn, turn.toolResults]));
+    for (const [index, result] of this.recentTurns.entries()) {
+      if (!result.toolResultsStored) continue;
+      const { toolResultsStored: _stored, ...rest } = result;
+      this.recentTurns[index] = { ...rest, toolResults: byTurn.get(result.turn) ?? [] };
+    }
+    this.storedTurnResults = null;
   }
 
   /** What the next execution needs (continue-as-new). */

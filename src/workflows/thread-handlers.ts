@@ -18,6 +18,7 @@ import { refusal, reportIgnoredSignal, validOrRefuse } from './message-refusal';
 import type { RunState } from './run-state';
 import type { ThreadBook } from './thread-book';
 import { showActivity } from './thread-lifecycle';
+import { restoreTurnToolResults } from './carried-turn-results';
 
 /** Who rejects the calls waiting for approval in a turn that a newer message interrupts. */
 const INTERRUPTER = 'thread';
@@ -71,6 +72,8 @@ export function installThreadHandlers(state: RunState, book: ThreadBook, approva
     awaitTurnUpdate,
     async (turn): Promise<AwaitTurnReply> => {
       await condition(() => book.resultOf(turn) !== undefined || book.continuing || book.closedReason !== null || isForgotten(book, turn));
+      // A turn the previous execution carried by reference gets its tool results back first.
+      await restoreTurnToolResults(state, book, turn);
       const result = book.resultOf(turn);
       if (result) return { status: 'completed', result };
       if (book.continuing) return { status: 'continued' };

@@ -16,8 +16,9 @@ import type { CarriedState, ModelUsage, UsageSummary } from '../protocol/run-typ
 import { roundUsd } from '../protocol/model-price';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { AgentLastActivityAttribute, AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
-import type { AgentThreadWorkflowInput, TurnResult } from '../protocol/thread-types';
+import type { AgentThreadWorkflowInput, CarriedThreadState, TurnResult } from '../protocol/thread-types';
 import { carriedState } from './continuation';
+import { carryThreadBook } from './carried-turn-results';
 import { emptyLoopWatch } from './loop-detection';
 import { THREAD_LAST_ACTIVITY_PATCH } from './patches';
 import { enterPhase, RunStop } from './run-lifecycle';
@@ -140,7 +141,7 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
 export async function continueThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput, carry: CarriedState, next: AgentConfig): Promise<never> {
   book.continuing = true;
   await condition(allHandlersFinished);
-  const nextInput = nextThreadInput(state, book, input, carry, next);
+  const nextInput = nextThreadInput(state, input, carry, await carryThreadBook(state, book), next);
   const typedSearchAttributes = workflowInfo()
     .typedSearchAttributes.updateCopy([
       { key: AgentNameAttribute, value: next.name },
@@ -157,16 +158,16 @@ export async function continueThread(state: RunState, book: ThreadBook, input: A
  */
 export async function reopenInput(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<AgentThreadWorkflowInput> {
   const carry = await carriedState(state, state.config, state.step, state.carried?.stepBase ?? 0);
-  return nextThreadInput(state, book, input, carry, state.config);
+  return nextThreadInput(state, input, carry, await carryThreadBook(state, book), state.config);
 }
 
 /** The next execution's input: the thread's own, with the run's carried state and the thread's book. */
-function nextThreadInput(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput, carry: CarriedState, config: AgentConfig): AgentThreadWorkflowInput {
+function nextThreadInput(state: RunState, input: AgentThreadWorkflowInput, carry: CarriedState, carriedBook: CarriedThreadState, config: AgentConfig): AgentThreadWorkflowInput {
   const nextInput: AgentThreadWorkflowInput = {
     ...input,
     config,
     carried: carry,
-    carriedThread: { ...book.carry(), ...(state.injectedQueue.length > 0 ? { injected: [...state.injectedQueue] } : {}) },
+    carriedThread: { ...carriedBook, ...(state.injectedQueue.length > 0 ? { injected: [...state.injectedQueue] } : {}) },
   };
   // The carried conversation holds them.
   delete nextInput.messages;
