@@ -14,17 +14,19 @@ COPY src ./src
 COPY examples ./examples
 COPY docs ./docs
 # prepack runs the build (tsc, then the workflow bundle).
+# The optional peers (S3 client, pg, OpenTelemetry) at the versions this repository tests with.
 RUN npm pack --pack-destination /tmp \
-  && node -p "require('./package-lock.json').packages['node_modules/@aws-sdk/client-s3'].version" > /tmp/s3-client-version
+  && node -e "const lock = require('./package-lock.json'); const meta = require('./package.json').peerDependenciesMeta; console.log(Object.keys(meta).filter((name) => meta[name].optional).map((name) => name + '@' + lock.packages['node_modules/' + name].version).join(' '))" > /tmp/optional-peers
 
 FROM node:22-bookworm-slim
 WORKDIR /app
-COPY --from=build /tmp/durable-agents-*.tgz /tmp/s3-client-version /tmp/
-# With the optional S3 client (the version this repository tests with), so AGENT_ARTIFACT_STORE=s3://…
-# works in the image: without it a worker refuses to start with that setting.
+COPY --from=build /tmp/durable-agents-*.tgz /tmp/optional-peers /tmp/
+# With every optional peer, so each documented worker setting works in the image:
+# AGENT_ARTIFACT_STORE=s3://… (@aws-sdk/client-s3), AGENT_MEMORY_URL (pg), OTEL_* (OpenTelemetry).
+# Without them a worker refuses to start with that setting and names the package.
 RUN npm init -y >/dev/null \
-  && npm install --no-audit --no-fund /tmp/durable-agents-*.tgz "@aws-sdk/client-s3@$(cat /tmp/s3-client-version)" \
-  && rm /tmp/durable-agents-*.tgz /tmp/s3-client-version \
+  && npm install --no-audit --no-fund /tmp/durable-agents-*.tgz $(cat /tmp/optional-peers) \
+  && rm /tmp/durable-agents-*.tgz /tmp/optional-peers \
   && mkdir -p /app/.temporal-data /data && chown node /app/.temporal-data /data
 # Not root. /data (artifacts, AGENT_DATA_DIR) is the node user's; a named volume mounted there
 # starts with that ownership.

@@ -1,10 +1,13 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { PROJECT_ROOT } from '../src/devserver/temporal-cli';
 import { parseDuration } from '../src/config/duration';
 import { DEFAULT_TIMEOUTS } from '../src/protocol/run-types';
+import { telemetryOptionsFromEnvironment } from '../src/telemetry/telemetry-options';
+import { pricesFromEnvironment } from '../src/models/price-file';
 import { buildComposeCheck, runComposeCheck } from './support/compose-check';
 
 /**
@@ -76,11 +79,20 @@ describe('docker-compose.yml', () => {
     expect(maxConnections).toBeGreaterThan(4 * (15 + 5));
   });
 
-  test("gives the worker what its documented options need: the S3 client, AWS credentials, a drain shorter than compose's kill delay", () => {
+  test("gives the worker what its documented options need: every optional peer, the settings' variables, a drain shorter than compose's kill delay", () => {
     const project = JSON.parse(runComposeCheck(checker, { cwd: PROJECT_ROOT, print: true }).stdout) as { services: Record<string, LoadedService> };
     const worker = project.services.worker!;
-    for (const variable of ['AGENT_ARTIFACT_STORE', 'AGENT_S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION']) expect(worker.environment).toHaveProperty(variable);
-    expect(readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8')).toMatch(/npm install [^\n]*durable-agents-\*\.tgz "@aws-sdk\/client-s3@/);
+    const settings = ['AGENT_ARTIFACT_STORE', 'AGENT_S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'AGENT_MEMORY_URL', 'AGENT_MODEL_PRICES', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_PROMETHEUS_PORT'];
+    for (const variable of settings) expect(worker.environment).toHaveProperty(variable);
+    // Left unset in the user's shell, they start the worker with its defaults (no OpenTelemetry, built-in prices, memory in a folder).
+    expect(telemetryOptionsFromEnvironment(worker.environment as NodeJS.ProcessEnv)).toBeNull();
+    expect(pricesFromEnvironment(worker.environment as NodeJS.ProcessEnv)).toEqual({});
+    // The image installs the optional peers the build stage lists: run that listing here.
+    const dockerfile = readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/npm install [^\n]*durable-agents-\*\.tgz \$\(cat \/tmp\/optional-peers\)/);
+    const listing = /node -e "([^"]+)" > \/tmp\/optional-peers/.exec(dockerfile)![1]!;
+    const peers = execFileSync(process.execPath, ['-e', listing], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim().split(' ');
+    for (const name of ['@aws-sdk/client-s3', 'pg', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@temporalio/interceptors-opentelemetry']) expect(peers).toContainEqual(expect.stringMatching(new RegExp(`^${name}@\\d`)));
     const graceMs = parseDuration(worker.environment!.AGENT_WORKER_SHUTDOWN_GRACE!);
     expect(graceMs).toBeGreaterThanOrEqual(DEFAULT_TIMEOUTS.toolMs);
     expect(parseDuration(worker.stop_grace_period!.replace('0s', ''))).toBeGreaterThan(graceMs);

@@ -133,5 +133,9 @@ describe('telemetry options from the environment', () => {
     });
     expect(telemetryOptionsFromEnvironment({ OTEL_EXPORTER_PROMETHEUS_PORT: '9464' })).toEqual({ prometheusPort: 9464, captureMessageContent: false });
     expect(() => telemetryOptionsFromEnvironment({ OTEL_EXPORTER_PROMETHEUS_PORT: 'ninety' })).toThrow('OTEL_EXPORTER_PROMETHEUS_PORT must be a port number');
+    // What compose passes for variables the user's shell does not set: empty strings, read as unset.
+    const composeDefaults = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_PROMETHEUS_PORT: '', OTEL_SERVICE_NAME: '', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: '' };
+    expect(telemetryOptionsFromEnvironment(composeDefaults)).toBeNull();
+    expect(telemetryOptionsFromEnvironment({ ...composeDefaults, OTEL_EXPORTER_PROMETHEUS_PORT: '9464' })).toEqual({ prometheusPort: 9464, captureMessageContent: false });
   });
 });

@@ -28,13 +28,14 @@ export interface AgentTelemetryOptions {
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / OTEL_EXPORTER_OTLP_METRICS_ENDPOINT (each a full URL, as the
  * specification reads them), OTEL_EXPORTER_PROMETHEUS_PORT / _HOST, OTEL_SERVICE_NAME,
  * OTEL_METRIC_EXPORT_INTERVAL (ms), OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true.
- * OTEL_SDK_DISABLED=true turns it all off.
+ * OTEL_SDK_DISABLED=true turns it all off; an empty variable counts as unset.
  * @throws Error naming the variable when a port is not a number.
  * @example
  * const options = telemetryOptionsFromEnvironment(process.env);
  * const telemetry = options ? await startAgentTelemetry(options) : undefined;
  */
-export function telemetryOptionsFromEnvironment(environment: NodeJS.ProcessEnv): AgentTelemetryOptions | null {
+export function telemetryOptionsFromEnvironment(given: NodeJS.ProcessEnv): AgentTelemetryOptions | null {
+  const environment = withoutEmptyValues(given);
   if (environment.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return null;
   const base = environment.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
   const tracesEndpoint = environment.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base}/v1/traces` : undefined);
@@ -57,4 +58,13 @@ export function telemetryOptionsFromEnvironment(environment: NodeJS.ProcessEnv):
     ...(metricInterval !== undefined ? { metricExportIntervalMs: Number(metricInterval) } : {}),
     captureMessageContent: environment.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.toLowerCase() === 'true',
   };
+}
+
+/**
+ * The OTEL_* variables with empty ones dropped: OpenTelemetry's environment specification reads
+ * an empty value as unset, and compose passes `${OTEL_…:-}` as an empty string when the user's
+ * shell has none.
+ */
+function withoutEmptyValues(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(environment).filter(([name, value]) => !name.startsWith('OTEL_') || (value !== undefined && value.trim() !== '')));
 }
