@@ -1,5 +1,5 @@
 // Traces of agent runs in a real OpenTelemetry Collector: the span tree from the caller's span through worker processes (one SIGKILLed), no span twice after replay.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -14,6 +14,8 @@ import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { startAgentTelemetry, type AgentTelemetrySetup } from '../src/telemetry/agent-telemetry-setup';
 import { startCollector, type Collector, type ReceivedSpan } from './support/otel-collector';
 import { eventually } from './support/test-env';
+import { traceWaterfallSvg } from './support/trace-waterfall';
+import { TEST_OUTPUT_DIR } from './support/test-output';
 import { loggedExecutions, startWorkerProcess, type WorkerProcess } from './support/worker-process';
 
 let folder: string;
@@ -148,5 +150,11 @@ describe('traces of an agent run', () => {
     const childInvoke = descendants(trace, child).filter((span) => span.name.startsWith('invoke_agent '));
     expect(childInvoke).toHaveLength(1);
     expect(descendants(trace, childInvoke[0]!).filter((span) => span.name.startsWith('chat '))).toHaveLength(1);
+
+    // The trace drawn for review (docs/images/run-trace.svg is one such drawing): a bar per span.
+    const drawing = traceWaterfallSvg(trace, 'A traced agent run: parallel tools, an approval, a sub-agent, a worker SIGKILLed');
+    expect(drawing.match(/ rx="2" /g)).toHaveLength(trace.length);
+    mkdirSync(TEST_OUTPUT_DIR, { recursive: true });
+    writeFileSync(path.join(TEST_OUTPUT_DIR, 'run-trace.svg'), drawing);
   }, 240_000);
 });
