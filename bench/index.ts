@@ -23,6 +23,7 @@ import { measureTracingOverhead } from './tracing';
 import { measureThreads, threadScripts } from './threads';
 import { measureReplayCost, replayCostScripts } from './replay-cost';
 import { measureParkedThreads, measureParkedThreadsScale } from './parked-threads';
+import { measureClusterSpeed } from './cluster-speed';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -34,6 +35,8 @@ const PARKED_RUNS = Number(process.env.BENCH_PARKED_RUNS ?? 200);
 const PARKED_SCALE = Number(process.env.BENCH_PARKED_SCALE ?? 10_000);
 const PARKED_THREADS = Number(process.env.BENCH_PARKED_THREADS ?? 10_000);
 /** Threads of `parked-threads-scale` that answer a second message (spread over all of them). */
+/** Concurrent runs per batch in `cluster-speed`. */
+const CLUSTER_RUNS = Number(process.env.BENCH_CLUSTER_RUNS ?? 20);
 const PARKED_THREADS_SAMPLE = Number(process.env.BENCH_PARKED_THREADS_SAMPLE ?? 500);
 
 async function main(): Promise<void> {
@@ -82,6 +85,8 @@ async function main(): Promise<void> {
       ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
       // Opt-in (about 10 minutes for 10,000 threads): BENCH_ONLY=parked-threads-scale BENCH_PARKED_THREADS=10000.
       ['parked-threads-scale', () => (ONLY?.includes('parked-threads-scale') ? measureParkedThreadsScale(eagerOn, folder, PARKED_THREADS, PARKED_THREADS_SAMPLE) : Promise.resolve())],
+      // Opt-in (it starts PostgreSQL and a Temporal server): BENCH_ONLY=cluster-speed BENCH_CLUSTER_RUNS=20.
+      ['cluster-speed', () => (ONLY?.includes('cluster-speed') ? measureClusterSpeed(eagerOn, ROUNDS, CLUSTER_RUNS) : Promise.resolve())],
       ['parked-memory', async () => {
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);

@@ -191,11 +191,13 @@ describe('human-in-the-loop approvals', () => {
 });
 
 describe('decisions around server restarts', () => {
-  it('retries unavailable, busy and timed-out servers, and nothing else', () => {
+  it('retries unavailable, busy and timed-out servers and workflow tasks being retried, and nothing else', () => {
     const grpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
     expect(transientServerError(new Error('wrapped', { cause: grpcError(14, 'UNAVAILABLE: No connection established') }))).toBe('server unavailable');
     expect(transientServerError(grpcError(8, 'RESOURCE_EXHAUSTED: Workflow is busy.'))).toBe('server busy');
     expect(transientServerError(grpcError(4, 'DEADLINE_EXCEEDED'))).toBe('deadline exceeded');
+    expect(transientServerError(grpcError(9, 'Unable to perform workflow execution update due to Workflow Task in failed state.'))).toBe('workflow task being retried');
+    expect(transientServerError(grpcError(9, 'FAILED_PRECONDITION: something else'))).toBeNull();
     expect(transientServerError(grpcError(5, 'NOT_FOUND: workflow not found'))).toBeNull();
     expect(transientServerError(new Error("no approval 'x' in this run"))).toBeNull();
   });

@@ -32,12 +32,13 @@ export interface DecideOptions {
 }
 
 /** gRPC status codes (from @grpc/grpc-js, which is not a dependency of this package). */
-const grpcStatus = { DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, ABORTED: 10, UNAVAILABLE: 14 } as const;
+const grpcStatus = { DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, FAILED_PRECONDITION: 9, ABORTED: 10, UNAVAILABLE: 14 } as const;
 
 /**
  * Why an error is worth retrying (a restarting or overloaded server), or null when it is not: the
  * gRPC status codes UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED ("Workflow is busy") and
- * ABORTED, anywhere in the error's causes, and an update whose RPC timed out.
+ * ABORTED, FAILED_PRECONDITION for a workflow task being retried, anywhere in the error's causes,
+ * and an update whose RPC timed out.
  */
 export function transientServerError(error: unknown): string | null {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 6; current = current.cause, depth++) {
@@ -47,6 +48,10 @@ export function transientServerError(error: unknown): string | null {
     if (code === grpcStatus.UNAVAILABLE) return 'server unavailable';
     if (code === grpcStatus.DEADLINE_EXCEEDED) return 'deadline exceeded';
     if (code === grpcStatus.ABORTED) return 'aborted by the server';
+    // The server refuses updates and queries while a workflow task is retried (its third attempt
+    // on, after failures or timeouts: a worker stalled or overloaded); they are taken once a
+    // worker completes the task.
+    if (code === grpcStatus.FAILED_PRECONDITION && /workflow task in failed state/i.test(current.message)) return 'workflow task being retried';
   }
   return null;
 }
