@@ -1,10 +1,14 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { StartRunOptions } from '../src/client/agent-client';
+import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import { startConsole, type RunningConsole } from '../src/console/console-server';
+import { defineTool } from '../src/tools/define-tool';
 import { ErrorCode } from '../src/protocol/errors';
 import { findOrInstallChromium } from './support/chromium';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
@@ -21,6 +25,9 @@ const SCREENSHOTS = path.resolve(__dirname, '..', '.test-output', 'console');
 const tokens = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef' };
 const streamedAnswer = 'Our refund policy: you can return any item within thirty days of delivery, in its original packaging, and we refund the full price to the card you paid with.';
 const testTools = createTestTools();
+const longReport = Array.from({ length: 120 }, (_, line) => `line ${line + 1}: all systems nominal`).join('\n');
+const report = defineTool({ name: 'report', description: 'A long status report.', parameters: z.object({}), execute: () => longReport });
+let artifactFolder: string;
 let env: TestEnvironment;
 let consoleServer: RunningConsole;
 let browser: Browser;
@@ -28,18 +35,23 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  artifactFolder = mkdtempSync(path.join(os.tmpdir(), 'console-artifacts-'));
+  const artifacts = new FolderArtifactStore(artifactFolder);
   env = await createTestEnvironment({
-    tools: testTools.tools,
+    tools: [...testTools.tools, report],
+    artifacts,
     scripts: {
       deploy: {
         replies: [{ text: 'I will deploy the API now.', toolCalls: [{ name: 'echo', args: { text: 'deploy api to production', ui_request_id: 'ticket-4711' } }] }, { text: 'Deployed: {{tool:echo}}' }],
       },
       sum: { replies: [{ toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] }, { text: 'The sum is {{tool:add}}' }] },
+      report: { replies: [{ toolCalls: [{ name: 'report', args: {} }] }, { text: 'All nominal.' }] },
       chat: { replies: [{ text: 'Hello! Ask me about refunds.' }, { text: streamedAnswer, streamMs: 120 }] },
     },
   });
   consoleServer = await startConsole({
     agents: env.agents,
+    artifacts,
     port: 0,
     pollMs: 500,
     access: {
@@ -58,6 +70,7 @@ afterAll(async () => {
   await browser?.close();
   await consoleServer?.close();
   await env?.close();
+  if (artifactFolder) rmSync(artifactFolder, { recursive: true, force: true });
 });
 
 function gated(script: string): StartRunOptions['config'] {
@@ -199,6 +212,28 @@ describe('the console in a browser', () => {
     const forkId = /Started (\S+), a fork/.exec((await alice.locator('#notice').textContent()) ?? '')![1]!;
     await expect(env.agents.getRun(forkId).result()).resolves.toMatchObject({ output: 'Deployed: deploy api to production' });
     expect(dialogs).toEqual(['Cancel this run?', "Start a new run from this run's conversation?"]);
+
+    // The run list finds the fork by its id prefix and links it to its origin.
+    await eventually(async () => {
+      await alice.goto(`${consoleServer.url}/runs?q=${encodeURIComponent(forkId)}`);
+      return (await alice.locator('tbody tr').count()) === 1;
+    });
+    await expect(alice.locator('tbody tr').textContent()).resolves.toContain(`fork of ${finished.workflowId}`);
+    await expect(alice.locator(`tbody a[href="/runs/${finished.workflowId}"]`).count()).resolves.toBe(1);
+  });
+
+  it('shows a tool result stored outside the history when asked for it', async () => {
+    const run = await env.agents.startRun({ config: { name: 'reporter', model: 'scripted:report', tools: ['report'], offload_threshold: 1_000 }, task: 'Report', workflowId: `console-offload-${randomUUID().slice(0, 8)}` });
+    await run.result();
+    const alice = await signedIn(tokens.alice);
+    await alice.goto(`${consoleServer.url}/runs/${run.workflowId}`);
+    const card = alice.locator('[data-tool="report"]');
+    expect((await card.locator('pre').last().textContent())!.length).toBeLessThan(longReport.length);
+    await card.locator('button[data-artifact]').click();
+    await card.locator('pre', { hasText: 'line 120: all systems nominal' }).waitFor();
+    await expect(card.locator('pre').last().textContent()).resolves.toBe(longReport);
+    const elsewhere = await alice.context().request.get(`${consoleServer.url}/runs/${run.workflowId.replace('offload', 'other')}/artifacts/x`);
+    expect(elsewhere.status()).toBe(404);
   });
 
   it('refuses actions without a token, without the CSRF token, and decisions the approver rules forbid', async () => {

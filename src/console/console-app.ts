@@ -134,7 +134,11 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     const artifactId = context.req.param('artifactId');
     if (!options.artifacts) return context.text('The console has no artifact store (start it with the workers\' artifact settings).', 404);
     // Only an artifact the run's own history names: an id alone does not open another run's data.
-    const data = await readRunPage(agents, context.req.param('id'));
+    const data = await readRunPage(agents, context.req.param('id')).catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return null;
+      throw error;
+    });
+    if (!data) return context.text('No such run.', 404);
     const named = (data.transcript?.entries ?? data.thread?.turns.flatMap((turn) => turn.entries) ?? []).some(
       (entry) => entry.kind === 'tool' && entry.result?.metadata.offloaded_artifact_id === artifactId,
     );

@@ -76,13 +76,14 @@ export function runStream(context: Context, agents: AgentClient, workflowId: str
         await stream.sleep(pollMs);
       }
     })();
+    // The page was rendered just before: the first look only sets where the feed starts from.
     let cursor: number | null = null;
-    let open = true;
+    let open: boolean | null = null;
     while (!aborted.signal.aborted) {
-      const page: EventPage | null = open ? await run.workflow.query(eventsQuery, cursor ?? 0, 500).catch(() => null) : null;
       const stillOpen = await run.workflow.describe().then((description) => description.status.name === 'RUNNING', () => open);
+      const page: EventPage | null = stillOpen ? await run.workflow.query(eventsQuery, cursor ?? 0, 500).catch(() => null) : null;
       const moved = page !== null && cursor !== null && page.nextCursor !== cursor;
-      if (moved || stillOpen !== open) await stream.writeSSE({ event: 'changed', data: '' });
+      if (moved || (open !== null && stillOpen !== open)) await stream.writeSSE({ event: 'changed', data: '' });
       if (page) cursor = page.nextCursor;
       open = stillOpen;
       await stream.sleep(pollMs);

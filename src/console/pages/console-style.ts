@@ -47,6 +47,6 @@ th { font-size: 0.85rem; color: var(--muted); }
 .tool { border-left: 4px solid var(--accent); }
 .marker { text-align: center; color: var(--muted); font-size: 0.85rem; border-top: 1px dashed var(--line); padding-top: 4px; }
 .failure { color: var(--bad); }
-#live:empty { display: none; } #live { border-style: dashed; }
+#live-box:has(#live:empty) { display: none; } #live-box { border-style: dashed; }
 #stale[hidden] { display: none; } #stale { position: sticky; top: 0; background: var(--warn); color: #000; padding: 6px 12px; border-radius: 6px; }
 `;
