@@ -80,7 +80,7 @@ export function isLoopbackHost(host: string): boolean {
 export function assertAccessFitsHost(host: string, access: ConsoleAccess): void {
   if (isLoopbackHost(host) || (access.tokens?.length ?? 0) > 0 || access.trustedHeader) return;
   const problem = `host: ${host} is reachable from other machines; give tokens or a trusted_header (--access <file>), or bind to 127.0.0.1`;
-  throw new AgentConfigError(`The console refuses to start without sign-in on ${host}`, [problem]);
+  throw new AgentConfigError(`The console refuses to start without sign-in: ${problem}`, [problem]);
 }
 
 /** Whether `identity` may decide a call of `toolName` under `rules` (see `ApproverRule`). */

@@ -2,7 +2,7 @@
 import { artifactStoreFromEnvironment } from '../../artifacts/artifact-store-from-environment';
 import { AgentClient } from '../../client/agent-client';
 import { resolveTemporalTarget } from '../../connection/temporal-target';
-import { readConsoleAccess } from '../../console/console-access';
+import { assertAccessFitsHost, readConsoleAccess } from '../../console/console-access';
 import { startConsole } from '../../console/console-server';
 import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
@@ -21,13 +21,15 @@ export async function consoleCommand(options: ConsoleCommandOptions): Promise<vo
   const port = options.port === undefined ? 4300 : Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new AgentConfigError(`--port: expected a port number, got '${options.port}'`, [`--port: ${options.port}`]);
   const access = options.access ? readConsoleAccess(options.access) : {};
+  const host = options.host ?? '127.0.0.1';
+  assertAccessFitsHost(host, access); // before connecting: a user error needs no server
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
   try {
     const running = await startConsole({
       agents,
       access,
       artifacts: artifactStoreFromEnvironment(),
-      host: options.host ?? '127.0.0.1',
+      host,
       port,
       ...(options.requestLog ? { log: (line: string) => console.log(line) } : {}),
     });
