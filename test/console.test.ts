@@ -103,8 +103,9 @@ async function inboxCard(page: Page, workflowId: string) {
 describe('the console in a browser', () => {
   it('shows a pending approval in the inbox, approves it as the signed-in person, and the run page follows live', async () => {
     const run = await env.agents.startRun({ config: gated('deploy'), task: 'Deploy the API', workflowId: `console-approve-${randomUUID().slice(0, 8)}` });
-    const alice = await signedIn(tokens.alice);
+    const [alice, bob] = await Promise.all([signedIn(tokens.alice), signedIn(tokens.bob)]);
     const card = await inboxCard(alice, run.workflowId);
+    await inboxCard(bob, run.workflowId); // bob watches the inbox: alice's decision reaches it live
     await expect(card.textContent()).resolves.toContain('deploy api to production');
     const text = (await card.textContent()) ?? '';
     expect(text).toContain('echo');
@@ -123,6 +124,7 @@ describe('the console in a browser', () => {
     await card.locator('button.approve').click();
     await alice.locator('#notice', { hasText: 'approved by alice@example.com' }).waitFor();
     await alice.locator(`article[data-approval^="${run.workflowId}/"]`).waitFor({ state: 'detached' });
+    await bob.locator(`article[data-approval^="${run.workflowId}/"]`).waitFor({ state: 'detached', timeout: 20_000 });
 
     await expect(run.result()).resolves.toMatchObject({ output: 'Deployed: deploy api to production' });
     await runPage.locator('#finished').waitFor({ timeout: 20_000 });
