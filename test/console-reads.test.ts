@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decideApproval } from '../src/console/console-actions';
+import { startConsole } from '../src/console/console-server';
 import { readInbox, readRunPage } from '../src/console/console-reads';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
-/** What the console reads and decides for threads (the browser tests use runs), on the real dev server and worker. */
+/** What the console reads and decides for threads (the browser tests use runs), and sign-in through a proxy's header, on the real dev server and worker. */
 
 const testTools = createTestTools();
 let env: TestEnvironment;
@@ -50,5 +51,20 @@ describe('the console on threads', () => {
     const decided = page.thread!.turns[0]!.entries.filter((entry) => entry.kind === 'update' && entry.name === 'decideApproval');
     expect(decided.map((entry) => (entry as { payload: { decidedBy: string } }).payload.decidedBy)).toEqual([won[0]!.decidedBy]);
     await thread.close();
+  });
+
+  it('takes the identity from a trusted proxy header, and refuses requests without it', async () => {
+    const running = await startConsole({ agents: env.agents, port: 0, access: { trustedHeader: 'X-Forwarded-User' } });
+    try {
+      const signedIn = await fetch(`${running.url}/runs`, { headers: { 'X-Forwarded-User': 'dana@example.com', Accept: 'text/html' } });
+      expect(signedIn.status).toBe(200);
+      expect(await signedIn.text()).toContain('<strong id="identity">dana@example.com</strong>');
+      const anonymous = await fetch(`${running.url}/runs`, { headers: { Accept: 'application/json' } });
+      expect(anonymous.status).toBe(401);
+      const withoutCsrf = await fetch(`${running.url}/runs/x/cancel`, { method: 'POST', headers: { 'X-Forwarded-User': 'dana@example.com' } });
+      expect(withoutCsrf.status).toBe(403);
+    } finally {
+      await running.close();
+    }
   });
 });
