@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import ts from 'typescript';
 
 /**
- * The public API is what the four entry points re-export, and exactly the names listed below: a
+ * The public API is what the five entry points re-export, and exactly the names listed below: a
  * name added or removed fails here until the list says so, so the surface changes only on purpose.
  * Every export carries TSDoc: values (functions, classes, consts) a description and an `@example`;
  * types a description; the public methods of exported classes a description. The check reads the
@@ -17,6 +17,7 @@ const entryPoints: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'durable-agents/worker', file: 'src/worker/index.ts' },
   { name: 'durable-agents/workflow', file: 'src/workflow-api/index.ts' },
   { name: 'durable-agents/testing', file: 'src/testing/index.ts' },
+  { name: 'durable-agents/console', file: 'src/console/index.ts' },
 ];
 
 /** What users write, by entry point (sorted as `Array.prototype.sort` sorts). */
@@ -68,6 +69,10 @@ const publicNames: Record<string, string[]> = {
     'AgentTestServer', 'AgentTestWorker', 'AgentTestWorkerOptions', 'ModelScript', 'ModelScriptInput', 'ScriptedCall',
     'ScriptedModel', 'ScriptedModelOptions', 'ScriptedReply', 'agentSearchAttributes', 'loadModelScript', 'modelScriptSchema',
     'startAgentTestWorker',
+  ],
+  'durable-agents/console': [
+    'ApproverRule', 'ConsoleAccess', 'ConsoleOptions', 'ConsoleServerOptions', 'RunningConsole', 'consoleRequestListener', 'createConsoleApp',
+    'readConsoleAccess', 'startConsole',
   ],
 };
 

@@ -25,6 +25,7 @@ const commands = {
   thread: () => import('./commands/thread-commands'),
   chat: () => import('./commands/chat-command'),
   memory: () => import('./commands/memory-command'),
+  console: () => import('./commands/console-command'),
 };
 
 /**
@@ -247,6 +248,16 @@ program
   .option('--resource <id>', 'the resource (a user, a team) a new thread belongs to')
   .option('--task-queue <name>', 'task queue of the workers')
   .action(async (options) => (await commands.chat()).chatCommand(options));
+
+program
+  .command('console')
+  .description('the web console: approvals inbox, runs and threads as conversations, live (docs/console.md)')
+  .option('--port <port>', 'port (default 4300)')
+  .option('--host <address>', 'address to listen on (default 127.0.0.1; any other needs --access with tokens or a trusted header)')
+  .option('--access <file>', 'sign-in tokens, trusted proxy header and approver rules (YAML or JSON)')
+  .option('--task-queue <name>', 'task queue of the workers (for forks)')
+  .option('--request-log', 'print a line per request (method, path, status, identity)')
+  .action(async (options) => (await commands.console()).consoleCommand(options));
 
 program
   .command('demo')
