@@ -29,7 +29,7 @@ export { AgentClient } from './client/agent-client';
 export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
 export type { ForkOptions } from './client/fork';
 export { evaluateRuns } from './client/evaluation/evaluate';
-export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary } from './client/evaluation/evaluate';
+export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary, StepDivergence } from './client/evaluation/evaluate';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
 export { ThreadHandle } from './client/thread-handle';

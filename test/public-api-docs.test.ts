@@ -29,7 +29,7 @@ const publicNames: Record<string, string[]> = {
     'HandoffRecord', 'HookFailureReport', 'HookPoint', 'InvalidMessageError', 'JsonSchema', 'LiveSnapshot', 'McpServerConfig',
     'Message', 'ModelTextSnapshot', 'ModelUsage', 'PendingApprovals', 'PlanArtifact', 'ProgressNote', 'QueuedThreadMessage',
     'RetryableToolError', 'RunComparison', 'RunEvent', 'RunEventType', 'RunHandle', 'RunPhase', 'RunStatus', 'RunSummary',
-    'RunTimeouts', 'SearchAttributesMissingError', 'SendOptions', 'StartRunOptions', 'StopReason', 'TemporalTarget',
+    'RunTimeouts', 'SearchAttributesMissingError', 'SendOptions', 'StartRunOptions', 'StepDivergence', 'StopReason', 'TemporalTarget',
     'TemporalUnreachableError', 'ThreadClosedPolicy', 'ThreadDeletion', 'ThreadError', 'ThreadFilter', 'ThreadHandle', 'ThreadMessageReceipt',
     'ThreadOptions', 'ThreadPhase', 'ThreadPolicy', 'ThreadResult', 'ThreadSettings', 'ThreadStatus', 'ThreadSummary',
     'ThreadTranscript', 'Tool', 'ToolCall', 'ToolContext', 'ToolDecision', 'ToolDefinition', 'ToolMessage', 'ToolPolicyAction',

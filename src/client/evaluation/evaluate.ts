@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isGrpcServiceError } from '@temporalio/client';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../../config/agent-config';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { resolveHandoffAgents } from '../../config/handoff-agents';
@@ -82,6 +83,11 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   const recorded = await Promise.all(ids.map((id) => readRunRecord(agents.temporal, id)));
   const fork = recorded.find((record) => record.input.fork);
   if (fork) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${fork.workflowId} is a fork: its conversation began in ${fork.input.fork!.workflowId}; evaluate that run instead`);
+  const replayed = recorded.find((record) => record.input.replay);
+  if (replayed) {
+    const { replay } = replayed.input;
+    throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${replayed.workflowId} is an evaluation run (of ${replay!.workflowId}, evaluation ${replay!.evaluation}): evaluate the recorded run ${replay!.workflowId} instead`);
+  }
   await assertWorkersHaveTools(agents.temporal, agents.taskQueue, [config, ...Object.values(handoffAgents)]);
 
   const evaluation = `eval-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomUUID().slice(0, 4)}`;
@@ -119,7 +125,13 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   return { evaluation, agent: config.name, model: config.model, liveTools, runs, total: totals(runs), maxDiverged, passed: diverged <= maxDiverged };
 }
 
-/** The recorded runs: the ids given, or the completed, top-level runs the query finds that are neither evaluation runs nor forks. */
+/**
+ * The recorded runs: the ids given, or the completed, top-level runs the query finds that are
+ * neither evaluation runs nor forks. The query is matched against every execution of a run's
+ * continue-as-new chain: a handoff starts a new execution under the next agent's `AgentName`, so
+ * `AgentName='triage'` finds a run that triage handed off to billing by its first execution
+ * (status continued-as-new); whether the run completed is then read from its latest execution.
+ */
 async function recordedRunIds(agents: AgentClient, options: EvaluationOptions): Promise<string[]> {
   if ((options.runs?.length ?? 0) > 0 === Boolean(options.query)) {
     throw new AgentRuntimeError(ErrorCode.evaluationRefused, 'Give the recorded runs either by id (--runs) or by a query (--query), not both and not neither');
@@ -127,14 +139,34 @@ async function recordedRunIds(agents: AgentClient, options: EvaluationOptions): 
   if (options.runs?.length) return [...new Set(options.runs)];
   const limit = options.limit ?? 50;
   const ids: string[] = [];
-  for await (const execution of agents.temporal.workflow.list({ query: options.query })) {
-    const attributes = execution.typedSearchAttributes;
-    if (execution.status.name !== 'COMPLETED' || execution.parentExecution || attributes.get(AgentEvaluationAttribute) || attributes.get(AgentForkOfAttribute)) continue;
-    if (!ids.includes(execution.workflowId)) ids.push(execution.workflowId);
-    if (ids.length >= limit) break;
+  const seen = new Set<string>();
+  try {
+    for await (const execution of agents.temporal.workflow.list({ query: options.query })) {
+      if (seen.has(execution.workflowId)) continue;
+      seen.add(execution.workflowId);
+      const status = execution.status.name;
+      if ((status !== 'COMPLETED' && status !== 'CONTINUED_AS_NEW') || execution.parentExecution) continue;
+      const latest = status === 'COMPLETED' ? execution : await agents.temporal.workflow.getHandle(execution.workflowId).describe();
+      const attributes = latest.typedSearchAttributes;
+      if (latest.status.name !== 'COMPLETED' || attributes.get(AgentEvaluationAttribute) || attributes.get(AgentForkOfAttribute)) continue;
+      ids.push(execution.workflowId);
+      if (ids.length >= limit) break;
+    }
+  } catch (error) {
+    // The server refuses a query it cannot parse (or one naming an unknown attribute): bad input, not a failure.
+    if (isInvalidArgument(error)) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `--query: the server refused the visibility query ${JSON.stringify(options.query)}: ${(error as Error).message}`);
+    throw error;
   }
   if (ids.length === 0) throw new AgentRuntimeError(ErrorCode.runNotFound, `No completed agent runs match the query: ${options.query}`);
   return ids;
+}
+
+function isInvalidArgument(error: unknown): boolean {
+  // gRPC status 3 is INVALID_ARGUMENT; the SDK wraps the gRPC error in a ServiceError's cause.
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (isGrpcServiceError(current) && current.code === 3) return true;
+  }
+  return false;
 }
 
 function totals(runs: RunComparison[]): EvaluationReport['total'] {
@@ -174,5 +206,5 @@ async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) 
 }
 
 // The comparison and record types are part of the report.
-export type { RunComparison, RunSummary } from './compare';
+export type { RunComparison, RunSummary, StepDivergence } from './compare';
 export type { RunRecord } from './run-record';

@@ -31,9 +31,18 @@ function renderRun(run: RunComparison): string[] {
       ` · tool calls: ${run.firstDivergentStep === null ? 'same' : `diverge at step ${run.firstDivergentStep}`} · unmatched: ${run.unmatchedToolCalls.length}`,
     `  steps ${recorded.steps} → ${evaluation.steps} (${recorded.stopReason} → ${evaluation.stopReason}) · tokens ${tokens(recorded.tokensByModel)} → ${tokens(evaluation.tokensByModel)} · time ${seconds(recorded.wallTimeMs)} → ${seconds(evaluation.wallTimeMs)}`,
   );
+  if (run.divergence) lines.push(`  ${describeDivergence(run.divergence)}`);
   for (const call of run.unmatchedToolCalls) lines.push(`  not recorded: step ${call.step} ${oneLine(call.call, 160)}`);
   if (!run.sameAnswer) lines.push(`  recorded answer: ${oneLine(recorded.output, 200)}`, `  new answer:      ${oneLine(evaluation.output, 200)}`);
   return lines;
+}
+
+/** "at step 2 the recording called echo(…); this run called echo(…)", or what stood in place of calls. */
+function describeDivergence(divergence: NonNullable<RunComparison['divergence']>): string {
+  const { step, recorded, evaluation, recordedSteps } = divergence;
+  const recording = recorded.length > 0 ? `called ${recorded.map((call) => oneLine(call, 120)).join(', ')}` : step > recordedSteps ? `had finished at step ${recordedSteps}` : step === recordedSteps ? 'answered (no tool call)' : 'made no tool call';
+  const now = evaluation.length > 0 ? `called ${evaluation.map((call) => oneLine(call, 120)).join(', ')}` : 'made no tool call';
+  return `at step ${step} the recording ${recording}; this run ${now}`;
 }
 
 function tokens(byModel: Record<string, Usage>): string {
