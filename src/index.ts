@@ -30,6 +30,13 @@ export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './cl
 export type { ForkOptions } from './client/fork';
 export { evaluateRuns } from './client/evaluation/evaluate';
 export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary, StepDivergence } from './client/evaluation/evaluate';
+export { evaluateDataset } from './client/evaluation/evaluate-dataset';
+export type { DatasetEvaluationOptions, DatasetEvaluationReport, ExampleResult, ExampleScore } from './client/evaluation/evaluate-dataset';
+export { exportDataset } from './client/evaluation/dataset-export';
+export { readDataset, writeDataset } from './client/evaluation/dataset';
+export type { Dataset, DatasetExample, DatasetExampleInput, DatasetHeader } from './client/evaluation/dataset';
+export type { Scorer, ScorerSpec, ScoreInput, ScoreValue } from './client/evaluation/scorers';
+export type { RecordedRunSelection } from './client/evaluation/recorded-run-ids';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
 export { ThreadHandle } from './client/thread-handle';

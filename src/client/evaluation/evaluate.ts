@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { isGrpcServiceError } from '@temporalio/client';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../../config/agent-config';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { resolveHandoffAgents } from '../../config/handoff-agents';
 import type { Usage } from '../../protocol/messages';
 import type { AgentRunWorkflowInput } from '../../protocol/run-types';
-import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../protocol/search-attributes';
+import { AgentEvaluationAttribute } from '../../protocol/search-attributes';
 import { withSkillSourceKeys } from '../../skills/skill-source';
 import type { AgentClient } from '../agent-client';
 import { assertWorkersHaveTools } from '../check-worker-tools';
 import { compareRuns, failedComparison, type RunComparison } from './compare';
 import { readRunRecord } from './run-record';
+import { recordedRunIds } from './recorded-run-ids';
 import { startAgentWorkflow } from '../start-agent-workflow';
 
 /** What `evaluateRuns` replays, and under which config. */
@@ -90,7 +90,7 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   }
   await assertWorkersHaveTools(agents.temporal, agents.taskQueue, [config, ...Object.values(handoffAgents)]);
 
-  const evaluation = `eval-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomUUID().slice(0, 4)}`;
+  const evaluation = newEvaluationId();
   const liveTools = options.liveTools ?? false;
   const runs = await inPool(recorded, options.concurrency ?? 4, async (record) => {
     const input: AgentRunWorkflowInput = {
@@ -125,50 +125,6 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   return { evaluation, agent: config.name, model: config.model, liveTools, runs, total: totals(runs), maxDiverged, passed: diverged <= maxDiverged };
 }
 
-/**
- * The recorded runs: the ids given, or the completed, top-level runs the query finds that are
- * neither evaluation runs nor forks. The query is matched against every execution of a run's
- * continue-as-new chain: a handoff starts a new execution under the next agent's `AgentName`, so
- * `AgentName='triage'` finds a run that triage handed off to billing by its first execution
- * (status continued-as-new); whether the run completed is then read from its latest execution.
- */
-async function recordedRunIds(agents: AgentClient, options: EvaluationOptions): Promise<string[]> {
-  if ((options.runs?.length ?? 0) > 0 === Boolean(options.query)) {
-    throw new AgentRuntimeError(ErrorCode.evaluationRefused, 'Give the recorded runs either by id (--runs) or by a query (--query), not both and not neither');
-  }
-  if (options.runs?.length) return [...new Set(options.runs)];
-  const limit = options.limit ?? 50;
-  const ids: string[] = [];
-  const seen = new Set<string>();
-  try {
-    for await (const execution of agents.temporal.workflow.list({ query: options.query })) {
-      if (seen.has(execution.workflowId)) continue;
-      seen.add(execution.workflowId);
-      const status = execution.status.name;
-      if ((status !== 'COMPLETED' && status !== 'CONTINUED_AS_NEW') || execution.parentExecution) continue;
-      const latest = status === 'COMPLETED' ? execution : await agents.temporal.workflow.getHandle(execution.workflowId).describe();
-      const attributes = latest.typedSearchAttributes;
-      if (latest.status.name !== 'COMPLETED' || attributes.get(AgentEvaluationAttribute) || attributes.get(AgentForkOfAttribute)) continue;
-      ids.push(execution.workflowId);
-      if (ids.length >= limit) break;
-    }
-  } catch (error) {
-    // The server refuses a query it cannot parse (or one naming an unknown attribute): bad input, not a failure.
-    if (isInvalidArgument(error)) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `--query: the server refused the visibility query ${JSON.stringify(options.query)}: ${(error as Error).message}`);
-    throw error;
-  }
-  if (ids.length === 0) throw new AgentRuntimeError(ErrorCode.runNotFound, `No completed agent runs match the query: ${options.query}`);
-  return ids;
-}
-
-function isInvalidArgument(error: unknown): boolean {
-  // gRPC status 3 is INVALID_ARGUMENT; the SDK wraps the gRPC error in a ServiceError's cause.
-  for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if (isGrpcServiceError(current) && current.code === 3) return true;
-  }
-  return false;
-}
-
 function totals(runs: RunComparison[]): EvaluationReport['total'] {
   const side = (pick: (run: RunComparison) => RunComparison['recorded']) => {
     const tokensByModel: Record<string, Usage> = {};
@@ -191,8 +147,13 @@ function totals(runs: RunComparison[]): EvaluationReport['total'] {
   };
 }
 
+/** An evaluation's id, the `AgentEvaluation` search attribute of its runs: `eval-20261123-101500-1a2b`. */
+export function newEvaluationId(): string {
+  return `eval-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomUUID().slice(0, 4)}`;
+}
+
 /** Maps `items` through `work`, at most `limit` at a time, keeping the order. */
-async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -1,6 +1,7 @@
 import type { Usage } from '../../protocol/messages';
 import type { RunComparison } from './compare';
 import type { EvaluationReport } from './evaluate';
+import type { DatasetEvaluationReport } from './evaluate-dataset';
 
 /** An evaluation report for people: one block per run, then the totals and the verdict. */
 export function renderEvaluation(report: EvaluationReport): string {
@@ -17,6 +18,26 @@ export function renderEvaluation(report: EvaluationReport): string {
     report.passed
       ? `PASSED: ${total.diverged} diverged run(s), at most ${report.maxDiverged} allowed`
       : `FAILED: ${total.diverged} diverged run(s), at most ${report.maxDiverged} allowed`,
+  );
+  return lines.join('\n');
+}
+
+/** A dataset evaluation for people: one line per trial with its scores, each scorer's mean, the verdict. */
+export function renderDatasetEvaluation(report: DatasetEvaluationReport): string {
+  const lines = [`Evaluation ${report.evaluation}: ${report.dataset} as ${report.agent} on ${report.model}${report.trials > 1 ? `, ${report.trials} trials per example` : ''}`, ''];
+  for (const result of report.results) {
+    const trial = report.trials > 1 ? ` #${result.trial}` : '';
+    lines.push(`${result.passed ? 'passed' : 'FAILED'}  ${result.id}${trial} → ${result.workflowId}`);
+    if (result.failure) lines.push(`  the evaluation run failed: ${result.failure}`);
+    for (const score of result.scores) lines.push(`  ${score.passed ? ' ' : '✗'} ${score.scorer} ${score.score.toFixed(2)} (threshold ${score.threshold})${score.detail ? `: ${oneLine(score.detail, 160)}` : ''}`);
+    if (!result.passed && !result.failure) lines.push(`  answer: ${oneLine(result.output, 200)}`);
+  }
+  const { total } = report;
+  lines.push(
+    '',
+    'Scorers: ' + report.scorers.map((scorer) => `${scorer.name} mean ${scorer.mean.toFixed(2)} (${scorer.passed}/${scorer.scored} ≥ ${scorer.threshold})`).join(' · '),
+    `Total: ${total.results} trial(s), ${total.passed} passed, ${total.failed} failed · tokens ${total.inputTokens}/${total.outputTokens} · cost $${total.costUsd.toFixed(4)} · time ${seconds(total.wallTimeMs)}`,
+    `${report.passed ? 'PASSED' : 'FAILED'}: ${total.failed} failed trial(s), at most ${report.maxFailed} allowed`,
   );
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { toolCallKey } from '../../protocol/recorded-calls';
-import type { AgentRunWorkflowInput, AgentRunResult } from '../../protocol/run-types';
+import type { AgentRunWorkflowInput, AgentRunResult, ToolResult } from '../../protocol/run-types';
 import { decode } from '../../history/history-events';
 import { fetchRunChain, transcriptFromEvents } from '../../history/history-view';
 
@@ -19,7 +19,7 @@ export interface RunRecord {
    * `byWorkflow`: the workflow answered the call itself (a handoff, an unknown tool, a denied
    * call), so no recording was looked up for it.
    */
-  toolCalls: Array<{ step: number; key: string; byWorkflow: boolean }>;
+  toolCalls: Array<{ step: number; key: string; byWorkflow: boolean; tool: string; args: unknown; result: ToolResult | null }>;
   /** From the first execution's start to the last one's close. */
   wallTimeMs: number;
 }
@@ -47,7 +47,16 @@ export async function readRunRecord(client: Client, workflowId: string, runId?: 
   const started = entries.find((entry) => entry.kind === 'started');
   const toolCalls = entries.flatMap((entry) =>
     entry.kind === 'tool' && entry.step >= 1
-      ? [{ step: entry.step, key: toolCallKey(entry.tool, entry.args), byWorkflow: entry.via === 'workflow' && entry.result?.errorCode !== ErrorCode.toolCallNotRecorded }]
+      ? [
+          {
+            step: entry.step,
+            key: toolCallKey(entry.tool, entry.args),
+            byWorkflow: entry.via === 'workflow' && entry.result?.errorCode !== ErrorCode.toolCallNotRecorded,
+            tool: entry.tool,
+            args: entry.args,
+            result: entry.result,
+          },
+        ]
       : [],
   );
   return {
