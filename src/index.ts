@@ -33,6 +33,8 @@ export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary, St
 export { evaluateDataset } from './client/evaluation/evaluate-dataset';
 export type { DatasetEvaluationOptions, DatasetEvaluationReport, ExampleResult, ExampleScore } from './client/evaluation/evaluate-dataset';
 export { exportDataset } from './client/evaluation/dataset-export';
+export { renderExperimentMarkdown, runExperiment } from './client/evaluation/experiment';
+export type { ArmSummary, ExperimentArm, ExperimentExample, ExperimentOptions, ExperimentReport } from './client/evaluation/experiment';
 export { readDataset, writeDataset } from './client/evaluation/dataset';
 export type { Dataset, DatasetExample, DatasetExampleInput, DatasetHeader } from './client/evaluation/dataset';
 export type { Scorer, ScorerSpec, ScoreInput, ScoreValue } from './client/evaluation/scorers';

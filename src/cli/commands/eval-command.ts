@@ -6,6 +6,7 @@ import { AgentClient } from '../../client/agent-client';
 import { evaluateRuns } from '../../client/evaluation/evaluate';
 import { evaluateDataset } from '../../client/evaluation/evaluate-dataset';
 import { exportDataset } from '../../client/evaluation/dataset-export';
+import { renderExperimentMarkdown, runExperiment } from '../../client/evaluation/experiment';
 import { writeDataset } from '../../client/evaluation/dataset';
 import { renderDatasetEvaluation, renderEvaluation } from '../../client/evaluation/report';
 import { invalid as invalidScorers, type ScorerSpec } from '../../client/evaluation/scorers';
@@ -29,6 +30,10 @@ export interface EvalCommandOptions {
   labels?: string[];
   maxFailed?: string;
   report?: string;
+  baseline?: string;
+  baselineModel?: string;
+  markdown?: string;
+  maxRegressions?: string;
 }
 
 /**
@@ -36,7 +41,9 @@ export interface EvalCommandOptions {
  * replays the recorded runs (or the dataset's examples) under the config and prints the report.
  * Exit code 1 when more than `--max-diverged` runs diverged (recorded runs) or more than
  * `--max-failed` example trials failed a scorer's threshold (a dataset), so CI fails on a change
- * that behaves worse.
+ * that behaves worse. With `--baseline FILE` the dataset runs under both configs (an experiment):
+ * the Markdown comparison is printed (`--markdown` saves it) and the exit code is 1 past
+ * `--max-regressions` examples that got worse.
  */
 export async function evalCommand(options: EvalCommandOptions, agents?: AgentClient): Promise<void> {
   if (!options.config) throw usage('--config: the changed agent config file is required');
@@ -49,14 +56,31 @@ export async function evalCommand(options: EvalCommandOptions, agents?: AgentCli
   try {
     if (options.dataset) {
       if (options.runs || options.query) throw usage('--dataset: give the examples by a dataset file or recorded runs (--runs, --query), not both');
-      const report = await evaluateDataset(client, {
+      const shared = {
         dataset: options.dataset,
-        config,
         agents: handoffAgents,
         ...(scorers ? { scorers, scorersFolder: path.dirname(path.resolve(options.scorers!)) } : {}),
         ...(options.labels?.length ? { labels: options.labels } : {}),
         trials: wholeNumber('--trials', options.trials, 1),
         liveTools: Boolean(options.liveTools),
+      };
+      if (options.baseline) {
+        const experiment = await runExperiment(client, {
+          ...shared,
+          baseline: { config: loadAgentConfigFile(options.baseline, { model: options.baselineModel }), label: path.basename(options.baseline) },
+          candidate: { config, label: path.basename(options.config) },
+          maxRegressions: wholeNumber('--max-regressions', options.maxRegressions, 0),
+        });
+        const markdown = renderExperimentMarkdown(experiment);
+        if (options.report) writeFileSync(options.report, JSON.stringify(experiment, null, 2));
+        if (options.markdown) writeFileSync(options.markdown, markdown);
+        console.log(options.json ? JSON.stringify(experiment) : markdown);
+        if (!experiment.passed) process.exitCode = 1;
+        return;
+      }
+      const report = await evaluateDataset(client, {
+        ...shared,
+        config,
         maxFailed: wholeNumber('--max-failed', options.maxFailed, 0),
         onExample: options.json ? undefined : (result) => process.stderr.write(`${result.passed ? 'passed' : 'FAILED'}: ${result.id}${result.trial > 1 ? ` (trial ${result.trial})` : ''}\n`),
       });
