@@ -1,7 +1,11 @@
 import type { Client } from '@temporalio/client';
 import { fetchRunChain, transcriptFromEvents } from '../history/history-view';
 import { toolCallKey } from '../protocol/recorded-calls';
-import type { ReplayToolCallInput, ToolResult } from '../protocol/run-types';
+import type { AgentRunWorkflowInput, ReplayToolCallInput, ToolResult } from '../protocol/run-types';
+import { DATASET_REPLAY_RUN_ID } from '../protocol/fork-types';
+import { ErrorCode } from '../protocol/errors';
+import { buildToolResult } from '../protocol/tool-results';
+import { decode } from '../history/history-events';
 
 /** One tool call of a recorded run, with its result, matched by `key` (tool and canonical arguments). */
 export interface RecordedCall {
@@ -37,6 +41,7 @@ export class RecordedRuns {
   }
 
   private async read(source: { workflowId: string; runId: string }): Promise<RecordedCall[]> {
+    if (source.runId === DATASET_REPLAY_RUN_ID) return this.readDatasetCalls(source.workflowId);
     const chain = await fetchRunChain(this.client, source.workflowId, source.runId);
     const calls: RecordedCall[] = [];
     for (const execution of chain) {
@@ -45,6 +50,18 @@ export class RecordedRuns {
       }
     }
     return calls;
+  }
+
+  /** An evaluation from a dataset: the example's calls are in the evaluation run's own first input. */
+  private async readDatasetCalls(workflowId: string): Promise<RecordedCall[]> {
+    const [first] = await fetchRunChain(this.client, workflowId);
+    const input = decode<AgentRunWorkflowInput>(first?.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+    return (input?.replay?.recordedCalls ?? []).map(({ tool, args, result }) => ({
+      key: toolCallKey(tool, args),
+      result: {
+        ...buildToolResult({ call: { id: '', name: tool, args: (args ?? {}) as Record<string, unknown> }, step: 0, content: result.content, startedAt: 0, completedAt: 0, ...(result.isError ? { errorCode: result.errorCode ?? ErrorCode.toolFailed } : {}) }),
+      },
+    }));
   }
 }
 

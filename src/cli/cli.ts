@@ -71,10 +71,20 @@ program
   .option('--json', 'machine-readable output')
   .action(async (run, options) => (await commands.fork()).forkCommand(run, options));
 
-program
+const evalCommand = program
   .command('eval')
-  .description("replay recorded runs' tasks under a changed config, answering tool calls from the recordings; exit 1 when runs diverge")
-  .requiredOption('-c, --config <file>', 'the changed agent config')
+  .description("replay recorded runs' tasks (or a dataset's examples) under a changed config, answering tool calls from the recordings; exit 1 when runs diverge or examples fail")
+  .option('-c, --config <file>', 'the changed agent config (required)')
+  .option('--dataset <file.jsonl>', 'evaluate the examples of a dataset file (`eval export` writes one) instead of recorded runs')
+  .option('--scorers <file>', 'scorers (YAML/JSON list) for --dataset (default: exact answer, tool calls in any order)')
+  .option('--trials <n>', 'run each example n times (--dataset)')
+  .option('--labels <labels...>', 'only the examples with one of these labels (--dataset)')
+  .option('--max-failed <k>', 'pass while at most this many example trials fail a threshold (--dataset, default 0)')
+  .option('--report <file>', 'also save the report as JSON')
+  .option('--baseline <file>', 'an experiment: also run the dataset under this config and compare example by example (--dataset)')
+  .option('--baseline-model <provider:model>', "the baseline's model instead of its config's")
+  .option('--markdown <file>', "save the experiment's comparison as Markdown")
+  .option('--max-regressions <k>', 'an experiment passes while at most this many examples regress (default 0)')
   .option('--runs <ids...>', 'workflow ids of recorded runs')
   .option('--query <visibility query>', `recorded runs to replay, e.g. "AgentName='support'" (completed, top-level, neither evaluation runs nor forks)`)
   .option('--limit <n>', 'at most this many runs from --query (default 50)')
@@ -85,6 +95,18 @@ program
   .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
   .option('--json', 'machine-readable report')
   .action(async (options) => (await commands.evaluate()).evalCommand(options));
+
+evalCommand
+  .command('export')
+  .description('write recorded runs (task, tool calls with results, answer) to a dataset file (JSONL) to add expected answers and labels to')
+  .option('--runs <ids...>', 'workflow ids of recorded runs')
+  .option('--query <visibility query>', 'recorded runs to export (completed, top-level, neither evaluation runs nor forks)')
+  .option('--limit <n>', 'at most this many runs from --query (default 50)')
+  .requiredOption('-o, --out <file.jsonl>', 'the dataset file to write')
+  .option('--description <text>', "the dataset's description (its header line)")
+  .option('--task-queue <name>', 'task queue of the workers')
+  // `eval`'s own --runs, --query, --limit and --task-queue are parsed by it: merged here.
+  .action(async (_options, command: Command) => (await commands.evaluate()).evalExportCommand(command.optsWithGlobals()));
 
 program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action(async (run, options) => (await commands.status()).statusCommand(run, options));
 

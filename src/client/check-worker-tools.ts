@@ -29,14 +29,24 @@ function wantedTools(configs: readonly AgentConfig[]): WantedTool[] {
   return configs.flatMap((config) => config.tools.filter((tool) => !splitMcpToolName(tool)).map((tool) => ({ agent: config.name, tool })));
 }
 
-/** Asks the task queue's workers which tools they have: a short `agentWorkerTools` workflow (one activity). */
-function askWorkers(client: Client, taskQueue: string, timeout: Duration, why: string): Promise<string[]> {
-  return client.workflow.execute<typeof agentWorkerTools>(WireName.workerToolsWorkflow, {
-    taskQueue,
-    workflowId: `worker-tools-${randomUUID().slice(0, 8)}`,
-    workflowExecutionTimeout: timeout,
-    staticSummary: `which tools the agent workers have (asked before ${why})`,
-  });
+/**
+ * Asks the task queue's workers which tools they have: a short `agentWorkerTools` workflow (one
+ * activity), deleted once answered (or timed out) so that the namespace's run list holds agent
+ * runs, not one probe per fork, evaluation or run start.
+ */
+async function askWorkers(client: Client, taskQueue: string, timeout: Duration, why: string): Promise<string[]> {
+  const workflowId = `worker-tools-${randomUUID().slice(0, 8)}`;
+  try {
+    return await client.workflow.execute<typeof agentWorkerTools>(WireName.workerToolsWorkflow, {
+      taskQueue,
+      workflowId,
+      workflowExecutionTimeout: timeout,
+      staticSummary: `which tools the agent workers have (asked before ${why})`,
+    });
+  } finally {
+    // Best effort: a probe left behind is harmless, and the caller's answer matters more.
+    await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } }).catch(() => undefined);
+  }
 }
 
 /** Refuses `wanted` tools missing from `available`, saying how to register them. */

@@ -54,7 +54,7 @@ type ModelEntry = Extract<TranscriptEntry, { kind: 'model' }>;
 export async function planFork(client: Client, workflowId: string, options: ForkOptions): Promise<PlannedFork> {
   const step = options.fromStep;
   if (!Number.isInteger(step) || step < 1) {
-    throw refused(`--from-step: expected a step number from 1 (as \`durable-agents history ${workflowId}\` prints them; the planner's 'plan N' calls cannot be forked from, step 1 keeps the plan), got '${step}'`);
+    throw refused(`--from-step: expected a step number from 1 (as \`durable-agents history ${workflowId}\` prints them; the planner's 'plan N' calls cannot be forked from, step 1 keeps the plan), got '${String(step)}'`);
   }
   const given = options.config === undefined ? undefined : parseAgentConfig(options.config, 'the fork config');
   const chain = await readChain(client, workflowId, options.runId);
@@ -66,6 +66,12 @@ export async function planFork(client: Client, workflowId: string, options: Fork
   const toolResults = entries.filter((other) => other.kind === 'tool' && other.step === step && other.result !== null).length;
   if (move.kind === 'run-tools' && toolResults < move.calls.length) {
     throw refused(`step ${step} of run ${workflowId} has not finished: ${toolResults} of its ${move.calls.length} tool calls have a result. Fork from an earlier step, or wait.`);
+  }
+  if (move.kind === 'finish' && (options.task === undefined || !options.task.trim())) {
+    throw refused(
+      `step ${step} of run ${workflowId} is its final answer (${move.stopReason}): a fork from it has nothing to answer. ` +
+        `Give the message the fork answers (--task), or fork from an earlier step`,
+    );
   }
   const later = entries.find((other) => other.kind === 'compaction' && other.step > step);
   if (later && later.kind === 'compaction') {

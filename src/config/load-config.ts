@@ -31,7 +31,7 @@ export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentC
   const defined = Object.fromEntries(
     Object.entries(overrides)
       .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => [key, scriptPathFrom(value, process.cwd())]),
+      .map(([key, value]) => [key, commandLineModel(value)]),
   );
   // Only a mapping takes the overrides: a list or an empty file is reported as what it is.
   const isMapping = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
@@ -57,6 +57,16 @@ export function outputTypeProblem(schema: AgentConfig['output_type']): string | 
   } catch (error) {
     return `output_type: is not a valid JSON Schema: ${(error as Error).message}`;
   }
+}
+
+/**
+ * A model given on the command line (`--model`): a relative `scripted:<file>` becomes absolute
+ * against the working directory, as the user typed it there; other models are returned unchanged.
+ * @example
+ * commandLineModel('scripted:scripts/refund.yaml'); // 'scripted:/home/me/project/scripts/refund.yaml'
+ */
+export function commandLineModel(model: string): string {
+  return scriptPathFrom(model, process.cwd());
 }
 
 /**

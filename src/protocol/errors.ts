@@ -58,6 +58,8 @@ export const ErrorCode = {
   toolCallNotRecorded: 'ToolCallNotRecorded',
   workersUnavailable: 'WorkersUnavailable',
   evaluationRefused: 'EvaluationRefused',
+  datasetInvalid: 'DatasetInvalid',
+  scorerInvalid: 'ScorerInvalid',
   threadNotFound: 'ThreadNotFound',
   threadBusy: 'ThreadBusy',
   threadClosed: 'ThreadClosed',

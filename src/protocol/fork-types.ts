@@ -36,4 +36,20 @@ export interface ReplaySource {
   liveTools: boolean;
   /** The evaluation this run belongs to (the `AgentEvaluation` search attribute). */
   evaluation: string;
+  /**
+   * Set when the recorded results come from a dataset example, not from a run's history: then
+   * `workflowId` is the evaluation run's own id and `runId` is `DATASET_REPLAY_RUN_ID`, and the
+   * worker reads these calls from the run's first input. The workflow itself never reads them.
+   */
+  recordedCalls?: DatasetRecordedCall[];
+}
+
+/** The `ReplaySource.runId` of an evaluation run answered from a dataset example. */
+export const DATASET_REPLAY_RUN_ID = 'dataset';
+
+/** A tool call of a dataset example, with the result the evaluation answers the same call with. */
+export interface DatasetRecordedCall {
+  tool: string;
+  args: unknown;
+  result: { content: string; isError: boolean; errorCode?: string };
 }

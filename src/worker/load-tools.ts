@@ -12,6 +12,11 @@ import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
  */
 const dynamicImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Record<string, unknown>>;
 
+/** Imports a user's module by its absolute path (CommonJS or ESM), as the worker imports a tools module. */
+export function importModuleFile(file: string): Promise<Record<string, unknown>> {
+  return dynamicImport(pathToFileURL(file).href);
+}
+
 const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
 const CANNOT_LOAD_TYPESCRIPT = new Set(['ERR_UNKNOWN_FILE_EXTENSION', 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX', 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING']);
 

@@ -41,7 +41,8 @@ export async function replayRecordedCall(state: RunState, call: ToolCall, activi
     call,
     state.step,
     Date.now(),
-    `Error: this is a replay evaluation and run ${replay.workflowId} made no call ${call.name}(${canonicalJson(call.args)})${occurrence > 1 ? ` a ${ordinal(occurrence)} time` : ''}, so there is no recorded result; the tool was not run.`,
+    // An evaluation from a dataset names the example (the run's own id is its source); runs of a recorded run name it, as before.
+    `Error: this is a replay evaluation and ${replay.recordedCalls ? 'the dataset example' : `run ${replay.workflowId}`} made no call ${call.name}(${canonicalJson(call.args)})${occurrence > 1 ? ` a ${ordinal(occurrence)} time` : ''}, so there is no recorded result; the tool was not run.`,
     ErrorCode.toolCallNotRecorded,
   );
 }

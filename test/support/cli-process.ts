@@ -1,5 +1,6 @@
 // The real CLI (src/cli/cli.ts under tsx) run as a child process, the way a user runs the command.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnInGroup } from './process-group';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -13,12 +14,14 @@ export interface CliResult {
 /**
  * Runs the real CLI (`src/cli/cli.ts` under tsx) as a child process to its end. It runs in a
  * process group of its own; what it leaves running when it exits is a leak the global teardown
- * reports.
+ * reports. `cwd` (default: the repository) is the folder the user runs the command in.
  */
-export function runCli(args: string[], environment: Record<string, string> = {}): Promise<CliResult> {
+export function runCli(args: string[], environment: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
+  // tsx by its file, so that the command runs from any folder.
+  const tsx = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
   return new Promise((resolve, reject) => {
-    const child = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), ...args], {
-      cwd: ROOT,
+    const child = spawnInGroup(process.execPath, ['--import', tsx, path.join(ROOT, 'src/cli/cli.ts'), ...args], {
+      cwd,
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,7 +1,15 @@
+// `eval`: replay recorded runs or a dataset under a changed config; `eval export`: recorded runs to a dataset file.
 import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { AgentClient } from '../../client/agent-client';
 import { evaluateRuns } from '../../client/evaluation/evaluate';
-import { renderEvaluation } from '../../client/evaluation/report';
+import { evaluateDataset } from '../../client/evaluation/evaluate-dataset';
+import { exportDataset } from '../../client/evaluation/dataset-export';
+import { renderExperimentMarkdown, runExperiment } from '../../client/evaluation/experiment';
+import { writeDataset } from '../../client/evaluation/dataset';
+import { renderDatasetEvaluation, renderEvaluation } from '../../client/evaluation/report';
+import { invalid as invalidScorers, type ScorerSpec } from '../../client/evaluation/scorers';
 import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
 import { AgentConfigError } from '../../protocol/errors';
 
@@ -9,27 +17,78 @@ export interface EvalCommandOptions {
   runs?: string[];
   query?: string;
   limit?: string;
-  config: string;
+  config?: string;
   model?: string;
   liveTools?: boolean;
   json?: boolean;
   maxDiverged?: string;
   taskQueue?: string;
   agentsDir?: string;
+  dataset?: string;
+  scorers?: string;
+  trials?: string;
+  labels?: string[];
+  maxFailed?: string;
+  report?: string;
+  baseline?: string;
+  baselineModel?: string;
+  markdown?: string;
+  maxRegressions?: string;
 }
 
 /**
- * `eval --runs <ids…> | --query Q --config FILE [--model M] [--live-tools] [--json] [--max-diverged K]`:
- * replays the recorded runs under the config and prints the report. Exit code 1 when more than
- * K runs (default 0) diverged, so CI fails on a change that behaves differently.
+ * `eval --runs <ids…> | --query Q | --dataset FILE --config FILE [--model M] [--live-tools] [--json]`:
+ * replays the recorded runs (or the dataset's examples) under the config and prints the report.
+ * Exit code 1 when more than `--max-diverged` runs diverged (recorded runs) or more than
+ * `--max-failed` example trials failed a scorer's threshold (a dataset), so CI fails on a change
+ * that behaves worse. With `--baseline FILE` the dataset runs under both configs (an experiment):
+ * the Markdown comparison is printed (`--markdown` saves it) and the exit code is 1 past
+ * `--max-regressions` examples that got worse.
  */
 export async function evalCommand(options: EvalCommandOptions, agents?: AgentClient): Promise<void> {
+  if (!options.config) throw usage('--config: the changed agent config file is required');
   const maxDiverged = wholeNumber('--max-diverged', options.maxDiverged, 0);
   const limit = wholeNumber('--limit', options.limit, 50);
   const config = loadAgentConfigFile(options.config, { model: options.model });
   const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
+  const scorers = options.scorers ? readScorers(options.scorers) : undefined;
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
+    if (options.dataset) {
+      if (options.runs || options.query) throw usage('--dataset: give the examples by a dataset file or recorded runs (--runs, --query), not both');
+      const shared = {
+        dataset: options.dataset,
+        agents: handoffAgents,
+        ...(scorers ? { scorers, scorersFolder: path.dirname(path.resolve(options.scorers!)) } : {}),
+        ...(options.labels?.length ? { labels: options.labels } : {}),
+        trials: wholeNumber('--trials', options.trials, 1),
+        liveTools: Boolean(options.liveTools),
+      };
+      if (options.baseline) {
+        const experiment = await runExperiment(client, {
+          ...shared,
+          baseline: { config: loadAgentConfigFile(options.baseline, { model: options.baselineModel }), label: path.basename(options.baseline) },
+          candidate: { config, label: path.basename(options.config) },
+          maxRegressions: wholeNumber('--max-regressions', options.maxRegressions, 0),
+        });
+        const markdown = renderExperimentMarkdown(experiment);
+        if (options.report) writeFileSync(options.report, JSON.stringify(experiment, null, 2));
+        if (options.markdown) writeFileSync(options.markdown, markdown);
+        console.log(options.json ? JSON.stringify(experiment) : markdown);
+        if (!experiment.passed) process.exitCode = 1;
+        return;
+      }
+      const report = await evaluateDataset(client, {
+        ...shared,
+        config,
+        maxFailed: wholeNumber('--max-failed', options.maxFailed, 0),
+        onExample: options.json ? undefined : (result) => process.stderr.write(`${result.passed ? 'passed' : 'FAILED'}: ${result.id}${result.trial > 1 ? ` (trial ${result.trial})` : ''}\n`),
+      });
+      if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
+      console.log(options.json ? JSON.stringify(report) : renderDatasetEvaluation(report));
+      if (!report.passed) process.exitCode = 1;
+      return;
+    }
     const report = await evaluateRuns(client, {
       ...(options.runs ? { runs: options.runs } : {}),
       ...(options.query ? { query: options.query } : {}),
@@ -40,6 +99,7 @@ export async function evalCommand(options: EvalCommandOptions, agents?: AgentCli
       agents: handoffAgents,
       onRun: options.json ? undefined : (run) => process.stderr.write(`${run.diverged ? 'diverged' : 'same'}: ${run.recorded.workflowId}\n`),
     });
+    if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
     console.log(options.json ? JSON.stringify(report) : renderEvaluation(report));
     if (!report.passed) process.exitCode = 1;
   } finally {
@@ -47,9 +107,39 @@ export async function evalCommand(options: EvalCommandOptions, agents?: AgentCli
   }
 }
 
+/** `eval export --runs <ids…> | --query Q --out FILE [--limit N]`: recorded runs as a dataset file (JSONL). */
+export async function evalExportCommand(options: { runs?: string[]; query?: string; limit?: string; out?: string; taskQueue?: string; description?: string }, agents?: AgentClient): Promise<void> {
+  if (!options.out) throw usage('--out: the dataset file to write is required');
+  const limit = wholeNumber('--limit', options.limit, 50);
+  const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
+  try {
+    const examples = await exportDataset(client, { ...(options.runs ? { runs: options.runs } : {}), ...(options.query ? { query: options.query } : {}), limit });
+    writeDataset(options.out, examples, options.description);
+    console.log(`Wrote ${examples.length} example(s) to ${options.out}: add "expected" answers and "labels" to the lines, then \`durable-agents eval --dataset ${options.out} --config <file>\``);
+  } finally {
+    if (!agents) await client.close();
+  }
+}
+
+/** A scorers file: YAML or JSON, a list of scorers or `{ scorers: [...] }`. */
+function readScorers(file: string): ScorerSpec[] {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw invalidScorers(`Cannot read scorers file ${file}: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(raw) ? raw : (raw as { scorers?: unknown } | null)?.scorers;
+  if (!Array.isArray(list)) throw invalidScorers(`${file}: expected a list of scorers (or a 'scorers:' list)`);
+  return list as ScorerSpec[];
+}
+
 function wholeNumber(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (/^\d+$/.test(value.trim())) return Number(value);
-  const problem = `${flag}: expected a whole number, got '${value}'`;
-  throw new AgentConfigError(`Invalid eval options:\n  ${problem}`, [problem]);
+  throw usage(`${flag}: expected a whole number, got '${value}'`);
+}
+
+function usage(problem: string): AgentConfigError {
+  return new AgentConfigError(`Invalid eval options:\n  ${problem}`, [problem]);
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { AgentClient } from '../../client/agent-client';
-import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
+import { commandLineModel, loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
+import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { followRun, printResult } from './run-command';
 
 export interface ForkCommandOptions {
@@ -21,14 +22,15 @@ export interface ForkCommandOptions {
  * origin's history and the config, starts the fork, prints its id and Web UI link.
  */
 export async function forkCommand(run: string, options: ForkCommandOptions, agents?: AgentClient): Promise<void> {
-  const fromStep = /^\d+$/.test(options.fromStep.trim()) ? Number(options.fromStep) : Number.NaN;
+  const fromStep = stepNumber(options.fromStep, run);
   const config = options.config ? loadAgentConfigFile(options.config, { model: options.model }) : undefined;
   const agentsDir = options.agentsDir ?? (config && config.handoffs.length > 0 && options.config ? path.dirname(options.config) : undefined);
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
     const fork = await client.fork(run, {
       fromStep,
-      ...(config ? { config } : options.model ? { model: options.model } : {}),
+      // A relative scripted model is the caller's file: the worker may run in another folder.
+      ...(config ? { config } : options.model ? { model: commandLineModel(options.model) } : {}),
       ...(options.task !== undefined ? { task: options.task } : {}),
       ...(options.runId ? { runId: options.runId } : {}),
       ...(options.workflowId ? { workflowId: options.workflowId } : {}),
@@ -48,4 +50,17 @@ export async function forkCommand(run: string, options: ForkCommandOptions, agen
   } finally {
     if (!agents) await client.close();
   }
+}
+
+/** `--from-step` as a step number; the planner's calls (`plan N`) and other text are refused, saying what to give. */
+function stepNumber(value: string, run: string): number {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const planner = /^plan\s*\d+$/i.test(text);
+  throw new AgentRuntimeError(
+    ErrorCode.forkRefused,
+    planner
+      ? `--from-step: '${text}' is a call of the planner, which a fork cannot start from; fork from step 1 (its conversation keeps the plan)`
+      : `--from-step: expected a step number (1, 2, …) as \`durable-agents history ${run}\` prints them, got '${text}'`,
+  );
 }

@@ -1,5 +1,6 @@
 // `history RUN | THREAD`: a readable transcript from Temporal history; a thread's turn by turn.
 import { AgentClient } from '../../client/agent-client';
+import { listRunForks, type RunFork } from '../../client/run-forks';
 import { readThreadTranscript } from '../../client/thread-history';
 import { AgentConfigError } from '../../protocol/errors';
 import { fetchRunChain, renderTranscript, transcriptOfChain } from '../../history/history-view';
@@ -15,7 +16,8 @@ export async function historyCommand(workflowId: string, options: { json?: boole
     if (!isThreadChain(chain)) {
       if (turn !== undefined) throw new AgentConfigError(`--turn: ${workflowId} is a run, not a thread`, [`--turn: ${workflowId} is a run, not a thread`]);
       const transcript = transcriptOfChain(workflowId, chain);
-      return void console.log(options.json ? JSON.stringify(transcript, null, 2) : renderTranscript(transcript));
+      const forks = await listRunForks(client.temporal, workflowId);
+      return void console.log(options.json ? JSON.stringify({ ...transcript, forks }, null, 2) : [renderTranscript(transcript), ...renderForks(workflowId, forks)].join('\n'));
     }
     const transcript = await readThreadTranscript(client.temporal, workflowId, chain);
     if (turn !== undefined && !transcript.turns.some((each) => each.turn === turn)) {
@@ -35,4 +37,10 @@ function turnOf(turn: string | undefined): number | undefined {
   if (Number.isInteger(value) && value >= 1) return value;
   const problem = `--turn: a turn number (1, 2, …), not '${turn}'`;
   throw new AgentConfigError(problem, [problem]);
+}
+
+/** The forks made of the run, after its transcript: where to look for what a fork did differently. */
+function renderForks(workflowId: string, forks: RunFork[]): string[] {
+  if (forks.length === 0) return [];
+  return ['', `Forks of ${workflowId}:`, ...forks.map((fork) => `  ${fork.workflowId} (after step ${fork.step ?? '?'}, ${fork.status}, started ${fork.startedAt})`)];
 }

@@ -23,12 +23,26 @@ export interface RunComparison {
   sameStructuredOutput: boolean | null;
   /** The first step whose tool calls (tools and arguments) differ; null when every step's match. */
   firstDivergentStep: number | null;
+  /** What each run called at `firstDivergentStep` (empty: no tool call, an answer or the run's end), or null. */
+  divergence: StepDivergence | null;
   /** Calls of the evaluation run the recording did not have (errors, or run live with `--live-tools`). */
   unmatchedToolCalls: Array<{ step: number; call: string }>;
   /** A different answer, structured answer or tool calls (or a failed evaluation run). */
   diverged: boolean;
   /** Why the evaluation run failed, when it did (then it has no answer to compare). */
   failure?: string;
+}
+
+/** A tool call by step and matching key. */
+type StepCall = { step: number; key: string };
+
+/** The tool calls (matching keys) each run made at the first step where they differ. */
+export interface StepDivergence {
+  step: number;
+  recorded: string[];
+  evaluation: string[];
+  /** The recorded run's last step: at or before `step` the recording had answered. */
+  recordedSteps: number;
 }
 
 /** Compares a recorded run with the run that replayed it. Pure. */
@@ -40,22 +54,29 @@ export function compareRuns(recorded: RunRecord, evaluation: RunRecord): RunComp
     recorded.toolCalls.map((call) => call.key),
     evaluation.toolCalls.map((call) => call.key),
   );
-  const unmatchedToolCalls = evaluation.toolCalls.filter((_, index) => !matched[index]).map((call) => ({ step: call.step, call: call.key }));
+  // A call the workflow answered itself (a handoff, say) looked no recording up: it is not "not recorded".
+  const unmatchedToolCalls = evaluation.toolCalls.filter((call, index) => !matched[index] && !call.byWorkflow).map((call) => ({ step: call.step, call: call.key }));
   const firstDivergentStep = firstDivergence(recorded.toolCalls, evaluation.toolCalls);
+  const callsAt = (record: RunRecord, step: number) => record.toolCalls.filter((call) => call.step === step).map((call) => call.key);
+  const divergence =
+    firstDivergentStep === null
+      ? null
+      : { step: firstDivergentStep, recorded: callsAt(recorded, firstDivergentStep), evaluation: callsAt(evaluation, firstDivergentStep), recordedSteps: recorded.result.steps };
   return {
     recorded: summary(recorded),
     evaluation: summary(evaluation),
     sameAnswer,
     sameStructuredOutput,
     firstDivergentStep,
+    divergence,
     unmatchedToolCalls,
     diverged: !sameAnswer || sameStructuredOutput === false || firstDivergentStep !== null,
   };
 }
 
 /** The first step at which the two runs' tool calls (as multisets of keys) differ. */
-export function firstDivergence(recorded: RunRecord['toolCalls'], evaluation: RunRecord['toolCalls']): number | null {
-  const byStep = (calls: RunRecord['toolCalls']) => {
+export function firstDivergence(recorded: readonly StepCall[], evaluation: readonly StepCall[]): number | null {
+  const byStep = (calls: readonly StepCall[]) => {
     const steps = new Map<number, string[]>();
     for (const call of calls) steps.set(call.step, [...(steps.get(call.step) ?? []), call.key]);
     return steps;
@@ -95,6 +116,7 @@ export function failedComparison(recorded: RunRecord, evaluationWorkflowId: stri
     sameAnswer: false,
     sameStructuredOutput: null,
     firstDivergentStep: null,
+    divergence: null,
     unmatchedToolCalls: [],
     diverged: true,
     failure: messages.join(': ') || String(error),

@@ -4,12 +4,13 @@ import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { resolveHandoffAgents } from '../../config/handoff-agents';
 import type { Usage } from '../../protocol/messages';
 import type { AgentRunWorkflowInput } from '../../protocol/run-types';
-import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../protocol/search-attributes';
+import { AgentEvaluationAttribute } from '../../protocol/search-attributes';
 import { withSkillSourceKeys } from '../../skills/skill-source';
 import type { AgentClient } from '../agent-client';
 import { assertWorkersHaveTools } from '../check-worker-tools';
 import { compareRuns, failedComparison, type RunComparison } from './compare';
 import { readRunRecord } from './run-record';
+import { recordedRunIds } from './recorded-run-ids';
 import { startAgentWorkflow } from '../start-agent-workflow';
 
 /** What `evaluateRuns` replays, and under which config. */
@@ -82,9 +83,14 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   const recorded = await Promise.all(ids.map((id) => readRunRecord(agents.temporal, id)));
   const fork = recorded.find((record) => record.input.fork);
   if (fork) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${fork.workflowId} is a fork: its conversation began in ${fork.input.fork!.workflowId}; evaluate that run instead`);
+  const replayed = recorded.find((record) => record.input.replay);
+  if (replayed) {
+    const { replay } = replayed.input;
+    throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${replayed.workflowId} is an evaluation run (of ${replay!.workflowId}, evaluation ${replay!.evaluation}): evaluate the recorded run ${replay!.workflowId} instead`);
+  }
   await assertWorkersHaveTools(agents.temporal, agents.taskQueue, [config, ...Object.values(handoffAgents)]);
 
-  const evaluation = `eval-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomUUID().slice(0, 4)}`;
+  const evaluation = newEvaluationId();
   const liveTools = options.liveTools ?? false;
   const runs = await inPool(recorded, options.concurrency ?? 4, async (record) => {
     const input: AgentRunWorkflowInput = {
@@ -119,24 +125,6 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   return { evaluation, agent: config.name, model: config.model, liveTools, runs, total: totals(runs), maxDiverged, passed: diverged <= maxDiverged };
 }
 
-/** The recorded runs: the ids given, or the completed, top-level runs the query finds that are neither evaluation runs nor forks. */
-async function recordedRunIds(agents: AgentClient, options: EvaluationOptions): Promise<string[]> {
-  if ((options.runs?.length ?? 0) > 0 === Boolean(options.query)) {
-    throw new AgentRuntimeError(ErrorCode.evaluationRefused, 'Give the recorded runs either by id (--runs) or by a query (--query), not both and not neither');
-  }
-  if (options.runs?.length) return [...new Set(options.runs)];
-  const limit = options.limit ?? 50;
-  const ids: string[] = [];
-  for await (const execution of agents.temporal.workflow.list({ query: options.query })) {
-    const attributes = execution.typedSearchAttributes;
-    if (execution.status.name !== 'COMPLETED' || execution.parentExecution || attributes.get(AgentEvaluationAttribute) || attributes.get(AgentForkOfAttribute)) continue;
-    if (!ids.includes(execution.workflowId)) ids.push(execution.workflowId);
-    if (ids.length >= limit) break;
-  }
-  if (ids.length === 0) throw new AgentRuntimeError(ErrorCode.runNotFound, `No completed agent runs match the query: ${options.query}`);
-  return ids;
-}
-
 function totals(runs: RunComparison[]): EvaluationReport['total'] {
   const side = (pick: (run: RunComparison) => RunComparison['recorded']) => {
     const tokensByModel: Record<string, Usage> = {};
@@ -159,8 +147,13 @@ function totals(runs: RunComparison[]): EvaluationReport['total'] {
   };
 }
 
+/** An evaluation's id, the `AgentEvaluation` search attribute of its runs: `eval-20261123-101500-1a2b`. */
+export function newEvaluationId(): string {
+  return `eval-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomUUID().slice(0, 4)}`;
+}
+
 /** Maps `items` through `work`, at most `limit` at a time, keeping the order. */
-async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -174,5 +167,5 @@ async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) 
 }
 
 // The comparison and record types are part of the report.
-export type { RunComparison, RunSummary } from './compare';
+export type { RunComparison, RunSummary, StepDivergence } from './compare';
 export type { RunRecord } from './run-record';

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { toolCallKey } from '../../protocol/recorded-calls';
-import type { AgentRunWorkflowInput, AgentRunResult } from '../../protocol/run-types';
+import type { AgentRunWorkflowInput, AgentRunResult, ToolResult } from '../../protocol/run-types';
 import { decode } from '../../history/history-events';
 import { fetchRunChain, transcriptFromEvents } from '../../history/history-view';
 
@@ -14,8 +14,12 @@ export interface RunRecord {
   /** The first execution's input: the task (and prior messages) an evaluation replays. */
   input: AgentRunWorkflowInput;
   result: AgentRunResult;
-  /** Tool calls of the executor's steps, in the order the run made them, by matching key. */
-  toolCalls: Array<{ step: number; key: string }>;
+  /**
+   * Tool calls of the executor's steps, in the order the run made them, by matching key.
+   * `byWorkflow`: the workflow answered the call itself (a handoff, an unknown tool, a denied
+   * call), so no recording was looked up for it.
+   */
+  toolCalls: Array<{ step: number; key: string; byWorkflow: boolean; tool: string; args: unknown; result: ToolResult | null }>;
   /** From the first execution's start to the last one's close. */
   wallTimeMs: number;
 }
@@ -41,7 +45,20 @@ export async function readRunRecord(client: Client, workflowId: string, runId?: 
     throw refused(`run ${workflowId} has not completed (${finished && finished.kind === 'finished' ? finished.status : 'still running'}): there is no answer to compare against`);
   }
   const started = entries.find((entry) => entry.kind === 'started');
-  const toolCalls = entries.flatMap((entry) => (entry.kind === 'tool' && entry.step >= 1 ? [{ step: entry.step, key: toolCallKey(entry.tool, entry.args) }] : []));
+  const toolCalls = entries.flatMap((entry) =>
+    entry.kind === 'tool' && entry.step >= 1
+      ? [
+          {
+            step: entry.step,
+            key: toolCallKey(entry.tool, entry.args),
+            byWorkflow: entry.via === 'workflow' && entry.result?.errorCode !== ErrorCode.toolCallNotRecorded,
+            tool: entry.tool,
+            args: entry.args,
+            result: entry.result,
+          },
+        ]
+      : [],
+  );
   return {
     workflowId,
     runId: chain.at(-1)!.runId,
