@@ -164,6 +164,11 @@ export async function measureParkedThreadsScale(stack: BenchStack, folder: strin
     await inPool(chosen, 50, async (thread) => {
       const result = await (await thread.send('again')).result();
       if (result.turn === 2 && result.output === 'second answer') answered++;
+    }).catch((error: unknown) => {
+      // What the worker said about failed or timed-out workflow tasks, for the report.
+      const said = worker.process.output().split('\n').filter((line) => /workflow task|nondetermin|TMPRL|error/i.test(line));
+      console.log(`  the second messages stopped: ${(error as Error).message}; the worker's last lines about it:\n${said.slice(-20).join('\n')}`);
+      throw error;
     });
     const answerSeconds = (performance.now() - answerStarted) / 1000;
     console.log(`  a second message to ${chosen.length} of them: ${answered} answered as turn 2 in ${answerSeconds.toFixed(0)} s (${(chosen.length / answerSeconds).toFixed(1)} turns/s), peak RSS ${mib(peak)}`);
