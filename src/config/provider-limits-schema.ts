@@ -20,5 +20,11 @@ export const providerLimitSchema = z
  * parseAgentConfig({ name: 'support', model: 'openai:gpt-4o', provider_limits: { 'openai:gpt-4o': { requests_per_minute: 475, tokens_per_minute: 28_500 } } });
  */
 export const providerLimitsSchema = z
-  .record(z.string().regex(MODEL_KEY_PATTERN, 'must be "provider:model", as the config\'s model field names it ("openai:gpt-4o")'), providerLimitSchema)
+  .record(z.string(), providerLimitSchema)
+  // Checked here rather than as the record's key schema, whose failure zod reports as "Invalid key in record".
+  .superRefine((limits, context) => {
+    for (const model of Object.keys(limits).filter((key) => !MODEL_KEY_PATTERN.test(key))) {
+      context.addIssue({ code: 'custom', path: [model], message: 'must be "provider:model", as the config\'s model field names it ("openai:gpt-4o")' });
+    }
+  })
   .optional();

@@ -85,6 +85,15 @@ export interface ProviderLimiterInput {
   idleMs?: number;
 }
 
+/**
+ * Stable wire names of the provider limiter: its workflow type, the signals runs send it, the grant
+ * it sends back, its status query.
+ * @example
+ * import { limiterStatusQuery, limiterWorkflowId, limitKey } from 'durable-agents/workflow';
+ *
+ * const limiter = client.workflow.getHandle(limiterWorkflowId(limitKey('agent-runs', 'openai:gpt-4o')));
+ * const { queued, queuedByTenant } = await limiter.query(limiterStatusQuery);
+ */
 export const ProviderLimitWireName = {
   limiterWorkflow: 'providerLimiter',
   requestSignal: 'providerLimitRequest',
@@ -108,16 +117,26 @@ export interface LimiterStatus {
 export const limitRequestSignal = defineSignal<[LimitRequest]>(ProviderLimitWireName.requestSignal);
 export const limitUsageSignal = defineSignal<[LimitUsage]>(ProviderLimitWireName.usageSignal);
 export const limitPauseSignal = defineSignal<[LimitPause]>(ProviderLimitWireName.pauseSignal);
+/**
+ * A limiter's status: calls queued (per tenant), outstanding, the pause a 429 set, totals.
+ * @example const status = await client.workflow.getHandle(limiterWorkflowId(limitKey('agent-runs', 'openai:gpt-4o'))).query(limiterStatusQuery);
+ */
 export const limiterStatusQuery = defineQuery<LimiterStatus>(ProviderLimitWireName.statusQuery);
 /** Sent by the limiter to the run that asked. */
 export const limitGrantSignal = defineSignal<[LimitGrant]>(ProviderLimitWireName.grantSignal);
 
-/** The limiter's workflow id for a key: one limiter per task queue and model in a namespace. */
+/**
+ * The limiter's workflow id for a key: one limiter per task queue and model in a namespace.
+ * @example limiterWorkflowId(limitKey('agent-runs', 'openai:gpt-4o')) // 'durable-agents-provider-limit:agent-runs/openai:gpt-4o'
+ */
 export function limiterWorkflowId(key: string): string {
   return `durable-agents-provider-limit:${key}`;
 }
 
-/** The key calls to `model` from runs on `taskQueue` share. */
+/**
+ * The key calls to `model` from runs on `taskQueue` share.
+ * @example limitKey('agent-runs', 'openai:gpt-4o') // 'agent-runs/openai:gpt-4o'
+ */
 export function limitKey(taskQueue: string, model: string): string {
   return `${taskQueue}/${model}`;
 }

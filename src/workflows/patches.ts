@@ -306,9 +306,9 @@ export const PATCHES: readonly PatchRecord[] = [
       'A model call of an agent whose config has `provider_limits` for its model first asks the shared limiter workflow of its task queue and model for a time (a `reserveModelCall` activity, then a grant signal and a durable timer), reports its token usage after the call, and on a 429 pauses the limiter for every run and asks again (`.limited-N` activity ids) instead of retrying on its own. Consulted only for such configs: `provider_limits` did not exist before.',
     stage: 'patched',
     histories: {
-      with: [],
+      with: ['provider-limit-wait/since-provider-limits.json', 'provider-limit-429/since-provider-limits.json'],
       without: [],
-      missing: { with: 'recorded in a later commit', without: 'agent configs could not declare provider_limits before this patch, so no history passes its code without the marker' },
+      missing: { without: 'agent configs could not declare provider_limits before this patch, so no history passes its code without the marker' },
     },
   },
 ];
