@@ -27,6 +27,18 @@ function drain(state: ReturnType<typeof newLimiterState>, startMs = 0): Array<{ 
 }
 
 describe('the limiter schedule', () => {
+  it('catches up at most CATCH_UP_MS when it wakes late', () => {
+    const state = newLimiterState({});
+    for (let index = 0; index < 10; index++) enqueue(state, request(`r${index}`), 0);
+    grantDue(state, 0);
+    // Woken 2.5 s after the schedule ran dry: the call due now and 250 ms of owed ones (at 100 ms:
+    // 2, and the third at the remaining 50 ms) go at once or nearly, the rest paced from there.
+    for (let index = 0; index < 10; index++) enqueue(state, request(`late${index}`), 0);
+    const lateTimes = grantDue(state, 3_500).map((grant) => grant.atMs);
+    expect(lateTimes.filter((at) => at === 3_500)).toHaveLength(3);
+    expect(lateTimes.slice(3, 5)).toEqual([3_550, 3_650]);
+  });
+
   it('paces grants one request interval apart and never more than the horizon ahead', () => {
     const state = newLimiterState({});
     for (let index = 0; index < 5; index++) enqueue(state, request(`r${index}`), 0);
@@ -63,15 +75,15 @@ describe('the limiter schedule', () => {
   it('charges tokens at grant and corrects them by the usage reported', () => {
     const limit = { tokensPerMinute: 60_000 };
     const state = newLimiterState(limit);
-    enqueue(state, request('a', '', 3, 2_000, limit), 0);
-    enqueue(state, request('b', '', 3, 2_000, limit), 0);
-    // 2,000 tokens of 60,000 a minute: 2 s before the next call may go.
+    enqueue(state, request('a', '', 3, 4_000, limit), 0);
+    enqueue(state, request('b', '', 3, 4_000, limit), 0);
+    // 4,000 tokens of 60,000 a minute: 4 s before the next call may go (beyond the horizon).
     expect(grantDue(state, 0).map((grant) => grant.atMs)).toEqual([0]);
-    expect(state.tokensFreeAtMs).toBe(2_000);
-    // The call used 500 tokens: 1.5 s of the schedule are given back.
+    expect(state.tokensFreeAtMs).toBe(4_000);
+    // The call used 500 tokens: 3.5 s of the schedule are given back.
     recordUsage(state, { requestId: 'a', tokens: 500 });
     expect(state.tokensFreeAtMs).toBe(500);
-    expect(state.totals.correctedTokens).toBe(-1_500);
+    expect(state.totals.correctedTokens).toBe(-3_500);
     expect(grantDue(state, 0).map((grant) => grant.atMs)).toEqual([500]);
   });
 
@@ -83,6 +95,11 @@ describe('the limiter schedule', () => {
     expect(nextWakeMs(state, 0)).toBe(5_000 - GRANT_HORIZON_MS / 2);
     expect(grantDue(state, 4_500).map((grant) => grant.atMs)).toEqual([5_000]);
     expect(limiterStatus(state, 0)).toMatchObject({ queued: 0, pausedUntilMs: 5_000, totals: { pauses: 1, granted: 1 } });
+    // After the 429 the rate is cut to 90% (111 ms apart instead of 100), and regained call by call.
+    enqueue(state, request('b'), 0);
+    const [next] = grantDue(state, 4_500);
+    expect(next!.atMs).toBeCloseTo(5_000 + 100 / 0.9, 0);
+    expect(state.rateFactor).toBeCloseTo(0.9 + 2 * 0.002, 5);
   });
 
   it('answers a repeated request once and is idle with nothing queued or outstanding', () => {

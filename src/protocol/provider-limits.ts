@@ -64,6 +64,8 @@ export interface LimiterState {
   tokensFreeAtMs: number;
   /** A provider's retry-after holds every call until then. */
   pausedUntilMs: number;
+  /** The share of the declared limit granted now: cut by each 429, regained call by call (absent: 1). */
+  rateFactor?: number;
   queue: QueuedLimitRequest[];
   /** The turn each tenant was last served in: the tenant served longest ago goes next. */
   lastServed: Record<string, number>;
@@ -111,6 +113,8 @@ export interface LimiterStatus {
   /** Granted calls whose usage has not come back yet. */
   outstanding: number;
   pausedUntilMs: number | null;
+  /** The share of the declared limit granted now (below 1 for a while after a 429). */
+  rateFactor: number;
   totals: LimiterState['totals'];
 }
 

@@ -4,12 +4,24 @@ import type { LimiterState, LimiterStatus, LimitPause, LimitRequest, LimitUsage,
 /**
  * The limiter is GCRA (the generic cell rate algorithm) on two dimensions: each grant moves the
  * "free at" time of requests by one request's share of a minute and that of tokens by the call's
- * estimated tokens' share; a call may go at the later of the two (and of a 429's pause). No
- * burst is kept across idle time, so no window of a minute sees more than the limit plus one
- * call. Grants are reservations: a call is granted at most {@link GRANT_HORIZON_MS} ahead, so a
- * tenant that arrives later is never behind a long line of reservations (docs/provider-limits.md).
+ * estimated tokens' share; a call may go at the later of the two (and of a 429's pause). Only
+ * {@link CATCH_UP_MS} of burst is kept across idle time, so no window of a minute sees more than
+ * the limit plus one call plus that much. Grants are reservations: a call is granted at most
+ * {@link GRANT_HORIZON_MS} ahead, so a tenant that arrives later is never behind a long line of
+ * reservations (docs/provider-limits.md).
  */
 export const GRANT_HORIZON_MS = 1_000;
+/**
+ * How far the schedule may fall behind the clock and still be caught up: a limiter that woke late
+ * (a slow workflow task) grants the calls it owes at once instead of losing that time, so no
+ * window of a minute holds more than the limit plus this much (see docs/provider-limits.md).
+ */
+export const CATCH_UP_MS = 250;
+/** Each 429 cuts the granted rate to this share of what it was (never below {@link MINIMUM_RATE_FACTOR})... */
+export const RATE_CUT = 0.9;
+export const MINIMUM_RATE_FACTOR = 0.5;
+/** ...and each grant after it gives back this much of the declared rate, up to all of it (10% in 50 calls). */
+export const RATE_RECOVERY = 0.002;
 /** Granted calls whose usage never came back (their run ended) are forgotten after this long. */
 export const OUTSTANDING_TTL_MS = 15 * 60_000;
 const MINUTE_MS = 60_000;
@@ -58,8 +70,11 @@ export function earliestStart(state: LimiterState, nowMs: number): number {
 export function grant(state: LimiterState, request: QueuedLimitRequest, atMs: number): void {
   state.queue = state.queue.filter((queued) => queued.requestId !== request.requestId);
   const { requestsPerMinute, tokensPerMinute } = state.limit;
-  if (requestsPerMinute !== undefined) state.requestsFreeAtMs = atMs + MINUTE_MS / requestsPerMinute;
-  if (tokensPerMinute !== undefined) state.tokensFreeAtMs = Math.max(state.tokensFreeAtMs, atMs) + (request.estimatedTokens * MINUTE_MS) / tokensPerMinute;
+  // A provider that refused calls gets fewer for a while (additive increase, multiplicative decrease).
+  const factor = state.rateFactor ?? 1;
+  if (requestsPerMinute !== undefined) state.requestsFreeAtMs = Math.max(state.requestsFreeAtMs, atMs - CATCH_UP_MS) + MINUTE_MS / (requestsPerMinute * factor);
+  if (tokensPerMinute !== undefined) state.tokensFreeAtMs = Math.max(state.tokensFreeAtMs, atMs - CATCH_UP_MS) + (request.estimatedTokens * MINUTE_MS) / (tokensPerMinute * factor);
+  if (factor < 1) state.rateFactor = Math.min(1, factor + RATE_RECOVERY);
   state.lastServed[request.fairnessKey] = ++state.serveCount;
   // Only a token limit corrects its estimate later; a request limit forgets the call once granted
   // (a request repeated after its grant, by an activity retried after it signalled, is served twice).
@@ -105,6 +120,10 @@ export function recordUsage(state: LimiterState, usage: LimitUsage): void {
 export function recordPause(state: LimiterState, pause: LimitPause): void {
   delete state.outstanding[pause.requestId];
   if (pause.untilMs > state.pausedUntilMs) state.pausedUntilMs = pause.untilMs;
+  state.rateFactor = Math.max(MINIMUM_RATE_FACTOR, (state.rateFactor ?? 1) * RATE_CUT);
+  // The schedule restarts at the pause's end: no catching up on the time the provider refused.
+  state.requestsFreeAtMs = Math.max(state.requestsFreeAtMs, pause.untilMs);
+  state.tokensFreeAtMs = Math.max(state.tokensFreeAtMs, pause.untilMs);
   state.totals.pauses++;
 }
 
@@ -133,6 +152,7 @@ export function limiterStatus(state: LimiterState, nowMs: number): LimiterStatus
     queuedByTenant,
     outstanding: Object.keys(state.outstanding).length,
     pausedUntilMs: state.pausedUntilMs > nowMs ? state.pausedUntilMs : null,
+    rateFactor: state.rateFactor ?? 1,
     totals: { ...state.totals },
   };
 }

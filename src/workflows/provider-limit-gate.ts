@@ -17,7 +17,7 @@ import { infrastructureRetryPolicy, retryDetailsOf } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { failureType } from './describe-failure';
 import { PROVIDER_LIMITS_PATCH } from './patches';
-import { enterPhase } from './run-lifecycle';
+import { enterPhase, showDetails } from './run-lifecycle';
 import type { RunState } from './run-state';
 
 /** 429s one call may meet under a limit before the run fails (each waits for the limiter again first). */
@@ -72,7 +72,8 @@ export async function withinProviderLimit(state: RunState, request: ModelStepInp
     countWait(request.model, Date.now() + Math.max(0, waitMs) - state.providerLimitWait.sinceMs);
     if (waitMs > 0) {
       state.providerLimitWait.untilMs = notBeforeMs;
-      enterPhase(state, 'provider_limit');
+      // Same phase, now with its end: the details say until when (no second status-changed event).
+      showDetails(state, []);
       await sleep(waitMs);
     }
     state.providerLimitWait = undefined;
