@@ -24,6 +24,7 @@ import { measureThreads, threadScripts } from './threads';
 import { measureReplayCost, replayCostScripts } from './replay-cost';
 import { measureParkedThreads, measureParkedThreadsScale } from './parked-threads';
 import { measureClusterSpeed } from './cluster-speed';
+import { measureProviderLimits } from './provider-limits';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
       ['parked-threads-scale', () => (ONLY?.includes('parked-threads-scale') ? measureParkedThreadsScale(eagerOn, folder, PARKED_THREADS, PARKED_THREADS_SAMPLE) : Promise.resolve())],
       // Opt-in (it starts PostgreSQL and a Temporal server): BENCH_ONLY=cluster-speed BENCH_CLUSTER_RUNS=20.
       ['cluster-speed', () => (ONLY?.includes('cluster-speed') ? measureClusterSpeed(eagerOn, ROUNDS, CLUSTER_RUNS) : Promise.resolve())],
+      ['provider-limits', () => measureProviderLimits(eagerOn, Number(process.env.BENCH_PROVIDER_LIMIT_RUNS ?? 300))],
       ['parked-memory', async () => {
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
         await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);

@@ -67,6 +67,10 @@ export { agentConfigSchema, loopDetectionSchema, mcpServerSchema, parseAgentConf
 export type { AgentConfig, AgentConfigInput, McpServerConfig } from './config/agent-config';
 export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
 export { toolPolicySchema } from './config/tool-policy-schema';
+export { providerLimitsSchema } from './config/provider-limits-schema';
+export { parseRunPriority, runPrioritySchema } from './config/run-priority-schema';
+export type { RunPriority } from './config/run-priority-schema';
+export type { ProviderLimitWait } from './protocol/run-types';
 export type { ToolPolicyRule } from './config/tool-policy-rules';
 export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-types';
 export type { CallDecider } from './protocol/call-deciders';

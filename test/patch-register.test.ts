@@ -193,6 +193,12 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   [register.THREAD_REOPEN_PATCH]: (history) =>
     decoded<{ settings?: { whenClosed?: string } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.settings?.whenClosed === 'reopen' &&
     Boolean(lastEvent(history)?.workflowExecutionCompletedEventAttributes),
+  // An agent run whose config limits a model it called.
+  [register.PROVIDER_LIMITS_PATCH]: (history) => {
+    const config = decoded<{ config?: { provider_limits?: Record<string, unknown> } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.config;
+    const limited = Object.keys(config?.provider_limits ?? {});
+    return (history.events ?? []).some((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'modelStep' && limited.length > 0);
+  },
 };
 
 /** Model failures that a model step retries, within max_retries. */

@@ -12,6 +12,7 @@ import { createReplayToolCall, type ReplayDependencies } from './replay-tool-cal
 import { createCheckSearchAttributes, type SearchAttributesDependencies } from './check-search-attributes';
 import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycle-hooks';
 import { createResolveInstructions, type InstructionsDependencies } from './resolve-instructions';
+import { createReserveModelCall, type ReserveModelCallDependencies } from './reserve-model-call';
 
 export type ActivityDependencies = ModelStepDependencies &
   RunToolDependencies &
@@ -20,7 +21,8 @@ export type ActivityDependencies = ModelStepDependencies &
   ReplayDependencies &
   SearchAttributesDependencies &
   LifecycleHookDependencies &
-  InstructionsDependencies;
+  InstructionsDependencies &
+  ReserveModelCallDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -41,6 +43,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     runLifecycleHooks: createLifecycleHooks(dependencies),
     resolveInstructions: createResolveInstructions(dependencies),
     ...createTurnResultActivities(dependencies),
+    reserveModelCall: createReserveModelCall(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

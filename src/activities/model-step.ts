@@ -19,6 +19,7 @@ import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../protocol/payload-size
 import { attemptNumber, callFailure } from './activity-attempts';
 import { rethrowIfWorkerShutdown } from './worker-shutdown';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
+import type { RetryableFailureDetails } from '../protocol/workflow-retries';
 import type { HookRunner } from '../hooks/hook-runner';
 import { ModelStepHookRun } from './model-step-hooks';
 import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
@@ -125,7 +126,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
         rethrowIfWorkerShutdown(`Model step ${input.step}`);
         const classified = classifyProviderError(error);
         await hooks?.failed(classified);
-        throw toApplicationFailure(classified, input.workflowRetries);
+        throw input.providerLimited && classified.code === ErrorCode.modelRateLimited ? limiterFailure(classified, input.workflowRetries) : toApplicationFailure(classified, input.workflowRetries);
       } finally {
         reports.stop();
       }
@@ -206,6 +207,15 @@ function reportUnavailableTools(input: ModelStepInput, tools: ToolRegistry): voi
   if (missing.length === 0) return;
   const workflowId = Context.current().info.workflowExecution?.workflowId;
   Context.current().log.warn(`tools-unavailable: run ${workflowId} names tools this worker does not have: ${missing.join(', ')}`, { workflowId, tools: missing });
+}
+
+/**
+ * A 429 of a call made under a provider limit: never retried here nor by the workflow's tries (the
+ * run pauses its limiter for everyone and asks it again), with the retry-after for that pause.
+ */
+function limiterFailure(error: ModelError, workflowRetries?: WorkflowRetriesInput): ApplicationFailure {
+  const details: RetryableFailureDetails = { retryable: false, attempts: attemptNumber(workflowRetries), ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+  return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [details] });
 }
 
 /** A classified provider failure as the activity's failure, in the run's retry mode. */

@@ -10,6 +10,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'run-forked':
       return `▶ ${event.agent} forked from ${event.from.workflowId} after step ${event.step}, on ${event.model}${event.message ? `: ${event.message}` : ''}`;
     case 'status-changed':
+      if (event.phase === 'provider_limit') return `· step ${event.step}: waiting for provider limit`;
       return event.phase === 'model' ? `· step ${event.step}: model` : null;
     case 'text-produced':
       return `  ${event.text.split('\n').join('\n  ')}`;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseRunPriority, type RunPriority } from '../config/run-priority-schema';
 import { Client } from '@temporalio/client';
 import type { AgentConfig, AgentConfigInput } from '../config/agent-config';
 import type { Message } from '../protocol/messages';
@@ -55,6 +56,8 @@ export interface StartRunOptions {
   resourceId?: string;
   /** Ask the workers whether they have the config's tools first (default: the client's `checkWorkerTools`). */
   checkWorkerTools?: boolean;
+  /** The run's priority and tenant (`fairnessKey`), for Temporal's task queues and provider limits (docs/provider-limits.md). */
+  priority?: RunPriority;
 }
 
 /** Settings of an `AgentClient`, for `AgentClient.connect` or the constructor. */
@@ -156,6 +159,7 @@ export class AgentClient {
   async startRun(options: StartRunOptions): Promise<RunHandle> {
     const { config, agents } = prepareAgents(options.config, options.agents, options.resourceId, 'run');
     assertRunTask(options.task);
+    const priority = options.priority ? parseRunPriority(options.priority) : undefined;
     const input: AgentRunInput = {
       config,
       task: options.task,
@@ -168,7 +172,7 @@ export class AgentClient {
     };
     if (options.checkWorkerTools ?? this.checkWorkerTools) await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
-    return startAgentWorkflow(this, input, { workflowId, summary: `${config.name}: ${oneLine(options.task, 100)}` });
+    return startAgentWorkflow(this, input, { workflowId, summary: `${config.name}: ${oneLine(options.task, 100)}`, ...(priority ? { priority } : {}) });
   }
 
   /**

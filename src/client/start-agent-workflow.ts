@@ -1,5 +1,5 @@
 // Starting an `agentRun` workflow for the library's own callers (startRun, fork, evaluation).
-import type { SearchAttributePair } from '@temporalio/common';
+import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { AgentCostUsdAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
@@ -16,6 +16,8 @@ export interface AgentWorkflowStart {
   /** The Web UI's details (Markdown). */
   details?: string;
   attributes?: SearchAttributePair[];
+  /** Temporal's priority of the run (its activities inherit it; provider limiters read it). */
+  priority?: Priority;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function startAgentWorkflow(agents: AgentClient, input: AgentRunWor
         ...(options.attributes ?? []),
       ],
       requestEagerStart: agents.eagerStart,
+      ...(options.priority ? { priority: options.priority } : {}),
     })
     .catch((error: unknown) => {
       // A namespace that never had `durable-agents setup` refuses the run's search attributes.

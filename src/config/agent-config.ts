@@ -5,6 +5,7 @@ import { knownContextWindow } from './context-windows';
 import { agentPricingSchema, costLimitSchema } from './pricing-schema';
 import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
 import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
+import { providerLimitSchema, providerLimitsSchema } from './provider-limits-schema';
 import { duplicateNameProblems } from './duplicate-names';
 import { INSTRUCTIONS_TEMPLATE_VARIABLES, unknownTemplateVariables } from './instructions-template';
 
@@ -174,6 +175,8 @@ export const agentConfigSchema = z
       .default({ ...DEFAULT_LOOP_DETECTION }),
     /** Rules by tool name pattern and argument condition: allow, deny or require an approval (docs/tool-policies.md). */
     tool_policies: z.array(toolPolicySchema).default([]),
+    /** Requests and tokens per minute by model, shared by every run of the task queue (docs/provider-limits.md). */
+    provider_limits: providerLimitsSchema,
   })
   .superRefine((config, context) => {
     for (const problem of duplicateNameProblems(config)) context.addIssue({ code: 'custom', ...problem });
@@ -256,6 +259,7 @@ function knownFieldsAt(path: PropertyKey[]): string[] {
   if (path[0] === 'mcp_servers') return Object.keys(mcpServerSchema.shape);
   if (path[0] === 'loop_detection') return Object.keys(loopDetectionSchema.shape);
   if (path[0] === 'tool_policies') return Object.keys(toolPolicySchema.shape);
+  if (path[0] === 'provider_limits' && path.length === 2) return Object.keys(providerLimitSchema.shape);
   return [];
 }
 

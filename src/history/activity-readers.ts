@@ -168,6 +168,8 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
   // The instructions a provider gave: the system prompt, not a turn of the conversation (the
   // run's events say where the instructions came from, `instructions-resolved`).
   resolveInstructions: null,
+  // A model call asking its provider limiter for a time: the wait, not a turn (the model step follows).
+  reserveModelCall: null,
 };
 
 /** A tool call run by an activity (`runTool`, an MCP server's `callMcpTool`, or a recorded result). */

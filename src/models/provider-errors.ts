@@ -42,12 +42,39 @@ export function classifyProviderError(error: unknown): ModelError {
   return new ModelError(ErrorCode.modelServerError, message);
 }
 
-function retryAfterMs(headers: Record<string, string> | undefined): number | undefined {
+/**
+ * When to come back after a 429: `retry-after-ms`, then `retry-after` (seconds or a date), then
+ * the rate-limit headers' reset times (OpenAI's `x-ratelimit-reset-*` durations such as `6m0s`,
+ * Anthropic's `anthropic-ratelimit-*-reset` dates), the latest of them.
+ */
+export function retryAfterMs(headers: Record<string, string> | undefined): number | undefined {
   const value = headers?.['retry-after-ms'] ?? headers?.['retry-after'];
-  if (!value) return undefined;
+  if (!value) return rateLimitResetMs(headers ?? {});
   if (headers?.['retry-after-ms']) return Number(value);
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return seconds * 1000;
   const date = Date.parse(value);
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+const RESET_DURATION_HEADERS = ['x-ratelimit-reset-requests', 'x-ratelimit-reset-tokens'];
+const RESET_DATE_HEADERS = ['anthropic-ratelimit-requests-reset', 'anthropic-ratelimit-tokens-reset', 'anthropic-ratelimit-input-tokens-reset', 'anthropic-ratelimit-output-tokens-reset'];
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** The latest reset a provider's rate-limit headers announce, in ms from now (none: undefined). */
+function rateLimitResetMs(headers: Record<string, string>): number | undefined {
+  const resets: number[] = [];
+  for (const name of RESET_DURATION_HEADERS) {
+    const text = headers[name];
+    if (!text) continue;
+    let total = 0;
+    for (const [, amount, unit] of text.matchAll(DURATION_PART)) total += Number(amount) * UNIT_MS[unit!]!;
+    if (total > 0) resets.push(total);
+  }
+  for (const name of RESET_DATE_HEADERS) {
+    const date = headers[name] ? Date.parse(headers[name]!) : NaN;
+    if (Number.isFinite(date)) resets.push(Math.max(0, date - Date.now()));
+  }
+  return resets.length > 0 ? Math.ceil(Math.max(...resets)) : undefined;
 }

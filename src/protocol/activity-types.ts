@@ -66,6 +66,8 @@ export interface ModelStepInput {
   budget?: StepBudget | null;
   /** Set by runs that retry the provider's failures themselves (src/protocol/workflow-retries.ts). */
   workflowRetries?: WorkflowRetriesInput;
+  /** Set when the call went through a provider limiter: a 429 goes back to the run (which pauses the limiter), not to a retry of its own. */
+  providerLimited?: boolean;
   /** The agent config's price of `model` (its `pricing`), over the worker's table. Absent: the worker's. */
   price?: ModelPrice;
   /**

@@ -214,7 +214,14 @@ export interface UsageSummary extends ModelUsage {
 }
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
-export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle';
+export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle' | 'provider_limit';
+
+/** A model call waiting for its provider limit (docs/provider-limits.md): since when, and until when once granted. */
+export interface ProviderLimitWait {
+  model: string;
+  sinceMs: number;
+  untilMs: number | null;
+}
 
 /** The planner's output: the final plan text and its numbered steps. */
 export interface PlanArtifact {
@@ -250,6 +257,8 @@ export interface RunStatus {
   queuedMessages: number;
   /** Active skills by source, with the version and hash the run has of each source. */
   skills: Array<{ source: string; version: number; hash: string; names: string[] }>;
+  /** Set while a model call waits for its provider limit (phase `provider_limit`). */
+  providerLimitWait?: ProviderLimitWait;
 }
 
 /** A gated tool call waiting for (or given) a human decision. */

@@ -154,6 +154,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       conversations: new QueryConversationSource(client, artifacts),
       recordings: new RecordedRuns(client),
       searchAttributesClient: client,
+      limiterClient: client,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
       hooks: this.hooks,
       ...(this.options.instructionsProviders ? { instructionsProviders: this.options.instructionsProviders } : {}),

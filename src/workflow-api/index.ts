@@ -43,6 +43,8 @@ export type {
   TurnResult,
 } from '../protocol/thread-types';
 export { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
+export { limiterStatusQuery, limiterWorkflowId, limitKey, ProviderLimitWireName } from '../protocol/provider-limits';
+export type { LimiterStatus } from '../protocol/provider-limits';
 export {
   AgentCostUsdAttribute,
   AgentEvaluationAttribute,

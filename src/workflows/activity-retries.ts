@@ -156,7 +156,7 @@ export function exhaustedAttempts(error: unknown, maxTries: number): number | nu
 }
 
 /** The retry details an activity attached to its failure, if the failure is one of ours. */
-function retryDetailsOf(error: unknown): RetryableFailureDetails | undefined {
+export function retryDetailsOf(error: unknown): RetryableFailureDetails | undefined {
   let current: unknown = error;
   while (current && typeof current === 'object') {
     if (current instanceof ApplicationFailure) {

@@ -13,6 +13,7 @@ import { enterPhase, RunStop } from './run-lifecycle';
 import { costLimitAfterCall, costLimitBeforeCall } from './run-cost';
 import { availableTools, extraToolSpecs, type RunState } from './run-state';
 import { modelStepHooks, noteModelStepHooks } from './run-hooks';
+import { withinProviderLimit } from './provider-limit-gate';
 
 /**
  * Model calls of a run, each its own activity with a deterministic id (`step-3.model`,
@@ -51,14 +52,16 @@ export async function callModel(state: RunState, thread: ConversationThread, act
   if (hooks) request.hooks = hooks;
   let reply: ModelStepResult;
   try {
-    reply = await retriedCall(state, 'model', activityId, (attempt) =>
-      proxyActivities<AgentActivities>({
-        activityId: attempt.activityId,
-        summary: activitySummary(attempt.activityId, `model ${model}`),
-        startToCloseTimeout: timeouts.modelStepMs,
-        heartbeatTimeout: timeouts.heartbeatMs,
-        retry: attempt.retry,
-      }).modelStep({ ...request, ...attempt.input }),
+    reply = await withinProviderLimit(state, request, activityId, (callId, limited) =>
+      retriedCall(state, 'model', callId, (attempt) =>
+        proxyActivities<AgentActivities>({
+          activityId: attempt.activityId,
+          summary: activitySummary(attempt.activityId, `model ${model}`),
+          startToCloseTimeout: timeouts.modelStepMs,
+          heartbeatTimeout: timeouts.heartbeatMs,
+          retry: attempt.retry,
+        }).modelStep({ ...request, ...attempt.input, ...(limited ? { providerLimited: true } : {}) }),
+      ),
     );
   } catch (error) {
     if (isCancellation(error)) throw error;

@@ -71,6 +71,8 @@ export const MODEL_RETRIES_EXHAUSTED_PATCH = 'model-retries-exhausted';
 export const LIFECYCLE_HOOKS_PATCH = 'lifecycle-hooks';
 /** Dynamic instructions: an instructions provider's activity, and template variables filled in static instructions. */
 export const DYNAMIC_INSTRUCTIONS_PATCH = 'dynamic-instructions';
+/** A model call of an agent with `provider_limits` waits for a time from the shared limiter workflow, and reports its usage and 429s to it. */
+export const PROVIDER_LIMITS_PATCH = 'provider-limits';
 
 /** Every patch, oldest first: a recording is labelled with the newest one (see test/histories/README.md). */
 export const PATCHES: readonly PatchRecord[] = [
@@ -295,6 +297,18 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['thread-carried-turns/since-thread-carried-turns.execution-2-of-5.json', 'thread-carried-turns/since-thread-carried-turns.execution-4-of-5.json'],
       without: [],
       missing: { without: "no recorded thread continued as new while a recent turn held tool results before this patch (the thread-continued recording continued inside the first turn that ran a tool)" },
+    },
+  },
+  {
+    id: PROVIDER_LIMITS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A model call of an agent whose config has `provider_limits` for its model first asks the shared limiter workflow of its task queue and model for a time (a `reserveModelCall` activity, then a grant signal and a durable timer), reports its token usage after the call, and on a 429 pauses the limiter for every run and asks again (`.limited-N` activity ids) instead of retrying on its own. Consulted only for such configs: `provider_limits` did not exist before.',
+    stage: 'patched',
+    histories: {
+      with: ['provider-limit-wait/since-provider-limits.json', 'provider-limit-429/since-provider-limits.json'],
+      without: [],
+      missing: { without: 'agent configs could not declare provider_limits before this patch, so no history passes its code without the marker' },
     },
   },
 ];

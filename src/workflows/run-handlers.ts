@@ -68,6 +68,7 @@ function runStatus(state: RunState, approvals: ApprovalGate): RunStatus {
     budget: budget && lastPromptTokens !== null ? { promptTokens: lastPromptTokens, contextWindow: budget.contextWindow } : null,
     queuedMessages: state.injectedQueue.length,
     skills: state.skills.status(),
+    ...(state.providerLimitWait ? { providerLimitWait: { ...state.providerLimitWait } } : {}),
   };
 }
 

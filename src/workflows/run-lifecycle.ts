@@ -77,6 +77,8 @@ export function showDetails(state: RunState, pending: readonly ApprovalRequest[]
   const ofAgent = stepBase > 0 ? ` (${config.name}'s step ${step - stepBase} of ${config.max_steps})` : '';
   const phase = `step ${step} of ${stepLimit}${ofAgent}: ${state.phase}`;
   const waits = pending.map((request) => describeWait(request));
+  const limitWait = state.providerLimitWait;
+  if (limitWait) waits.push(`provider limit of ${limitWait.model}${limitWait.untilMs === null ? '' : ` until ${new Date(limitWait.untilMs).toISOString()}`}`);
   setDetails(state, waits.length > 0 ? `awaiting ${waits.join('; ')} · ${phase}` : phase);
 }
 

@@ -8,6 +8,7 @@ import {
   type StoredToolResults,
   type HandoffRecord,
   type PlanArtifact,
+  type ProviderLimitWait,
   type RunPhase,
   type RunTimeouts,
   type StepBudget,
@@ -83,6 +84,8 @@ export interface RunState {
   readonly unavailableTools: string[];
 
   phase: RunPhase;
+  /** The model call waiting for its provider limit, while one does. */
+  providerLimitWait?: ProviderLimitWait;
   step: number;
   readonly usage: UsageSummary;
   /** The newest tool results (KEPT_TOOL_RESULTS), summarised: what the result and a continuation carry. */

@@ -22,23 +22,57 @@ export interface RecordedRequest {
   at: number;
 }
 
+/**
+ * A provider's rate limit, enforced as providers do: at most `requests` in any `windowMs` (a
+ * sliding window); a request over it gets 429 with `retry-after-ms` and `retry-after` (seconds,
+ * rounded up) saying when the oldest request of the window leaves it. Refused requests do not count.
+ */
+export interface EnforcedLimit {
+  requests: number;
+  windowMs: number;
+}
+
+export interface FakeProviderServerOptions {
+  limit?: EnforcedLimit;
+  /** The reply to a request the script has no response left for (default: a 500 saying so). */
+  reply?: (body: any) => ScriptedResponse;
+}
+
 export interface FakeProviderServer {
   baseUrl: string;
   requests: RecordedRequest[];
+  /** Requests answered 429 by the enforced limit. */
+  rateLimited: RecordedRequest[];
   respond(...responses: ScriptedResponse[]): void;
   close(): Promise<void>;
 }
 
-export async function startFakeProviderServer(): Promise<FakeProviderServer> {
+export async function startFakeProviderServer(options: FakeProviderServerOptions = {}): Promise<FakeProviderServer> {
   const queue: ScriptedResponse[] = [];
   const requests: RecordedRequest[] = [];
+  const rateLimited: RecordedRequest[] = [];
+  const admitted: number[] = [];
+  const overLimit = (now: number): ScriptedResponse | null => {
+    const limit = options.limit;
+    if (!limit) return null;
+    while (admitted.length > 0 && admitted[0]! <= now - limit.windowMs) admitted.shift();
+    if (admitted.length < limit.requests) {
+      admitted.push(now);
+      return null;
+    }
+    const waitMs = admitted[0]! + limit.windowMs - now;
+    return { status: 429, headers: { 'retry-after-ms': String(waitMs), 'retry-after': String(Math.ceil(waitMs / 1000)) }, body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } } };
+  };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString();
-      requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : null, at: Date.now() });
-      const next = queue.shift() ?? { status: 500, body: { error: { message: 'the fake server has no scripted response left' } } };
+      const recorded: RecordedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : null, at: Date.now() };
+      requests.push(recorded);
+      const refusal = overLimit(recorded.at);
+      if (refusal) rateLimited.push(recorded);
+      const next = refusal ?? queue.shift() ?? options.reply?.(recorded.body) ?? { status: 500, body: { error: { message: 'the fake server has no scripted response left' } } };
       if (next.stream) {
         void writeStream(response, next.stream);
         return;
@@ -53,6 +87,7 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    rateLimited,
     respond: (...responses) => void queue.push(...responses),
     close: () =>
       new Promise((resolve) => {

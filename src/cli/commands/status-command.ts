@@ -66,6 +66,11 @@ const KIND_OF_ENDING: Record<string, string> = { TerminatedFailure: 'Terminated'
 export function formatStatus(workflowId: string, execution: string, status: RunStatus, context: { now: number; runUrl?: string | null; failure?: CloseFailure | null }): string {
   const lines = [`Run ${workflowId}: ${execution}, phase ${status.phase}, step ${status.step} of ${status.maxSteps}`];
   if (context.failure) lines.push(`Failed${context.failure.type ? ` (${context.failure.type})` : ''}: ${context.failure.message}`);
+  const limitWait = status.providerLimitWait;
+  if (limitWait) {
+    const until = limitWait.untilMs === null ? 'for its turn' : `until ${new Date(limitWait.untilMs).toISOString()}`;
+    lines.push(`Waiting for provider limit of ${limitWait.model} ${until} (since ${formatDuration(Math.max(0, context.now - limitWait.sinceMs))})`);
+  }
   lines.push(`Tools: ${status.activeTools.join(', ') || 'none'}${status.runningTools.length ? ` (running: ${status.runningTools.join(', ')})` : ''}`);
   lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens, ${describeCost(status.usage)}`);
   if (status.budget) {
