@@ -65,6 +65,7 @@ describe('console access', () => {
       "WorkflowType IN ('agentThread') AND (AgentName = 'x\\' OR \\'1\\'=\\'1' OR WorkflowId STARTS_WITH 'x\\' OR \\'1\\'=\\'1') AND ExecutionStatus = 'Running' AND AgentStatus = 'awaiting_approval'",
     );
     expect(runListQuery({ status: 'closed' })).toBe("WorkflowType IN ('agentRun', 'agentThread') AND ExecutionStatus != 'Running'");
+    expect(runListQuery({ evaluation: "eval-1' OR 'x" })).toBe("WorkflowType IN ('agentRun', 'agentThread') AND AgentEvaluation = 'eval-1\\' OR \\'x'");
   });
 
   it('exits 2 from `console` on a reachable host without sign-in, and on an invalid access file', async () => {

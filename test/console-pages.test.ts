@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TranscriptEntry } from '../src/history/history-entries';
 import { transcriptEntries } from '../src/console/pages/transcript-view';
+import { runsContent } from '../src/console/pages/runs-page';
 
 /** The run page's transcript rendering (pure): markers and links for what is not a message, and nothing an agent writes becomes markup. */
 
@@ -36,5 +37,24 @@ describe('console transcript view', () => {
     expect(html).not.toMatch(/<script>|<img|<b>|<i>/);
     expect(html).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
     expect(html).toContain('Rejected step-1.call-1 by &quot;&gt;&lt;b&gt;eve&lt;/b&gt;: &lt;i&gt;no&lt;/i&gt;');
+  });
+});
+
+describe('console run list', () => {
+  it("links a fork to its origin and an evaluation run to its evaluation's runs", async () => {
+    const listed = { runId: 'r', kind: 'run' as const, agent: 'support', status: 'completed', open: false, startTime: new Date(at), costUsd: 0.0123, resourceId: null };
+    const html = (
+      await runsContent(
+        [
+          { ...listed, workflowId: 'fork-1', forkOf: 'origin-1', evaluation: null },
+          { ...listed, workflowId: 'eval-run-1', forkOf: 'origin-1', evaluation: 'eval-20261124 & co' },
+        ],
+        { evaluation: 'eval-20261124 & co' },
+      )
+    ).toString();
+    expect(html).toContain('fork of <a href="/runs/origin-1">origin-1</a>');
+    expect(html).toContain('evaluation <a href="/runs?evaluation=eval-20261124%20%26%20co">eval-20261124 &amp; co</a>');
+    expect(html).toContain('Runs and threads of evaluation eval-20261124 &amp; co');
+    expect(html).toContain('<input type="hidden" name="evaluation" value="eval-20261124 &amp; co">');
   });
 });

@@ -115,6 +115,7 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
       search: context.req.query('q') ?? '',
       ...(context.req.query('status') ? { status: context.req.query('status') } : {}),
       ...(kind === 'run' || kind === 'thread' ? { kind } : {}),
+      ...(context.req.query('evaluation') ? { evaluation: context.req.query('evaluation') } : {}),
       limit: 100,
     };
     return render(context, 'Runs and threads', 'runs', runsContent(await listRuns(agents, filter), filter));

@@ -59,6 +59,8 @@ export interface RunListFilter {
   /** `AgentStatus` (open runs), or `closed`. */
   status?: string;
   kind?: 'run' | 'thread';
+  /** The runs of one evaluation (`AgentEvaluation`): the list an evaluation run's origin links to. */
+  evaluation?: string;
   limit?: number;
 }
 
@@ -100,6 +102,7 @@ export function runListQuery(filter: RunListFilter): string {
   if (search) clauses.push(`(${AgentNameAttribute.name} = ${quote(search)} OR WorkflowId STARTS_WITH ${quote(search)})`);
   if (filter.status === 'closed') clauses.push(`ExecutionStatus != 'Running'`);
   else if (filter.status) clauses.push(`ExecutionStatus = 'Running' AND ${AgentStatusAttribute.name} = ${quote(filter.status)}`);
+  if (filter.evaluation) clauses.push(`${AgentEvaluationAttribute.name} = ${quote(filter.evaluation)}`);
   return clauses.join(' AND ');
 }
 
