@@ -22,6 +22,8 @@ import type { RunState } from './run-state';
 
 /** 429s one call may meet under a limit before the run fails (each waits for the limiter again first). */
 export const PROVIDER_LIMIT_TRIES = 20;
+/** How long a run waits for its grant before it asks the limiter again. */
+const REASK_AFTER_MS = 5 * 60_000;
 /** How long every call on the key waits after a 429 that said nothing of when to come back. */
 const PAUSE_WITHOUT_RETRY_AFTER_MS = 1_000;
 
@@ -59,13 +61,17 @@ export async function withinProviderLimit(state: RunState, request: ModelStepInp
     const phaseBefore = state.phase;
     state.providerLimitWait = { model: request.model, sinceMs: Date.now(), untilMs: null };
     enterPhase(state, 'provider_limit');
-    await proxyActivities<AgentActivities>({
-      activityId: `${callId}.limit`,
-      summary: activitySummary(`${callId}.limit`, `wait for the provider limit of ${request.model}`),
-      startToCloseTimeout: '1m',
-      retry: infrastructureRetryPolicy(10_000),
-    }).reserveModelCall({ requestId, model: request.model, limit, step: request, ...priorityOfRun() });
-    await condition(() => grants.has(requestId));
+    const reserve = (ask: number) =>
+      proxyActivities<AgentActivities>({
+        activityId: ask === 1 ? `${callId}.limit` : `${callId}.limit-${ask}`,
+        summary: activitySummary(`${callId}.limit`, `wait for the provider limit of ${request.model}`),
+        startToCloseTimeout: '1m',
+        retry: infrastructureRetryPolicy(10_000),
+      }).reserveModelCall({ requestId, model: request.model, limit, step: request, ...priorityOfRun() });
+    await reserve(1);
+    // Asked again (same request id) while no grant comes: the limiter ignores a request it holds and
+    // queues one it lost (a limiter terminated by hand starts afresh), so no run waits for ever.
+    for (let ask = 2; !(await condition(() => grants.has(requestId), REASK_AFTER_MS)); ask++) await reserve(ask);
     const notBeforeMs = grants.get(requestId)!;
     grants.delete(requestId);
     const waitMs = notBeforeMs - Date.now();
