@@ -63,6 +63,13 @@ function descendants(spans: ReceivedSpan[], ancestor: ReceivedSpan): ReceivedSpa
   return below.flatMap((span) => [span, ...descendants(spans, span)]);
 }
 
+/** Whether a span matching `isSpan` has arrived with its parent, its parent's parent, … (`depth` of them). */
+function hasParentChain(spans: ReceivedSpan[], isSpan: (span: ReceivedSpan) => boolean, depth: number): boolean {
+  let current = spans.find(isSpan);
+  for (let level = 0; current && level < depth; level++) current = spans.find((span) => span.spanId === current!.parentSpanId);
+  return current !== undefined;
+}
+
 describe('traces of an agent run', () => {
   it('puts the caller, the workflow, parallel tools, an approval, a sub-agent and a retried attempt after a SIGKILL in one trace, each span once', async () => {
     const logFile = path.join(folder, 'executions.log');
@@ -101,7 +108,8 @@ describe('traces of an agent run', () => {
     await eventually(() => loggedExecutions(logFile).includes('start C'), 60_000);
     // Spans the first worker ended wait in a 100 ms batch, which a SIGKILL loses: let them reach the
     // collector first (the last is step 3's model call, which asked for the tool now running).
-    await collector.waitForSpans((spans) => spans.some((span) => span.name === 'execute_tool chaos_gated') && spans.some((span) => span.name.startsWith('chat ') && span.attributes['durable_agents.step'] === 3), 60_000);
+    // Its chat span's parents too: the workflow's StartActivity span ends, and is batched, later.
+    await collector.waitForSpans((spans) => spans.some((span) => span.name === 'execute_tool chaos_gated') && hasParentChain(spans, (span) => span.name.startsWith('chat ') && span.attributes['durable_agents.step'] === 3, 2), 60_000);
     await first.kill('SIGKILL');
 
     writeFileSync(release, 'go');
