@@ -17,6 +17,9 @@ import type { AgentTelemetrySinks } from './telemetry-sinks';
 
 const DEFAULT_SERVICE_NAME = 'durable-agents-worker';
 
+/** The workflow module Temporal's OpenTelemetry plugin adds; `./temporal-workflow-interceptors` replaces it. */
+const TEMPORAL_WORKFLOW_INTERCEPTORS = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+
 /** Providers and exporters for `options`; spans only with a traces endpoint, metrics only with a metrics endpoint or a Prometheus port. */
 export async function createTelemetryRuntime(options: AgentTelemetryOptions): Promise<AgentTelemetrySetup> {
   const resource = new Resource({ 'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? DEFAULT_SERVICE_NAME });
@@ -54,13 +57,14 @@ export async function createTelemetryRuntime(options: AgentTelemetryOptions): Pr
   const sinks: InjectedSinks<AgentTelemetrySinks> = {
     agentTelemetry: { runEvent: { fn: (_info, event) => instruments.runEvent(event), callDuringReplay: false } },
   };
-  // Temporal's interceptors first (ours of them: no spans for validators and queries, see
-  // temporal-workflow-interceptors.ts): its RunWorkflow span is the parent of the run's
-  // invoke_agent span. Its plugin would add its own module only to a worker that already has a
+  // Temporal's spans first (made by ours, see temporal-workflow-interceptors.ts): the RunWorkflow
+  // span is the parent of the run's invoke_agent span. Temporal's plugin would add its own module only to a worker that already has a
   // workflowsPath; the agent plugin picks the workflow source later, so the modules are added here.
   const workflowInterceptorModules = [...(spanProcessor ? [require.resolve('./temporal-workflow-interceptors')] : []), require.resolve('./workflow-interceptors')];
   const withAgentInterceptors = <T extends WorkerOptions | ReplayWorkerOptions>(workerOptions: T): T => {
-    const existing = workerOptions.interceptors?.workflowModules ?? [];
+    // A worker given a workflowsPath gets Temporal's own module from its plugin as well: its spans
+    // would double ours, so it is taken out.
+    const existing = (workerOptions.interceptors?.workflowModules ?? []).filter((module) => module !== TEMPORAL_WORKFLOW_INTERCEPTORS);
     return {
       ...workerOptions,
       interceptors: { ...workerOptions.interceptors, workflowModules: [...existing, ...workflowInterceptorModules.filter((module) => !existing.includes(module))] },
