@@ -25,6 +25,7 @@ import { measureReplayCost, replayCostScripts } from './replay-cost';
 import { measureParkedThreads, measureParkedThreadsScale } from './parked-threads';
 import { measureClusterSpeed } from './cluster-speed';
 import { measureProviderLimits } from './provider-limits';
+import { measureWorkflowPromises } from './workflow-promises';
 import { execSync } from 'node:child_process';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
       ['skills', () => measureSkills(eagerOn, folder)],
       ['recovery', () => measureRecovery(eagerOn, folder, Math.min(ROUNDS, 3))],
       ['throughput', () => measureThroughput(eagerOn, folder, THROUGHPUT_ROUNDS)],
+      ['workflow-promises', () => measureWorkflowPromises(eagerOn)],
       // Opt-in (about 20 minutes for 10,000 runs): BENCH_ONLY=parked-scale BENCH_PARKED_SCALE=10000.
       ['parked-scale', () => (ONLY?.includes('parked-scale') ? measureParkedScale(eagerOn, folder, PARKED_SCALE) : Promise.resolve())],
       ['replay-cost', () => measureReplayCost(eagerOn, Math.min(ROUNDS, 5))],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import type { bareSteps } from './baseline/bare-steps';
 import { median, ms, noopScript, startBenchStack, type BenchStack } from './bench-stack';
+import { processCpuMsOf } from './process-cpu';
 
 /**
  * Throughput: N agent runs started at once (5 model steps + 4 no-op tools, scripted model) against
@@ -31,17 +31,6 @@ interface Batch {
   processCpuMs: number;
   /** CPU time of the dev server's process, ms (null where /proc is missing). */
   serverCpuMs: number | null;
-}
-
-/** user + system CPU of a process from /proc/<pid>/stat (Linux), ms. */
-function processCpuMsOf(pid: number): number | null {
-  const file = `/proc/${pid}/stat`;
-  if (!existsSync(file)) return null;
-  const stat = readFileSync(file, 'utf8');
-  // The fields after the command name (which may hold spaces) start at state; utime and stime are the 12th and 13th of them.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux this runs on
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 async function timeBatch(stack: BenchStack, size: number, runOne: () => Promise<void>): Promise<Batch> {

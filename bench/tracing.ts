@@ -9,11 +9,19 @@ import { STEPS } from './step-overhead';
 /** Above this 1-minute load average (BENCH_MAX_LOAD, default 4) the two medians are noise: the section says so and measures nothing. */
 const MAX_LOAD = Number(process.env.BENCH_MAX_LOAD ?? 4);
 
-async function timeRun(agents: AgentClient): Promise<number> {
+interface RunCost {
+  wallMs: number;
+  /** CPU of this process (client, both workers, the exporters) while the run ran: only its worker was busy. */
+  cpuMs: number;
+}
+
+async function timeRun(agents: AgentClient): Promise<RunCost> {
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const result = await (await agents.startRun({ config: { name: 'bench', model: 'scripted:steps10', tools: ['noop'], max_steps: STEPS }, task: 'go' })).result();
   if (result.steps !== STEPS) throw new Error(`expected ${STEPS} steps, got ${result.steps}`);
-  return performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { wallMs: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 /**
@@ -32,16 +40,19 @@ export async function measureTracingOverhead(stack: BenchStack, rounds: number):
   try {
     await timeRun(stack.agents);
     await timeRun(traced.agents);
-    const samples = { off: [] as number[], on: [] as number[] };
+    const samples = { off: [] as RunCost[], on: [] as RunCost[] };
     for (let round = 0; round < rounds; round++) {
       const order: Array<['off' | 'on', AgentClient]> = [['off', stack.agents], ['on', traced.agents]];
       for (const [name, agents] of round % 2 === 0 ? order : order.reverse()) samples[name].push(await timeRun(agents));
     }
-    const off = median(samples.off);
-    const on = median(samples.on);
+    const off = median(samples.off.map((run) => run.wallMs));
+    const on = median(samples.on.map((run) => run.wallMs));
     const ratio = on / off;
+    const cpuOff = median(samples.off.map((run) => run.cpuMs));
+    const cpuOn = median(samples.on.map((run) => run.cpuMs));
     console.log(`Tracing on / off (median of ${rounds} interleaved rounds, ${STEPS} steps, load ${load.toFixed(1)}):`);
     console.log(`  per step ${ms(on / STEPS)} / ${ms(off / STEPS)}, ratio ${ratio.toFixed(3)} (target ≤ 1.05${ratio <= 1.05 ? ', met' : ', NOT met'}); spans received: ${collector.spans().length}`);
+    console.log(`  worker process CPU per step ${ms(cpuOn / STEPS)} / ${ms(cpuOff / STEPS)}, ratio ${(cpuOn / cpuOff).toFixed(3)}`);
   } finally {
     await traced.close();
     await telemetry.shutdown();

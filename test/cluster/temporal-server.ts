@@ -104,6 +104,13 @@ export class ClusterServer {
     }
   }
 
+  /** Stops the server gracefully and starts it again with `settings` added to its environment (same database and ports). */
+  async restartWith(settings: Record<string, string>): Promise<void> {
+    await this.stop('SIGTERM');
+    Object.assign(this.environment, settings);
+    await this.start();
+  }
+
   /** SIGTERM (a graceful stop, SIGKILL after 60 s) or SIGKILL; resolves when the process is gone. */
   async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;

@@ -18,6 +18,8 @@ export interface Postgres {
   password: string;
   /** `postgres://user:password@host:port/postgres` (the database initdb always makes). */
   url: string;
+  /** The postmaster's process id (its backends are its children). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -88,7 +90,7 @@ export async function startPostgres(port: number): Promise<Postgres> {
     await stop();
     throw new Error(`PostgreSQL did not start on 127.0.0.1:${port}: ${(error as Error).message}\n${output}`);
   }
-  return { host: '127.0.0.1', port, user, password, url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`, stop };
+  return { host: '127.0.0.1', port, user, password, url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`, pid: child.pid ?? -1, stop };
 }
 
 /** Fast shutdown (SIGINT: clients are disconnected), then an immediate one if it hangs. */

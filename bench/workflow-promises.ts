@@ -1,0 +1,76 @@
+// Bench section `workflow-promises`: how many promises workflow code makes per activity, an agent run against a bare workflow, counted by replaying their histories (a count, not a time: the same on a busy machine).
+import { randomUUID } from 'node:crypto';
+import v8 from 'node:v8';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { agentPreloadModules, agentWorkflowsPath } from '../src/worker/workflow-bundle';
+import type { bareSteps } from './baseline/bare-steps';
+import type { BenchStack } from './bench-stack';
+import { THROUGHPUT_STEPS } from './throughput';
+
+type History = Awaited<ReturnType<ReturnType<BenchStack['agents']['temporal']['workflow']['getHandle']>['fetchHistory']>>;
+
+const QUIET_LOGGER = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error };
+
+/** Where the workflow code made each promise: its first frame in this repository's `src/`, else the first frame at all. */
+interface Census {
+  total: number;
+  activities: number;
+  bySite: Map<string, number>;
+}
+
+/**
+ * Replays `history` and counts the promises made in the workflow's
+ * sandbox. The Temporal SDK takes a stack trace, mapped through the bundle's source map, of every
+ * such promise (for its stack trace query), so their number is what workflow code costs a worker's
+ * CPU beyond the commands themselves.
+ */
+async function countPromises(code: string, history: History): Promise<Census> {
+  const bySite = new Map<string, number>();
+  let total = 0;
+  let counting = false;
+  const stop = v8.promiseHooks.onInit((promise: Promise<unknown>) => {
+    // Promises of this realm are the replayer's; the sandbox has its own Promise.
+    if (counting || promise.constructor === Promise) return;
+    counting = true;
+    try {
+      total++;
+      // The sandbox's own Error, so the SDK's hook maps its frames to the TypeScript sources.
+      const SandboxError = (promise.constructor as unknown as { constructor: FunctionConstructor }).constructor('return globalThis.Error')() as ErrorConstructor;
+      const frames = (new SandboxError().stack ?? '').split('\n').slice(1).map((line) => line.trim()).filter((line) => !/workflow-promises|promise_hooks|vm-shared/.test(line));
+      const frame = frames.find((line) => /\((src|\S*\/src)\/(workflows|workflow-api|telemetry)\//.test(line)) ?? frames[0] ?? '?';
+      // The file and line (the names the source map gives are of the nearest symbol, often misleading).
+      const site = /((?:src|node_modules)\/[^\s():]+:\d+)(?::\d+)?\)?$/.exec(frame)?.[1] ?? frame.replace(/^at /, '');
+      bySite.set(site, (bySite.get(site) ?? 0) + 1);
+    } finally {
+      counting = false;
+    }
+  });
+  try {
+    // A replay worker runs its workflows in this thread, where the hook above sees them.
+    await Worker.runReplayHistory({ workflowBundle: { code } }, history);
+  } finally {
+    stop();
+  }
+  const activities = (history.events ?? []).filter((event) => event.activityTaskScheduledEventAttributes).length;
+  return { total, activities, bySite };
+}
+
+/** One agent run of the throughput section and one bare workflow of as many activities, replayed and counted. */
+export async function measureWorkflowPromises(stack: BenchStack): Promise<void> {
+  const run = await stack.agents.startRun({ config: { name: 'throughput', model: 'scripted:throughput', tools: ['noop'], max_steps: THROUGHPUT_STEPS }, task: 'go' });
+  await run.result();
+  const agentHistory = await stack.agents.temporal.workflow.getHandle(run.workflowId).fetchHistory();
+  const bareId = `bare-${randomUUID()}`;
+  await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: stack.baselineTaskQueue, workflowId: bareId, args: [THROUGHPUT_STEPS * 2 - 1] });
+  const bareHistory = await stack.agents.temporal.workflow.getHandle(bareId).fetchHistory();
+
+  const agentCode = (await bundleWorkflowCode({ workflowsPath: agentWorkflowsPath(), preloadModules: agentPreloadModules(), logger: QUIET_LOGGER })).code;
+  const bareCode = (await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline'), logger: QUIET_LOGGER })).code;
+  const agent = await countPromises(agentCode, agentHistory);
+  const bare = await countPromises(bareCode, bareHistory);
+  const perActivity = (census: Census) => census.total / Math.max(1, census.activities);
+  console.log(`Promises made by workflow code (replayed, ${THROUGHPUT_STEPS} model steps + ${THROUGHPUT_STEPS - 1} tools against ${bare.activities} bare activities):`);
+  console.log(`  agent run ${agent.total} (${perActivity(agent).toFixed(1)} per activity), bare workflow ${bare.total} (${perActivity(bare).toFixed(1)} per activity), ratio ${(perActivity(agent) / perActivity(bare)).toFixed(2)}`);
+  console.log('  the agent run\'s, by where they are made:');
+  for (const [site, count] of [...agent.bySite.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${String(count).padStart(4)}  ${site}`);
+}
