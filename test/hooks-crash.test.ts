@@ -1,14 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from '@jest/globals';
 import { stringify as stringifyYaml } from 'yaml';
-import { AgentClient } from '../src/client/agent-client';
-import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { eventually } from './support/test-env';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { loggedExecutions } from './support/worker-process';
+import { workerProcessFixture } from './support/worker-process-fixture';
 
 /**
  * A worker process SIGKILLed around a before-tool hook's decision (test/support/hook-crash-tools.ts):
@@ -17,40 +13,17 @@ import { startWorkerProcess, type WorkerProcess } from './support/worker-process
  * hook) leaves no decision, and the new worker's hook decides (once more) before the call runs once.
  */
 
-let folder: string;
-let connection: Connection;
-let client: Client;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), 'hooks-crash-'));
-  const target = resolveTemporalTarget();
-  connection = await Connection.connect(target.connectionOptions);
-  client = new Client({ connection, namespace: target.namespace });
-});
-
-afterEach(async () => {
-  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
-});
-
-afterAll(async () => {
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
-
-function lines(logFile: string): string[] {
-  return existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
-}
+const fixture = workerProcessFixture('hooks-crash');
+const HOOK_CRASH_TOOLS = 'test/support/hook-crash-tools.ts';
 
 /** A run of one refund of 500 on its own task queue, its first worker started with `kill` set, and the log. */
 async function startRefund(label: string, kill: 'KILL_IN_HOOK' | 'KILL_IN_TOOL') {
-  const logFile = path.join(folder, `${label}.log`);
-  const script = path.join(folder, `${label}.yaml`);
+  const logFile = path.join(fixture.folder, `${label}.log`);
+  const script = path.join(fixture.folder, `${label}.yaml`);
   writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'refund', args: { order: label, amount: 500 } }] }, { text: 'Done: {{tool:refund}}' }] }));
-  const environment = { CRASH_LOG: logFile, [kill]: path.join(folder, `${label}.killed`) };
-  const agents = new AgentClient(client, { taskQueue: `hooks-crash-${randomUUID()}` });
-  const first = await startWorkerProcess(agents.taskQueue, environment, 'test/support/hook-crash-tools.ts');
-  workers.push(first);
+  const environment = { CRASH_LOG: logFile, [kill]: path.join(fixture.folder, `${label}.killed`) };
+  const agents = fixture.freshAgents();
+  const first = await fixture.startWorker(environment, { taskQueue: agents.taskQueue, toolsModule: HOOK_CRASH_TOOLS });
   const run = await agents.startRun({ config: { name: 'refunds', model: `scripted:${script}`, tools: ['refund'] }, task: 'Refund it', timeouts: { heartbeatMs: 2_000 } });
   return { logFile, environment, agents, first, run, killedMarker: environment[kill] };
 }
@@ -60,11 +33,11 @@ describe('a worker SIGKILLed around a before-tool decision', () => {
     const { logFile, environment, agents, first, run, killedMarker } = await startRefund('recorded', 'KILL_IN_TOOL');
     await eventually(() => existsSync(killedMarker), 60_000);
     await first.kill('SIGKILL');
-    workers.push(await startWorkerProcess(agents.taskQueue, environment, 'test/support/hook-crash-tools.ts'));
+    await fixture.startWorker(environment, { taskQueue: agents.taskQueue, toolsModule: HOOK_CRASH_TOOLS });
     const result = await run.result();
 
     expect(result.output).toBe('Done: refunded 99 for recorded');
-    const log = lines(logFile);
+    const log = loggedExecutions(logFile);
     expect(log.filter((line) => line.startsWith('decided'))).toEqual([`decided recorded 99 ${first.child.pid}`]);
     // The call ran twice (the first try died in the tool), both times with the recorded arguments.
     expect(log.filter((line) => line.startsWith('start')).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(['start recorded 99', 'start recorded 99']);
@@ -76,12 +49,11 @@ describe('a worker SIGKILLed around a before-tool decision', () => {
     const { logFile, environment, agents, first, run, killedMarker } = await startRefund('unrecorded', 'KILL_IN_HOOK');
     await eventually(() => existsSync(killedMarker), 60_000);
     await first.kill('SIGKILL');
-    const second = await startWorkerProcess(agents.taskQueue, environment, 'test/support/hook-crash-tools.ts');
-    workers.push(second);
+    const second = await fixture.startWorker(environment, { taskQueue: agents.taskQueue, toolsModule: HOOK_CRASH_TOOLS });
     const result = await run.result();
 
     expect(result.output).toBe('Done: refunded 99 for unrecorded');
-    const log = lines(logFile);
+    const log = loggedExecutions(logFile);
     expect(log.filter((line) => line.startsWith('decided'))).toEqual([`decided unrecorded 99 ${first.child.pid}`, `decided unrecorded 99 ${second.child.pid}`]);
     expect(log.filter((line) => line.startsWith('start'))).toEqual([`start unrecorded 99 ${second.child.pid}`]);
     expect(log.filter((line) => line.startsWith('done'))).toEqual(['done unrecorded 99']);

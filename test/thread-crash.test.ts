@@ -1,41 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from '@jest/globals';
 import { stringify as stringifyYaml } from 'yaml';
-import { AgentClient } from '../src/client/agent-client';
-import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { eventually } from './support/test-env';
-import { loggedExecutions as executions, startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { loggedExecutions as executions } from './support/worker-process';
+import { workerProcessFixture } from './support/worker-process-fixture';
 
-let folder: string;
-let connection: Connection;
-let agents: AgentClient;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), 'thread-crash-'));
-  const target = resolveTemporalTarget();
-  connection = await Connection.connect(target.connectionOptions);
-  agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `thread-crash-${randomUUID()}` });
-});
-
-afterEach(async () => {
-  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
-});
-
-afterAll(async () => {
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+const fixture = workerProcessFixture('thread-crash');
 
 describe('a thread whose worker is killed', () => {
   it('finishes the running turn and the queued one on a new worker, losing no message and re-running no completed tool', async () => {
-    const logFile = path.join(folder, 'executions.log');
-    const release = path.join(folder, 'release');
-    const script = path.join(folder, 'model.yaml');
+    const logFile = path.join(fixture.folder, 'executions.log');
+    const release = path.join(fixture.folder, 'release');
+    const script = path.join(fixture.folder, 'model.yaml');
     writeFileSync(
       script,
       stringifyYaml({
@@ -50,8 +28,8 @@ describe('a thread whose worker is killed', () => {
       }),
     );
     const environment = { CRASH_LOG: logFile };
-    workers.push(await startWorkerProcess(agents.taskQueue, environment));
-    const thread = agents.thread(`crash-thread-${randomUUID().slice(0, 8)}`, {
+    const first = await fixture.startWorker(environment);
+    const thread = fixture.agents.thread(`crash-thread-${randomUUID().slice(0, 8)}`, {
       config: { name: 'crash', model: `scripted:${script}`, tools: ['record', 'wait_for_release'] },
       timeouts: { heartbeatMs: 2_000 },
     });
@@ -61,18 +39,18 @@ describe('a thread whose worker is killed', () => {
     await eventually(() => executions(logFile).includes('start C'), 60_000);
     const third = await thread.send('third, sent while the second runs');
     expect(third.receipt).toMatchObject({ turn: 3, disposition: 'queued' });
-    await workers[0]!.kill('SIGKILL');
+    await first.kill('SIGKILL');
 
     writeFileSync(release, 'go');
-    workers.push(await startWorkerProcess(agents.taskQueue, environment));
+    const replacement = await fixture.startWorker(environment);
     expect((await second.result()).output).toBe('Turn 2 done: released C');
     expect((await third.result()).output).toBe('Turn 3 answers: third, sent while the second runs');
 
     // Killed again while the thread waits between turns: a message sent now is accepted once a
     // worker runs (an update needs one), and answered by it.
-    await workers[1]!.kill('SIGKILL');
+    await replacement.kill('SIGKILL');
     const sending = thread.send('fourth, sent while no worker runs');
-    workers.push(await startWorkerProcess(agents.taskQueue, environment));
+    await fixture.startWorker(environment);
     const fourth = await sending;
     expect((await fourth.result()).output).toBe('Turn 4 answers: fourth, sent while no worker runs');
 

@@ -1,34 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from '@jest/globals';
 import { stringify as stringifyYaml } from 'yaml';
-import { AgentClient } from '../src/client/agent-client';
-import { resolveTemporalTarget } from '../src/connection/temporal-target';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { workerProcessFixture } from './support/worker-process-fixture';
 
-let folder: string;
-let connection: Connection;
-let agents: AgentClient;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), 'thread-stalled-'));
-  const target = resolveTemporalTarget();
-  connection = await Connection.connect(target.connectionOptions);
-  agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `thread-stalled-${randomUUID()}` });
-});
-
-afterAll(async () => {
-  for (const worker of workers.splice(0)) {
-    worker.child.kill('SIGCONT');
-    await worker.kill('SIGKILL');
-  }
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+const fixture = workerProcessFixture('thread-stalled');
 
 describe('a thread whose worker stalls', () => {
   // A stopped (SIGSTOP) worker keeps its connection, so the server hands it the thread's workflow
@@ -36,18 +13,17 @@ describe('a thread whose worker stalls', () => {
   // ("Workflow Task in failed state") until a worker completes the task. A message sent then is
   // delivered once a worker can take it, never thrown back at the sender.
   it('delivers and answers a message sent while its workflow task times out again and again', async () => {
-    const script = path.join(folder, 'model.yaml');
+    const script = path.join(fixture.folder, 'model.yaml');
     writeFileSync(script, stringifyYaml({ replies: [{ text: 'first: {{user}}' }, { text: 'second: {{user}}' }] }));
-    const stalled = await startWorkerProcess(agents.taskQueue, {});
-    workers.push(stalled);
-    const thread = agents.thread(`stalled-thread-${randomUUID().slice(0, 8)}`, { config: { name: 'stalled', model: `scripted:${script}` } });
+    const stalled = await fixture.startWorker();
+    const thread = fixture.agents.thread(`stalled-thread-${randomUUID().slice(0, 8)}`, { config: { name: 'stalled', model: `scripted:${script}` } });
     expect((await (await thread.send('hello')).result()).output).toBe('first: hello');
 
     stalled.child.kill('SIGSTOP');
     const sent = thread.send('again');
     // Two workflow task timeouts (10 s each) put the task on its third attempt.
     await waitForWorkflowTaskAttempt(thread.threadId, 3, 90_000);
-    workers.push(await startWorkerProcess(agents.taskQueue, {}));
+    await fixture.startWorker();
     const turn = await sent;
     expect(turn.turn).toBe(2);
     expect((await turn.result()).output).toBe('second: again');
@@ -58,7 +34,7 @@ describe('a thread whose worker stalls', () => {
 async function waitForWorkflowTaskAttempt(threadId: string, attempt: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const description = await agents.temporal.workflowService.describeWorkflowExecution({ namespace: agents.namespace, execution: { workflowId: threadId } });
+    const description = await fixture.agents.temporal.workflowService.describeWorkflowExecution({ namespace: fixture.agents.namespace, execution: { workflowId: threadId } });
     if ((description.pendingWorkflowTask?.attempt ?? 0) >= attempt) return;
     if (Date.now() > deadline) throw new Error(`the workflow task of ${threadId} did not reach attempt ${attempt} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,42 +1,18 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from '@jest/globals';
 import { stringify as stringifyYaml } from 'yaml';
-import { AgentClient } from '../src/client/agent-client';
-import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { eventually } from './support/test-env';
-import { loggedExecutions as executions, startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { loggedExecutions as executions } from './support/worker-process';
+import { workerProcessFixture } from './support/worker-process-fixture';
 
-let folder: string;
-let connection: Connection;
-let agents: AgentClient;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), 'crash-'));
-  const target = resolveTemporalTarget();
-  connection = await Connection.connect(target.connectionOptions);
-  agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `crash-${randomUUID()}` });
-});
-
-// Each test starts its own workers: none may answer for the next test's runs.
-afterEach(async () => {
-  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
-});
-
-afterAll(async () => {
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+const fixture = workerProcessFixture('crash');
 
 describe('a worker killed mid-run', () => {
   it('is replaced by a new worker that finishes the run without re-running completed tools', async () => {
-    const logFile = path.join(folder, 'executions.log');
-    const release = path.join(folder, 'release');
-    const script = path.join(folder, 'model.yaml');
+    const logFile = path.join(fixture.folder, 'executions.log');
+    const release = path.join(fixture.folder, 'release');
+    const script = path.join(fixture.folder, 'model.yaml');
     writeFileSync(
       script,
       stringifyYaml({
@@ -48,9 +24,8 @@ describe('a worker killed mid-run', () => {
       }),
     );
     const environment = { CRASH_LOG: logFile };
-    const first = await startWorkerProcess(agents.taskQueue, environment);
-    workers.push(first);
-    const run = await agents.startRun({
+    const first = await fixture.startWorker(environment);
+    const run = await fixture.agents.startRun({
       config: { name: 'crash', model: `scripted:${script}`, tools: ['record', 'wait_for_release'] },
       task: 'Survive',
       timeouts: { heartbeatMs: 2_000 },
@@ -59,8 +34,7 @@ describe('a worker killed mid-run', () => {
     await first.kill('SIGKILL');
 
     writeFileSync(release, 'go');
-    const second = await startWorkerProcess(agents.taskQueue, environment);
-    workers.push(second);
+    await fixture.startWorker(environment);
     const result = await run.result();
 
     expect(result.output).toBe('All done: released C');
@@ -77,13 +51,12 @@ describe('a worker killed mid-run', () => {
   });
 
   it('keeps a run waiting for approval while no worker runs; the decision sent then is applied by a new worker', async () => {
-    const logFile = path.join(folder, 'approval.log');
-    const script = path.join(folder, 'approval-model.yaml');
+    const logFile = path.join(fixture.folder, 'approval.log');
+    const script = path.join(fixture.folder, 'approval-model.yaml');
     writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'record', args: { label: 'deploy' } }] }, { text: 'Shipped: {{tool:record}}' }] }));
     const environment = { CRASH_LOG: logFile };
-    const first = await startWorkerProcess(agents.taskQueue, environment);
-    workers.push(first);
-    const run = await agents.startRun({
+    const first = await fixture.startWorker(environment);
+    const run = await fixture.agents.startRun({
       config: { name: 'gated', model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'], hitl_timeout: '3d' },
       task: 'Deploy',
     });
@@ -94,8 +67,7 @@ describe('a worker killed mid-run', () => {
     expect(receipt).toEqual({ delivery: 'signal', approvalId: 'step-1.call-1', outcome: null });
     expect(executions(logFile)).toEqual([]);
 
-    const second = await startWorkerProcess(agents.taskQueue, environment);
-    workers.push(second);
+    await fixture.startWorker(environment);
     const result = await run.result();
     expect(result.output).toBe('Shipped: recorded deploy');
     expect(result.toolResults[0]?.metadata).toMatchObject({ approval_status: 'approved', approval_id: 'step-1.call-1' });

@@ -1,40 +1,16 @@
 // A worker stopped with SIGTERM mid-tool (a rolling deploy): the call finishes or moves, never fails.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from '@jest/globals';
 import { stringify as stringifyYaml } from 'yaml';
-import { AgentClient } from '../src/client/agent-client';
-import { resolveTemporalTarget } from '../src/connection/temporal-target';
+import type { AgentClient } from '../src/client/agent-client';
 import { runCli } from './support/cli-process';
 import { chaosExecutions, type ChaosExecution } from './support/crash-tools';
 import { eventually } from './support/test-env';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import type { WorkerProcess } from './support/worker-process';
+import { workerProcessFixture } from './support/worker-process-fixture';
 
-let folder: string;
-let connection: Connection;
-let client: Client;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), 'shutdown-'));
-  const target = resolveTemporalTarget();
-  connection = await Connection.connect(target.connectionOptions);
-  client = new Client({ connection, namespace: target.namespace });
-});
-
-afterEach(async () => {
-  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
-});
-
-afterAll(async () => {
-  // Again: a worker whose start finished after a timed-out test's afterEach.
-  for (const worker of workers.splice(0)) await worker.kill('SIGKILL');
-  await connection?.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+const fixture = workerProcessFixture('shutdown');
 
 function executions(logFile: string): ChaosExecution[] {
   return existsSync(logFile) ? chaosExecutions(readFileSync(logFile, 'utf8')) : [];
@@ -46,21 +22,19 @@ function executions(logFile: string): ChaosExecution[] {
  * would retry the call for a reason other than the shutdown this file tests.
  */
 async function startWorkRun(agents: AgentClient, label: string, ms: number) {
-  const script = path.join(folder, `${label}.yaml`);
+  const script = path.join(fixture.folder, `${label}.yaml`);
   writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'chaos_work', args: { label, ms } }] }, { text: 'Done: {{tool:chaos_work}}' }] }));
   return agents.startRun({ config: { name: 'deploy', model: `scripted:${script}`, tools: ['chaos_work'] }, task: 'Work through a deploy', timeouts: { heartbeatMs: 10_000 } });
 }
 
-async function start(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
-  const worker = await startWorkerProcess(taskQueue, environment);
-  workers.push(worker);
-  return worker;
+function start(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
+  return fixture.startWorker(environment, { taskQueue });
 }
 
 describe('a worker stopped with SIGTERM while a tool runs', () => {
   it('finishes the call within its shutdown grace and exits after it; the run completes on the other worker', async () => {
-    const logFile = path.join(folder, 'drain.log');
-    const agents = new AgentClient(client, { taskQueue: `shutdown-${randomUUID()}` });
+    const logFile = path.join(fixture.folder, 'drain.log');
+    const agents = fixture.freshAgents();
     const stopping = await start(agents.taskQueue, { CRASH_LOG: logFile, AGENT_WORKER_SHUTDOWN_GRACE: '60s' });
     const run = await startWorkRun(agents, 'drain', 10_000);
     await eventually(() => executions(logFile).some((execution) => execution.phase === 'start'), 60_000);
@@ -87,8 +61,8 @@ describe('a worker stopped with SIGTERM while a tool runs', () => {
   });
 
   it('after its grace, hands the call to another worker, which runs it again; the result is never the cancellation', async () => {
-    const logFile = path.join(folder, 'handover.log');
-    const agents = new AgentClient(client, { taskQueue: `shutdown-${randomUUID()}` });
+    const logFile = path.join(fixture.folder, 'handover.log');
+    const agents = fixture.freshAgents();
     const stopping = await start(agents.taskQueue, { CRASH_LOG: logFile, AGENT_WORKER_SHUTDOWN_GRACE: '1s' });
     const run = await startWorkRun(agents, 'handover', 15_000);
     await eventually(() => executions(logFile).some((execution) => execution.phase === 'start'), 60_000);
@@ -115,16 +89,16 @@ describe('a worker stopped with SIGTERM while a tool runs', () => {
 
 describe('a worker stopped with SIGTERM while a model step runs', () => {
   it("after its grace, has Temporal retry the step on another worker, using none of the run's own retries", async () => {
-    const agents = new AgentClient(client, { taskQueue: `shutdown-${randomUUID()}` });
-    const stopping = await start(agents.taskQueue, { CRASH_LOG: path.join(folder, 'model.log'), AGENT_WORKER_SHUTDOWN_GRACE: '1s' });
-    const script = path.join(folder, 'slow-model.yaml');
+    const agents = fixture.freshAgents();
+    const stopping = await start(agents.taskQueue, { CRASH_LOG: path.join(fixture.folder, 'model.log'), AGENT_WORKER_SHUTDOWN_GRACE: '1s' });
+    const script = path.join(fixture.folder, 'slow-model.yaml');
     // The first attempt waits for the abort; the next answers at once.
     writeFileSync(script, stringifyYaml({ replies: [{ text: 'Answered', delayMs: 120_000, delayAttempts: 1 }] }));
     const run = await agents.startRun({ config: { name: 'slow', model: `scripted:${script}`, max_retries: 1 }, task: 'Answer slowly', timeouts: { heartbeatMs: 10_000 } });
     await eventually(async () => ((await run.workflow.describe()).raw.pendingActivities ?? []).some((activity) => activity.activityType?.name === 'modelStep' && Number(activity.state) === 2), 60_000);
 
     stopping.child.kill('SIGTERM');
-    await start(agents.taskQueue, { CRASH_LOG: path.join(folder, 'model.log') });
+    await start(agents.taskQueue, { CRASH_LOG: path.join(fixture.folder, 'model.log') });
     const result = await run.result();
 
     expect(result.output).toBe('Answered');
