@@ -13,6 +13,7 @@ import { createCheckSearchAttributes, type SearchAttributesDependencies } from '
 import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycle-hooks';
 import { createResolveInstructions, type InstructionsDependencies } from './resolve-instructions';
 import { createReserveModelCall, type ReserveModelCallDependencies } from './reserve-model-call';
+import { createConcurrencySlotActivities } from './concurrency-slot-activities';
 
 export type ActivityDependencies = ModelStepDependencies &
   RunToolDependencies &
@@ -44,6 +45,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     resolveInstructions: createResolveInstructions(dependencies),
     ...createTurnResultActivities(dependencies),
     reserveModelCall: createReserveModelCall(dependencies),
+    ...createConcurrencySlotActivities(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

@@ -29,6 +29,8 @@ export interface LimitRequest {
   priorityKey: number;
   /** The tenant (Temporal's fairness key of the run): tenants of one priority are served in turn. */
   fairnessKey: string;
+  /** The tenant's weight (Temporal's fairness weight of the run): its share of the turns (default 1). */
+  fairnessWeight?: number;
   /** The limit as the run's config states it: the limiter applies the newest it was given. */
   limit: ProviderLimit;
 }
@@ -70,6 +72,8 @@ export interface LimiterState {
   /** The turn each tenant was last served in: the tenant served longest ago goes next. */
   lastServed: Record<string, number>;
   serveCount: number;
+  /** Grants a heavier tenant took in its current turn (`tenant-turns.ts`; absent while all weigh the same). */
+  turnCredit?: Record<string, number>;
   /** Granted calls whose usage has not come back: their estimate, and when they were granted. */
   outstanding: Record<string, { estimatedTokens: number; grantedAtMs: number }>;
   /** Counters for `describe`: grants, 429 pauses, token corrections. */
@@ -152,6 +156,7 @@ export interface ReserveModelCallInput {
   limit: ProviderLimit;
   priorityKey: number;
   fairnessKey: string;
+  fairnessWeight?: number;
   /** The model step the call is for: its prompt is counted when the limit has `tokensPerMinute`. */
   step: ModelStepInput;
 }

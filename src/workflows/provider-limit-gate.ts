@@ -68,10 +68,11 @@ export async function withinProviderLimit(state: RunState, request: ModelStepInp
         startToCloseTimeout: '1m',
         retry: infrastructureRetryPolicy(10_000),
       }).reserveModelCall({ requestId, model: request.model, limit, step: request, ...priorityOfRun() });
-    await reserve(1);
+    // The worker may shorten the wait before asking again (tests that lose a limiter on purpose).
+    const reaskAfterMs = (await reserve(1)).reaskAfterMs ?? REASK_AFTER_MS;
     // Asked again (same request id) while no grant comes: the limiter ignores a request it holds and
     // queues one it lost (a limiter terminated by hand starts afresh), so no run waits for ever.
-    for (let ask = 2; !(await condition(() => grants.has(requestId), REASK_AFTER_MS)); ask++) await reserve(ask);
+    for (let ask = 2; !(await condition(() => grants.has(requestId), reaskAfterMs)); ask++) await reserve(ask);
     const notBeforeMs = grants.get(requestId)!;
     grants.delete(requestId);
     const waitMs = notBeforeMs - Date.now();
@@ -108,10 +109,17 @@ export async function withinProviderLimit(state: RunState, request: ModelStepInp
   }
 }
 
-/** The run's priority and tenant as its starter gave them to Temporal (`priority` option of the start). */
-function priorityOfRun(): { priorityKey: number; fairnessKey: string } {
+/**
+ * The run's priority, tenant and tenant weight as its starter gave them to Temporal (`priority`
+ * option of the start); the weight only when set, so runs without one ask as before.
+ */
+export function priorityOfRun(): { priorityKey: number; fairnessKey: string; fairnessWeight?: number } {
   const priority = workflowInfo().priority;
-  return { priorityKey: priority?.priorityKey ?? DEFAULT_PRIORITY_KEY, fairnessKey: priority?.fairnessKey ?? DEFAULT_FAIRNESS_KEY };
+  return {
+    priorityKey: priority?.priorityKey ?? DEFAULT_PRIORITY_KEY,
+    fairnessKey: priority?.fairnessKey ?? DEFAULT_FAIRNESS_KEY,
+    ...(priority?.fairnessWeight !== undefined && priority.fairnessWeight !== 1 ? { fairnessWeight: priority.fairnessWeight } : {}),
+  };
 }
 
 /** The run's grants, with the grant signal's handler registered at the first limited call. */
