@@ -21,6 +21,7 @@ import {
   DYNAMIC_INSTRUCTIONS_PATCH,
   PROVIDER_LIMITS_PATCH,
   CONCURRENCY_CAPS_PATCH,
+  PROVIDER_LIMITED_COMPACTION_PATCH,
 } from './patch-ids';
 
 /** The ids live in patch-ids.ts (workflow code needs only them); this module re-exports them with the register. */
@@ -304,6 +305,18 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['concurrency-slot-wait/since-concurrency-caps.json', 'concurrency-slot-continued/since-concurrency-caps.execution-1-of-2.json', 'concurrency-slot-continued/since-concurrency-caps.execution-2-of-2.json'],
       without: [],
       missing: { without: 'agent configs and starts could not declare a concurrency cap before this patch, so no history passes its code without the marker' },
+    },
+  },
+  {
+    id: PROVIDER_LIMITED_COMPACTION_PATCH,
+    added: '2026-11-24',
+    changed:
+      "Compaction's summary call of an agent with `provider_limits` for its model asks the limiter for a time first (`step-N.compaction.limit`, a grant signal, a durable timer), reports its usage after, and on a 429 pauses the limiter and asks again (`step-N.compaction.limited-2`) instead of retrying on its own; before, only model steps did and compaction called the provider outside the limit. Consulted only by such runs when they compact.",
+    stage: 'patched',
+    histories: {
+      with: ['provider-limit-compaction/since-provider-limited-compaction.json'],
+      without: [],
+      missing: { without: 'no recorded run under provider_limits compacted before this patch (provider_limits came the same day, and its recordings do not compact)' },
     },
   },
 ];
