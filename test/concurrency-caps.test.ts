@@ -1,6 +1,7 @@
 // Concurrency caps on one worker: at most N runs at once with the rest queued in order, slots freed by a terminated or cancelled run, caps by key, a slot kept through continue-as-new; the histories of each path.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { formatStatus } from '../src/cli/commands/status-command';
 import { AiSdkProvider } from '../src/models/ai-sdk-provider';
 import type { RunHandle } from '../src/client/run-handle';
 import { agentCapKey, ConcurrencyWireName, concurrencySlotsWorkflowId, slotsStatusQuery, startCapKey, type ConcurrencySlotsInput, type SlotsStatus } from '../src/protocol/concurrency-slots';
@@ -93,6 +94,7 @@ describe('concurrency caps', () => {
     expect(status.phase).toBe('concurrency_slot');
     expect(status.concurrencySlotWait).toMatchObject({ key: capKey, limit: 3 });
     expect(metadata.currentDetails).toContain(`awaiting a slot of ${capKey}`);
+    expect(formatStatus(waiting.workflowId, 'RUNNING', status, { now: Date.now() })).toMatch(/\nWaiting for a slot of agent:capped \(at most 3 runs at once; since \d/);
     const results = await Promise.all(runs.map((run) => run.result()));
     expect(results.map((result) => result.output)).toEqual(Array(12).fill('done'));
     // Never more than 3 model calls at the provider at once (each run makes one), and 3 at times.

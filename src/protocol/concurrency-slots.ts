@@ -147,12 +147,18 @@ export function concurrencySlotsWorkflowId(taskQueue: string, capKey: string): s
   return `durable-agents-concurrency:${taskQueue}/${capKey}`;
 }
 
-/** The cap key of an agent's `max_concurrent_runs`. */
+/**
+ * The cap key of an agent's `max_concurrent_runs`.
+ * @example agentCapKey('support') // 'agent:support'
+ */
 export function agentCapKey(agentName: string): string {
   return `agent:${agentName}`;
 }
 
-/** The cap key of a start's `concurrency.key`. */
+/**
+ * The cap key of a start's `concurrency.key`.
+ * @example startCapKey('tenant-acme') // 'key:tenant-acme'
+ */
 export function startCapKey(key: string): string {
   return `key:${key}`;
 }
