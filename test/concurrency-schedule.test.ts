@@ -5,6 +5,7 @@ import { parseRunConcurrency } from '../src/config/concurrency-schema';
 import type { SlotRequest } from '../src/protocol/concurrency-slots';
 import type { LimitRequest } from '../src/protocol/provider-limits';
 import { enqueue, grantDue, newLimiterState, nextWakeMs } from '../src/workflows/limiter-schedule';
+import { childConfig } from '../src/workflows/subagents';
 import { dropGoneHolders, enqueueSlot, grantFreeSlots, newSlotsState, releaseSlot, slotsIdle, slotsStatus } from '../src/workflows/slot-schedule';
 import { nextInTurn, recordTurn, type TenantTurns } from '../src/workflows/tenant-turns';
 
@@ -135,5 +136,10 @@ describe('concurrency cap settings', () => {
     expect(parseRunConcurrency({ key: 'tenant-a', limit: 2 })).toEqual({ key: 'tenant-a', limit: 2 });
     expect(() => parseRunConcurrency({ key: '', limit: 1.5 })).toThrow(/concurrency\.key: must not be empty[\s\S]*concurrency\.limit: must be a whole number/);
     expect(() => parseRunConcurrency({ key: 'a', limit: 1, tenant: 'x' })).toThrow(/concurrency\.tenant: unknown field/);
+  });
+
+  it('runs a sub-agent inside its parent\'s slot: its config has no cap of its own to wait for', () => {
+    const parent = parseAgentConfig({ name: 'a', max_concurrent_runs: 1 });
+    expect('max_concurrent_runs' in childConfig(parent, { task: 'look it up' }, [])).toBe(false);
   });
 });
