@@ -12,6 +12,8 @@ import { CATCH_UP_MS } from '../src/workflows/limiter-schedule';
 const MODEL = 'openai:gpt-4o-mini';
 let server: FakeProviderServer;
 let env: TestEnvironment;
+/** When the instructions provider's own (pretend) model call went. */
+const providerCalls: number[] = [];
 
 beforeAll(async () => {
   server = await startFakeProviderServer();
@@ -23,6 +25,13 @@ beforeAll(async () => {
   env = await createTestEnvironment({
     tools: createTestTools().tools,
     scripts: { 'limited-compacting': compacting },
+    instructionsProviders: {
+      'limited-prompt': ({ withinProviderLimit }) =>
+        withinProviderLimit(MODEL, async () => {
+          providerCalls.push(Date.now());
+          return 'You answer in one word.';
+        }),
+    },
     providers: { openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }) },
   });
 });
@@ -112,6 +121,23 @@ describe('a run under a provider limit', () => {
     await limiterOf.terminate('test over');
     await recordHistory('provider-limit-compaction', run);
   });
+
+  it('lets an instructions provider\'s own model call wait for the same limiter as the run\'s model steps', async () => {
+    // 6 requests a minute: the provider's call and the run's model step go 10 s apart.
+    const config = { name: 'prompted', model: MODEL, instructions_provider: 'limited-prompt', provider_limits: { [MODEL]: { requests_per_minute: 6 } } };
+    server.respond(openAiReply({ text: 'Yes.' }));
+    const before = server.requests.length;
+    const run = await env.agents.startRun({ config, task: 'Is it raining?' });
+    expect((await run.result()).output).toBe('Yes.');
+    const modelCallAt = server.requests[before]!.at;
+    expect(providerCalls).toHaveLength(1);
+    // The provider's call was granted first, the step one interval later (less the catch-up after idle time).
+    expect(modelCallAt - providerCalls[0]!).toBeGreaterThanOrEqual(10_000 - CATCH_UP_MS);
+    expect(server.requests[before]!.body.messages[0].content).toContain('You answer in one word.');
+    await recordHistory('provider-limit-instructions', run);
+    // The limiter answered the provider's request as an update: its history so far (it runs on).
+    await recordHistory('provider-limiter-update', { workflowId: limiter().workflowId, workflow: limiter() } as unknown as RunHandle);
+  }, 60_000);
 
   it('keeps its queue and schedule through continue-as-new', async () => {
     const key = limitKey(env.taskQueue, 'openai:gpt-4o');

@@ -45,5 +45,5 @@ export const DYNAMIC_INSTRUCTIONS_PATCH = 'dynamic-instructions';
 export const PROVIDER_LIMITS_PATCH = 'provider-limits';
 /** A run of an agent with `max_concurrent_runs` (or started with `concurrency`) holds a slot of the shared slots workflow from before its first step to its end. */
 export const CONCURRENCY_CAPS_PATCH = 'concurrency-caps';
-/** Compaction's summary call of an agent with `provider_limits` for its model waits for the limiter like a model step. */
-export const PROVIDER_LIMITED_COMPACTION_PATCH = 'provider-limited-compaction';
+/** Model calls besides steps go through the provider limiter: compaction's summary call, and an instructions provider's own (it is told the limits). */
+export const PROVIDER_LIMITED_CALLS_PATCH = 'provider-limited-calls';

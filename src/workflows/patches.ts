@@ -21,7 +21,7 @@ import {
   DYNAMIC_INSTRUCTIONS_PATCH,
   PROVIDER_LIMITS_PATCH,
   CONCURRENCY_CAPS_PATCH,
-  PROVIDER_LIMITED_COMPACTION_PATCH,
+  PROVIDER_LIMITED_CALLS_PATCH,
 } from './patch-ids';
 
 /** The ids live in patch-ids.ts (workflow code needs only them); this module re-exports them with the register. */
@@ -308,15 +308,15 @@ export const PATCHES: readonly PatchRecord[] = [
     },
   },
   {
-    id: PROVIDER_LIMITED_COMPACTION_PATCH,
+    id: PROVIDER_LIMITED_CALLS_PATCH,
     added: '2026-11-24',
     changed:
-      "Compaction's summary call of an agent with `provider_limits` for its model asks the limiter for a time first (`step-N.compaction.limit`, a grant signal, a durable timer), reports its usage after, and on a 429 pauses the limiter and asks again (`step-N.compaction.limited-2`) instead of retrying on its own; before, only model steps did and compaction called the provider outside the limit. Consulted only by such runs when they compact.",
+      "Model calls besides steps go through the provider limiter of an agent with `provider_limits`: compaction's summary call of a limited model asks the limiter for a time first (`step-N.compaction.limit`, a grant signal, a durable timer), reports its usage after, and on a 429 pauses the limiter and asks again (`step-N.compaction.limited-2`) instead of retrying on its own; the `resolveInstructions` activity of an agent with an instructions provider is given the agent's `provider_limits`, so the provider's own model calls can wait for the limiter (`InstructionsContext.withinProviderLimit`). Before, compaction called the provider outside the limit and providers knew nothing of it. Consulted only by such runs when they compact or ask their provider.",
     stage: 'patched',
     histories: {
-      with: ['provider-limit-compaction/since-provider-limited-compaction.json'],
+      with: ['provider-limit-compaction/since-provider-limited-calls.json', 'provider-limit-instructions/since-provider-limited-calls.json'],
       without: [],
-      missing: { without: 'no recorded run under provider_limits compacted before this patch (provider_limits came the same day, and its recordings do not compact)' },
+      missing: { without: 'no recorded run under provider_limits compacted or asked an instructions provider before this patch (provider_limits came the same day, and its recordings do neither)' },
     },
   },
 ];

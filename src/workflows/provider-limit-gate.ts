@@ -17,7 +17,7 @@ import {
 import { infrastructureRetryPolicy, retryDetailsOf } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { failureType } from './describe-failure';
-import { PROVIDER_LIMITED_COMPACTION_PATCH, PROVIDER_LIMITS_PATCH } from './patches';
+import { PROVIDER_LIMITED_CALLS_PATCH, PROVIDER_LIMITS_PATCH } from './patches';
 import { enterPhase, showDetails } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -44,7 +44,7 @@ export function providerLimitOf(state: RunState, model: string): ProviderLimit |
 /**
  * Runs one model call (`call`, given the activity id of this try) within the provider limit of
  * `request.model`, when the agent declares one and the run is past the patch of the call's
- * `purpose` (`provider-limits` for model steps, `provider-limited-compaction` for compaction's
+ * `purpose` (`provider-limits` for model steps, `provider-limited-calls` for compaction's
  * summary call); otherwise just calls it. `request` is what the limiter's token estimate counts
  * (the conversation and tools). The run asks the limiter for a time (the `reserveModelCall` activity),
  * waits for the grant and then on a durable timer (status: `provider_limit`), calls, and reports
@@ -59,7 +59,7 @@ export async function withinProviderLimit<Reply extends { usage: Usage }>(
   purpose: 'model' | 'compaction' = 'model',
 ): Promise<Reply> {
   const limit = providerLimitOf(state, request.model);
-  if (!limit || !(purpose === 'compaction' ? patched(PROVIDER_LIMITED_COMPACTION_PATCH) : patched(PROVIDER_LIMITS_PATCH))) return call(activityId, false);
+  if (!limit || !(purpose === 'compaction' ? patched(PROVIDER_LIMITED_CALLS_PATCH) : patched(PROVIDER_LIMITS_PATCH))) return call(activityId, false);
   const info = workflowInfo();
   const key = limitKey(info.taskQueue, request.model);
   const limiter = getExternalWorkflowHandle(limiterWorkflowId(key));
