@@ -52,11 +52,24 @@ export async function concurrencySlots(input: ConcurrencySlotsInput): Promise<Sl
   const idleMs = input.idleMs ?? DEFAULT_IDLE_MS;
   const checkHolders = proxyActivities<AgentActivities>({ startToCloseTimeout: '1m', retry: infrastructureRetryPolicy(10_000) }).checkSlotHolders;
   let lastCheckMs = Date.now();
+  // The holder check runs beside the loop: grants and releases go on while it describes runs.
+  let checking: Promise<void> | null = null;
+  const startCheck = () => {
+    lastCheckMs = Date.now();
+    const holders = state.holders.map(({ holderId, workflowId, firstExecutionRunId }) => ({ holderId, workflowId, firstExecutionRunId }));
+    checking = checkHolders(holders).then((gone) => {
+      if (gone.length > 0) log.info('concurrency: freed the slots of runs that ended without releasing them', { key: input.key, gone });
+      dropGoneHolders(state, gone);
+      checking = null;
+      changed = true;
+    });
+  };
   for (;;) {
     changed = false;
     for (const request of grantFreeSlots(state, Date.now())) sendGrant(request);
     const info = workflowInfo();
     if (info.historyLength >= eventLimit || info.continueAsNewSuggested) {
+      await checking;
       await Promise.all([...pendingSignals]);
       await condition(() => pendingSignals.size === 0);
       pruneSlots(state);
@@ -65,13 +78,14 @@ export async function concurrencySlots(input: ConcurrencySlotsInput): Promise<Sl
     // Holders are checked often while runs wait for a slot, and now and then otherwise (so that a
     // holder terminated long ago does not keep the workflow open for ever).
     const waiting = state.queue.length > 0 && state.holders.length >= state.limit;
-    const checkEveryMs = waiting ? holderCheckMs : idleMs;
-    const untilCheckMs = lastCheckMs + checkEveryMs - Date.now();
-    if (state.holders.length > 0 && untilCheckMs <= 0) {
-      lastCheckMs = Date.now();
-      const gone = await checkHolders(state.holders.map(({ holderId, workflowId, firstExecutionRunId }) => ({ holderId, workflowId, firstExecutionRunId })));
-      if (gone.length > 0) log.info('concurrency: freed the slots of runs that ended without releasing them', { key: input.key, gone });
-      dropGoneHolders(state, gone);
+    const untilCheckMs = lastCheckMs + (waiting ? holderCheckMs : idleMs) - Date.now();
+    if (state.holders.length > 0 && untilCheckMs <= 0 && !checking) {
+      startCheck();
+      continue;
+    }
+    if (checking) {
+      // Its end wakes the loop (as a signal does); no timer meanwhile.
+      await condition(() => changed);
       continue;
     }
     const woken = await condition(() => changed, state.holders.length > 0 ? Math.max(1, untilCheckMs) : idleMs);
