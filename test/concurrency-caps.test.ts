@@ -4,7 +4,7 @@ import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { formatStatus } from '../src/cli/commands/status-command';
 import { AiSdkProvider } from '../src/models/ai-sdk-provider';
 import type { RunHandle } from '../src/client/run-handle';
-import { agentCapKey, ConcurrencyWireName, concurrencySlotsWorkflowId, slotsStatusQuery, startCapKey, type ConcurrencySlotsInput, type SlotsStatus } from '../src/protocol/concurrency-slots';
+import { agentCapKey, ConcurrencyWireName, concurrencySlotsWorkflowId, slotRequestSignal, slotsStatusQuery, startCapKey, type ConcurrencySlotsInput, type SlotsStatus } from '../src/protocol/concurrency-slots';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer, type ScriptedResponse } from './support/fake-provider-server';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
@@ -154,6 +154,30 @@ describe('concurrency caps', () => {
     await firstA.workflow.cancel();
     expect((await secondA.result()).output).toBe('done');
     expect((await slotsStatus(startCapKey('tenant-a')))?.totals).toMatchObject({ released: 2, holdersGone: 0 });
+  }, 60_000);
+
+  it('keeps its holders and queue through its own continue-as-new, and frees a slot whose grant found no run', async () => {
+    const capKey = agentCapKey('slots-continued');
+    const input: ConcurrencySlotsInput = { key: `${env.taskQueue}/${capKey}`, historyEventLimit: 10, idleMs: 2_000 };
+    let firstRunId: string | undefined;
+    // Requests of runs that do not exist: each grant fails, which frees the slot for the next.
+    for (let index = 0; index < 8; index++) {
+      const started = await env.agents.temporal.workflow.signalWithStart(ConcurrencyWireName.slotsWorkflow, {
+        workflowId: slotsOf(capKey).workflowId,
+        taskQueue: env.taskQueue,
+        args: [input],
+        signal: slotRequestSignal,
+        signalArgs: [{ capKey, holderId: `gone-${index}`, workflowId: `no-such-run-${index}`, firstExecutionRunId: 'none', limit: 2, priorityKey: 3, fairnessKey: '' }],
+      });
+      firstRunId ??= started.signaledRunId;
+    }
+    const finalState = await slotsOf(capKey).result();
+    expect(finalState.totals).toEqual({ granted: 8, released: 0, holdersGone: 8 });
+    expect(finalState.queue).toHaveLength(0);
+    const firstExecution = await env.agents.temporal.workflow.getHandle(slotsOf(capKey).workflowId, firstRunId).fetchHistory();
+    expect(firstExecution.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+    const chain = Object.assign(env.agents.temporal.workflow.getHandle(slotsOf(capKey).workflowId, firstRunId), { firstExecutionRunId: firstRunId });
+    await recordHistory('concurrency-slots-continued', { workflowId: chain.workflowId, workflow: chain } as unknown as RunHandle);
   }, 60_000);
 
   it('keeps the slot through continue-as-new: the next run waits for the whole chain', async () => {
