@@ -1,39 +1,26 @@
 // Concurrency caps across worker processes: a worker SIGKILLed while runs hold slots; the runs go on on the other worker, the slots stay consistent.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client, Connection } from '@temporalio/client';
-import { AgentClient } from '../src/client/agent-client';
 import type { RunHandle } from '../src/client/run-handle';
-import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { agentCapKey, concurrencySlotsWorkflowId, slotsStatusQuery } from '../src/protocol/concurrency-slots';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 import { eventually } from './support/test-env';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { workerProcessFixture } from './support/worker-process-fixture';
 
 const MODEL = 'openai:gpt-4o-mini';
 const CAP = 2;
 const RUNS = 8;
+const fixture = workerProcessFixture('caps-workers');
 let server: FakeProviderServer;
-let connection: Connection;
-let agents: AgentClient;
-const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
   server = await startFakeProviderServer({ reply: () => ({ ...openAiReply({ text: 'done' }), delayMs: 2_000 }) });
-  const target = resolveTemporalTarget();
-  connection = await Connection.connect(target.connectionOptions);
-  agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `caps-${randomUUID()}`, checkWorkerTools: false });
-  const environment = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' };
-  workers.push(...(await Promise.all([startWorkerProcess(agents.taskQueue, environment), startWorkerProcess(agents.taskQueue, environment)])));
-}, 120_000);
+});
 
 afterAll(async () => {
-  await agents?.temporal.workflow
-    .getHandle(concurrencySlotsWorkflowId(agents.taskQueue, agentCapKey('capped-workers')))
+  await fixture.agents.temporal.workflow
+    .getHandle(concurrencySlotsWorkflowId(fixture.agents.taskQueue, agentCapKey('capped-workers')))
     .terminate('test over')
     .catch(() => undefined);
-  await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
-  await connection?.close();
   await server?.close();
 });
 
@@ -45,6 +32,9 @@ async function modelStepWorker(run: RunHandle): Promise<string | undefined> {
 
 describe('concurrency caps across workers', () => {
   it('keeps the slots consistent when a worker is SIGKILLed while runs hold them: every run completes, never more than the cap at once', async () => {
+    const environment = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' };
+    const workers = await Promise.all([fixture.startWorker(environment), fixture.startWorker(environment)]);
+    const agents = fixture.agents;
     const config = { name: 'capped-workers', model: MODEL, max_concurrent_runs: CAP };
     const runs = await Promise.all(Array.from({ length: RUNS }, (_, index) => agents.startRun({ config, task: `run ${index}` })));
     // Two runs hold the slots and are in their model calls: kill the worker running the first of them.
@@ -68,5 +58,5 @@ describe('concurrency caps across workers', () => {
       return current.holders.length === 0 ? current : undefined;
     });
     expect(status).toMatchObject({ queued: 0, totals: { granted: RUNS, released: RUNS, holdersGone: 0 } });
-  }, 90_000);
+  }, 150_000);
 });
