@@ -70,6 +70,8 @@ export { toolPolicySchema } from './config/tool-policy-schema';
 export { providerLimitsSchema } from './config/provider-limits-schema';
 export { parseRunPriority, runPrioritySchema } from './config/run-priority-schema';
 export type { RunPriority } from './config/run-priority-schema';
+export { parseRunConcurrency, runConcurrencySchema } from './config/concurrency-schema';
+export type { RunConcurrency } from './config/concurrency-schema';
 export type { ProviderLimitWait } from './protocol/run-types';
 export type { ToolPolicyRule } from './config/tool-policy-rules';
 export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-types';

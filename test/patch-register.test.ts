@@ -199,6 +199,18 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     const limited = Object.keys(config?.provider_limits ?? {});
     return (history.events ?? []).some((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'modelStep' && limited.length > 0);
   },
+  // An agent run under a concurrency cap (its agent's max_concurrent_runs, its start's concurrency, or slots its chain carried).
+  [register.CONCURRENCY_CAPS_PATCH]: (history) => {
+    const input = decoded<{ config?: { max_concurrent_runs?: number }; concurrency?: unknown; heldSlots?: unknown[] }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+    return input?.config?.max_concurrent_runs !== undefined || input?.concurrency !== undefined || (input?.heldSlots?.length ?? 0) > 0;
+  },
+  // An agent run with provider limits that compacted under its model's limit, or asked its instructions provider.
+  [register.PROVIDER_LIMITED_CALLS_PATCH]: (history) => {
+    const config = decoded<{ config?: { model?: string; provider_limits?: Record<string, unknown> } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.config;
+    if (!config?.provider_limits) return false;
+    const scheduled = (history.events ?? []).map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name);
+    return (config.model !== undefined && config.provider_limits[config.model] !== undefined && scheduled.includes('compactConversation')) || scheduled.includes('resolveInstructions');
+  },
 };
 
 /** Model failures that a model step retries, within max_retries. */

@@ -12,11 +12,26 @@ import { CATCH_UP_MS } from '../src/workflows/limiter-schedule';
 const MODEL = 'openai:gpt-4o-mini';
 let server: FakeProviderServer;
 let env: TestEnvironment;
+/** When the instructions provider's own (pretend) model call went. */
+const providerCalls: number[] = [];
 
 beforeAll(async () => {
   server = await startFakeProviderServer();
+  // Three bulk reads fill a 500-token budget: the fourth step compacts first.
+  const compacting = {
+    replies: [...Array.from({ length: 3 }, () => ({ toolCalls: [{ name: 'bulk', args: { words: 150 } }] })), { text: 'read it all' }],
+    compaction: Array.from({ length: 4 }, (_, index) => ({ text: `Earlier: bulk read ${index + 1}.` })),
+  };
   env = await createTestEnvironment({
     tools: createTestTools().tools,
+    scripts: { 'limited-compacting': compacting },
+    instructionsProviders: {
+      'limited-prompt': ({ withinProviderLimit }) =>
+        withinProviderLimit(MODEL, async () => {
+          providerCalls.push(Date.now());
+          return 'You answer in one word.';
+        }),
+    },
     providers: { openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }) },
   });
 });
@@ -84,6 +99,45 @@ describe('a run under a provider limit', () => {
     expect(Math.min(arrivals[1]!, arrivals[2]!) - arrivals[0]!).toBeGreaterThanOrEqual(1_400);
     await recordHistory('provider-limit-429', refused);
   });
+
+  it('sends compaction\'s summary call through the limiter of the agent\'s model, as a model step', async () => {
+    const model = 'scripted:limited-compacting';
+    const config = { name: 'compacting', model, tools: ['bulk'], budget_awareness: 'limit:25', context_window: 2000, loop_detection: false as const, provider_limits: { [model]: { requests_per_minute: 6_000, tokens_per_minute: 1_000_000 } } };
+    const run = await env.agents.startRun({ config, task: 'Read a lot' });
+    expect((await run.result()).output).toBe('read it all');
+    const history = await run.workflow.fetchHistory();
+    const activityIds = (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes?.activityId ? [event.activityTaskScheduledEventAttributes.activityId] : []));
+    const compactions = activityIds.filter((id) => /^step-\d+\.compaction$/.test(id));
+    expect(compactions.length).toBeGreaterThanOrEqual(1);
+    // Each compaction asked the limiter first, as every model step did.
+    for (const compaction of compactions) expect(activityIds[activityIds.indexOf(compaction) - 1]).toBe(`${compaction}.limit`);
+    const modelSteps = activityIds.filter((id) => /\.model(-after-compaction)?$/.test(id));
+    const limiterOf = env.agents.temporal.workflow.getHandle(limiterWorkflowId(limitKey(env.taskQueue, model)));
+    const status = await eventually(async () => {
+      const current = await limiterOf.query(limiterStatusQuery);
+      return current.outstanding === 0 ? current : undefined;
+    });
+    expect(status.totals.granted).toBe(modelSteps.length + compactions.length);
+    await limiterOf.terminate('test over');
+    await recordHistory('provider-limit-compaction', run);
+  });
+
+  it('lets an instructions provider\'s own model call wait for the same limiter as the run\'s model steps', async () => {
+    // 6 requests a minute: the provider's call and the run's model step go 10 s apart.
+    const config = { name: 'prompted', model: MODEL, instructions_provider: 'limited-prompt', provider_limits: { [MODEL]: { requests_per_minute: 6 } } };
+    server.respond(openAiReply({ text: 'Yes.' }));
+    const before = server.requests.length;
+    const run = await env.agents.startRun({ config, task: 'Is it raining?' });
+    expect((await run.result()).output).toBe('Yes.');
+    const modelCallAt = server.requests[before]!.at;
+    expect(providerCalls).toHaveLength(1);
+    // The provider's call was granted first, the step one interval later (less the catch-up after idle time).
+    expect(modelCallAt - providerCalls[0]!).toBeGreaterThanOrEqual(10_000 - CATCH_UP_MS);
+    expect(server.requests[before]!.body.messages[0].content).toContain('You answer in one word.');
+    await recordHistory('provider-limit-instructions', run);
+    // The limiter answered the provider's request as an update: its history so far (it runs on).
+    await recordHistory('provider-limiter-update', { workflowId: limiter().workflowId, workflow: limiter() } as unknown as RunHandle);
+  }, 60_000);
 
   it('keeps its queue and schedule through continue-as-new', async () => {
     const key = limitKey(env.taskQueue, 'openai:gpt-4o');

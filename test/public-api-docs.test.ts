@@ -32,7 +32,7 @@ const publicNames: Record<string, string[]> = {
     'ExperimentExample', 'ExperimentOptions', 'ExperimentReport', 'ForkOptions', 'HandoffRecord', 'HookFailureReport',
     'HookPoint', 'InvalidMessageError', 'JsonSchema', 'LiveSnapshot', 'McpServerConfig', 'Message', 'ModelTextSnapshot',
     'ModelUsage', 'PendingApprovals', 'PlanArtifact', 'ProgressNote', 'ProviderLimitWait', 'QueuedThreadMessage',
-    'RecordedRunSelection', 'RetryableToolError', 'RunComparison', 'RunEvent', 'RunEventType', 'RunHandle', 'RunPhase',
+    'RecordedRunSelection', 'RetryableToolError', 'RunComparison', 'RunConcurrency', 'RunEvent', 'RunEventType', 'RunHandle', 'RunPhase',
     'RunPriority', 'RunStatus', 'RunSummary', 'RunTimeouts', 'ScoreInput', 'ScoreValue', 'Scorer', 'ScorerSpec',
     'SearchAttributesMissingError', 'SendOptions', 'StartRunOptions', 'StepDivergence', 'StopReason', 'TemporalTarget',
     'TemporalUnreachableError', 'ThreadClosedPolicy', 'ThreadDeletion', 'ThreadError', 'ThreadFilter', 'ThreadHandle',
@@ -42,8 +42,8 @@ const publicNames: Record<string, string[]> = {
     'ToolResultStatus', 'ToolSpec', 'TurnHandle', 'TurnMessage', 'TurnResult', 'TurnTranscript', 'Usage', 'UsageSummary',
     'UserMessage', 'agentConfigSchema', 'defineTool', 'evaluateDataset', 'evaluateRuns', 'exportDataset',
     'loadAgentConfigFile', 'loadAgentDirectory', 'loopDetectionSchema', 'mcpServerSchema', 'parseAgentConfig',
-    'parseRunPriority', 'providerLimitsSchema', 'readDataset', 'renderExperimentMarkdown', 'resolveTemporalTarget',
-    'runExperiment', 'runPrioritySchema', 'runTimeoutsSchema', 'toolPolicySchema', 'writeDataset',
+    'parseRunConcurrency', 'parseRunPriority', 'providerLimitsSchema', 'readDataset', 'renderExperimentMarkdown', 'resolveTemporalTarget',
+    'runConcurrencySchema', 'runExperiment', 'runPrioritySchema', 'runTimeoutsSchema', 'toolPolicySchema', 'writeDataset',
   ],
   'durable-agents/worker': [
     'AgentPlugin', 'AgentPluginOptions', 'AgentTelemetryOptions', 'AgentTelemetrySetup', 'AgentWorkerOptions', 'AnyHook',
@@ -64,14 +64,14 @@ const publicNames: Record<string, string[]> = {
     'AgentConfig', 'AgentConfigInput', 'AgentCostUsdAttribute', 'AgentEvaluationAttribute', 'AgentForkOfAttribute',
     'AgentLastActivityAttribute', 'AgentNameAttribute', 'AgentResourceAttribute', 'AgentRunInput', 'AgentRunResult',
     'AgentRunWorkflow', 'AgentSkillSourcesAttribute', 'AgentStatusAttribute', 'AgentThreadInput', 'ApprovalDecision',
-    'ApprovalOutcome', 'ApprovalRequest', 'AwaitTurnReply', 'DEFAULT_TASK_QUEUE', 'EventPage', 'InjectedMessage',
+    'ApprovalOutcome', 'ApprovalRequest', 'AwaitTurnReply', 'ConcurrencyCap', 'ConcurrencyWireName', 'DEFAULT_TASK_QUEUE', 'EventPage', 'InjectedMessage',
     'LimiterStatus', 'McpServerConfig', 'Message', 'ProviderLimitWireName', 'RunAgentOptions', 'RunEvent', 'RunEventType',
-    'RunStatus', 'RunTimeouts', 'SkillBatch', 'SkillChange', 'SkillChangeKind', 'SkillFileError', 'SkillInfo', 'StopReason',
+    'RunStatus', 'RunTimeouts', 'SkillBatch', 'SkillChange', 'SkillChangeKind', 'SkillFileError', 'SkillInfo', 'SlotsStatus', 'StopReason',
     'ThreadClosedPolicy', 'ThreadMessage', 'ThreadMessageReceipt', 'ThreadPolicy', 'ThreadResult', 'ThreadSettings',
-    'ThreadStatus', 'ToolCall', 'ToolResult', 'TurnResult', 'Usage', 'WireName', 'approvalSignal', 'awaitTurnUpdate',
-    'closeThreadSignal', 'closeThreadUpdate', 'decideApprovalUpdate', 'eventsQuery', 'injectMessageSignal',
+    'ThreadStatus', 'ToolCall', 'ToolResult', 'TurnResult', 'Usage', 'WireName', 'agentCapKey', 'approvalSignal', 'awaitTurnUpdate',
+    'closeThreadSignal', 'closeThreadUpdate', 'concurrencySlotsWorkflowId', 'decideApprovalUpdate', 'eventsQuery', 'injectMessageSignal',
     'injectMessageUpdate', 'limitKey', 'limiterStatusQuery', 'limiterWorkflowId', 'runAgent', 'sendMessageSignal',
-    'sendMessageUpdate', 'skillsChangedSignal', 'startAgent', 'statusQuery', 'threadQuery',
+    'sendMessageUpdate', 'skillsChangedSignal', 'slotsStatusQuery', 'startAgent', 'startCapKey', 'statusQuery', 'threadQuery',
   ],
   'durable-agents/testing': [
     'AgentTestServer', 'AgentTestWorker', 'AgentTestWorkerOptions', 'ModelScript', 'ModelScriptInput', 'ScriptedCall',
@@ -219,7 +219,7 @@ describe('public API docs', () => {
 
   it('keeps the run and thread inputs users write free of what only the runtime sets (continuation, fork, replay)', () => {
     expect(inputFields).toEqual({
-      AgentRunInput: ['agents', 'config', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'resourceId', 'task', 'timeouts'],
+      AgentRunInput: ['agents', 'concurrency', 'config', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'resourceId', 'task', 'timeouts'],
       AgentThreadInput: ['agents', 'config', 'configHash', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'settings', 'timeouts'],
     });
   });

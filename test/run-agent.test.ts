@@ -10,7 +10,7 @@ import { ScriptedModel } from '../src/models/scripted-model';
 import { AgentPlugin } from '../src/worker/agent-plugin';
 import { defaultModelRegistry } from '../src/worker/default-models';
 import { recordHistory } from './support/history-recorder';
-import type { answerTicket } from './support/parent-workflows';
+import type { answerTicket, answerTicketCapped } from './support/parent-workflows';
 import { eventually } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 import { userWorkflowBundle } from './support/user-workflow-bundle';
@@ -63,6 +63,23 @@ describe('runAgent in your own workflow', () => {
       return output;
     });
     expect(answer).toBe('Your order ships tomorrow.');
+  });
+
+  it('starts the agent under the concurrency cap it names: the child waits for a slot of its key first', async () => {
+    const { answer, activities } = await withWorker(target.namespace, async (client, taskQueue) => {
+      const handle = await client.workflow.start<typeof answerTicketCapped>('answerTicketCapped', { taskQueue, workflowId: `capped-${randomUUID().slice(0, 8)}`, args: ['Where is order 8?', 'scripted:support', 'tenant-7'] });
+      const result = await handle.result();
+      const parentHistory = await handle.fetchHistory();
+      const childId = parentHistory.events!.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)!.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!;
+      const childHistory = await client.workflow.getHandle(childId).fetchHistory();
+      await client.workflow
+        .getHandle(`durable-agents-concurrency:${taskQueue}/key:tenant-7`)
+        .terminate('test over')
+        .catch(() => undefined);
+      return { answer: result, activities: (childHistory.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityId!] : [])) };
+    });
+    expect(answer).toBe('Your order ships tomorrow.');
+    expect(activities).toEqual(['concurrency-slot-1', 'step-1.model']);
   });
 
   it('fails the workflow at once with SearchAttributesMissing, saying to run setup, in a namespace without the attributes', async () => {

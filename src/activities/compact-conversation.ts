@@ -3,7 +3,8 @@ import { classifyProviderError } from '../models/provider-errors';
 import type { Message } from '../protocol/messages';
 import type { CompactionInput, CompactionResult } from '../protocol/run-types';
 import type { ModelStepDependencies } from './model-step';
-import { DEFAULT_PRICES, toApplicationFailure } from './model-step';
+import { DEFAULT_PRICES, limiterFailure, toApplicationFailure } from './model-step';
+import { ErrorCode } from '../protocol/errors';
 import { currentRunExecution } from './run-execution';
 import { withHeartbeat } from './heartbeat';
 import { attemptNumber } from './activity-attempts';
@@ -49,7 +50,8 @@ export function createCompactConversation(dependencies: Omit<ModelStepDependenci
       } catch (error) {
         // Cancelled by its stopping worker: not the provider's failure, so it uses no retry.
         rethrowIfWorkerShutdown('The compaction of a conversation');
-        throw toApplicationFailure(classifyProviderError(error), input.workflowRetries);
+        const classified = classifyProviderError(error);
+        throw input.providerLimited && classified.code === ErrorCode.modelRateLimited ? limiterFailure(classified, input.workflowRetries) : toApplicationFailure(classified, input.workflowRetries);
       }
     });
     return { summary: response.text, usage: response.usage, costUsd: (dependencies.prices ?? DEFAULT_PRICES).costOf(input.model, response.usage, input.price) };

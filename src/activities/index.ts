@@ -13,6 +13,7 @@ import { createCheckSearchAttributes, type SearchAttributesDependencies } from '
 import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycle-hooks';
 import { createResolveInstructions, type InstructionsDependencies } from './resolve-instructions';
 import { createReserveModelCall, type ReserveModelCallDependencies } from './reserve-model-call';
+import { createConcurrencySlotActivities, type ConcurrencySlotDependencies } from './concurrency-slot-activities';
 
 export type ActivityDependencies = ModelStepDependencies &
   RunToolDependencies &
@@ -22,7 +23,8 @@ export type ActivityDependencies = ModelStepDependencies &
   SearchAttributesDependencies &
   LifecycleHookDependencies &
   InstructionsDependencies &
-  ReserveModelCallDependencies;
+  ReserveModelCallDependencies &
+  ConcurrencySlotDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -44,6 +46,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     resolveInstructions: createResolveInstructions(dependencies),
     ...createTurnResultActivities(dependencies),
     reserveModelCall: createReserveModelCall(dependencies),
+    ...createConcurrencySlotActivities(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

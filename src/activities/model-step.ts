@@ -213,7 +213,8 @@ function reportUnavailableTools(input: ModelStepInput, tools: ToolRegistry): voi
  * A 429 of a call made under a provider limit: never retried here nor by the workflow's tries (the
  * run pauses its limiter for everyone and asks it again), with the retry-after for that pause.
  */
-function limiterFailure(error: ModelError, workflowRetries?: WorkflowRetriesInput): ApplicationFailure {
+/** A 429 of a call under a provider limit: not retried by the activity, the run asks its limiter again (with the provider's retry-after). */
+export function limiterFailure(error: ModelError, workflowRetries?: WorkflowRetriesInput): ApplicationFailure {
   const details: RetryableFailureDetails = { retryable: false, attempts: attemptNumber(workflowRetries), ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
   return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [details] });
 }

@@ -19,6 +19,17 @@ export interface ReserveModelCallDependencies {
 export const DEFAULT_OUTPUT_TOKEN_ESTIMATE = 1_024;
 
 /**
+ * How long a run waits for a grant (of its provider limiter or concurrency slots) before it asks
+ * again: the `DURABLE_AGENTS_REASK_MS` variable of the worker, for tests that lose a limiter on
+ * purpose; unset, the run's own default (5 minutes). Returned by the request activities, so the
+ * run's wait is recorded in its history and replays the same.
+ */
+export function limiterReaskMs(): number | undefined {
+  const value = Number(process.env.DURABLE_AGENTS_REASK_MS);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
  * Sends the model call's request to the limiter of its task queue and model, starting the limiter
  * when none runs (signal-with-start: one limiter per key, whichever run comes first). Its estimate
  * of the call's tokens is the prompt counted with the project's token counter (the conversation
@@ -28,7 +39,7 @@ export const DEFAULT_OUTPUT_TOKEN_ESTIMATE = 1_024;
  * the limiter answers once.
  */
 export function createReserveModelCall(dependencies: ReserveModelCallDependencies) {
-  return async function reserveModelCall(input: ReserveModelCallInput): Promise<{ estimatedTokens: number }> {
+  return async function reserveModelCall(input: ReserveModelCallInput): Promise<{ estimatedTokens: number; reaskAfterMs?: number }> {
     const info = Context.current().info;
     let estimatedTokens = 0;
     if (input.limit.tokensPerMinute !== undefined) {
@@ -44,6 +55,7 @@ export function createReserveModelCall(dependencies: ReserveModelCallDependencie
       estimatedTokens,
       priorityKey: input.priorityKey,
       fairnessKey: input.fairnessKey,
+      ...(input.fairnessWeight !== undefined ? { fairnessWeight: input.fairnessWeight } : {}),
       limit: input.limit,
     };
     const limiterInput: ProviderLimiterInput = { key };
@@ -57,6 +69,7 @@ export function createReserveModelCall(dependencies: ReserveModelCallDependencie
       // The limiter serves every tenant: its own tasks go first.
       priority: { priorityKey: 1 },
     });
-    return { estimatedTokens };
+    const reaskAfterMs = limiterReaskMs();
+    return { estimatedTokens, ...(reaskAfterMs !== undefined ? { reaskAfterMs } : {}) };
   };
 }

@@ -1,5 +1,7 @@
 // The resolveInstructions activity: an agent's instructions from the provider the worker registered under the config's name.
+import type { Client } from '@temporalio/client';
 import type { InstructionsProvider } from '../hooks/define-hook';
+import { activityModelCallLimit } from './activity-model-call-limit';
 import type { InstructionsRequest, InstructionsResolution } from '../protocol/hook-types';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 import { callFailure } from './activity-attempts';
@@ -12,6 +14,8 @@ export const MAX_PROVIDED_INSTRUCTIONS_CHARACTERS = 64_000;
 export interface InstructionsDependencies {
   /** The worker's instructions providers, by the name configs use (`instructions_provider`). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
+  /** A client on the worker's namespace, for providers' model calls under a provider limit. */
+  limiterClient?: Client;
 }
 
 /**
@@ -29,11 +33,12 @@ export function createResolveInstructions(dependencies: InstructionsDependencies
       const known = Object.keys(providers);
       return { unavailable: `no instructions provider '${input.provider}' on this worker (it has: ${known.join(', ') || 'none'})` };
     }
-    const { workflowRetries: _retries, provider: _name, ...context } = input;
+    const { workflowRetries: _retries, provider: _name, providerLimits, ...context } = input;
+    const withinProviderLimit = activityModelCallLimit(dependencies.limiterClient, providerLimits);
     let answer: unknown;
     try {
       const execution = currentRunExecution();
-      answer = await whileHeartbeating(async () => provider({ ...context, ...execution }));
+      answer = await whileHeartbeating(async () => provider({ ...context, ...execution, withinProviderLimit }));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       throw callFailure(input.workflowRetries, { type: 'InstructionsProviderFailed', message: `instructions provider '${input.provider}' failed: ${message}`, retryable: true });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseRunPriority, type RunPriority } from '../config/run-priority-schema';
+import { parseRunConcurrency, type RunConcurrency } from '../config/concurrency-schema';
 import { Client } from '@temporalio/client';
 import type { AgentConfig, AgentConfigInput } from '../config/agent-config';
 import type { Message } from '../protocol/messages';
@@ -58,6 +59,12 @@ export interface StartRunOptions {
   checkWorkerTools?: boolean;
   /** The run's priority and tenant (`fairnessKey`), for Temporal's task queues and provider limits (docs/provider-limits.md). */
   priority?: RunPriority;
+  /**
+   * A concurrency cap by key (a tenant, a user): at most `limit` runs started with this `key` run
+   * at once on the task queue; this one waits, queued durably, for a slot (status phase
+   * `concurrency_slot`) and frees it when it ends (docs/provider-limits.md, "Concurrency caps").
+   */
+  concurrency?: RunConcurrency;
 }
 
 /** Settings of an `AgentClient`, for `AgentClient.connect` or the constructor. */
@@ -160,6 +167,7 @@ export class AgentClient {
     const { config, agents } = prepareAgents(options.config, options.agents, options.resourceId, 'run');
     assertRunTask(options.task);
     const priority = options.priority ? parseRunPriority(options.priority) : undefined;
+    const concurrency = options.concurrency ? parseRunConcurrency(options.concurrency) : undefined;
     const input: AgentRunInput = {
       config,
       task: options.task,
@@ -169,6 +177,7 @@ export class AgentClient {
       timeouts: options.timeouts,
       ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
       ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
+      ...(concurrency ? { concurrency } : {}),
     };
     if (options.checkWorkerTools ?? this.checkWorkerTools) await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;

@@ -6,6 +6,7 @@ import { agentPricingSchema, costLimitSchema } from './pricing-schema';
 import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
 import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
 import { providerLimitSchema, providerLimitsSchema } from './provider-limits-schema';
+import { maxConcurrentRunsSchema } from './concurrency-schema';
 import { duplicateNameProblems } from './duplicate-names';
 import { INSTRUCTIONS_TEMPLATE_VARIABLES, unknownTemplateVariables } from './instructions-template';
 
@@ -177,6 +178,8 @@ export const agentConfigSchema = z
     tool_policies: z.array(toolPolicySchema).default([]),
     /** Requests and tokens per minute by model, shared by every run of the task queue (docs/provider-limits.md). */
     provider_limits: providerLimitsSchema,
+    /** At most this many runs of this agent at once on the task queue; the others wait, queued (docs/provider-limits.md). */
+    max_concurrent_runs: maxConcurrentRunsSchema,
   })
   .superRefine((config, context) => {
     for (const problem of duplicateNameProblems(config)) context.addIssue({ code: 'custom', ...problem });

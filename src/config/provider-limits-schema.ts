@@ -12,6 +12,9 @@ export const providerLimitSchema = z
   })
   .refine((limit) => limit.requests_per_minute !== undefined || limit.tokens_per_minute !== undefined, 'must set requests_per_minute, tokens_per_minute or both');
 
+/** One model's limit as a config writes it. */
+export type ProviderLimitConfig = z.output<typeof providerLimitSchema>;
+
 /**
  * An agent config's `provider_limits` (docs/provider-limits.md): what the provider account allows
  * each model, shared by every run of the namespace and task queue through one limiter workflow per

@@ -170,6 +170,9 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
   resolveInstructions: null,
   // A model call asking its provider limiter for a time: the wait, not a turn (the model step follows).
   reserveModelCall: null,
+  // A run asking for a concurrency slot, and the slots workflow checking its holders: waits, not turns.
+  requestConcurrencySlot: null,
+  checkSlotHolders: null,
 };
 
 /** A tool call run by an activity (`runTool`, an MCP server's `callMcpTool`, or a recorded result). */

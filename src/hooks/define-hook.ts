@@ -63,6 +63,17 @@ export function defineHook<P extends HookPoint>(definition: HookDefinition<P>): 
 export interface InstructionsContext extends InstructionsFacts {
   workflowId: string;
   runId: string;
+  /**
+   * Runs `call` (a model call of the provider's own) once the agent's provider limit of `model`
+   * lets it go, shared with every run's model steps (docs/provider-limits.md); without a limit for
+   * `model` in the agent's `provider_limits`, runs it at once. `estimatedTokens` (default 1,024)
+   * is what a token limit charges for it.
+   * @example
+   * const providers: Record<string, InstructionsProvider> = {
+   *   'written-prompt': ({ task, withinProviderLimit }) => withinProviderLimit('openai:gpt-4o-mini', () => writePrompt(task), { estimatedTokens: 800 }),
+   * };
+   */
+  withinProviderLimit<Result>(model: string, call: () => Promise<Result>, options?: { estimatedTokens?: number }): Promise<Result>;
 }
 
 /**

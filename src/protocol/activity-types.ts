@@ -122,6 +122,8 @@ export interface CompactionInput {
   taskIndex: number;
   sequence: number;
   workflowRetries?: WorkflowRetriesInput;
+  /** As `ModelStepInput.providerLimited`: a 429 goes back to the run, which pauses its limiter. */
+  providerLimited?: boolean;
   /** As `ModelStepInput.price`. */
   price?: ModelPrice;
 }

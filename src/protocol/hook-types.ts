@@ -2,6 +2,7 @@
 import type { ToolCall, Usage } from './messages';
 import type { ApprovalOutcome } from './run-types';
 import type { CallDecider } from './call-deciders';
+import type { ProviderLimitConfig } from '../config/provider-limits-schema';
 
 /**
  * The points of a run where a worker's hooks run (docs/hooks.md): the start and end of a run and
@@ -166,6 +167,8 @@ export interface InstructionsFacts {
 /** The input of the `resolveInstructions` activity: which provider, and what it is told. */
 export interface InstructionsRequest extends InstructionsFacts {
   provider: string;
+  /** The agent's `provider_limits`, for the provider's own model calls (`InstructionsContext.withinProviderLimit`). */
+  providerLimits?: Record<string, ProviderLimitConfig>;
 }
 
 /** What the provider gave, or why the run uses its static instructions. */

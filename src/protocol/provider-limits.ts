@@ -1,5 +1,5 @@
 // What crosses processes for provider limits: the limiter workflow's input and signals, and the grant agent runs receive.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ModelStepInput } from './activity-types';
 
 /**
@@ -21,7 +21,7 @@ export const DEFAULT_FAIRNESS_KEY = '';
 export interface LimitRequest {
   /** Unique per call and try: `workflow id/run id/activity id`; a repeated request is answered once. */
   requestId: string;
-  /** The run to signal the grant to (its current execution). */
+  /** The run to signal the grant to (its current execution); empty for a request sent as an update (answered by it). */
   workflowId: string;
   /** Tokens the call is estimated to use (prompt counted, output at `max_tokens` or a default). */
   estimatedTokens: number;
@@ -29,6 +29,8 @@ export interface LimitRequest {
   priorityKey: number;
   /** The tenant (Temporal's fairness key of the run): tenants of one priority are served in turn. */
   fairnessKey: string;
+  /** The tenant's weight (Temporal's fairness weight of the run): its share of the turns (default 1). */
+  fairnessWeight?: number;
   /** The limit as the run's config states it: the limiter applies the newest it was given. */
   limit: ProviderLimit;
 }
@@ -70,6 +72,8 @@ export interface LimiterState {
   /** The turn each tenant was last served in: the tenant served longest ago goes next. */
   lastServed: Record<string, number>;
   serveCount: number;
+  /** Grants a heavier tenant took in its current turn (`tenant-turns.ts`; absent while all weigh the same). */
+  turnCredit?: Record<string, number>;
   /** Granted calls whose usage has not come back: their estimate, and when they were granted. */
   outstanding: Record<string, { estimatedTokens: number; grantedAtMs: number }>;
   /** Counters for `describe`: grants, 429 pauses, token corrections. */
@@ -103,6 +107,7 @@ export const ProviderLimitWireName = {
   pauseSignal: 'providerLimitPause',
   grantSignal: 'providerLimitGranted',
   statusQuery: 'providerLimitStatus',
+  reserveUpdate: 'providerLimitReserve',
 } as const;
 
 /** What a limiter is doing (its `providerLimitStatus` query): calls queued per tenant, the pause, the totals. */
@@ -126,6 +131,11 @@ export const limitPauseSignal = defineSignal<[LimitPause]>(ProviderLimitWireName
  * @example const status = await client.workflow.getHandle(limiterWorkflowId(limitKey('agent-runs', 'openai:gpt-4o'))).query(limiterStatusQuery);
  */
 export const limiterStatusQuery = defineQuery<LimiterStatus>(ProviderLimitWireName.statusQuery);
+/**
+ * A request answered by the update itself once granted (for model calls made inside an activity,
+ * such as an instructions provider's, which cannot wait for a signal); its `workflowId` is empty.
+ */
+export const limitReserveUpdate = defineUpdate<LimitGrant, [LimitRequest]>(ProviderLimitWireName.reserveUpdate);
 /** Sent by the limiter to the run that asked. */
 export const limitGrantSignal = defineSignal<[LimitGrant]>(ProviderLimitWireName.grantSignal);
 
@@ -152,6 +162,7 @@ export interface ReserveModelCallInput {
   limit: ProviderLimit;
   priorityKey: number;
   fairnessKey: string;
+  fairnessWeight?: number;
   /** The model step the call is for: its prompt is counted when the limit has `tokensPerMinute`. */
   step: ModelStepInput;
 }

@@ -5,6 +5,7 @@ import type { ForkOrigin, ReplaySource } from './fork-types';
 import type { CallDecider } from './call-deciders';
 import type { HookFailureReport } from './hook-types';
 import type { CarriedState } from './carried-state';
+import type { ConcurrencyCap, HeldSlot } from './concurrency-slots';
 
 // The workflow's activity inputs and results live in activity-types.ts, what a continuation carries
 // in carried-state.ts; they are part of this module's surface too.
@@ -62,6 +63,12 @@ export interface AgentRunInput {
    * and given to sub-agents.
    */
   resourceId?: string;
+  /**
+   * A concurrency cap of its own (`key` a tenant or user, validated by `parseRunConcurrency`): at
+   * most `limit` runs started with this key hold a slot at once on the task queue; this one waits,
+   * queued, until it gets one (docs/provider-limits.md). Kept through continue-as-new and handoffs.
+   */
+  concurrency?: ConcurrencyCap;
 }
 
 /**
@@ -93,6 +100,8 @@ export interface AgentRunWorkflowInput extends AgentRunInput {
   fork?: ForkOrigin;
   /** Set on a replay-evaluation run: the recorded run whose tool results answer its tool calls. */
   replay?: ReplaySource;
+  /** The concurrency slots the run chain holds: carried through continue-as-new, released when the chain ends. */
+  heldSlots?: HeldSlot[];
 }
 
 /** A transfer of the conversation from one agent to another. */
@@ -214,7 +223,14 @@ export interface UsageSummary extends ModelUsage {
 }
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
-export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle' | 'provider_limit';
+export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle' | 'provider_limit' | 'concurrency_slot';
+
+/** A run waiting for a slot of a concurrency cap (phase `concurrency_slot`): which cap, and since when. */
+export interface ConcurrencySlotWait {
+  key: string;
+  limit: number;
+  sinceMs: number;
+}
 
 /** A model call waiting for its provider limit (docs/provider-limits.md): since when, and until when once granted. */
 export interface ProviderLimitWait {
@@ -259,6 +275,8 @@ export interface RunStatus {
   skills: Array<{ source: string; version: number; hash: string; names: string[] }>;
   /** Set while a model call waits for its provider limit (phase `provider_limit`). */
   providerLimitWait?: ProviderLimitWait;
+  /** Set while the run waits for a slot of a concurrency cap before its first step (phase `concurrency_slot`). */
+  concurrencySlotWait?: ConcurrencySlotWait;
 }
 
 /** A gated tool call waiting for (or given) a human decision. */

@@ -44,6 +44,8 @@ export type {
 } from '../protocol/thread-types';
 export { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
 export { limiterStatusQuery, limiterWorkflowId, limitKey, ProviderLimitWireName } from '../protocol/provider-limits';
+export { concurrencySlotsWorkflowId, slotsStatusQuery, ConcurrencyWireName, agentCapKey, startCapKey } from '../protocol/concurrency-slots';
+export type { ConcurrencyCap, SlotsStatus } from '../protocol/concurrency-slots';
 export type { LimiterStatus } from '../protocol/provider-limits';
 export {
   AgentCostUsdAttribute,

@@ -14,6 +14,7 @@ import {
 import type { AgentActivities } from '../activities';
 import type { SearchAttributesCheck } from '../protocol/activity-types';
 import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
+import { parseRunConcurrency, type RunConcurrency } from '../config/concurrency-schema';
 import { AgentConfigError, SearchAttributesMissingError } from '../protocol/errors';
 import { assertRunTask } from '../protocol/run-task';
 import { resolveHandoffAgents } from '../config/handoff-agents';
@@ -46,6 +47,8 @@ export interface RunAgentOptions {
   historySizeLimitBytes?: number;
   /** Who the agent works for (`user:42`): its memory, with `memory: true` (then required). See `StartRunOptions.resourceId`. */
   resourceId?: string;
+  /** At most `limit` runs started with `key` at once on the task queue; the agent waits for a slot. See `StartRunOptions.concurrency`. */
+  concurrency?: RunConcurrency;
 }
 
 /**
@@ -139,6 +142,7 @@ function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: 
         ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
         ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
         ...(options.resourceId !== undefined ? { resourceId: options.resourceId } : {}),
+        ...(options.concurrency ? { concurrency: parseRunConcurrency(options.concurrency) } : {}),
       },
     ],
   };
@@ -152,6 +156,7 @@ function validated(options: RunAgentOptions): { config: AgentConfig; agents: Rec
     const agents = resolveHandoffAgents(config, options.agents ?? {}, absoluteSkillSources);
     const problems = resourceIdProblems([config, ...Object.values(agents)], options.resourceId);
     if (problems.length > 0) throw new AgentConfigError(`Invalid agent run options:\n  ${problems.join('\n  ')}`, problems);
+    if (options.concurrency) parseRunConcurrency(options.concurrency);
     return { config, agents };
   } catch (error) {
     if (error instanceof AgentConfigError) throw ApplicationFailure.nonRetryable(error.message, error.code, { problems: error.problems });

@@ -1,6 +1,7 @@
 import { KEPT_TOOL_RESULTS } from '../protocol/payload-size';
 import type { AgentRunWorkflowInput, AgentRunResult } from '../protocol/run-types';
 import { restoreCarriedToolResults } from './carried-tool-results';
+import { withConcurrencySlots } from './concurrency-gate';
 import { announceFork, inputFromOrigin } from './fork-start';
 import { firstStep } from './loop-decisions';
 import { runPlanner } from './planner';
@@ -49,16 +50,19 @@ export async function agentRun(input: AgentRunWorkflowInput): Promise<AgentRunRe
   }
   followSkillChanges(state);
 
-  try {
-    const end = await runToEnd(state, approvals);
-    await restoreCarriedToolResults(state, KEPT_TOOL_RESULTS);
-    await runEndHooks(state, end);
-    return finishRun(state, end.reason, end.output, end.extra);
-  } catch (error) {
-    markFailed(state, error);
-    await runFailureHooks(state, error);
-    throw error;
-  }
+  // Under a concurrency cap the run waits for a slot first and frees it however it ends.
+  return withConcurrencySlots(state, async () => {
+    try {
+      const end = await runToEnd(state, approvals);
+      await restoreCarriedToolResults(state, KEPT_TOOL_RESULTS);
+      await runEndHooks(state, end);
+      return finishRun(state, end.reason, end.output, end.extra);
+    } catch (error) {
+      markFailed(state, error);
+      await runFailureHooks(state, error);
+      throw error;
+    }
+  });
 }
 
 /**

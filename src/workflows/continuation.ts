@@ -1,4 +1,5 @@
 import { ApplicationFailure, continueAsNew, log, makeContinueAsNewFunc, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { slotsToCarry } from './concurrency-gate';
 import { AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentActivities } from '../activities';
 import type { ConversationBase } from '../protocol/conversation-base';
@@ -72,6 +73,9 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
     ...(input.replay ? { replay: input.replay } : {}),
     // The next agent works for the same resource (its memory).
     ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
+    // The run's chain keeps its concurrency cap and the slots it holds.
+    ...(input.concurrency ? { concurrency: input.concurrency } : {}),
+    ...slotsToCarry(state),
   };
   assertFits(nextInput);
   // A thread continues as a thread, carrying its own state too.

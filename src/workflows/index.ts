@@ -3,3 +3,4 @@ export { agentRun } from './agent-run';
 export { agentWorkerTools } from './agent-worker-tools';
 export { agentThread } from './agent-thread';
 export { providerLimiter } from './provider-limiter';
+export { concurrencySlots } from './concurrency-slots';

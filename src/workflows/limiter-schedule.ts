@@ -1,4 +1,5 @@
 // The provider limiter's decisions, pure: which queued call goes next, when it may go, and how usage and 429s move the schedule.
+import { forgetIdleTenants, nextInTurn, recordTurn } from './tenant-turns';
 import type { LimiterState, LimiterStatus, LimitPause, LimitRequest, LimitUsage, ProviderLimit, QueuedLimitRequest } from '../protocol/provider-limits';
 
 /**
@@ -42,19 +43,11 @@ export function enqueue(state: LimiterState, request: LimitRequest, nowMs: numbe
 
 /**
  * The next queued call to serve: the lowest priority key first; among those, the tenant served
- * longest ago (a tenant never served before goes first), and that tenant's oldest request.
+ * longest ago (a tenant never served before goes first; weighted turns: `tenant-turns.ts`), and
+ * that tenant's oldest request.
  */
 export function nextRequest(state: LimiterState): QueuedLimitRequest | null {
-  let best: QueuedLimitRequest | null = null;
-  let bestTurn = Infinity;
-  for (const request of state.queue) {
-    const turn = state.lastServed[request.fairnessKey] ?? -1;
-    if (!best || request.priorityKey < best.priorityKey || (request.priorityKey === best.priorityKey && turn < bestTurn)) {
-      best = request;
-      bestTurn = turn;
-    }
-  }
-  return best;
+  return nextInTurn(state.queue, state);
 }
 
 /**
@@ -75,7 +68,7 @@ export function grant(state: LimiterState, request: QueuedLimitRequest, atMs: nu
   if (requestsPerMinute !== undefined) state.requestsFreeAtMs = Math.max(state.requestsFreeAtMs, atMs - CATCH_UP_MS) + MINUTE_MS / (requestsPerMinute * factor);
   if (tokensPerMinute !== undefined) state.tokensFreeAtMs = Math.max(state.tokensFreeAtMs, atMs - CATCH_UP_MS) + (request.estimatedTokens * MINUTE_MS) / (tokensPerMinute * factor);
   if (factor < 1) state.rateFactor = Math.min(1, factor + RATE_RECOVERY);
-  state.lastServed[request.fairnessKey] = ++state.serveCount;
+  recordTurn(state, request, state.queue);
   // Only a token limit corrects its estimate later; a request limit forgets the call once granted
   // (a request repeated after its grant, by an activity retried after it signalled, is served twice).
   if (tokensPerMinute !== undefined) state.outstanding[request.requestId] = { estimatedTokens: request.estimatedTokens, grantedAtMs: atMs };
@@ -132,9 +125,8 @@ export function pruneState(state: LimiterState, nowMs: number): void {
   for (const [requestId, outstanding] of Object.entries(state.outstanding)) {
     if (nowMs - outstanding.grantedAtMs > OUTSTANDING_TTL_MS) delete state.outstanding[requestId];
   }
-  const queuedTenants = new Set(state.queue.map((request) => request.fairnessKey));
   // Turns only order tenants relative to each other: a tenant with nothing queued restarts as new.
-  for (const tenant of Object.keys(state.lastServed)) if (!queuedTenants.has(tenant)) delete state.lastServed[tenant];
+  forgetIdleTenants(state, state.queue);
 }
 
 /** Whether the limiter has nothing left to do. */

@@ -118,14 +118,24 @@ async function compact(state: RunState, keepFrom: number, tokensBefore: number):
   const { config, timeouts, taskIndex, step } = state;
   enterPhase(state, 'compacting');
   const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++, ...agentPrice(state, config.model) };
-  const result = await retriedCall(state, 'compaction', `step-${step}.compaction`, (attempt) =>
-    proxyActivities<AgentActivities>({
-      activityId: attempt.activityId,
-      summary: activitySummary(attempt.activityId, 'compact the conversation'),
-      startToCloseTimeout: timeouts.modelStepMs,
-      heartbeatTimeout: timeouts.heartbeatMs,
-      retry: attempt.retry,
-    }).compactConversation({ ...request, ...attempt.input }),
+  // Under a provider limit the summary call waits its turn like a model step (its estimate counts the
+  // whole conversation, corrected by the usage after), behind its own patch.
+  const estimated: ModelStepInput = { conversation: request.conversation, model: config.model, temperature: 0, maxTokens: null, toolNames: [], injectedToolArgs: {}, outputSchema: null, step };
+  const result = await withinProviderLimit(
+    state,
+    estimated,
+    `step-${step}.compaction`,
+    (callId, limited) =>
+      retriedCall(state, 'compaction', callId, (attempt) =>
+        proxyActivities<AgentActivities>({
+          activityId: attempt.activityId,
+          summary: activitySummary(attempt.activityId, 'compact the conversation'),
+          startToCloseTimeout: timeouts.modelStepMs,
+          heartbeatTimeout: timeouts.heartbeatMs,
+          retry: attempt.retry,
+        }).compactConversation({ ...request, ...attempt.input, ...(limited ? { providerLimited: true } : {}) }),
+      ),
+    'compaction',
   );
   addUsage(state.usage, config.model, result.usage, result.costUsd);
   const { removedMessages } = state.threads.compact(taskIndex, keepFrom, result.summary);

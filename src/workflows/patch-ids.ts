@@ -43,3 +43,7 @@ export const LIFECYCLE_HOOKS_PATCH = 'lifecycle-hooks';
 export const DYNAMIC_INSTRUCTIONS_PATCH = 'dynamic-instructions';
 /** A model call of an agent with `provider_limits` waits for a time from the shared limiter workflow, and reports its usage and 429s to it. */
 export const PROVIDER_LIMITS_PATCH = 'provider-limits';
+/** A run of an agent with `max_concurrent_runs` (or started with `concurrency`) holds a slot of the shared slots workflow from before its first step to its end. */
+export const CONCURRENCY_CAPS_PATCH = 'concurrency-caps';
+/** Model calls besides steps go through the provider limiter: compaction's summary call, and an instructions provider's own (it is told the limits). */
+export const PROVIDER_LIMITED_CALLS_PATCH = 'provider-limited-calls';

@@ -20,6 +20,8 @@ import {
   LIFECYCLE_HOOKS_PATCH,
   DYNAMIC_INSTRUCTIONS_PATCH,
   PROVIDER_LIMITS_PATCH,
+  CONCURRENCY_CAPS_PATCH,
+  PROVIDER_LIMITED_CALLS_PATCH,
 } from './patch-ids';
 
 /** The ids live in patch-ids.ts (workflow code needs only them); this module re-exports them with the register. */
@@ -291,6 +293,30 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['provider-limit-wait/since-provider-limits.json', 'provider-limit-429/since-provider-limits.json'],
       without: [],
       missing: { without: 'agent configs could not declare provider_limits before this patch, so no history passes its code without the marker' },
+    },
+  },
+  {
+    id: CONCURRENCY_CAPS_PATCH,
+    added: '2026-11-24',
+    changed:
+      'A run of an agent with `max_concurrent_runs`, or started with `concurrency`, asks the shared slots workflow of its task queue and cap for a slot before its first step (`requestConcurrencySlot` activities `concurrency-slot-N`, a grant signal; phase `concurrency_slot`), carries the slots it holds through continue-as-new (`heldSlots`) and signals their release when it ends, however it ends. Consulted only by such runs: neither setting existed before.',
+    stage: 'patched',
+    histories: {
+      with: ['concurrency-slot-wait/since-concurrency-caps.json', 'concurrency-slot-continued/since-concurrency-caps.execution-1-of-2.json', 'concurrency-slot-continued/since-concurrency-caps.execution-2-of-2.json'],
+      without: [],
+      missing: { without: 'agent configs and starts could not declare a concurrency cap before this patch, so no history passes its code without the marker' },
+    },
+  },
+  {
+    id: PROVIDER_LIMITED_CALLS_PATCH,
+    added: '2026-11-24',
+    changed:
+      "Model calls besides steps go through the provider limiter of an agent with `provider_limits`: compaction's summary call of a limited model asks the limiter for a time first (`step-N.compaction.limit`, a grant signal, a durable timer), reports its usage after, and on a 429 pauses the limiter and asks again (`step-N.compaction.limited-2`) instead of retrying on its own; the `resolveInstructions` activity of an agent with an instructions provider is given the agent's `provider_limits`, so the provider's own model calls can wait for the limiter (`InstructionsContext.withinProviderLimit`). Before, compaction called the provider outside the limit and providers knew nothing of it. Consulted only by such runs when they compact or ask their provider.",
+    stage: 'patched',
+    histories: {
+      with: ['provider-limit-compaction/since-provider-limited-calls.json', 'provider-limit-instructions/since-provider-limited-calls.json'],
+      without: [],
+      missing: { without: 'no recorded run under provider_limits compacted or asked an instructions provider before this patch (provider_limits came the same day, and its recordings do neither)' },
     },
   },
 ];

@@ -2,7 +2,8 @@
 import { ApplicationFailure, condition, getExternalWorkflowHandle, metricMeter, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
-import type { ModelStepInput, ModelStepResult } from '../protocol/run-types';
+import type { Usage } from '../protocol/messages';
+import type { ModelStepInput } from '../protocol/run-types';
 import {
   DEFAULT_FAIRNESS_KEY,
   DEFAULT_PRIORITY_KEY,
@@ -16,7 +17,7 @@ import {
 import { infrastructureRetryPolicy, retryDetailsOf } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { failureType } from './describe-failure';
-import { PROVIDER_LIMITS_PATCH } from './patches';
+import { PROVIDER_LIMITED_CALLS_PATCH, PROVIDER_LIMITS_PATCH } from './patches';
 import { enterPhase, showDetails } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -42,15 +43,23 @@ export function providerLimitOf(state: RunState, model: string): ProviderLimit |
 
 /**
  * Runs one model call (`call`, given the activity id of this try) within the provider limit of
- * `request.model`, when the agent declares one and the run is past the `provider-limits` patch;
- * otherwise just calls it. The run asks the limiter for a time (the `reserveModelCall` activity),
+ * `request.model`, when the agent declares one and the run is past the patch of the call's
+ * `purpose` (`provider-limits` for model steps, `provider-limited-calls` for compaction's
+ * summary call); otherwise just calls it. `request` is what the limiter's token estimate counts
+ * (the conversation and tools). The run asks the limiter for a time (the `reserveModelCall` activity),
  * waits for the grant and then on a durable timer (status: `provider_limit`), calls, and reports
  * what the call used. A 429 pauses the limiter for everyone until its retry-after and the call asks
  * again (activity id `….limited-N`); it is not one of the call's `max_retries` tries.
  */
-export async function withinProviderLimit(state: RunState, request: ModelStepInput, activityId: string, call: (activityId: string, limited: boolean) => Promise<ModelStepResult>): Promise<ModelStepResult> {
+export async function withinProviderLimit<Reply extends { usage: Usage }>(
+  state: RunState,
+  request: ModelStepInput,
+  activityId: string,
+  call: (activityId: string, limited: boolean) => Promise<Reply>,
+  purpose: 'model' | 'compaction' = 'model',
+): Promise<Reply> {
   const limit = providerLimitOf(state, request.model);
-  if (!limit || !patched(PROVIDER_LIMITS_PATCH)) return call(activityId, false);
+  if (!limit || !(purpose === 'compaction' ? patched(PROVIDER_LIMITED_CALLS_PATCH) : patched(PROVIDER_LIMITS_PATCH))) return call(activityId, false);
   const info = workflowInfo();
   const key = limitKey(info.taskQueue, request.model);
   const limiter = getExternalWorkflowHandle(limiterWorkflowId(key));
@@ -68,10 +77,11 @@ export async function withinProviderLimit(state: RunState, request: ModelStepInp
         startToCloseTimeout: '1m',
         retry: infrastructureRetryPolicy(10_000),
       }).reserveModelCall({ requestId, model: request.model, limit, step: request, ...priorityOfRun() });
-    await reserve(1);
+    // The worker may shorten the wait before asking again (tests that lose a limiter on purpose).
+    const reaskAfterMs = (await reserve(1)).reaskAfterMs ?? REASK_AFTER_MS;
     // Asked again (same request id) while no grant comes: the limiter ignores a request it holds and
     // queues one it lost (a limiter terminated by hand starts afresh), so no run waits for ever.
-    for (let ask = 2; !(await condition(() => grants.has(requestId), REASK_AFTER_MS)); ask++) await reserve(ask);
+    for (let ask = 2; !(await condition(() => grants.has(requestId), reaskAfterMs)); ask++) await reserve(ask);
     const notBeforeMs = grants.get(requestId)!;
     grants.delete(requestId);
     const waitMs = notBeforeMs - Date.now();
@@ -108,10 +118,17 @@ export async function withinProviderLimit(state: RunState, request: ModelStepInp
   }
 }
 
-/** The run's priority and tenant as its starter gave them to Temporal (`priority` option of the start). */
-function priorityOfRun(): { priorityKey: number; fairnessKey: string } {
+/**
+ * The run's priority, tenant and tenant weight as its starter gave them to Temporal (`priority`
+ * option of the start); the weight only when set, so runs without one ask as before.
+ */
+export function priorityOfRun(): { priorityKey: number; fairnessKey: string; fairnessWeight?: number } {
   const priority = workflowInfo().priority;
-  return { priorityKey: priority?.priorityKey ?? DEFAULT_PRIORITY_KEY, fairnessKey: priority?.fairnessKey ?? DEFAULT_FAIRNESS_KEY };
+  return {
+    priorityKey: priority?.priorityKey ?? DEFAULT_PRIORITY_KEY,
+    fairnessKey: priority?.fairnessKey ?? DEFAULT_FAIRNESS_KEY,
+    ...(priority?.fairnessWeight !== undefined && priority.fairnessWeight !== 1 ? { fairnessWeight: priority.fairnessWeight } : {}),
+  };
 }
 
 /** The run's grants, with the grant signal's handler registered at the first limited call. */

@@ -1,9 +1,10 @@
 // The provider limiter workflow: one per task queue and model, it tells each model call of every run when it may go.
-import { condition, continueAsNew, getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   limitGrantSignal,
   limitPauseSignal,
   limitRequestSignal,
+  limitReserveUpdate,
   limitUsageSignal,
   limiterStatusQuery,
   type LimiterState,
@@ -38,6 +39,15 @@ export async function providerLimiter(input: ProviderLimiterInput): Promise<Limi
     pendingSignals.add(sent);
     void sent.finally(() => pendingSignals.delete(sent));
   };
+  // Requests sent as updates (from activities) are answered when granted: their times, by request id.
+  const updateGrants = new Map<string, number>();
+  const pendingUpdate = () => state.queue.some((request) => request.workflowId === '');
+  setHandler(limitReserveUpdate, async (request) => {
+    if (enqueue(state, { ...request, workflowId: '' }, Date.now()) === 'granted-already') return { requestId: request.requestId, notBeforeMs: Date.now() };
+    changed = true;
+    await condition(() => updateGrants.has(request.requestId));
+    return { requestId: request.requestId, notBeforeMs: updateGrants.get(request.requestId)! };
+  });
   setHandler(limitRequestSignal, (request) => {
     const outcome = enqueue(state, request, Date.now());
     // A repeated request (its activity retried) gets its grant again; the run ignores duplicates.
@@ -57,9 +67,14 @@ export async function providerLimiter(input: ProviderLimiterInput): Promise<Limi
   const idleMs = input.idleMs ?? DEFAULT_IDLE_MS;
   for (;;) {
     changed = false;
-    for (const { request, atMs } of grantDue(state, Date.now())) sendGrant(request.workflowId, request.requestId, atMs);
+    for (const { request, atMs } of grantDue(state, Date.now())) {
+      if (request.workflowId === '') updateGrants.set(request.requestId, atMs);
+      else sendGrant(request.workflowId, request.requestId, atMs);
+    }
     const info = workflowInfo();
-    if (info.historyLength >= eventLimit || info.continueAsNewSuggested) {
+    // Updates still waiting for their grant are answered by this execution before it continues.
+    if ((info.historyLength >= eventLimit || info.continueAsNewSuggested) && !pendingUpdate()) {
+      await condition(allHandlersFinished);
       await Promise.all([...pendingSignals]);
       await condition(() => pendingSignals.size === 0);
       pruneState(state, Date.now());
@@ -70,6 +85,6 @@ export async function providerLimiter(input: ProviderLimiterInput): Promise<Limi
     const woken = await condition(() => changed, timeout);
     if (woken || wake !== null) continue;
     pruneState(state, Date.now());
-    if (isIdle(state) && pendingSignals.size === 0) return state;
+    if (isIdle(state) && pendingSignals.size === 0 && allHandlersFinished()) return state;
   }
 }

@@ -69,6 +69,7 @@ function runStatus(state: RunState, approvals: ApprovalGate): RunStatus {
     queuedMessages: state.injectedQueue.length,
     skills: state.skills.status(),
     ...(state.providerLimitWait ? { providerLimitWait: { ...state.providerLimitWait } } : {}),
+    ...(state.concurrencySlotWait ? { concurrencySlotWait: { ...state.concurrencySlotWait } } : {}),
   };
 }
 

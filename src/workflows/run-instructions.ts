@@ -7,7 +7,7 @@ import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { retriedCall } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { describeFailure } from './describe-failure';
-import { DYNAMIC_INSTRUCTIONS_PATCH } from './patches';
+import { DYNAMIC_INSTRUCTIONS_PATCH, PROVIDER_LIMITED_CALLS_PATCH } from './patches';
 import type { RunState } from './run-state';
 import { systemPromptOf } from './skill-updates';
 
@@ -91,6 +91,8 @@ async function resolveInstructions(state: RunState, activityId: string, task: st
     ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
     injectedToolArgs: config.injected_tool_args,
     fallback,
+    // The provider's own model calls share the agent's provider limits (docs/provider-limits.md).
+    ...(config.provider_limits && patched(PROVIDER_LIMITED_CALLS_PATCH) ? { providerLimits: config.provider_limits } : {}),
   };
   let resolution: { instructions: string } | { unavailable: string };
   try {

@@ -79,6 +79,8 @@ export function showDetails(state: RunState, pending: readonly ApprovalRequest[]
   const waits = pending.map((request) => describeWait(request));
   const limitWait = state.providerLimitWait;
   if (limitWait) waits.push(`provider limit of ${limitWait.model}${limitWait.untilMs === null ? '' : ` until ${new Date(limitWait.untilMs).toISOString()}`}`);
+  const slotWait = state.concurrencySlotWait;
+  if (slotWait) waits.push(`a slot of ${slotWait.key} (at most ${slotWait.limit} runs at once)`);
   setDetails(state, waits.length > 0 ? `awaiting ${waits.join('; ')} · ${phase}` : phase);
 }
 

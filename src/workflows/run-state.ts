@@ -9,6 +9,7 @@ import {
   type HandoffRecord,
   type PlanArtifact,
   type ProviderLimitWait,
+  type ConcurrencySlotWait,
   type RunPhase,
   type RunTimeouts,
   type StepBudget,
@@ -86,6 +87,8 @@ export interface RunState {
   phase: RunPhase;
   /** The model call waiting for its provider limit, while one does. */
   providerLimitWait?: ProviderLimitWait;
+  /** The concurrency cap the run waits for a slot of, while it does (before its first step). */
+  concurrencySlotWait?: ConcurrencySlotWait;
   step: number;
   readonly usage: UsageSummary;
   /** The newest tool results (KEPT_TOOL_RESULTS), summarised: what the result and a continuation carry. */

@@ -82,7 +82,7 @@ export function subsetRefusal(requested: unknown, childSafe: readonly string[]):
 /** The child's config: the parent's, narrowed by the job. The parent's config is not touched. */
 export function childConfig(parent: AgentConfig, job: SubagentJob, childSafe: readonly string[]): AgentConfig {
   const tools = job.tool_names ? [...new Set(job.tool_names)] : [...childSafe];
-  return {
+  const child: AgentConfig = {
     ...parent,
     instructions: job.system_prompt?.trim() ? `${job.system_prompt.trim()}\n\n${parent.instructions}`.trim() : parent.instructions,
     tools,
@@ -95,6 +95,10 @@ export function childConfig(parent: AgentConfig, job: SubagentJob, childSafe: re
     // the child has them: `memory: true` would add them all back.
     ...(parent.memory ? { memory: false } : {}),
   };
+  // A sub-agent runs within its parent's concurrency slot: waiting for a slot of the cap the parent
+  // holds would deadlock a cap of 1.
+  if (parent.max_concurrent_runs !== undefined) delete child.max_concurrent_runs;
+  return child;
 }
 
 export function childTask(job: SubagentJob): string {

@@ -9,6 +9,8 @@ export interface ScriptedResponse {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Answer this long after the request arrived (a slow model call). */
+  delayMs?: number;
   /** Server-sent events instead of a JSON body, written `delayMs` apart. */
   stream?: { events: string[]; delayMs?: number; /** Drop the connection after this many events. */ cutAfter?: number };
 }
@@ -43,6 +45,8 @@ export interface FakeProviderServer {
   requests: RecordedRequest[];
   /** Requests answered 429 by the enforced limit. */
   rateLimited: RecordedRequest[];
+  /** Requests being answered right now, and the most at once so far (a test may reset `max`). */
+  inFlight: { now: number; max: number };
   respond(...responses: ScriptedResponse[]): void;
   close(): Promise<void>;
 }
@@ -52,6 +56,7 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
   const requests: RecordedRequest[] = [];
   const rateLimited: RecordedRequest[] = [];
   const admitted: number[] = [];
+  const inFlight = { now: 0, max: 0 };
   const overLimit = (now: number): ScriptedResponse | null => {
     const limit = options.limit;
     if (!limit) return null;
@@ -70,15 +75,24 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
       const text = Buffer.concat(chunks).toString();
       const recorded: RecordedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : null, at: Date.now() };
       requests.push(recorded);
+      inFlight.now++;
+      inFlight.max = Math.max(inFlight.max, inFlight.now);
+      // Counted until answered or dropped (a killed worker's connection closes).
+      response.once('close', () => void inFlight.now--);
       const refusal = overLimit(recorded.at);
       if (refusal) rateLimited.push(recorded);
       const next = refusal ?? queue.shift() ?? options.reply?.(recorded.body) ?? { status: 500, body: { error: { message: 'the fake server has no scripted response left' } } };
-      if (next.stream) {
-        void writeStream(response, next.stream);
-        return;
-      }
-      response.writeHead(next.status ?? 200, { 'content-type': 'application/json', ...next.headers });
-      response.end(JSON.stringify(next.body));
+      const answer = () => {
+        if (next.stream) {
+          void writeStream(response, next.stream);
+          return;
+        }
+        if (response.destroyed) return;
+        response.writeHead(next.status ?? 200, { 'content-type': 'application/json', ...next.headers });
+        response.end(JSON.stringify(next.body));
+      };
+      if (next.delayMs) setTimeout(answer, next.delayMs).unref();
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -88,6 +102,7 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     rateLimited,
+    inFlight,
     respond: (...responses) => void queue.push(...responses),
     close: () =>
       new Promise((resolve) => {

@@ -71,6 +71,8 @@ export function formatStatus(workflowId: string, execution: string, status: RunS
     const until = limitWait.untilMs === null ? 'for its turn' : `until ${new Date(limitWait.untilMs).toISOString()}`;
     lines.push(`Waiting for provider limit of ${limitWait.model} ${until} (since ${formatDuration(Math.max(0, context.now - limitWait.sinceMs))})`);
   }
+  const slotWait = status.concurrencySlotWait;
+  if (slotWait) lines.push(`Waiting for a slot of ${slotWait.key} (at most ${slotWait.limit} runs at once; since ${formatDuration(Math.max(0, context.now - slotWait.sinceMs))})`);
   lines.push(`Tools: ${status.activeTools.join(', ') || 'none'}${status.runningTools.length ? ` (running: ${status.runningTools.join(', ')})` : ''}`);
   lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens, ${describeCost(status.usage)}`);
   if (status.budget) {
