@@ -76,6 +76,11 @@ export interface ReplaySource {
    * worker reads these calls from the run's first input. The workflow itself never reads them.
    */
   recordedCalls?: DatasetRecordedCall[];
+  /**
+   * Set instead (with `recordedCalls` empty) when the example's calls were too big for the input:
+   * the artifact that holds them as JSON, in the store the client and the workers share.
+   */
+  recordedCallsArtifact?: string;
 }
 
 /** The `ReplaySource.runId` of an evaluation run answered from a dataset example. */
