@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyForkEdits } from '../src/activities/fork-edit-application';
 import type { ForkEditRequest } from '../src/client/fork-edits';
+import { transcriptEntries } from '../src/console/pages/transcript-view';
 import { buildTranscript, renderTranscript } from '../src/history/history-view';
 import { AgentRuntimeError, ErrorCode } from '../src/protocol/errors';
 import type { ForkEdit } from '../src/protocol/fork-types';
@@ -101,6 +102,12 @@ describe('a fork that edits', () => {
         ],
       },
     });
+
+    // The web console's transcript marks each edit (the recorded text, then the replacement; escaped).
+    const page = (await transcriptEntries(fork.workflowId, transcript.entries)).toString();
+    expect(page).toContain('Step 2 · edited: the result of echo');
+    expect(page).toContain('<pre>hello</pre><pre>what if the tool had returned this</pre>');
+    expect(page).toContain('<pre>{&quot;sum&quot;:42}</pre>');
 
     // `history` of the fork, text and JSON; the origin's lists the fork with its edits.
     const text = await runCli(['history', fork.workflowId]);
