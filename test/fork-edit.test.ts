@@ -29,6 +29,9 @@ beforeAll(async () => {
       // The fork's step 3 quotes the results it was given: the edited ones.
       sawEdits: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'fork saw {{tool:echo}} and {{tool:add}}', expect: { lastMessageIncludes: 'the tool had returned this' } }] },
       afterMessageEdits: { replies: [{ text: 'unused' }, { text: 'answered after the edits: {{tool:add}}' }] },
+      // Its echo call waits for an approval (hitl_tools) that never comes.
+      gatedOrigin: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'deploy' } }] }, { text: 'unused: the origin waits' }] },
+      afterPending: { replies: [{ text: 'unused' }, { text: 'after the wait: {{tool:echo}}', expect: { lastMessageIncludes: 'deployed by hand' } }] },
       afterReplyEdit: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'answered after the reply edit' }] },
     },
   });
@@ -150,6 +153,31 @@ describe('a fork that edits', () => {
     const rendered = renderTranscript(await buildTranscript(env.client, replyEdited.workflowId));
     expect(rendered).toContain("step 2 · edited: the model's reply text of step 2");
     expect(rendered).toContain('replaced by: Echoing the greeting now.');
+  });
+
+  it('forks between a reply and its tool calls: a step whose call waits for an approval, given its result', async () => {
+    const origin = await env.agents.startRun({ config: { name: 'gated', model: 'scripted:gatedOrigin', tools: ['echo'], hitl_tools: ['echo'] }, task: 'Deploy' });
+    try {
+      await eventually(async () => ((await origin.status()).pendingApprovals.length === 1 ? true : undefined));
+      const echoes = executionsOf('echo');
+      const unanswered = await refusal(env.agents.fork(origin.workflowId, { fromStep: 1 }));
+      expect(unanswered.code).toBe(ErrorCode.forkRefused);
+      expect(unanswered.message).toContain('0 of its 1 tool calls have a result');
+      expect(unanswered.message).toContain('--edit-tool-result');
+      const fork = await env.agents.fork(origin.workflowId, { fromStep: 1, model: 'scripted:afterPending', edits: [{ toolResult: { step: 1, tool: 'echo' }, content: 'deployed by hand' }] });
+      expect((await fork.result()).output).toBe('after the wait: deployed by hand');
+      expect(executionsOf('echo')).toBe(echoes);
+      const call = env.modelCalls.find((candidate) => candidate.modelId === 'afterPending')!;
+      expect(call.request.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+      const rendered = renderTranscript(await buildTranscript(env.client, fork.workflowId));
+      expect(rendered).toContain('recorded: (none: the call had no result yet)');
+      expect(rendered).toContain('replaced by: deployed by hand');
+      // The origin still waits for its approval: the fork changed nothing of it.
+      expect((await origin.status()).pendingApprovals).toHaveLength(1);
+      await recordHistory('fork-between-reply-and-calls', fork);
+    } finally {
+      await origin.workflow.terminate('the test is done with it');
+    }
   });
 
   it('refuses an edit that does not fit the origin, naming the field, before anything starts (CLI exit 2)', async () => {

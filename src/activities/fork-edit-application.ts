@@ -14,6 +14,10 @@ import type { Message } from '../protocol/messages';
 export function applyForkEdits(messages: readonly Message[], edits: readonly ForkEdit[]): Message[] {
   const edited = [...messages];
   for (const edit of edits) {
+    if (edit.kind === 'tool-result' && edit.pending) {
+      addPendingResult(edited, edit);
+      continue;
+    }
     const index = edit.kind === 'tool-result' ? toolMessageIndex(edited, edit) : edit.index;
     const message = edited[index];
     const expected = edit.kind === 'tool-result' ? 'tool' : edit.role;
@@ -35,4 +39,17 @@ function toolMessageIndex(messages: readonly Message[], edit: Extract<ForkEdit, 
     if (message.role === 'tool' && message.toolCallId === edit.callId) return index;
   }
   return messages.length;
+}
+
+/**
+ * A result the origin's call never had: the conversation ends at the step's reply (or at results
+ * added before), and the result is added there, after the reply that made the call.
+ */
+function addPendingResult(messages: Message[], edit: Extract<ForkEdit, { kind: 'tool-result' }>): void {
+  const reply = messages[edit.index];
+  const trailing = messages.slice(edit.index + 1);
+  if (reply?.role !== 'assistant' || !reply.toolCalls.some((call) => call.id === edit.callId) || trailing.some((message) => message.role !== 'tool')) {
+    throw ApplicationFailure.nonRetryable(`Cannot add ${describeForkEdit(edit)}: message ${edit.index} of the origin's conversation is not the reply that made the call, last in the conversation`, ErrorCode.forkEditInvalid);
+  }
+  messages.push({ role: 'tool', toolCallId: edit.callId, toolName: edit.tool, content: edit.content, isError: edit.isError });
 }

@@ -73,11 +73,19 @@ export async function planFork(client: Client, workflowId: string, options: Fork
   const stepLimit = stepLimitOf(upgradeConfig(originInput.config), originInput.carried);
   const reply = { message: { role: 'assistant', content: entry.text ?? '', toolCalls: entry.toolCalls }, usage: { inputTokens: 0, outputTokens: 0 }, model: entry.model, ...(entry.outputError ? { outputError: entry.outputError } : {}) } as ModelStepResult;
   const move = nextMove(reply, step, stepLimit);
-  const edits = resolveForkEdits(options.edits ?? [], { workflowId, step, entries, entry });
-  const toolResults = entries.filter((other) => other.kind === 'tool' && other.step === step && other.result !== null).length;
-  if (move.kind === 'run-tools' && toolResults < move.calls.length) {
-    throw refused(`step ${step} of run ${workflowId} has not finished: ${toolResults} of its ${move.calls.length} tool calls have a result. Fork from an earlier step, or wait.`);
+  const resolved = resolveForkEdits(options.edits ?? [], { workflowId, step, entries, entry });
+  const unfinished = move.kind === 'run-tools' ? move.calls.filter((call) => !entries.some((other) => other.kind === 'tool' && other.step === step && other.callId === call.id && other.result !== null)) : [];
+  const resultsGiven = new Set(resolved.flatMap((edit) => (edit.kind === 'tool-result' && edit.step === step ? [edit.callId] : [])));
+  // Between a reply and its tool calls: a step none of whose calls has a result yet (waiting for an
+  // approval, say) can be forked when the edits give every result; its conversation ends at the reply.
+  const between = move.kind === 'run-tools' && unfinished.length === move.calls.length && unfinished.every((call) => resultsGiven.has(call.id));
+  if (move.kind === 'run-tools' && unfinished.length > 0 && !between) {
+    throw refused(
+      `step ${step} of run ${workflowId} has not finished: ${move.calls.length - unfinished.length} of its ${move.calls.length} tool calls have a result. Fork from an earlier step, or wait` +
+        (unfinished.length === move.calls.length ? `, or give the result of each call (--edit-tool-result ${unfinished.map((call) => `${call.id}=…`).join(' ')})` : ''),
+    );
   }
+  const edits = between ? resolved.map((edit) => (edit.kind === 'tool-result' && edit.step === step ? { ...edit, pending: true as const } : edit)) : resolved;
   if (move.kind === 'finish' && (options.task === undefined || !options.task.trim())) {
     const edited = edits.findIndex((edit) => edit.step === step);
     if (edited !== -1) {
@@ -98,7 +106,7 @@ export async function planFork(client: Client, workflowId: string, options: Fork
         `Fork from step ${later.step} or later (or from a step of an earlier execution of the run).`,
     );
   }
-  const conversation = { epoch: entry.conversation!.epoch, count: entry.conversation!.count + 1 + (move.kind === 'correct-output' ? 1 : move.kind === 'run-tools' ? move.calls.length : 0) };
+  const conversation = { epoch: entry.conversation!.epoch, count: entry.conversation!.count + 1 + (move.kind === 'correct-output' ? 1 : move.kind === 'run-tools' && !between ? move.calls.length : 0) };
   const base = given ?? originInput.config;
   const config = withSkillSourceKeys(options.model ? parseAgentConfig({ ...base, model: options.model }, 'the fork config') : base);
   const agents = resolveHandoffAgents(config, options.agents ?? originInput.agents ?? {}, (agent) => withSkillSourceKeys(agent));

@@ -116,7 +116,7 @@ function renderTool(time: string, entry: ToolEntry): string[] {
 
 /** An edit a fork made to its origin's conversation: at which step, what was recorded there, what replaced it. */
 function renderForkEdit(edit: ForkEdit): string[] {
-  const recorded = edit.recorded === null ? '(not in the origin\'s history)' : truncate(edit.recorded, 400);
+  const recorded = edit.kind === 'tool-result' && edit.pending ? '(none: the call had no result yet)' : edit.recorded === null ? "(not in the origin's history)" : truncate(edit.recorded, 400);
   return [
     `              step ${edit.step} · edited: ${describeForkEdit(edit)}`,
     indent(`  recorded: ${recorded}`),

@@ -45,6 +45,8 @@ export type ForkEdit =
       content: string;
       isError: boolean;
       recorded: string | null;
+      /** The call had no result in the origin (the fork is between the step's reply and its tool calls): the edit adds it after the reply. */
+      pending?: true;
     }
   | {
       /** The user message step `step` answered, or the text of the model's reply at step `step` (its tool calls stay). */

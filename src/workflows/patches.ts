@@ -327,7 +327,7 @@ export const PATCHES: readonly PatchRecord[] = [
       "A fork started with edits (a tool call's result or a message of the origin's conversation replaced: `fork --edit-tool-result`, `--edit-message`) passes them to its first activity (`loadForkOrigin`), which applies them to the conversation it writes. Consulted only by forks with edits, which clients could not start before: every other fork's first activity is as it was.",
     stage: 'patched',
     histories: {
-      with: ['fork-edited-tool-result/since-fork-edits.json'],
+      with: ['fork-edited-tool-result/since-fork-edits.json', 'fork-between-reply-and-calls/since-fork-edits.json'],
       without: [],
       missing: { without: 'forks could not be given edits before this patch, so no history passes its code without the marker' },
     },
