@@ -28,6 +28,7 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 export { AgentClient } from './client/agent-client';
 export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
 export type { ForkOptions } from './client/fork';
+export type { ForkEditRequest } from './client/fork-edits';
 export { evaluateRuns } from './client/evaluation/evaluate';
 export type { EvaluationOptions, EvaluationReport, RunComparison, RunSummary, StepDivergence } from './client/evaluation/evaluate';
 export { evaluateDataset } from './client/evaluation/evaluate-dataset';

@@ -211,6 +211,9 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
     const scheduled = (history.events ?? []).map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name);
     return (config.model !== undefined && config.provider_limits[config.model] !== undefined && scheduled.includes('compactConversation')) || scheduled.includes('resolveInstructions');
   },
+  // A fork started with edits.
+  [register.FORK_EDITS_PATCH]: (history) =>
+    (decoded<{ fork?: { edits?: unknown[] } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.fork?.edits?.length ?? 0) > 0,
 };
 
 /** Model failures that a model step retries, within max_retries. */

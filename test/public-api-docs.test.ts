@@ -29,7 +29,7 @@ const publicNames: Record<string, string[]> = {
     'DatasetEvaluationOptions', 'DatasetEvaluationReport', 'DatasetExample', 'DatasetExampleInput', 'DatasetHeader',
     'DecideOptions', 'DecisionReceipt', 'DecisionRetries', 'EmptyMessageError', 'ErrorCode', 'ErrorCodeValue',
     'EvaluationOptions', 'EvaluationReport', 'EventPage', 'ExampleResult', 'ExampleScore', 'ExperimentArm',
-    'ExperimentExample', 'ExperimentOptions', 'ExperimentReport', 'ForkOptions', 'HandoffRecord', 'HookFailureReport',
+    'ExperimentExample', 'ExperimentOptions', 'ExperimentReport', 'ForkEditRequest', 'ForkOptions', 'HandoffRecord', 'HookFailureReport',
     'HookPoint', 'InvalidMessageError', 'JsonSchema', 'LiveSnapshot', 'McpServerConfig', 'Message', 'ModelTextSnapshot',
     'ModelUsage', 'PendingApprovals', 'PlanArtifact', 'ProgressNote', 'ProviderLimitWait', 'QueuedThreadMessage',
     'RecordedRunSelection', 'RetryableToolError', 'RunComparison', 'RunConcurrency', 'RunEvent', 'RunEventType', 'RunHandle', 'RunPhase',

@@ -5,13 +5,15 @@ import type { LoadForkOriginInput } from '../protocol/activity-types';
 import { lastAssistantText } from '../workflows/agent-loop';
 import type { SaveConversationDependencies } from './save-conversation';
 import { currentRunExecution } from './run-execution';
+import { applyForkEdits } from './fork-edit-application';
 
 /**
  * A fork's first activity: reads the origin's executor conversation up to the end of the forked
  * step (through the origin's `conversation` query, as a model step of the origin would, older
  * snapshots included) and writes it to the artifact store as the fork's conversation base. The
  * fork then holds it by reference, like a run that continued as new: its input and history never
- * carry a long conversation. A retry writes an equivalent snapshot.
+ * carry a long conversation. A retry writes an equivalent snapshot. The fork's edits (a tool
+ * result, a message) are applied to the messages before they are written.
  */
 export function createLoadForkOrigin(dependencies: SaveConversationDependencies) {
   return async function loadForkOrigin(input: LoadForkOriginInput): Promise<CarriedConversation> {
@@ -26,7 +28,7 @@ export function createLoadForkOrigin(dependencies: SaveConversationDependencies)
       if (error instanceof AgentRuntimeError) throw ApplicationFailure.nonRetryable(error.message, error.code);
       throw error;
     }
-    const kept = messages.slice(0, input.conversation.count);
+    const kept = applyForkEdits(messages.slice(0, input.conversation.count), input.edits ?? []);
     const fork = currentRunExecution();
     const artifactId = await dependencies.artifacts.put(JSON.stringify(kept), {
       workflowId: fork.workflowId,

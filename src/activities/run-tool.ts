@@ -9,7 +9,7 @@ import { ProgressReporter } from './progress-reporter';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { currentRunExecution } from './run-execution';
 import type { ArtifactStore } from '../artifacts/artifact-store';
-import { READ_ARTIFACT_TOOL } from '../artifacts/read-artifact-tool';
+import { offloadToolContent } from './offload-tool-content';
 import { baseActivityId } from '../protocol/workflow-retries';
 import { cutToLimit, TOOL_CONTENT_LIMIT_CHARACTERS } from '../protocol/payload-size';
 import { attemptNumber, callFailure } from './activity-attempts';
@@ -27,8 +27,6 @@ export interface RunToolDependencies {
   /** Spans and metrics of tool calls (`execute_tool {name}`). Default: none. */
   telemetry?: AgentTelemetry;
 }
-
-const PREVIEW_LENGTH = 1_000;
 
 /**
  * Runs one tool call, at least once: a worker that dies after the tool ran but before the
@@ -77,14 +75,6 @@ async function runToolCall(input: RunToolInput, dependencies: RunToolDependencie
       progress.report(value, total, message);
     },
   };
-  const offload = async (content: string, threshold: number, meta: { workflowId: string; toolName: string; callId: string }) => {
-    if (!dependencies.artifacts || content.length <= threshold) return null;
-    const artifactId = await dependencies.artifacts.put(content, meta);
-    const preview =
-      `${content.slice(0, PREVIEW_LENGTH)}…\n[${content.length} characters in all, stored as artifact ${artifactId}; ` +
-      `call ${READ_ARTIFACT_TOOL} with artifact_id "${artifactId}" to read more]`;
-    return { artifactId, preview };
-  };
   const executed = async (): Promise<ToolOutcome> => {
     const parsed = tool.parameters.safeParse(executable);
     if (!parsed.success) {
@@ -110,7 +100,7 @@ async function runToolCall(input: RunToolInput, dependencies: RunToolDependencie
   try {
     // Past the hard limit a result is offloaded whatever the agent's threshold (or cut, without a store).
     const threshold = Math.min(input.offloadThreshold ?? TOOL_CONTENT_LIMIT_CHARACTERS, TOOL_CONTENT_LIMIT_CHARACTERS);
-    const offloaded = await offload(outcome.content, threshold, { workflowId, toolName: call.name, callId: call.id });
+    const offloaded = await offloadToolContent(dependencies.artifacts, outcome.content, threshold, { workflowId, toolName: call.name, callId: call.id });
     const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(outcome.content));
     return { ...result, ...(progress.notes.length > 0 ? { progress: progress.notes } : {}), ...reported };
   } catch (error) {

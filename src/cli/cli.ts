@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { AgentRuntimeError } from '../protocol/errors';
+import { collectFlag } from './fork-edit-flags';
 
 /**
  * Command modules load when their command runs, so `--help` (and each command) loads only what it
@@ -63,6 +64,9 @@ program
   .option('-c, --config <file>', "agent config to continue under (default: the origin agent's)")
   .option('-m, --model <provider:model>', 'continue on this model')
   .option('-t, --task <text>', 'a user message the fork adds after the step')
+  .option('--edit-tool-result <target=text>', "replace a tool call's result: <call id>=<text> or <step>:<tool>[#n]=<text>; @file reads the text from a file (repeatable)", collectFlag)
+  .option('--edit-tool-error <target=text>', 'as --edit-tool-result, given to the model as an error result (repeatable)', collectFlag)
+  .option('--edit-message <step:role=text>', "replace the user message step N answered or the model's reply text: <step>:<user|assistant>=<text|@file> (repeatable)", collectFlag)
   .option('-f, --follow', 'print events live and wait for the result')
   .option('--run-id <id>', 'read the origin chain from this execution (default: the latest)')
   .option('--workflow-id <id>', "the fork's workflow id (default: <agent>-fork-<random>)")

@@ -8,7 +8,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'run-started':
       return `▶ ${event.agent} started on ${event.model}`;
     case 'run-forked':
-      return `▶ ${event.agent} forked from ${event.from.workflowId} after step ${event.step}, on ${event.model}${event.message ? `: ${event.message}` : ''}`;
+      return `▶ ${event.agent} forked from ${event.from.workflowId} after step ${event.step}, on ${event.model}${event.edits?.length ? ` with ${event.edits.length} ${event.edits.length === 1 ? 'edit' : 'edits'} (history shows them)` : ''}${event.message ? `: ${event.message}` : ''}`;
     case 'status-changed':
       if (event.phase === 'provider_limit') return `· step ${event.step}: waiting for provider limit`;
       return event.phase === 'model' ? `· step ${event.step}: model` : null;

@@ -9,6 +9,7 @@ import { assertRunTask } from '../protocol/run-task';
 import type { AgentRunInput, ApprovalRequest, RunTimeouts } from '../protocol/run-types';
 import { AgentForkOfAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { planFork, type ForkOptions } from './fork';
+import { describeForkEdit } from '../protocol/fork-edit-description';
 import { assertWorkersHaveTools, WorkerToolsCheck } from './check-worker-tools';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import { connectClient } from '../connection/connect-client';
@@ -191,6 +192,7 @@ export class AgentClient {
    * `model` and an extra user message `task` if given. Steps up to `fromStep` are not taken again:
    * their tool calls do not run. The fork carries the origin's workflow id in the `AgentForkOf`
    * search attribute and the Web UI's summary and details, and its first event is `run-forked`.
+   * `edits` change the conversation it starts from (a tool result, a message); `ForkEditInvalid` names a bad one.
    * @throws AgentRuntimeError with code `RunNotFound` (unknown run) or `ForkRefused` (a step that
    * does not exist or has not finished, or a conversation the origin no longer holds because it
    * compacted it after that step), AgentConfigError for an invalid config or one naming tools the
@@ -206,17 +208,21 @@ export class AgentClient {
     await assertWorkersHaveTools(this.temporal, this.taskQueue, [config, ...Object.values(input.agents ?? {})]);
     const origin = `${fork.workflowId} after step ${fork.step}`;
     const link = this.runUrl(fork.workflowId, fork.runId);
+    const edits = fork.edits ?? [];
     const details = [
       `Fork of run **${fork.workflowId}** (execution ${fork.runId}, agent ${originAgent}) after step ${fork.step}.`,
       `Continues as agent ${config.name} on ${config.model}.`,
+      ...(edits.length > 0 ? [`Edited: ${edits.map(describeForkEdit).join('; ')}.`] : []),
       ...(fork.message ? [`Added message: ${fork.message}`] : []),
       ...(link ? [`Origin: ${link}`] : []),
     ].join('\n\n');
     return startAgentWorkflow(this, input, {
       workflowId: options.workflowId ?? `${config.name}-fork-${randomUUID().slice(0, 8)}`,
-      summary: `fork of ${origin}: ${config.name} on ${config.model}`,
+      summary: `${edits.length > 0 ? `edited fork (${edits.length} ${edits.length === 1 ? 'edit' : 'edits'})` : 'fork'} of ${origin}: ${config.name} on ${config.model}`,
       details,
       attributes: [{ key: AgentForkOfAttribute, value: fork.workflowId }],
+      // Lists of runs show the memo: an edited fork is told apart without reading its history.
+      ...(edits.length > 0 ? { memo: { forkEdits: edits.length } } : {}),
     });
   }
 

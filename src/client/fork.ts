@@ -1,3 +1,4 @@
+// Plans a fork from its origin's history: the execution that took the step, the conversation kept, the fork's input.
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
@@ -9,6 +10,7 @@ import { upgradeConfig } from '../config/upgrade-config';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import { nextMove, stepLimitOf } from '../workflows/loop-decisions';
 import type { TranscriptEntry } from '../history/history-entries';
+import { resolveForkEdits, type ForkEditRequest } from './fork-edits';
 import { decode } from '../history/history-events';
 import { fetchRunChain, transcriptFromEvents, type ChainExecution } from '../history/history-view';
 
@@ -35,6 +37,13 @@ export interface ForkOptions {
   workflowId?: string;
   /** Configs of agents the fork may hand off to (default: the origin's). */
   agents?: Record<string, AgentConfigInput | AgentConfig>;
+  /**
+   * Changes to the conversation the fork starts from: a tool call's result, the user message a
+   * step answered, or the text of a model reply, at the forked step or an earlier one of the same
+   * conversation. They are part of the fork's input (its history's first event) and `history` on
+   * the fork shows them with what they replaced.
+   */
+  edits?: ForkEditRequest[];
 }
 
 /** A fork ready to start: its workflow input, and the origin it links to. */
@@ -49,7 +58,8 @@ type ModelEntry = Extract<TranscriptEntry, { kind: 'model' }>;
 /**
  * Reads the origin's history and builds the fork's input.
  * @throws AgentRuntimeError `RunNotFound` for an unknown run, `ForkRefused` for a step that does
- * not exist, has not finished or can no longer be read; AgentConfigError for an invalid config.
+ * not exist, has not finished or can no longer be read, `ForkEditInvalid` for an edit that does
+ * not fit the origin's history; AgentConfigError for an invalid config.
  */
 export async function planFork(client: Client, workflowId: string, options: ForkOptions): Promise<PlannedFork> {
   const step = options.fromStep;
@@ -63,11 +73,27 @@ export async function planFork(client: Client, workflowId: string, options: Fork
   const stepLimit = stepLimitOf(upgradeConfig(originInput.config), originInput.carried);
   const reply = { message: { role: 'assistant', content: entry.text ?? '', toolCalls: entry.toolCalls }, usage: { inputTokens: 0, outputTokens: 0 }, model: entry.model, ...(entry.outputError ? { outputError: entry.outputError } : {}) } as ModelStepResult;
   const move = nextMove(reply, step, stepLimit);
-  const toolResults = entries.filter((other) => other.kind === 'tool' && other.step === step && other.result !== null).length;
-  if (move.kind === 'run-tools' && toolResults < move.calls.length) {
-    throw refused(`step ${step} of run ${workflowId} has not finished: ${toolResults} of its ${move.calls.length} tool calls have a result. Fork from an earlier step, or wait.`);
+  const resolved = resolveForkEdits(options.edits ?? [], { workflowId, step, entries, entry });
+  const unfinished = move.kind === 'run-tools' ? move.calls.filter((call) => !entries.some((other) => other.kind === 'tool' && other.step === step && other.callId === call.id && other.result !== null)) : [];
+  const resultsGiven = new Set(resolved.flatMap((edit) => (edit.kind === 'tool-result' && edit.step === step ? [edit.callId] : [])));
+  // Between a reply and its tool calls: a step none of whose calls has a result yet (waiting for an
+  // approval, say) can be forked when the edits give every result; its conversation ends at the reply.
+  const between = move.kind === 'run-tools' && unfinished.length === move.calls.length && unfinished.every((call) => resultsGiven.has(call.id));
+  if (move.kind === 'run-tools' && unfinished.length > 0 && !between) {
+    throw refused(
+      `step ${step} of run ${workflowId} has not finished: ${move.calls.length - unfinished.length} of its ${move.calls.length} tool calls have a result. Fork from an earlier step, or wait` +
+        (unfinished.length === move.calls.length ? `, or give the result of each call (--edit-tool-result ${unfinished.map((call) => `${call.id}=…`).join(' ')})` : ''),
+    );
   }
+  const edits = between ? resolved.map((edit) => (edit.kind === 'tool-result' && edit.step === step ? { ...edit, pending: true as const } : edit)) : resolved;
   if (move.kind === 'finish' && (options.task === undefined || !options.task.trim())) {
+    const edited = edits.findIndex((edit) => edit.step === step);
+    if (edited !== -1) {
+      throw new AgentRuntimeError(
+        ErrorCode.forkEditInvalid,
+        `edits[${edited}]: step ${step} of run ${workflowId} is its final answer (${move.stopReason}); after an edit of it the fork still has nothing to answer. Give the message the fork answers (--task), or fork from an earlier step`,
+      );
+    }
     throw refused(
       `step ${step} of run ${workflowId} is its final answer (${move.stopReason}): a fork from it has nothing to answer. ` +
         `Give the message the fork answers (--task), or fork from an earlier step`,
@@ -80,7 +106,7 @@ export async function planFork(client: Client, workflowId: string, options: Fork
         `Fork from step ${later.step} or later (or from a step of an earlier execution of the run).`,
     );
   }
-  const conversation = { epoch: entry.conversation!.epoch, count: entry.conversation!.count + 1 + (move.kind === 'correct-output' ? 1 : move.kind === 'run-tools' ? move.calls.length : 0) };
+  const conversation = { epoch: entry.conversation!.epoch, count: entry.conversation!.count + 1 + (move.kind === 'correct-output' ? 1 : move.kind === 'run-tools' && !between ? move.calls.length : 0) };
   const base = given ?? originInput.config;
   const config = withSkillSourceKeys(options.model ? parseAgentConfig({ ...base, model: options.model }, 'the fork config') : base);
   const agents = resolveHandoffAgents(config, options.agents ?? originInput.agents ?? {}, (agent) => withSkillSourceKeys(agent));
@@ -92,6 +118,7 @@ export async function planFork(client: Client, workflowId: string, options: Fork
     conversation,
     taskIndex: originInput.carried?.taskIndex ?? originInput.messages?.length ?? 0,
     ...(options.task !== undefined ? { message: options.task } : {}),
+    ...(edits.length > 0 ? { edits } : {}),
   };
   const input = {
     config,

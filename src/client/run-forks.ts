@@ -9,6 +9,8 @@ export interface RunFork {
   workflowId: string;
   /** The origin's step the fork continues after (null when its start could not be read). */
   step: number | null;
+  /** How many edits the fork made to the origin's conversation (0: none, or its start could not be read). */
+  edits: number;
   /** The fork's latest execution's status, as Temporal names it in lower case (`completed`, `running`, …). */
   status: string;
   startedAt: string;
@@ -35,14 +37,14 @@ export async function listRunForks(client: Client, workflowId: string, limit = 5
       const byStart = [...executions].sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
       const first = byStart[0]!;
       const latest = byStart.at(-1)!;
-      return { workflowId: first.workflowId, step: await forkStep(client, first), status: latest.status.name.toLowerCase().replace(/_/g, ' '), startedAt: first.startTime.toISOString() };
+      return { workflowId: first.workflowId, ...(await forkStart(client, first)), status: latest.status.name.toLowerCase().replace(/_/g, ' '), startedAt: first.startTime.toISOString() };
     }),
   );
   return forks.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }
 
-/** The forked step, from the first event of the fork's first execution (one event read, not the history). */
-async function forkStep(client: Client, execution: WorkflowExecutionInfo): Promise<number | null> {
+/** The forked step and the number of edits, from the first event of the fork's first execution (one event read, not the history). */
+async function forkStart(client: Client, execution: WorkflowExecutionInfo): Promise<{ step: number | null; edits: number }> {
   try {
     const page = await client.workflowService.getWorkflowExecutionHistory({
       namespace: client.options.namespace,
@@ -50,8 +52,8 @@ async function forkStep(client: Client, execution: WorkflowExecutionInfo): Promi
       maximumPageSize: 1,
     });
     const input = decode<AgentRunWorkflowInput>(page.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
-    return input?.fork?.step ?? null;
+    return { step: input?.fork?.step ?? null, edits: input?.fork?.edits?.length ?? 0 };
   } catch {
-    return null;
+    return { step: null, edits: 0 };
   }
 }

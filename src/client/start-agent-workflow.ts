@@ -18,6 +18,8 @@ export interface AgentWorkflowStart {
   attributes?: SearchAttributePair[];
   /** Temporal's priority of the run (its activities inherit it; provider limiters read it). */
   priority?: Priority;
+  /** The run's memo (returned with it by `workflow.list` and `describe`; not searchable). */
+  memo?: Record<string, unknown>;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function startAgentWorkflow(agents: AgentClient, input: AgentRunWor
       args: [input],
       staticSummary: options.summary,
       ...(options.details ? { staticDetails: options.details } : {}),
+      ...(options.memo ? { memo: options.memo } : {}),
       typedSearchAttributes: [
         { key: AgentNameAttribute, value: config.name },
         { key: AgentStatusAttribute, value: 'running' },

@@ -1,3 +1,4 @@
+import type { ForkEdit } from '../protocol/fork-types';
 import type { ToolCall, Usage } from '../protocol/messages';
 import type { AgentRunResult, ConversationRef, ModelStepResult, ToolResult } from '../protocol/run-types';
 
@@ -42,8 +43,8 @@ export type TranscriptEntry =
       task: string;
       continued: boolean;
       handoffFrom?: string;
-      /** Set on a fork's first execution: the run and step it continues. */
-      forkOf?: { workflowId: string; runId: string; step: number };
+      /** Set on a fork's first execution: the run and step it continues, and the edits it made to that run's conversation (what each replaced, and with what). */
+      forkOf?: { workflowId: string; runId: string; step: number; edits?: ForkEdit[] };
     }
   | (ActivityEntryTiming & {
       kind: 'model';

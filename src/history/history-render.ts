@@ -1,6 +1,8 @@
 // Transcripts rendered for a terminal: one line or more an entry.
 import { callDecidersOf, describeCallDecider, type CallDecider } from '../protocol/call-deciders';
 import type { ToolEntry, Transcript, TranscriptEntry } from './history-entries';
+import { describeForkEdit } from '../protocol/fork-edit-description';
+import type { ForkEdit } from '../protocol/fork-types';
 import type { Usage } from '../protocol/messages';
 import { describeCost, formatUsd } from '../protocol/model-price';
 import type { ModelStepResult } from '../protocol/run-types';
@@ -20,6 +22,7 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
         if (entry.continued) lines.push(`${time}  continued (new run): agent ${entry.agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`);
         else lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`, `              task: ${entry.task}`);
         if (entry.forkOf) lines.push(`              forked from ${entry.forkOf.workflowId} (${entry.forkOf.runId}) after step ${entry.forkOf.step}: steps 1-${entry.forkOf.step} are in that run's history`);
+        for (const edit of entry.forkOf?.edits ?? []) lines.push(...renderForkEdit(edit));
         break;
       case 'model': {
         lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
@@ -109,6 +112,16 @@ function renderTool(time: string, entry: ToolEntry): string[] {
   }
   if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
   return lines;
+}
+
+/** An edit a fork made to its origin's conversation: at which step, what was recorded there, what replaced it. */
+function renderForkEdit(edit: ForkEdit): string[] {
+  const recorded = edit.kind === 'tool-result' && edit.pending ? '(none: the call had no result yet)' : edit.recorded === null ? "(not in the origin's history)" : truncate(edit.recorded, 400);
+  return [
+    `              step ${edit.step} · edited: ${describeForkEdit(edit)}`,
+    indent(`  recorded: ${recorded}`),
+    indent(`  replaced by${edit.kind === 'tool-result' && edit.isError ? ' (an error result)' : ''}: ${truncate(edit.content, 400)}`),
+  ];
 }
 
 /** "1000 in / 500 out tokens · $0.0200" (or "· price unknown"); no cost for calls of workers before pricing. */

@@ -90,7 +90,7 @@ export class TranscriptBuilder {
       model: input.config.model,
       task: input.task,
       continued: Boolean(input.carried),
-      ...(input.fork ? { forkOf: { workflowId: input.fork.workflowId, runId: input.fork.runId, step: input.fork.step } } : {}),
+      ...(input.fork ? { forkOf: { workflowId: input.fork.workflowId, runId: input.fork.runId, step: input.fork.step, ...(input.fork.edits?.length ? { edits: input.fork.edits } : {}) } } : {}),
       ...(handoff && handoff.to === input.config.name && handoff.step === input.carried?.step ? { handoffFrom: handoff.from } : {}),
     });
   }

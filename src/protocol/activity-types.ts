@@ -3,6 +3,7 @@ import type { ConversationBase } from './conversation-base';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
 import type { ModelPrice } from './model-price';
 import type { HookContext, ModelStepHookReport, ModelStepHooks } from './hook-types';
+import type { ForkEdit } from './fork-types';
 
 /**
  * What crosses between the agent workflow and its activities: conversation references and
@@ -202,6 +203,8 @@ export interface LoadForkOriginInput {
   origin: { workflowId: string; runId: string };
   conversation: ConversationRef;
   taskIndex: number;
+  /** The fork's edits (forks since the `fork-edits` patch that were given some). */
+  edits?: ForkEdit[];
 }
 
 /** A tool call of a replay-evaluation run, to answer from the recorded run (`occurrence`: the nth call with this tool and arguments). */

@@ -55,6 +55,8 @@ export const ErrorCode = {
   searchAttributesMissing: 'SearchAttributesMissing',
   runNotFound: 'RunNotFound',
   forkRefused: 'ForkRefused',
+  /** An edit given to a fork (`--edit-tool-result`, `--edit-message`) that does not fit the origin's history: a step, call or role that is not there. */
+  forkEditInvalid: 'ForkEditInvalid',
   toolCallNotRecorded: 'ToolCallNotRecorded',
   workersUnavailable: 'WorkersUnavailable',
   evaluationRefused: 'EvaluationRefused',

@@ -20,7 +20,43 @@ export interface ForkOrigin {
   taskIndex: number;
   /** A user message the fork adds after step `step` (the CLI's `--task`). */
   message?: string;
+  /** Changes to the origin's conversation the fork starts from (`--edit-tool-result`, `--edit-message`), applied by its first activity. */
+  edits?: ForkEdit[];
 }
+
+/**
+ * One change a fork makes to the origin's conversation before its first step, resolved by the
+ * client against the origin's history (so the step and call exist) into the position of the
+ * message it replaces: `index` in the conversation the fork keeps (the epoch of the forked step;
+ * for a tool result, the position of its step's reply).
+ * The activity that loads the conversation checks the message there has the expected role (and
+ * call id) before replacing its content. `recorded` is what the origin had there (a preview), for
+ * `history`. Pure types.
+ */
+export type ForkEdit =
+  | {
+      /** The result of one tool call of step `step`: the model's reply and the other results stay. */
+      kind: 'tool-result';
+      step: number;
+      /** The step's reply: the call's result is one of the tool messages after it. */
+      index: number;
+      callId: string;
+      tool: string;
+      content: string;
+      isError: boolean;
+      recorded: string | null;
+      /** The call had no result in the origin (the fork is between the step's reply and its tool calls): the edit adds it after the reply. */
+      pending?: true;
+    }
+  | {
+      /** The user message step `step` answered, or the text of the model's reply at step `step` (its tool calls stay). */
+      kind: 'message';
+      step: number;
+      index: number;
+      role: 'user' | 'assistant';
+      content: string;
+      recorded: string | null;
+    };
 
 /**
  * A replay-evaluation run (`AgentRunWorkflowInput.replay`): the recorded run whose tool results answer
@@ -42,6 +78,11 @@ export interface ReplaySource {
    * worker reads these calls from the run's first input. The workflow itself never reads them.
    */
   recordedCalls?: DatasetRecordedCall[];
+  /**
+   * Set instead (with `recordedCalls` empty) when the example's calls were too big for the input:
+   * the artifact that holds them as JSON, in the store the client and the workers share.
+   */
+  recordedCallsArtifact?: string;
 }
 
 /** The `ReplaySource.runId` of an evaluation run answered from a dataset example. */

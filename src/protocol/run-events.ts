@@ -20,7 +20,16 @@ export type RunEvent = EventBase &
   (
     | { type: 'run-started'; agent: string; model: string; task: string }
     /** The first event of a fork: the run and step whose conversation it continues, and the message it added. */
-    | { type: 'run-forked'; from: { workflowId: string; runId: string }; step: number; agent: string; model: string; message: string | null }
+    | {
+        type: 'run-forked';
+        from: { workflowId: string; runId: string };
+        step: number;
+        agent: string;
+        model: string;
+        message: string | null;
+        /** What the fork's edits changed (`history` on the fork shows their content); absent when it made none. */
+        edits?: Array<{ kind: 'tool-result' | 'message'; step: number }>;
+      }
     | { type: 'status-changed'; phase: RunPhase; step: number }
     | { type: 'text-produced'; step: number; text: string }
     | { type: 'tool-called'; step: number; call: ToolCall }

@@ -152,7 +152,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       models: this.options.models ?? defaultModelRegistry(),
       prices: new PriceTable(this.options.prices),
       conversations: new QueryConversationSource(client, artifacts),
-      recordings: new RecordedRuns(client),
+      recordings: new RecordedRuns(client, undefined, artifacts),
       searchAttributesClient: client,
       limiterClient: client,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),

@@ -1,4 +1,4 @@
-import { ApplicationFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../protocol/search-attributes';
 import type { AgentActivities } from '../activities';
@@ -6,6 +6,7 @@ import { ErrorCode } from '../protocol/errors';
 import { eventsQuery, MessageDescription } from '../protocol/run-messages';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { infrastructureRetryPolicy } from './activity-retries';
+import { FORK_EDITS_PATCH } from './patches';
 import { emptyUsage } from './agent-loop';
 import { describeFailure } from './describe-failure';
 import type { RunState } from './run-state';
@@ -32,7 +33,9 @@ export async function inputFromOrigin(input: AgentRunWorkflowInput): Promise<Age
     retry: infrastructureRetryPolicy(30_000),
   });
   try {
-    const conversation = await loadForkOrigin({ origin: { workflowId: fork.workflowId, runId: fork.runId }, conversation: fork.conversation, taskIndex: fork.taskIndex });
+    // Only forks given edits consult the patch, so every other fork's history stays as it was.
+    const edits = fork.edits && fork.edits.length > 0 && patched(FORK_EDITS_PATCH) ? { edits: fork.edits } : {};
+    const conversation = await loadForkOrigin({ origin: { workflowId: fork.workflowId, runId: fork.runId }, conversation: fork.conversation, taskIndex: fork.taskIndex, ...edits });
     return {
       ...input,
       carried: {
@@ -67,6 +70,7 @@ export function announceFork(state: RunState): void {
     agent: config.name,
     model: config.model,
     message: fork.message ?? null,
+    ...(fork.edits && fork.edits.length > 0 ? { edits: fork.edits.map(({ kind, step }) => ({ kind, step })) } : {}),
   });
   if (fork.message) state.threads.push('executor', { role: 'user', content: fork.message });
 }

@@ -47,3 +47,5 @@ export const PROVIDER_LIMITS_PATCH = 'provider-limits';
 export const CONCURRENCY_CAPS_PATCH = 'concurrency-caps';
 /** Model calls besides steps go through the provider limiter: compaction's summary call, and an instructions provider's own (it is told the limits). */
 export const PROVIDER_LIMITED_CALLS_PATCH = 'provider-limited-calls';
+/** A fork given edits passes them to its first activity, which applies them to the origin's conversation. */
+export const FORK_EDITS_PATCH = 'fork-edits';

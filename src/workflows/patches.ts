@@ -22,6 +22,7 @@ import {
   PROVIDER_LIMITS_PATCH,
   CONCURRENCY_CAPS_PATCH,
   PROVIDER_LIMITED_CALLS_PATCH,
+  FORK_EDITS_PATCH,
 } from './patch-ids';
 
 /** The ids live in patch-ids.ts (workflow code needs only them); this module re-exports them with the register. */
@@ -317,6 +318,18 @@ export const PATCHES: readonly PatchRecord[] = [
       with: ['provider-limit-compaction/since-provider-limited-calls.json', 'provider-limit-instructions/since-provider-limited-calls.json'],
       without: [],
       missing: { without: 'no recorded run under provider_limits compacted or asked an instructions provider before this patch (provider_limits came the same day, and its recordings do neither)' },
+    },
+  },
+  {
+    id: FORK_EDITS_PATCH,
+    added: '2026-11-24',
+    changed:
+      "A fork started with edits (a tool call's result or a message of the origin's conversation replaced: `fork --edit-tool-result`, `--edit-message`) passes them to its first activity (`loadForkOrigin`), which applies them to the conversation it writes. Consulted only by forks with edits, which clients could not start before: every other fork's first activity is as it was.",
+    stage: 'patched',
+    histories: {
+      with: ['fork-edited-tool-result/since-fork-edits.json', 'fork-between-reply-and-calls/since-fork-edits.json'],
+      without: [],
+      missing: { without: 'forks could not be given edits before this patch, so no history passes its code without the marker' },
     },
   },
 ];

@@ -2,9 +2,10 @@ import path from 'node:path';
 import { AgentClient } from '../../client/agent-client';
 import { commandLineModel, loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
+import { forkEditsFromFlags, type ForkEditFlags } from '../fork-edit-flags';
 import { followRun, printResult } from './run-command';
 
-export interface ForkCommandOptions {
+export interface ForkCommandOptions extends ForkEditFlags {
   fromStep: string;
   config?: string;
   model?: string;
@@ -18,11 +19,12 @@ export interface ForkCommandOptions {
 }
 
 /**
- * `fork <run> --from-step N [--config FILE] [--model M] [--task TEXT] [--follow]`: checks the
- * origin's history and the config, starts the fork, prints its id and Web UI link.
+ * `fork <run> --from-step N [--config FILE] [--model M] [--task TEXT] [--edit-… …] [--follow]`:
+ * checks the origin's history, the edits and the config, starts the fork, prints its id and Web UI link.
  */
 export async function forkCommand(run: string, options: ForkCommandOptions, agents?: AgentClient): Promise<void> {
   const fromStep = stepNumber(options.fromStep, run);
+  const edits = forkEditsFromFlags(options, process.cwd());
   const config = options.config ? loadAgentConfigFile(options.config, { model: options.model }) : undefined;
   const agentsDir = options.agentsDir ?? (config && config.handoffs.length > 0 && options.config ? path.dirname(options.config) : undefined);
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
@@ -32,12 +34,13 @@ export async function forkCommand(run: string, options: ForkCommandOptions, agen
       // A relative scripted model is the caller's file: the worker may run in another folder.
       ...(config ? { config } : options.model ? { model: commandLineModel(options.model) } : {}),
       ...(options.task !== undefined ? { task: options.task } : {}),
+      ...(edits.length > 0 ? { edits } : {}),
       ...(options.runId ? { runId: options.runId } : {}),
       ...(options.workflowId ? { workflowId: options.workflowId } : {}),
       ...(agentsDir ? { agents: loadAgentDirectory(agentsDir) } : {}),
     });
     if (!options.json) {
-      console.log(`Started fork ${fork.workflowId} of ${run} after step ${fromStep}`);
+      console.log(`Started ${edits.length > 0 ? `edited fork (${edits.length} ${edits.length === 1 ? 'edit' : 'edits'})` : 'fork'} ${fork.workflowId} of ${run} after step ${fromStep}`);
       if (fork.webUiUrl) console.log(`Web UI: ${fork.webUiUrl}`);
     }
     if (!options.follow) {

@@ -42,5 +42,5 @@ function turnOf(turn: string | undefined): number | undefined {
 /** The forks made of the run, after its transcript: where to look for what a fork did differently. */
 function renderForks(workflowId: string, forks: RunFork[]): string[] {
   if (forks.length === 0) return [];
-  return ['', `Forks of ${workflowId}:`, ...forks.map((fork) => `  ${fork.workflowId} (after step ${fork.step ?? '?'}, ${fork.status}, started ${fork.startedAt})`)];
+  return ['', `Forks of ${workflowId}:`, ...forks.map((fork) => `  ${fork.workflowId} (after step ${fork.step ?? '?'}${fork.edits > 0 ? `, ${fork.edits} ${fork.edits === 1 ? 'edit' : 'edits'}` : ''}, ${fork.status}, started ${fork.startedAt})`)];
 }

@@ -4,13 +4,14 @@ import { resolveHandoffAgents } from '../../config/handoff-agents';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { DATASET_REPLAY_RUN_ID } from '../../protocol/fork-types';
 import type { ModelUsage } from '../../protocol/run-types';
-import { PAYLOAD_LIMIT_BYTES } from '../../protocol/payload-size';
 import { AgentEvaluationAttribute } from '../../protocol/search-attributes';
 import { withSkillSourceKeys } from '../../skills/skill-source';
 import type { AgentClient } from '../agent-client';
 import { assertWorkersHaveTools } from '../check-worker-tools';
 import { startAgentWorkflow } from '../start-agent-workflow';
 import { readDataset, type Dataset, type DatasetExample } from './dataset';
+import { exampleRecordedCalls, type ExampleRecordedCalls } from './example-recorded-calls';
+import type { ArtifactStore } from '../../artifacts/artifact-store';
 import { inPool, newEvaluationId } from './evaluate';
 import { readRunRecord } from './run-record';
 import { prepareScorers } from './scorer-setup';
@@ -39,6 +40,12 @@ export interface DatasetEvaluationOptions {
   maxFailed?: number;
   /** Evaluation runs at a time (default 4). */
   concurrency?: number;
+  /**
+   * Where an example's recorded tool results go when they are too big for an evaluation run's input
+   * (over 256 KB): the workers' artifact store. Default: the one the environment configures
+   * (`AGENT_ARTIFACT_STORE` or `AGENT_ARTIFACT_DIR`), as the workers read it.
+   */
+  artifacts?: ArtifactStore;
   onExample?: (result: ExampleResult) => void;
 }
 
@@ -113,17 +120,14 @@ export async function evaluateDataset(agents: AgentClient, options: DatasetEvalu
   if (examples.length === 0) throw new AgentRuntimeError(ErrorCode.datasetInvalid, `The dataset has no examples${options.labels?.length ? ` labelled ${options.labels.join(' or ')}` : ''}`);
   const trials = options.trials ?? 1;
   if (!Number.isInteger(trials) || trials < 1) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `trials: expected a whole number from 1, got ${trials}`);
-  for (const example of examples) {
-    const bytes = Buffer.byteLength(JSON.stringify(example.toolCalls));
-    if (bytes > PAYLOAD_LIMIT_BYTES / 2) throw new AgentRuntimeError(ErrorCode.datasetInvalid, `example ${example.id}: its recorded tool results are ${bytes} bytes, more than an evaluation run's input may carry (${PAYLOAD_LIMIT_BYTES / 2})`);
-  }
   const evaluation = newEvaluationId();
   const scorers = await prepareScorers(options.scorers ?? DEFAULT_SCORERS, { config, agents, evaluation, folder: options.scorersFolder ?? process.cwd() });
   await assertWorkersHaveTools(agents.temporal, agents.taskQueue, [config, ...Object.values(handoffAgents)]);
+  const recordedCalls = await exampleRecordedCalls(examples, evaluation, options.artifacts);
   const liveTools = options.liveTools ?? false;
   const jobs = examples.flatMap((example) => Array.from({ length: trials }, (_, index) => ({ example, trial: index + 1 })));
   const results = await inPool(jobs, options.concurrency ?? 4, async ({ example, trial }) => {
-    const result = await runExample(agents, { example, trial, trials, config, handoffAgents, evaluation, liveTools, scorers });
+    const result = await runExample(agents, { example, recordedCalls: recordedCalls.get(example.id)!, trial, trials, config, handoffAgents, evaluation, liveTools, scorers });
     options.onExample?.(result);
     return result;
   });
@@ -156,6 +160,7 @@ export async function evaluateDataset(agents: AgentClient, options: DatasetEvalu
 
 interface ExampleJob {
   example: DatasetExample;
+  recordedCalls: ExampleRecordedCalls;
   trial: number;
   trials: number;
   config: AgentConfig;
@@ -176,7 +181,7 @@ async function runExample(agents: AgentClient, job: ExampleJob): Promise<Example
       task: example.task,
       ...(example.messages ? { messages: example.messages as never } : {}),
       ...(Object.keys(job.handoffAgents).length > 0 ? { agents: job.handoffAgents } : {}),
-      replay: { workflowId, runId: DATASET_REPLAY_RUN_ID, liveTools: job.liveTools, evaluation, recordedCalls: example.toolCalls.map(({ tool, args, result }) => ({ tool, args, result })) },
+      replay: { workflowId, runId: DATASET_REPLAY_RUN_ID, liveTools: job.liveTools, evaluation, ...job.recordedCalls },
     },
     {
       workflowId,
@@ -188,7 +193,7 @@ async function runExample(agents: AgentClient, job: ExampleJob): Promise<Example
   try {
     await run.result();
   } catch (error) {
-    const failure = (error as Error).message;
+    const failure = failureChain(error);
     return { ...base, output: '', stopReason: 'failed', steps: 0, toolCalls: [], tokensByModel: {}, costUsd: null, wallTimeMs: 0, scores: [], passed: false, failure };
   }
   const record = await readRunRecord(agents.temporal, workflowId);
@@ -222,4 +227,15 @@ async function runExample(agents: AgentClient, job: ExampleJob): Promise<Example
     scores,
     passed: scores.every((score) => score.passed),
   };
+}
+
+/** "Workflow execution failed: Activity task failed: <the cause> (ArtifactStoreUnavailable)": what failed the run, down to its cause and code. */
+function failureChain(error: unknown): string {
+  const messages: string[] = [];
+  let type: string | undefined;
+  for (let current: unknown = error; current instanceof Error && messages.length < 6; current = current.cause) {
+    if (current.message && !messages.includes(current.message)) messages.push(current.message);
+    type = (current as { type?: string }).type || type;
+  }
+  return `${messages.join(': ') || String(error)}${type ? ` (${type})` : ''}`;
 }

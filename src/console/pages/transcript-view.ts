@@ -2,6 +2,7 @@
 import { html } from 'hono/html';
 import type { ToolEntry, TranscriptEntry } from '../../history/history-entries';
 import type { TurnTranscript } from '../../history/thread-transcript';
+import { describeForkEdit } from '../../protocol/fork-edit-description';
 import { runPath, shorten } from './inbox-page';
 import { readable, utcTime, type Html } from './page-layout';
 
@@ -19,6 +20,7 @@ function transcriptEntry(workflowId: string, entry: TranscriptEntry, index: numb
       return html`${entry.continued ? html`<p class="marker">Continued as new: a new execution of the same run (${utcTime(Date.parse(entry.at))})</p>` : ''}
 ${entry.handoffFrom ? html`<p class="marker">Handed off from ${entry.handoffFrom} to ${entry.agent}</p>` : ''}
 ${entry.forkOf ? html`<p class="marker">Fork of <a href="${runPath(entry.forkOf.workflowId)}">${entry.forkOf.workflowId}</a> after step ${entry.forkOf.step}</p>` : ''}
+${(entry.forkOf?.edits ?? []).map((edit) => html`<div class="marker">Step ${edit.step} · edited: ${describeForkEdit(edit)}<details><summary>Recorded, and what replaced it</summary><pre>${edit.recorded ?? '(not in the origin\'s history)'}</pre><pre>${edit.content}</pre></details></div>`)}
 ${entry.continued || entry.handoffFrom ? '' : html`<div class="message user"><span class="role">Task for ${entry.agent} (${entry.model})</span><p>${entry.task}</p></div>`}`;
     case 'model':
       return html`${entry.text ? html`<div class="message assistant" data-step="${entry.step}"><span class="role">Agent · step ${entry.step}</span><p>${entry.text}</p></div>` : ''}
