@@ -1,5 +1,5 @@
 // The console's actions on runs and threads: decide an approval (one decider wins), inject, send, fork, cancel.
-import { ApprovalRefusedError, AgentRuntimeError } from '../protocol/errors';
+import { ApprovalRefusedError, AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import type { AgentClient } from '../client/agent-client';
 import type { ApproverRule } from './console-access';
 import { mayDecide } from './console-access';
@@ -54,6 +54,12 @@ export async function decideApproval(agents: AgentClient, approvers: readonly Ap
     return { ok: true, httpStatus: 200, message, decidedBy: request.identity, outcome: receipt.outcome ?? request.decision };
   } catch (error) {
     if (error instanceof ApprovalRefusedError) return alreadyDecided(agents, request);
+    // The other decision may have let the run finish before this one arrived: then it ended with
+    // the call decided, and this person is told by whom, as when the run refuses a second decision.
+    if (error instanceof AgentRuntimeError && error.code === ErrorCode.runNotFound) {
+      const decided = await alreadyDecided(agents, request);
+      if (decided.httpStatus === 409) return decided;
+    }
     return failure(error);
   }
 }
