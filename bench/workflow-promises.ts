@@ -6,6 +6,7 @@ import { agentPreloadModules, agentWorkflowsPath } from '../src/worker/workflow-
 import type { bareSteps } from './baseline/bare-steps';
 import type { BenchStack } from './bench-stack';
 import { THROUGHPUT_STEPS } from './throughput';
+import { compareReplayCpu } from './workflow-replay-cpu';
 
 type History = Awaited<ReturnType<ReturnType<BenchStack['agents']['temporal']['workflow']['getHandle']>['fetchHistory']>>;
 
@@ -73,4 +74,10 @@ export async function measureWorkflowPromises(stack: BenchStack): Promise<void> 
   console.log(`  agent run ${agent.total} (${perActivity(agent).toFixed(1)} per activity), bare workflow ${bare.total} (${perActivity(bare).toFixed(1)} per activity), ratio ${(perActivity(agent) / perActivity(bare)).toFixed(2)}`);
   console.log('  the agent run\'s, by where they are made:');
   for (const [site, count] of [...agent.bySite.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${String(count).padStart(4)}  ${site}`);
+
+  const copies = Number(process.env.BENCH_REPLAY_COPIES ?? 100);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+  const cpu = await compareReplayCpu({ code: agentCode, history: agentHistory, activities: agent.activities }, { code: bareCode, history: bareHistory, activities: bare.activities }, copies, rounds);
+  console.log(`Replay CPU per activity (${copies} histories a round, median of ${rounds} interleaved rounds; worker process, all threads):`);
+  console.log(`  agent run ${cpu.agentMs.toFixed(3)} ms, bare workflow ${cpu.bareMs.toFixed(3)} ms, ratio ${(cpu.agentMs / cpu.bareMs).toFixed(2)} (rounds ${cpu.ratios.map((ratio) => ratio.toFixed(2)).join(', ')})`);
 }

@@ -39,13 +39,13 @@ function sandboxFiles(folder: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-/** Every patch call of a file, read with the TypeScript parser (comments and strings that mention `patched(` do not count). */
+/** Every patch call of a file, read with the TypeScript parser (comments and strings that mention `patched(` do not count); its constants imported from the register or from patch-ids.ts. */
 function patchCallsOf(file: string): PatchCall[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const fromRegister = new Set<string>();
   const calls: PatchCall[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.endsWith('/patches')) {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && /\/patch(es|-ids)$/.test(node.moduleSpecifier.text)) {
       const bindings = node.importClause?.namedBindings;
       if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) fromRegister.add(element.name.text);
     }
@@ -213,7 +213,8 @@ const PASSES_PATCHED_CODE: Record<string, (history: History) => boolean> = {
   },
   // A fork started with edits.
   [register.FORK_EDITS_PATCH]: (history) =>
-    (decoded<{ fork?: { edits?: unknown[] } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.fork?.edits?.length ?? 0) > 0,
+    (decoded<{ fork?: { edits?: unknown[] } }>(history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0])?.fork?.edits?.length ?? 0) > 0,  // An agent run or thread that took a step (every execution asks at its first step or model call).
+  [register.LEAN_STEPS_PATCH]: (history) => (history.events ?? []).some((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'modelStep'),
 };
 
 /** Model failures that a model step retries, within max_retries. */

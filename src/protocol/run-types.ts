@@ -6,11 +6,14 @@ import type { CallDecider } from './call-deciders';
 import type { HookFailureReport } from './hook-types';
 import type { CarriedState } from './carried-state';
 import type { ConcurrencyCap, HeldSlot } from './concurrency-slots';
+import type { PlanArtifact } from './run-status-types';
 
 // The workflow's activity inputs and results live in activity-types.ts, what a continuation carries
-// in carried-state.ts; they are part of this module's surface too.
+// in carried-state.ts, a run's status and approvals in run-status-types.ts; they are part of this
+// module's surface too.
 export type * from './activity-types';
 export type * from './carried-state';
+export type * from './run-status-types';
 
 /**
  * Serialisable shapes that cross the workflow boundary: run input and result, activity inputs and
@@ -220,102 +223,4 @@ export interface ModelUsage extends Usage {
  */
 export interface UsageSummary extends ModelUsage {
   byModel: Record<string, ModelUsage>;
-}
-
-/** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
-export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle' | 'provider_limit' | 'concurrency_slot';
-
-/** A run waiting for a slot of a concurrency cap (phase `concurrency_slot`): which cap, and since when. */
-export interface ConcurrencySlotWait {
-  key: string;
-  limit: number;
-  sinceMs: number;
-}
-
-/** A model call waiting for its provider limit (docs/provider-limits.md): since when, and until when once granted. */
-export interface ProviderLimitWait {
-  model: string;
-  sinceMs: number;
-  untilMs: number | null;
-}
-
-/** The planner's output: the final plan text and its numbered steps. */
-export interface PlanArtifact {
-  text: string;
-  steps: string[];
-  model: string;
-  plannerSteps: number;
-}
-
-/** The reply of the `status` query (`RunHandle.status()`): a run's state right now. */
-export interface RunStatus {
-  phase: RunPhase;
-  /** The run's step, counted across handoffs and continuations. */
-  step: number;
-  /**
-   * The last step the current agent may take: its `max_steps` after the steps of the agents
-   * before it (`stepBase`), so `step` of `maxSteps` never reads "step 4 of 3" after a handoff.
-   */
-  maxSteps: number;
-  /** Steps taken before the current agent took over (set after a handoff). */
-  stepBase?: number;
-  activeTools: string[];
-  runningTools: string[];
-  usage: UsageSummary;
-  messageCount: number;
-  stopReason: StopReason | null;
-  /** Gated tool calls waiting for a human decision. */
-  pendingApprovals: ApprovalRequest[];
-  plan: PlanArtifact | null;
-  /** The last model step's prompt size against the window (budget awareness on). */
-  budget: { promptTokens: number; contextWindow: number } | null;
-  /** Injected messages waiting for the next model call. */
-  queuedMessages: number;
-  /** Active skills by source, with the version and hash the run has of each source. */
-  skills: Array<{ source: string; version: number; hash: string; names: string[] }>;
-  /** Set while a model call waits for its provider limit (phase `provider_limit`). */
-  providerLimitWait?: ProviderLimitWait;
-  /** Set while the run waits for a slot of a concurrency cap before its first step (phase `concurrency_slot`). */
-  concurrencySlotWait?: ConcurrencySlotWait;
-}
-
-/** A gated tool call waiting for (or given) a human decision. */
-export interface ApprovalRequest {
-  /** Deterministic: `step-<step>.call-<n>`, unique within the run. */
-  approvalId: string;
-  toolName: string;
-  callId: string;
-  step: number;
-  /** The arguments the tool will receive. */
-  args: Record<string, unknown>;
-  injectedArgs: Record<string, unknown>;
-  /**
-   * What asked for this approval besides `hitl_tools`: the before-tool hook and the rule of
-   * `tool_policies` that required it, each with its reason (both, when both did: the call waits
-   * once). Absent when `hitl_tools` alone gates the tool.
-   */
-  requiredBy?: CallDecider[];
-  /** Epoch milliseconds (workflow clock). */
-  requestedAt: number;
-  expiresAt: number;
-}
-
-/** How a gated tool call was decided; `timed_out` when no decision came within `hitl_timeout`. */
-export type ApprovalOutcome = 'approved' | 'rejected' | 'timed_out';
-
-/** What an operator sends: the payload of the `approval` signal and the `decideApproval` update. */
-export interface ApprovalDecision {
-  approvalId: string;
-  decision: 'approve' | 'reject';
-  reason?: string;
-  /** Who decided (free text: a user name, an email, a service). */
-  decidedBy?: string;
-}
-
-/** An approval request with its decision, once there is one (null fields while it is pending). */
-export interface ApprovalRecord extends ApprovalRequest {
-  outcome: ApprovalOutcome | null;
-  reason: string | null;
-  decidedBy: string | null;
-  decidedAt: number | null;
 }

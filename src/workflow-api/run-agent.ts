@@ -23,7 +23,7 @@ import type { AgentRunInput, AgentRunResult, AgentRunWorkflow, RunTimeouts } fro
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import { childWorkflowId } from '../workflows/child-workflow-id';
-import { RUN_AGENT_SEARCH_ATTRIBUTES_PATCH } from '../workflows/patches';
+import { RUN_AGENT_SEARCH_ATTRIBUTES_PATCH } from '../workflows/patch-ids';
 
 /** An agent run started from your own workflow, as its child workflow. */
 export interface RunAgentOptions {

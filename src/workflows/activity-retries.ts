@@ -4,8 +4,9 @@ import type { AgentConfig } from '../config/agent-config';
 import { ErrorCode } from '../protocol/errors';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 import { MODEL_BACKOFF, retryDecision, TOOL_BACKOFF, TOOL_TRY_LIMIT, tryActivityId, type Backoff, type RetryableFailureDetails } from '../protocol/workflow-retries';
-import { UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH } from './patches';
+import { UNBOUNDED_INFRASTRUCTURE_RETRIES_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
+import { settle, takesLeanSteps } from './lean-steps';
 
 /**
  * A run retries in one of two modes, chosen once per execution by the
@@ -98,9 +99,16 @@ export function retriedCall<T>(state: RunState, kind: RetriedCall, activityId: s
   const tries = CALL_RETRY_RULES[kind].workflowTries;
   if (!inWorkflow || !tries) return call({ activityId, retry, input: {} });
   const idempotencyKey = tries.idempotencyKey ? { idempotencyKey: idempotencyKeyOf(activityId) } : {};
-  return withWorkflowRetries(activityId, tries.maxTries(state.config), tries.backoff, (tryId, attemptsBefore) =>
-    call({ activityId: tryId, retry, input: { workflowRetries: { attemptsBefore }, ...idempotencyKey } }),
-  );
+  const tryCall = (tryId: string, attemptsBefore: number) => call({ activityId: tryId, retry, input: { workflowRetries: { attemptsBefore }, ...idempotencyKey } });
+  const maxTries = tries.maxTries(state.config);
+  if (!takesLeanSteps(state)) return withWorkflowRetries(activityId, maxTries, tries.backoff, tryCall, 1, 0);
+  // Lean: the first try's promise with one handler, the loop only after a failure.
+  return settle(() => tryCall(tryActivityId(activityId, 1), 0)).catch(async (error: unknown) => {
+    const decision = retryDecision(retryDetailsOf(error), 1, maxTries, tries.backoff);
+    if (!decision.retry) throw error;
+    await sleep(decision.delayMs);
+    return withWorkflowRetries(activityId, maxTries, tries.backoff, tryCall, 2, decision.attemptsBefore);
+  });
 }
 
 /** Temporal's retry policy for a `kind` call, since the patch (`retriesInWorkflow`) or before it. */
@@ -126,12 +134,20 @@ function idempotencyKeyOf(activityId: string): string {
 }
 
 /**
- * Calls `run` until it succeeds, fails for good, or `maxTries` tries failed retryably; waits the
- * backoff (or the server's retry-after) on a durable timer between tries.
+ * Calls `run` from try `firstTry` (`attemptsBefore` attempts made before it) until it succeeds,
+ * fails for good, or `maxTries` tries failed retryably; waits the backoff (or the server's
+ * retry-after) on a durable timer between tries.
  */
-async function withWorkflowRetries<T>(activityId: string, maxTries: number, backoff: Backoff, run: (tryId: string, attemptsBefore: number) => Promise<T>): Promise<T> {
-  let attemptsBefore = 0;
-  for (let tryNumber = 1; ; tryNumber++) {
+async function withWorkflowRetries<T>(
+  activityId: string,
+  maxTries: number,
+  backoff: Backoff,
+  run: (tryId: string, attemptsBefore: number) => Promise<T>,
+  firstTry: number,
+  attemptsSoFar: number,
+): Promise<T> {
+  let attemptsBefore = attemptsSoFar;
+  for (let tryNumber = firstTry; ; tryNumber++) {
     try {
       return await run(tryActivityId(activityId, tryNumber), attemptsBefore);
     } catch (error) {

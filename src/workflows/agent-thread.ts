@@ -13,7 +13,7 @@ import { takeSteps } from './run-steps';
 import { followSkillChanges, loadSkillSources } from './skill-updates';
 import { ThreadBook } from './thread-book';
 import { installThreadHandlers } from './thread-handlers';
-import { THREAD_REOPEN_PATCH } from './patches';
+import { THREAD_REOPEN_PATCH } from './patch-ids';
 import { continueThread, finishTurn, reopenInput, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
 import { discoverMcpTools } from './tool-dispatch';
 import type { ApprovalGate } from './approval-gate';

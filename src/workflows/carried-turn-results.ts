@@ -3,7 +3,7 @@ import { patched, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import type { CarriedThreadState, TurnResult } from '../protocol/thread-types';
 import { infrastructureRetryPolicy } from './activity-retries';
-import { THREAD_CARRIED_TURNS_PATCH } from './patches';
+import { THREAD_CARRIED_TURNS_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 import type { ThreadBook } from './thread-book';
 

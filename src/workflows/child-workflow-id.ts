@@ -1,6 +1,6 @@
 // A child workflow's id within a cluster's limit (the bounded-child-ids patch).
 import { patched } from '@temporalio/workflow';
-import { BOUNDED_CHILD_IDS_PATCH } from './patches';
+import { BOUNDED_CHILD_IDS_PATCH } from './patch-ids';
 import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from './workflow-ids';
 
 /**

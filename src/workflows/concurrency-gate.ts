@@ -4,7 +4,7 @@ import type { AgentActivities } from '../activities';
 import { agentCapKey, concurrencySlotsWorkflowId, slotGrantSignal, slotReleaseSignal, startCapKey, type ConcurrencyCap, type HeldSlot } from '../protocol/concurrency-slots';
 import { infrastructureRetryPolicy } from './activity-retries';
 import { activitySummary } from './activity-summary';
-import { CONCURRENCY_CAPS_PATCH } from './patches';
+import { CONCURRENCY_CAPS_PATCH } from './patch-ids';
 import { priorityOfRun } from './provider-limit-gate';
 import { enterPhase } from './run-lifecycle';
 import type { RunState } from './run-state';

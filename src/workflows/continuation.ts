@@ -14,7 +14,7 @@ import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { summarizeEvent } from './event-log';
 import { drainInjectedMessages } from './run-handlers';
 import { originLinkAttributes } from './fork-start';
-import { BOUNDED_CONTINUATION_PATCH, CARRIED_REFERENCES_PATCH, DEFAULT_CONTINUE_AS_NEW_POINT_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patches';
+import { BOUNDED_CONTINUATION_PATCH, CARRIED_REFERENCES_PATCH, DEFAULT_CONTINUE_AS_NEW_POINT_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patch-ids';
 import { markContinued } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import type { RunState } from './run-state';
@@ -41,10 +41,20 @@ const CARRIED_REFERENCE_EVENTS_LIMIT_BYTES = 12_000;
 
 /** Continues as new before `state.step` when `shouldContinueAsNew` says so; otherwise returns. */
 export async function continueIfHistoryIsLong(state: RunState): Promise<void> {
+  if (!continuationDue(state)) return;
+  await continueToKeepHistorySmall(state);
+}
+
+/** Whether the run continues as new before `state.step` (`shouldContinueAsNew`); lean steps ask it without awaiting. */
+export function continuationDue(state: RunState): boolean {
+  return shouldContinueAsNew(state.step, workflowInfo(), state.input, () => patched(DEFAULT_CONTINUE_AS_NEW_POINT_PATCH));
+}
+
+/** Continues as new before `state.step`, with the same agent, because the history is long. */
+export function continueToKeepHistorySmall(state: RunState): Promise<never> {
   const info = workflowInfo();
-  if (!shouldContinueAsNew(state.step, info, state.input, () => patched(DEFAULT_CONTINUE_AS_NEW_POINT_PATCH))) return;
   log.info('Continuing as new to keep the history small', { step: state.step, historyLength: info.historyLength, historySize: info.historySize });
-  await continueWith(state, state.config, state.carried?.stepBase ?? 0);
+  return continueWith(state, state.config, state.carried?.stepBase ?? 0);
 }
 
 /** Transfers the conversation to agent `target`: a new run (continue-as-new) with its config, after this step. */

@@ -4,7 +4,7 @@ import { patched, workflowInfo } from '@temporalio/workflow';
 import type { UsageSummary } from '../protocol/run-types';
 import { AgentCostUsdAttribute } from '../protocol/search-attributes';
 import { spentUsd } from './agent-loop';
-import { COST_ACCOUNTING_PATCH } from './patches';
+import { COST_ACCOUNTING_PATCH } from './patch-ids';
 
 /**
  * The run's cost as a search attribute pair, to join an upsert (or a continue-as-new's attributes)

@@ -6,7 +6,7 @@ import { ErrorCode } from '../protocol/errors';
 import { eventsQuery, MessageDescription } from '../protocol/run-messages';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { infrastructureRetryPolicy } from './activity-retries';
-import { FORK_EDITS_PATCH } from './patches';
+import { FORK_EDITS_PATCH } from './patch-ids';
 import { emptyUsage } from './agent-loop';
 import { describeFailure } from './describe-failure';
 import type { RunState } from './run-state';

@@ -2,7 +2,7 @@
 import { patched } from '@temporalio/workflow';
 import type { Message, ToolCall } from '../protocol/messages';
 import { callFingerprint, describeLoop, findLoop, loopDetectionSettings, loopNotRunContent, loopNudgeMessage, loopStopDetail, loopVerdict } from './loop-detection';
-import { LOOP_DETECTION_PATCH } from './patches';
+import { LOOP_DETECTION_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 
 /** What the step loop does about a step's calls: nothing, a nudge after their results, or a stop before they run. */

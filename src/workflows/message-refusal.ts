@@ -1,7 +1,7 @@
 import { ApplicationFailure, log, patched } from '@temporalio/workflow';
 import type { RefusalType, Validated } from '../protocol/message-validation';
 import type { EventLog } from './event-log';
-import { VALIDATED_SIGNALS_PATCH } from './patches';
+import { VALIDATED_SIGNALS_PATCH } from './patch-ids';
 
 /**
  * The failure an update validator throws to refuse a message: a stable `type`, never retried, and

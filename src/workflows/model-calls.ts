@@ -8,12 +8,13 @@ import { activitySummary } from './activity-summary';
 import { addUsage } from './agent-loop';
 import { describeFailure, failureType } from './describe-failure';
 import { budgetVerdict, compactionPoint } from './loop-decisions';
-import { MODEL_RETRIES_EXHAUSTED_PATCH } from './patches';
+import { MODEL_RETRIES_EXHAUSTED_PATCH } from './patch-ids';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costLimitAfterCall, costLimitBeforeCall } from './run-cost';
 import { availableTools, extraToolSpecs, type RunState } from './run-state';
 import { modelStepHooks, noteModelStepHooks } from './run-hooks';
-import { withinProviderLimit } from './provider-limit-gate';
+import { providerLimitApplies, withinProviderLimit } from './provider-limit-gate';
+import { settle, takesLeanSteps } from './lean-steps';
 
 /**
  * Model calls of a run, each its own activity with a deterministic id (`step-3.model`,
@@ -31,8 +32,34 @@ import { withinProviderLimit } from './provider-limit-gate';
  * `model-retries-exhausted` patch failed with the last failure's own type), and any other failure
  * fails it with the failure's type.
  */
-export async function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
-  const { config, timeouts, budget } = state;
+export function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
+  if (!takesLeanSteps(state)) return callModelAsBefore(state, thread, activityId, model);
+  const request = modelStepRequest(state, thread, model);
+  const run = modelStepTries(state, request, model);
+  const reply = settle(() => (providerLimitApplies(state, model, 'model') ? withinProviderLimit(state, request, activityId, run) : run(activityId, false)));
+  return reply.then(
+    (value) => afterModelReply(state, value),
+    (error: unknown) => {
+      throw modelCallFailure(state, error, activityId, model);
+    },
+  );
+}
+
+/** `callModel` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories. */
+async function callModelAsBefore(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
+  const request = modelStepRequest(state, thread, model);
+  let reply: ModelStepResult;
+  try {
+    reply = await withinProviderLimit(state, request, activityId, modelStepTries(state, request, model));
+  } catch (error) {
+    throw modelCallFailure(state, error, activityId, model);
+  }
+  return afterModelReply(state, reply);
+}
+
+/** A model step's activity input for `thread` (its limits, prices and hooks). */
+function modelStepRequest(state: RunState, thread: ConversationThread, model: string): ModelStepInput {
+  const { config, budget } = state;
   const request: ModelStepInput = {
     conversation: state.threads.ref(thread),
     model,
@@ -50,36 +77,46 @@ export async function callModel(state: RunState, thread: ConversationThread, act
   };
   const hooks = modelStepHooks(state);
   if (hooks) request.hooks = hooks;
-  let reply: ModelStepResult;
-  try {
-    reply = await withinProviderLimit(state, request, activityId, (callId, limited) =>
-      retriedCall(state, 'model', callId, (attempt) =>
-        proxyActivities<AgentActivities>({
-          activityId: attempt.activityId,
-          summary: activitySummary(attempt.activityId, `model ${model}`),
-          startToCloseTimeout: timeouts.modelStepMs,
-          heartbeatTimeout: timeouts.heartbeatMs,
-          retry: attempt.retry,
-        }).modelStep({ ...request, ...attempt.input, ...(limited ? { providerLimited: true } : {}) }),
-      ),
+  return request;
+}
+
+/** The call `withinProviderLimit` makes: the model step's activity with this run's retries, given the call's id. */
+function modelStepTries(state: RunState, request: ModelStepInput, model: string): (callId: string, limited: boolean) => Promise<ModelStepResult> {
+  const { timeouts } = state;
+  return (callId, limited) =>
+    retriedCall(state, 'model', callId, (attempt) =>
+      proxyActivities<AgentActivities>({
+        activityId: attempt.activityId,
+        summary: activitySummary(attempt.activityId, `model ${model}`),
+        startToCloseTimeout: timeouts.modelStepMs,
+        heartbeatTimeout: timeouts.heartbeatMs,
+        retry: attempt.retry,
+      }).modelStep({ ...request, ...attempt.input, ...(limited ? { providerLimited: true } : {}) }),
     );
-  } catch (error) {
-    if (isCancellation(error)) throw error;
-    if (failureType(error) === ErrorCode.contextLengthExceeded) {
-      throw new RunStop('context_length_exceeded', `The conversation no longer fits the context window of ${model}: ${describeFailure(error)}`);
-    }
-    const attempts = exhaustedAttempts(error, config.max_retries);
-    if (attempts !== null && patched(MODEL_RETRIES_EXHAUSTED_PATCH)) {
-      throw ApplicationFailure.create({
-        type: ErrorCode.modelRetriesExhausted,
-        message: `Model step ${activityId} (${model}) failed after ${attempts} attempts (max_retries: ${config.max_retries}): ${describeFailure(error)}`,
-        nonRetryable: true,
-        details: [{ attempts, maxRetries: config.max_retries, lastFailureType: failureType(error) ?? null }],
-        cause: error as Error,
-      });
-    }
-    throw ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? ErrorCode.modelStepFailed);
+}
+
+/** What a model call's failure becomes (see `callModel`): a `RunStop`, `ModelRetriesExhausted`, or the failure typed. */
+function modelCallFailure(state: RunState, error: unknown, activityId: string, model: string): unknown {
+  const { config } = state;
+  if (isCancellation(error)) return error;
+  if (failureType(error) === ErrorCode.contextLengthExceeded) {
+    return new RunStop('context_length_exceeded', `The conversation no longer fits the context window of ${model}: ${describeFailure(error)}`);
   }
+  const attempts = exhaustedAttempts(error, config.max_retries);
+  if (attempts !== null && patched(MODEL_RETRIES_EXHAUSTED_PATCH)) {
+    return ApplicationFailure.create({
+      type: ErrorCode.modelRetriesExhausted,
+      message: `Model step ${activityId} (${model}) failed after ${attempts} attempts (max_retries: ${config.max_retries}): ${describeFailure(error)}`,
+      nonRetryable: true,
+      details: [{ attempts, maxRetries: config.max_retries, lastFailureType: failureType(error) ?? null }],
+      cause: error as Error,
+    });
+  }
+  return ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? ErrorCode.modelStepFailed);
+}
+
+/** A model reply's usage, hook points and cost limit, taken into the run's state. */
+function afterModelReply(state: RunState, reply: ModelStepResult): ModelStepResult {
   addUsage(state.usage, reply.model, reply.usage, reply.costUsd);
   noteModelStepHooks(state, reply);
   costLimitAfterCall(state, reply);
@@ -91,17 +128,36 @@ export async function callModel(state: RunState, thread: ConversationThread, act
  * prompt is over the budget, a `budget_limit` stop (a `RunStop`) if it still is, and the
  * budget advisory otherwise.
  */
-export async function executorStep(state: RunState): Promise<ModelStepResult> {
-  const { config, events } = state;
-  let reply = await callModel(state, 'executor', `step-${state.step}.model`, config.model);
+export function executorStep(state: RunState): Promise<ModelStepResult> {
+  if (!takesLeanSteps(state)) return executorStepAsBefore(state);
+  return callModel(state, 'executor', `step-${state.step}.model`, state.config.model).then((reply) => {
+    const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);
+    return keepFrom === null ? judgeExecutorReply(state, reply, false) : compactAndCallAgain(state, keepFrom, reply);
+  });
+}
+
+/** `executorStep` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories. */
+async function executorStepAsBefore(state: RunState): Promise<ModelStepResult> {
+  const reply = await callModel(state, 'executor', `step-${state.step}.model`, state.config.model);
   const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);
-  if (keepFrom !== null) {
-    await compact(state, keepFrom, reply.overBudget!.promptTokens);
-    enterPhase(state, 'model');
-    reply = await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, config.model);
-  }
+  if (keepFrom === null) return judgeExecutorReply(state, reply, false);
+  await compact(state, keepFrom, reply.overBudget!.promptTokens);
+  enterPhase(state, 'model');
+  return judgeExecutorReply(state, await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, state.config.model), true);
+}
+
+/** Over the budget: compacts the turns before `keepFrom`, then asks the model again. */
+async function compactAndCallAgain(state: RunState, keepFrom: number, reply: ModelStepResult): Promise<ModelStepResult> {
+  await compact(state, keepFrom, reply.overBudget!.promptTokens);
+  enterPhase(state, 'model');
+  return judgeExecutorReply(state, await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, state.config.model), true);
+}
+
+/** The budget's verdict on the executor's reply (`compacted`: after a compaction): a `budget_limit` stop, an advisory, or nothing. */
+function judgeExecutorReply(state: RunState, reply: ModelStepResult, compacted: boolean): ModelStepResult {
+  const { config, events } = state;
   state.childUnsafeTools = reply.childUnsafeTools ?? [];
-  const verdict = budgetVerdict(reply, state.budget, config.budget_awareness, keepFrom !== null);
+  const verdict = budgetVerdict(reply, state.budget, config.budget_awareness, compacted);
   if (verdict.kind === 'stop') {
     events.push({ type: 'budget-stopped', step: state.step, promptTokens: verdict.promptTokens, limitTokens: verdict.limitTokens });
     throw new RunStop('budget_limit', verdict.detail);

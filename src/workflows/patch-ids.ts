@@ -49,3 +49,5 @@ export const CONCURRENCY_CAPS_PATCH = 'concurrency-caps';
 export const PROVIDER_LIMITED_CALLS_PATCH = 'provider-limited-calls';
 /** A fork given edits passes them to its first activity, which applies them to the origin's conversation. */
 export const FORK_EDITS_PATCH = 'fork-edits';
+/** A step's helpers return at once when they have nothing to do, and its calls make fewer promises (lean-steps.ts): the same commands, in fewer microtask turns. */
+export const LEAN_STEPS_PATCH = 'lean-steps';

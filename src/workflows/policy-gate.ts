@@ -6,7 +6,7 @@ import type { ToolResult } from '../protocol/run-types';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import type { ToolPolicyMatch } from '../protocol/tool-policy-types';
 import { deniedResult } from './agent-loop';
-import { TOOL_POLICIES_PATCH } from './patches';
+import { TOOL_POLICIES_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 
 /** What a call's policy says: the matching rule (recorded in its result), whether it waits for an approval, or its denial. */

@@ -17,7 +17,7 @@ import {
 import { infrastructureRetryPolicy, retryDetailsOf } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { failureType } from './describe-failure';
-import { PROVIDER_LIMITED_CALLS_PATCH, PROVIDER_LIMITS_PATCH } from './patches';
+import { PROVIDER_LIMITED_CALLS_PATCH, PROVIDER_LIMITS_PATCH } from './patch-ids';
 import { enterPhase, showDetails } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -42,6 +42,14 @@ export function providerLimitOf(state: RunState, model: string): ProviderLimit |
 }
 
 /**
+ * Whether a `purpose` call to `model` waits for the provider limiter: the agent declares a limit
+ * for the model and the run is past the purpose's patch (consulted only when there is a limit).
+ */
+export function providerLimitApplies(state: RunState, model: string, purpose: 'model' | 'compaction'): boolean {
+  return providerLimitOf(state, model) !== null && (purpose === 'compaction' ? patched(PROVIDER_LIMITED_CALLS_PATCH) : patched(PROVIDER_LIMITS_PATCH));
+}
+
+/**
  * Runs one model call (`call`, given the activity id of this try) within the provider limit of
  * `request.model`, when the agent declares one and the run is past the patch of the call's
  * `purpose` (`provider-limits` for model steps, `provider-limited-calls` for compaction's
@@ -59,7 +67,7 @@ export async function withinProviderLimit<Reply extends { usage: Usage }>(
   purpose: 'model' | 'compaction' = 'model',
 ): Promise<Reply> {
   const limit = providerLimitOf(state, request.model);
-  if (!limit || !(purpose === 'compaction' ? patched(PROVIDER_LIMITED_CALLS_PATCH) : patched(PROVIDER_LIMITS_PATCH))) return call(activityId, false);
+  if (!limit || !providerLimitApplies(state, request.model, purpose)) return call(activityId, false);
   const info = workflowInfo();
   const key = limitKey(info.taskQueue, request.model);
   const limiter = getExternalWorkflowHandle(limiterWorkflowId(key));

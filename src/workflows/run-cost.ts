@@ -4,7 +4,7 @@ import type { AgentConfig } from '../config/agent-config';
 import type { ModelStepResult, UsageSummary } from '../protocol/run-types';
 import { roundUsd } from '../protocol/model-price';
 import { spentUsd } from './agent-loop';
-import { COST_ACCOUNTING_PATCH } from './patches';
+import { COST_ACCOUNTING_PATCH } from './patch-ids';
 import { RunStop } from './run-lifecycle';
 import type { RunState } from './run-state';
 

@@ -18,7 +18,7 @@ import type { ApprovalRecord, ModelStepResult } from '../protocol/run-types';
 import { infrastructureRetryPolicy } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { describeFailure, failureType } from './describe-failure';
-import { LIFECYCLE_HOOKS_PATCH } from './patches';
+import { LIFECYCLE_HOOKS_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 import type { StepsEnd } from './run-steps';
 import { applyToolDecision, type DecidedCall } from './tool-decisions';

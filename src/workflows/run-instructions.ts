@@ -7,7 +7,7 @@ import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { retriedCall } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { describeFailure } from './describe-failure';
-import { DYNAMIC_INSTRUCTIONS_PATCH, PROVIDER_LIMITED_CALLS_PATCH } from './patches';
+import { DYNAMIC_INSTRUCTIONS_PATCH, PROVIDER_LIMITED_CALLS_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 import { systemPromptOf } from './skill-updates';
 

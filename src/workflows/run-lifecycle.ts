@@ -5,7 +5,7 @@ import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-att
 import { continuationHeading } from './agent-loop';
 import { describeWait } from './approval-gate';
 import { costAttributes } from './cost-attribute';
-import { STATUS_ON_CLOSE_PATCH } from './patches';
+import { STATUS_ON_CLOSE_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 
 /**

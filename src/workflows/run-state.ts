@@ -110,6 +110,8 @@ export interface RunState {
   loopWatch: LoopWatch;
   /** Set at the first activity: whether this execution retries lost workers without limit (a patch). */
   unboundedInfrastructureRetries?: boolean;
+  /** Set at the first step or model call: whether this execution takes its steps with fewer promises (lean-steps.ts, a patch). */
+  leanSteps?: boolean;
   /** Threads: the run's cost when the running turn began (a turn's `cost_limit` counts from it). Never set in runs. */
   turnCostBase?: number;
   /** Threads: a newer message asked the running turn to stop at its next safe point. Never set in runs. */

@@ -20,7 +20,7 @@ import type { AgentThreadWorkflowInput, CarriedThreadState, TurnResult } from '.
 import { carriedState } from './continuation';
 import { carryThreadBook } from './carried-turn-results';
 import { emptyLoopWatch } from './loop-detection';
-import { THREAD_LAST_ACTIVITY_PATCH } from './patches';
+import { THREAD_LAST_ACTIVITY_PATCH } from './patch-ids';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import { spentUsd } from './agent-loop';

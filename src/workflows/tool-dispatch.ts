@@ -9,7 +9,8 @@ import { childWorkflowId } from './child-workflow-id';
 import { withApproval } from '../protocol/tool-results';
 import { policyDecider, withDeciders } from '../protocol/call-deciders';
 import { retriedCall, type CallTry } from './activity-retries';
-import { SUBAGENT_SKILL_SOURCES_PATCH } from './patches';
+import { takesLeanSteps } from './lean-steps';
+import { SUBAGENT_SKILL_SOURCES_PATCH } from './patch-ids';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../protocol/wire-names';
 import { activitySummary } from './activity-summary';
@@ -43,10 +44,26 @@ import { configForChildren } from './run-instructions';
  * (`tool-completed`, its progress) as soon as it completes, not when the slowest call of the step
  * (or a pending approval) ends: reporting is no command, so the order of commands is unchanged.
  */
-export async function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
+export function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
+  if (!takesLeanSteps(state)) return runToolCallsAsBefore(state, approvals, calls, activityPrefix);
+  const report = toolCallReporter(state);
+  for (const call of calls) state.events.push({ type: 'tool-called', step: state.step, call });
+  // Lean: a single call needs no Promise.all (two promises fewer); several still run in parallel.
+  if (calls.length === 1) return runToolCall(state, approvals, calls[0]!, 0, activityPrefix).then((result) => [report(result)]);
+  return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
+}
+
+/** `runToolCalls` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories. */
+async function runToolCallsAsBefore(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
+  const report = toolCallReporter(state);
+  for (const call of calls) state.events.push({ type: 'tool-called', step: state.step, call });
+  return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
+}
+
+/** Reports a completed call (`tool-completed`, its progress and hook failures) and returns its result without them. */
+function toolCallReporter(state: RunState): (result: ToolResult) => ToolResult {
   const { events, step } = state;
-  for (const call of calls) events.push({ type: 'tool-called', step, call });
-  const report = ({ progress, hookFailures, ...result }: ToolResult): ToolResult => {
+  return ({ progress, hookFailures, ...result }: ToolResult): ToolResult => {
     for (const { outcome, ...failure } of hookFailures ?? []) reportHookFailures(state, [failure], outcome);
     if (state.config.emit_mcp_progress) {
       for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
@@ -54,7 +71,6 @@ export async function runToolCalls(state: RunState, approvals: ApprovalGate, cal
     events.push({ type: 'tool-completed', step, callId: result.callId, toolName: result.toolName, content: result.content, isError: result.isError, metadata: result.metadata });
     return result;
   };
-  return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
 }
 
 // Every command a call issues (approval timer, activity, child) is issued in the same tick as in
