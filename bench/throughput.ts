@@ -56,7 +56,16 @@ async function timeBatch(stack: BenchStack, size: number, runOne: () => Promise<
 }
 
 async function agentRun(stack: BenchStack): Promise<void> {
-  const run = await stack.agents.startRun({
+  await agentRunOn(stack.agents);
+}
+
+/** The same agent run on the worker of an older build of the workflow code (`BENCH_BASELINE_BUNDLE`). */
+async function baselineCodeAgentRun(stack: BenchStack): Promise<void> {
+  await agentRunOn(stack.baselineCodeAgents!);
+}
+
+async function agentRunOn(agents: BenchStack['agents']): Promise<void> {
+  const run = await agents.startRun({
     config: { name: 'throughput', model: 'scripted:throughput', tools: ['noop'], max_steps: THROUGHPUT_STEPS },
     task: 'go',
   });
@@ -132,11 +141,13 @@ export async function measureThroughput(stack: BenchStack, folder: string, round
   console.log(`Throughput (N runs started at once; agent: ${THROUGHPUT_STEPS} model steps + ${THROUGHPUT_STEPS - 1} no-op tools; bare: ${ACTIVITIES} no-op activities; median of ${rounds} interleaved batches):`);
   for (const size of throughputSizes()) {
     const [agent, bare] = sidesOf(stack);
-    await interleave([agent, bare], size, rounds);
+    // With BENCH_BASELINE_BUNDLE, a third side: the same runs on a worker of the older workflow code.
+    const older: Side[] = stack.baselineCodeAgents ? [{ name: 'agent runs, BENCH_BASELINE_BUNDLE code', runOne: baselineCodeAgentRun, stack, batches: [] }] : [];
+    await interleave([agent, bare, ...older], size, rounds);
     console.log(`  N = ${size}:`);
-    console.log(`    ${describeSide(agent, size)}`);
-    console.log(`    ${describeSide(bare, size)}`);
+    for (const side of [agent, bare, ...older]) console.log(`    ${describeSide(side, size)}`);
     console.log(`    ratio agent / bare time: ${roundRatio(agent, bare)}`);
+    if (older[0]) console.log(`    ratio agent / baseline-code agent time: ${roundRatio(agent, older[0])}; older code / bare: ${roundRatio(older[0], bare)}`);
   }
   if (process.env.BENCH_THROUGHPUT_JOURNAL === '1') await measureJournalModes(stack, folder, rounds);
 }

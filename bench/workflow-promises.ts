@@ -1,12 +1,13 @@
 // Bench section `workflow-promises`: how many promises workflow code makes per activity, an agent run against a bare workflow, counted by replaying their histories (a count, not a time: the same on a busy machine).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { agentPreloadModules, agentWorkflowsPath } from '../src/worker/workflow-bundle';
 import type { bareSteps } from './baseline/bare-steps';
-import type { BenchStack } from './bench-stack';
+import { median, type BenchStack } from './bench-stack';
 import { THROUGHPUT_STEPS } from './throughput';
-import { compareReplayCpu } from './workflow-replay-cpu';
+import { compareReplayCpu, type ReplaySide } from './workflow-replay-cpu';
 
 type History = Awaited<ReturnType<ReturnType<BenchStack['agents']['temporal']['workflow']['getHandle']>['fetchHistory']>>;
 
@@ -58,9 +59,7 @@ async function countPromises(code: string, history: History): Promise<Census> {
 
 /** One agent run of the throughput section and one bare workflow of as many activities, replayed and counted. */
 export async function measureWorkflowPromises(stack: BenchStack): Promise<void> {
-  const run = await stack.agents.startRun({ config: { name: 'throughput', model: 'scripted:throughput', tools: ['noop'], max_steps: THROUGHPUT_STEPS }, task: 'go' });
-  await run.result();
-  const agentHistory = await stack.agents.temporal.workflow.getHandle(run.workflowId).fetchHistory();
+  const agentHistory = await throughputRunHistory(stack.agents);
   const bareId = `bare-${randomUUID()}`;
   await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: stack.baselineTaskQueue, workflowId: bareId, args: [THROUGHPUT_STEPS * 2 - 1] });
   const bareHistory = await stack.agents.temporal.workflow.getHandle(bareId).fetchHistory();
@@ -75,9 +74,29 @@ export async function measureWorkflowPromises(stack: BenchStack): Promise<void> 
   console.log('  the agent run\'s, by where they are made:');
   for (const [site, count] of [...agent.bySite.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${String(count).padStart(4)}  ${site}`);
 
+  const sides: Array<ReplaySide & { name: string }> = [{ name: 'agent run', code: agentCode, history: agentHistory, activities: agent.activities }];
+  // With BENCH_BASELINE_BUNDLE: the same run on the worker of the older workflow code, replayed with that code.
+  if (stack.baselineCodeAgents && process.env.BENCH_BASELINE_BUNDLE) {
+    const olderCode = readFileSync(process.env.BENCH_BASELINE_BUNDLE, 'utf8');
+    const olderHistory = await throughputRunHistory(stack.baselineCodeAgents);
+    const older = await countPromises(olderCode, olderHistory);
+    console.log(`  the same run on BENCH_BASELINE_BUNDLE code: ${older.total} (${perActivity(older).toFixed(1)} per activity)`);
+    sides.push({ name: 'agent run, BENCH_BASELINE_BUNDLE code', code: olderCode, history: olderHistory, activities: older.activities });
+  }
+  sides.push({ name: 'bare workflow', code: bareCode, history: bareHistory, activities: bare.activities });
   const copies = Number(process.env.BENCH_REPLAY_COPIES ?? 100);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
-  const cpu = await compareReplayCpu({ code: agentCode, history: agentHistory, activities: agent.activities }, { code: bareCode, history: bareHistory, activities: bare.activities }, copies, rounds);
-  console.log(`Replay CPU per activity (${copies} histories a round, median of ${rounds} interleaved rounds; worker process, all threads):`);
-  console.log(`  agent run ${cpu.agentMs.toFixed(3)} ms, bare workflow ${cpu.bareMs.toFixed(3)} ms, ratio ${(cpu.agentMs / cpu.bareMs).toFixed(2)} (rounds ${cpu.ratios.map((ratio) => ratio.toFixed(2)).join(', ')})`);
+  const cpu = await compareReplayCpu(sides, copies, rounds);
+  console.log(`Replay CPU per activity (${copies} histories a round, median of ${rounds} interleaved rounds; worker process, all threads; ratio to the bare workflow):`);
+  for (const [index, side] of sides.entries()) {
+    const { perActivityMs, ratios } = cpu[index]!;
+    console.log(`  ${side.name}: ${perActivityMs.toFixed(3)} ms` + (index < sides.length - 1 ? `, ratio ${median(ratios).toFixed(2)} (rounds ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')})` : ''));
+  }
+}
+
+/** The history of one throughput agent run (5 model steps, 4 no-op tools) on `agents`' worker. */
+async function throughputRunHistory(agents: BenchStack['agents']): Promise<History> {
+  const run = await agents.startRun({ config: { name: 'throughput', model: 'scripted:throughput', tools: ['noop'], max_steps: THROUGHPUT_STEPS }, task: 'go' });
+  await run.result();
+  return agents.temporal.workflow.getHandle(run.workflowId).fetchHistory();
 }

@@ -1,5 +1,6 @@
 // Bench part of `workflow-promises`: the CPU a worker process spends replaying an agent run's history against a bare workflow's, per activity (rounds interleaved).
 import { Worker } from '@temporalio/worker';
+import { median } from './bench-stack';
 
 type History = Parameters<typeof Worker.runReplayHistory>[1];
 
@@ -23,28 +24,21 @@ async function replayCpuMs(side: ReplaySide, copies: number): Promise<number> {
 
 /**
  * Replays each side's history `copies` times per round, `rounds` rounds, the side that goes first
- * alternating; returns the median CPU per activity of each side and of their ratio per round.
- * Replay runs the same workflow code (and the SDK's promise hook) a worker runs live, without the
- * server, the network and the activities, so it isolates what the workflow code costs.
+ * turning each round; returns each side's median CPU per activity and, per round, each side's
+ * ratio to the last side (the baseline). Replay runs the same workflow code (and the SDK's promise
+ * hook) a worker runs live, without the server, the network and the activities, so it isolates
+ * what the workflow code costs.
  */
-export async function compareReplayCpu(agent: ReplaySide, bare: ReplaySide, copies: number, rounds: number): Promise<{ agentMs: number; bareMs: number; ratios: number[] }> {
-  await replayCpuMs(agent, 5); // warm-up: bundle compilation, the source map, V8's first tiers
-  await replayCpuMs(bare, 5);
-  const agentPerActivity: number[] = [];
-  const barePerActivity: number[] = [];
+export async function compareReplayCpu(sides: ReplaySide[], copies: number, rounds: number): Promise<Array<{ perActivityMs: number; ratios: number[] }>> {
+  for (const side of sides) await replayCpuMs(side, 5); // warm-up: bundle compilation, the source map, V8's first tiers
+  const perActivity: number[][] = sides.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? [agent, bare] : [bare, agent];
-    for (const side of order) {
-      const perActivity = (await replayCpuMs(side, copies)) / (copies * side.activities);
-      (side === agent ? agentPerActivity : barePerActivity).push(perActivity);
+    for (let index = 0; index < sides.length; index++) {
+      const sideIndex = (index + round) % sides.length;
+      const side = sides[sideIndex]!;
+      perActivity[sideIndex]!.push((await replayCpuMs(side, copies)) / (copies * side.activities));
     }
   }
-  const ratios = agentPerActivity.map((value, index) => value / barePerActivity[index]!);
-  return { agentMs: median(agentPerActivity), bareMs: median(barePerActivity), ratios };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  const baseline = perActivity[sides.length - 1]!;
+  return perActivity.map((values) => ({ perActivityMs: median(values), ratios: values.map((value, round) => value / baseline[round]!) }));
 }

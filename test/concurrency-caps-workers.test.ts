@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunHandle } from '../src/client/run-handle';
 import { agentCapKey, concurrencySlotsWorkflowId, slotsStatusQuery } from '../src/protocol/concurrency-slots';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
-import { eventually } from './support/test-env';
+import { eventually, terminateLeftovers } from './support/test-env';
 import { workerProcessFixture } from './support/worker-process-fixture';
 
 const MODEL = 'openai:gpt-4o-mini';
@@ -17,10 +17,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fixture.agents.temporal.workflow
-    .getHandle(concurrencySlotsWorkflowId(fixture.agents.taskQueue, agentCapKey('capped-workers')))
-    .terminate('test over')
-    .catch(() => undefined);
+  await terminateLeftovers(fixture.agents, [concurrencySlotsWorkflowId(fixture.agents.taskQueue, agentCapKey('capped-workers'))]);
   await server?.close();
 });
 

@@ -7,7 +7,7 @@ import type { RunHandle } from '../src/client/run-handle';
 import { agentCapKey, ConcurrencyWireName, concurrencySlotsWorkflowId, slotRequestSignal, slotsStatusQuery, startCapKey, type ConcurrencySlotsInput, type SlotsStatus } from '../src/protocol/concurrency-slots';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer, type ScriptedResponse } from './support/fake-provider-server';
 import { recordHistory } from './support/history-recorder';
-import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
+import { createTestEnvironment, eventually, terminateLeftovers, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
 const MODEL = 'openai:gpt-4o-mini';
@@ -34,12 +34,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const workflowId of slotsWorkflows) {
-    await env?.agents.temporal.workflow
-      .getHandle(workflowId)
-      .terminate('test over')
-      .catch(() => undefined);
-  }
+  await terminateLeftovers(env?.agents, slotsWorkflows);
   await env?.close();
   await server?.close();
 });

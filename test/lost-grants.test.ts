@@ -5,7 +5,7 @@ import type { RunHandle } from '../src/client/run-handle';
 import { agentCapKey, concurrencySlotsWorkflowId, slotsStatusQuery } from '../src/protocol/concurrency-slots';
 import { limiterStatusQuery, limiterWorkflowId, limitKey } from '../src/protocol/provider-limits';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer, type ScriptedResponse } from './support/fake-provider-server';
-import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
+import { createTestEnvironment, eventually, terminateLeftovers, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
 const MODEL = 'openai:gpt-4o-mini';
@@ -28,12 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const workflowId of [limiterWorkflowId(limitKey(env?.taskQueue ?? '', MODEL)), concurrencySlotsWorkflowId(env?.taskQueue ?? '', agentCapKey('lost-slot'))]) {
-    await env?.agents.temporal.workflow
-      .getHandle(workflowId)
-      .terminate('test over')
-      .catch(() => undefined);
-  }
+  await terminateLeftovers(env?.agents, [limiterWorkflowId(limitKey(env?.taskQueue ?? '', MODEL)), concurrencySlotsWorkflowId(env?.taskQueue ?? '', agentCapKey('lost-slot'))]);
   await env?.close();
   await server?.close();
   if (reaskBefore === undefined) delete process.env.DURABLE_AGENTS_REASK_MS;

@@ -10,6 +10,7 @@ import { limiterStatusQuery, limiterWorkflowId, limitKey, ProviderLimitWireName,
 import { GRANT_HORIZON_MS } from '../src/workflows/limiter-schedule';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { terminateLeftovers } from './support/test-env';
 
 /**
  * The provider allows 200 requests in any 20 s (600 a minute); agents declare 570 a minute (95%).
@@ -47,12 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The limiter completes on its own after 10 idle minutes; a test does not leave it behind.
-  for (const model of [MODEL, FAIR_MODEL]) {
-    await agents?.temporal.workflow
-      .getHandle(limiterWorkflowId(limitKey(agents.taskQueue, model)))
-      .terminate('test over')
-      .catch(() => undefined);
-  }
+  await terminateLeftovers(agents, [MODEL, FAIR_MODEL].map((model) => limiterWorkflowId(limitKey(agents?.taskQueue ?? '', model))));
   await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
   await connection?.close();
   await server?.close();

@@ -5,7 +5,7 @@ import type { RunHandle } from '../src/client/run-handle';
 import { limiterStatusQuery, limiterWorkflowId, limitKey, limitRequestSignal, ProviderLimitWireName, type ProviderLimiterInput } from '../src/protocol/provider-limits';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 import { recordHistory } from './support/history-recorder';
-import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
+import { createTestEnvironment, eventually, terminateLeftovers, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 import { CATCH_UP_MS } from '../src/workflows/limiter-schedule';
 
@@ -37,10 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await env?.agents.temporal.workflow
-    .getHandle(limiterWorkflowId(limitKey(env.taskQueue, MODEL)))
-    .terminate('test over')
-    .catch(() => undefined);
+  await terminateLeftovers(env?.agents, [limiterWorkflowId(limitKey(env?.taskQueue ?? '', MODEL))]);
   await env?.close();
   await server?.close();
 });

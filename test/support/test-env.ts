@@ -140,3 +140,13 @@ export async function eventually<T>(check: () => Promise<T | undefined | false> 
   }
   throw new Error(`Condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
 }
+
+/** Terminates the workflows a test left running (shared limiter or slots workflows), ignoring ones already closed or never started. */
+export async function terminateLeftovers(agents: Pick<AgentClient, 'temporal'> | undefined, workflowIds: readonly string[]): Promise<void> {
+  for (const workflowId of workflowIds) {
+    await agents?.temporal.workflow
+      .getHandle(workflowId)
+      .terminate('test over')
+      .catch(() => undefined);
+  }
+}
