@@ -33,12 +33,19 @@ import { settle, takesLeanSteps } from './lean-steps';
  * fails it with the failure's type.
  */
 export function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
-  if (!takesLeanSteps(state)) return callModelAsBefore(state, thread, activityId, model);
+  return takesLeanSteps(state) ? callModelThen(state, thread, activityId, model, (reply) => reply) : callModelAsBefore(state, thread, activityId, model);
+}
+
+/**
+ * Lean steps: `callModel`, with what the caller does with the reply (`andThen`) in the same
+ * `.then` (a failure of `andThen` is the caller's, not the model call's).
+ */
+function callModelThen<T>(state: RunState, thread: ConversationThread, activityId: string, model: string, andThen: (reply: ModelStepResult) => T | Promise<T>): Promise<T> {
   const request = modelStepRequest(state, thread, model);
   const run = modelStepTries(state, request, model);
   const reply = settle(() => (providerLimitApplies(state, model, 'model') ? withinProviderLimit(state, request, activityId, run) : run(activityId, false)));
   return reply.then(
-    (value) => afterModelReply(state, value),
+    (value) => andThen(afterModelReply(state, value)),
     (error: unknown) => {
       throw modelCallFailure(state, error, activityId, model);
     },
@@ -130,7 +137,7 @@ function afterModelReply(state: RunState, reply: ModelStepResult): ModelStepResu
  */
 export function executorStep(state: RunState): Promise<ModelStepResult> {
   if (!takesLeanSteps(state)) return executorStepAsBefore(state);
-  return callModel(state, 'executor', `step-${state.step}.model`, state.config.model).then((reply) => {
+  return callModelThen(state, 'executor', `step-${state.step}.model`, state.config.model, (reply) => {
     const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);
     return keepFrom === null ? judgeExecutorReply(state, reply, false) : compactAndCallAgain(state, keepFrom, reply);
   });
