@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { AgentRuntimeError } from '../protocol/errors';
 import { collectFlag } from './fork-edit-flags';
+import { describeError } from './describe-error';
 
 /**
  * Command modules load when their command runs, so `--help` (and each command) loads only what it
@@ -292,17 +293,6 @@ program
   .option('--task <text>', 'a different task')
   .option('-m, --model <provider:model>', 'a real model instead of the scripted one (its key in this environment)')
   .action(async (options) => (await commands.demo()).demoCommand(options));
-
-/** The message and its causes ("Workflow execution failed: Model step … failed: …"), with the error type. */
-function describeError(error: unknown): string {
-  const parts: string[] = [];
-  let type: string | undefined;
-  for (let current: unknown = error; current instanceof Error && parts.length < 5; current = current.cause) {
-    if (!parts.some((part) => part.includes(current.message))) parts.push(current.message);
-    type = (current as { type?: string }).type ?? type;
-  }
-  return parts.length > 0 ? `${parts.join(': ')}${type ? ` (${type})` : ''}` : String(error);
-}
 
 program.parseAsync().catch((error: unknown) => {
   const userError = error instanceof AgentRuntimeError;
