@@ -16,6 +16,8 @@ import { defaultModelRegistry } from '../src/worker/default-models';
 import { Cluster, NAMESPACE } from '../test/cluster/cluster';
 import { median, noopScript, type BenchStack } from './bench-stack';
 import { processCpuMsOf, processTreeCpuMsOf } from './process-cpu';
+import { describePerRun, readPersistenceRequests, requestsBetween, type PersistenceRequests } from './persistence-requests';
+import { applyPostgresSettings, parseClusterVariants, writeDynamicConfig } from './cluster-variants';
 import { STEPS } from './step-overhead';
 
 /**
@@ -28,6 +30,12 @@ type SynchronousCommit = 'on' | 'off';
 /** Temporal's two PostgreSQL drivers: `postgres12` (lib/pq) and `postgres12_pgx` (pgx, which caches prepared statements). */
 const PLUGINS = (process.env.BENCH_CLUSTER_PLUGINS ?? 'postgres12,postgres12_pgx').split(',').filter(Boolean);
 
+/** The `synchronous_commit` settings timed on each cluster set-up (BENCH_CLUSTER_COMMITS, default both). */
+const COMMITS = (process.env.BENCH_CLUSTER_COMMITS ?? 'on,off').split(',').filter((setting): setting is SynchronousCommit => setting === 'on' || setting === 'off');
+
+/** Cluster set-ups timed in turn, each in its own block of rounds (BENCH_CLUSTER_VARIANTS, see bench/cluster-variants.ts). */
+const VARIANTS = parseClusterVariants(process.env.BENCH_CLUSTER_VARIANTS);
+
 /** One batch: its wall time and the CPU each server-side process used meanwhile. */
 interface Batch {
   wallMs: number;
@@ -35,9 +43,24 @@ interface Batch {
   serverCpuMs: number;
   /** PostgreSQL's processes (0 for the dev server, whose SQLite is in its process). */
   databaseCpuMs: number;
+  /** The cluster's persistence requests meanwhile, when its metrics are on (PROMETHEUS_ENDPOINT). */
+  requests?: PersistenceRequests;
 }
 
-async function timeBatch(agents: AgentClient, runs: number, cpu: () => { server: number; database: number }): Promise<Batch> {
+/**
+ * The Temporal server's Prometheus listener: set PROMETHEUS_ENDPOINT (host:port) for the bench and
+ * the cluster serves its metrics there, and the report adds persistence requests per run (the
+ * metrics cost the server CPU: leave it unset for the times).
+ */
+const METRICS_ENDPOINT = process.env.PROMETHEUS_ENDPOINT;
+
+async function timeBatch(
+  agents: AgentClient,
+  runs: number,
+  cpu: () => { server: number; database: number },
+  readRequests?: () => Promise<PersistenceRequests>,
+): Promise<Batch> {
+  const requestsBefore = await readRequests?.();
   const before = cpu();
   const started = performance.now();
   const handles = await Promise.all(
@@ -47,7 +70,8 @@ async function timeBatch(agents: AgentClient, runs: number, cpu: () => { server:
   if (results.some((result) => result.steps !== STEPS)) throw new Error(`a run did not take ${STEPS} steps`);
   const wallMs = performance.now() - started;
   const after = cpu();
-  return { wallMs, serverCpuMs: after.server - before.server, databaseCpuMs: after.database - before.database };
+  const requests = requestsBefore && readRequests ? requestsBetween(requestsBefore, await readRequests()) : undefined;
+  return { wallMs, serverCpuMs: after.server - before.server, databaseCpuMs: after.database - before.database, requests };
 }
 
 /** Sets `synchronous_commit` for every new transaction of the server (a reload, no restart). */
@@ -60,8 +84,10 @@ async function setCommit(postgres: PostgresClient, setting: SynchronousCommit): 
  * `runs` concurrent 10-step runs (scripted model, a no-op tool) per batch, on: the dev server of
  * the bench stack (SQLite, WAL with synchronous=NORMAL), and the cluster of `npm run test:cluster`
  * (the Temporal server 1.29.1 on PostgreSQL, deploy/temporal/postgresql.yaml; NUM_HISTORY_SHARDS,
- * default 4) with `synchronous_commit` on and off, once per SQL driver (BENCH_CLUSTER_PLUGINS; the
- * server restarts between drivers). Each worker runs in this process with the same tools and model;
+ * default 4) with `synchronous_commit` on and off (BENCH_CLUSTER_COMMITS), once per cluster variant
+ * (BENCH_CLUSTER_VARIANTS: dynamic config, PostgreSQL settings, the server's environment) and SQL
+ * driver (BENCH_CLUSTER_PLUGINS); the server restarts between those blocks, and each block has
+ * dev-server batches of its own to compare with. Each worker runs in this process with the same tools and model;
  * the batches of a round go in a rotating order. Besides the time, each batch's server-side CPU
  * per run: what the comparison costs on a machine whose cores every process shares.
  */
@@ -100,13 +126,20 @@ export async function measureClusterSpeed(stack: BenchStack, rounds: number, run
 
     const devCpu = () => ({ server: processCpuMsOf(stack.server.pid) ?? 0, database: 0 });
     const clusterCpu = () => ({ server: processCpuMsOf(cluster.server!.pid ?? -1) ?? 0, database: processTreeCpuMsOf(cluster.postgres!.pid) ?? 0 });
+    const clusterRequests = METRICS_ENDPOINT ? () => readPersistenceRequests(METRICS_ENDPOINT) : undefined;
     const shards = process.env.NUM_HISTORY_SHARDS ?? '4';
-    for (const plugin of PLUGINS) {
-      await cluster.server!.restartWith({ SQL_PLUGIN: plugin });
+    for (const variant of VARIANTS) for (const plugin of PLUGINS) {
+      const dynamicConfigFile = writeDynamicConfig(folder, variant);
+      // A restart keeps the environment of the one before: what another variant set is emptied (unset, for Go and the config template).
+      const environment = Object.fromEntries(VARIANTS.flatMap((other) => Object.keys(other.environment)).map((name) => [name, variant.environment[name] ?? '']));
+      await cluster.server!.restartWith({ ...environment, SQL_PLUGIN: plugin, DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile });
+      const restorePostgres = await applyPostgresSettings(postgres!, variant);
       const sides: Array<[string, () => Promise<Batch>]> = [
         ['dev server', () => timeBatch(stack.agents, runs, devCpu)],
-        ['cluster, synchronous_commit on', async () => (await setCommit(postgres!, 'on'), timeBatch(clusterAgents, runs, clusterCpu))],
-        ['cluster, synchronous_commit off', async () => (await setCommit(postgres!, 'off'), timeBatch(clusterAgents, runs, clusterCpu))],
+        ...COMMITS.map((setting): [string, () => Promise<Batch>] => [
+          `cluster, synchronous_commit ${setting}`,
+          async () => (await setCommit(postgres!, setting), timeBatch(clusterAgents, runs, clusterCpu, clusterRequests)),
+        ]),
       ];
       for (const [, measure] of sides) await measure(); // warm-up: bundles, caches, connections, the restarted server
       const samples = new Map<string, Batch[]>(sides.map(([name]) => [name, []]));
@@ -117,7 +150,11 @@ export async function measureClusterSpeed(stack: BenchStack, rounds: number, run
         }
       }
       const dev = median(samples.get('dev server')!.map((batch) => batch.wallMs));
-      console.log(`Cluster (PostgreSQL, ${shards} history shards, driver ${plugin}) against the dev server: ${runs} concurrent runs of ${STEPS} steps, median of ${rounds} rotating rounds, load ${os.loadavg()[0]!.toFixed(1)}:`);
+      await restorePostgres();
+      const settings = Object.entries({ ...variant.dynamicConfig, ...variant.postgres, ...variant.environment }).map(([key, value]) => `${key}=${String(value)}`);
+      console.log(
+        `Cluster (PostgreSQL, ${shards} history shards, driver ${plugin}, variant ${variant.name}${settings.length ? ` [${settings.join(', ')}]` : ''}) against the dev server: ${runs} concurrent runs of ${STEPS} steps, median of ${rounds} rotating rounds, load ${os.loadavg()[0]!.toFixed(1)}:`,
+      );
       for (const [name, batches] of samples) {
         const wall = median(batches.map((batch) => batch.wallMs));
         const serverCpu = median(batches.map((batch) => batch.serverCpuMs)) / runs;
@@ -125,6 +162,12 @@ export async function measureClusterSpeed(stack: BenchStack, rounds: number, run
         console.log(
           `  ${name.padEnd(32)} ${(wall / 1_000).toFixed(2)} s  ratio ${(wall / dev).toFixed(2)}  CPU per run: server ${serverCpu.toFixed(1)} ms, PostgreSQL ${databaseCpu.toFixed(1)} ms  (rounds ${batches.map((batch) => (batch.wallMs / 1_000).toFixed(1)).join(', ')} s)`,
         );
+        const requests = batches.flatMap((batch) => (batch.requests ? [batch.requests] : []));
+        if (requests.length > 0) {
+          const summed: PersistenceRequests = new Map();
+          for (const batch of requests) for (const [key, count] of batch) summed.set(key, (summed.get(key) ?? 0) + count);
+          console.log(`    persistence requests per run: ${describePerRun(summed, runs * requests.length)}`);
+        }
       }
     }
   } finally {
