@@ -65,6 +65,15 @@ describe('the tools of the workers, checked when a run starts', () => {
     expect(probes).toBe(before);
   });
 
+  it('asks once for runs started together, not once a run', async () => {
+    // A client of its own, so no answer is cached yet.
+    const fresh = new AgentClient(env.client, { taskQueue: env.taskQueue });
+    const before = probes;
+    const runs = await Promise.all(Array.from({ length: 20 }, () => fresh.startRun({ config: { name: 'helper', model: 'scripted:helper', tools: ['echo'] }, task: 'Hi' })));
+    for (const run of runs) expect((await run.result()).output).toBe('Done.');
+    expect(probes - before).toBe(1);
+  });
+
   it('can be skipped: per run, per client, and with run --no-tool-check', async () => {
     const config = { name: 'ghostly', model: 'scripted:helper', tools: ['echo', 'ghost'] };
     const run = await env.agents.startRun({ config, task: 'Hi', checkWorkerTools: false });

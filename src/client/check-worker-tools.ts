@@ -93,6 +93,8 @@ export async function assertWorkersHaveTools(client: Client, taskQueue: string, 
  */
 export class WorkerToolsCheck {
   private readonly known = new Map<string, { tools: string[]; at: number }>();
+  /** The question being asked of a task queue's workers now: runs started together share it. */
+  private readonly asking = new Map<string, Promise<string[] | null>>();
 
   constructor(
     private readonly client: Client,
@@ -107,10 +109,22 @@ export class WorkerToolsCheck {
     if (available) refuseMissing(wanted, available, taskQueue);
   }
 
-  /** The workers' tools (cached), or null when no worker polls the queue or none answered in time. */
-  private async workerTools(taskQueue: string): Promise<string[] | null> {
+  /**
+   * The workers' tools (cached), or null when no worker polls the queue or none answered in time.
+   * Starts that find no fresh answer while the workers are being asked wait for that answer: 200
+   * runs started at once ask once, not 200 times.
+   */
+  private workerTools(taskQueue: string): Promise<string[] | null> {
     const cached = this.known.get(taskQueue);
-    if (cached && Date.now() - cached.at < WORKER_TOOLS_CACHE_MS) return cached.tools;
+    if (cached && Date.now() - cached.at < WORKER_TOOLS_CACHE_MS) return Promise.resolve(cached.tools);
+    const pending = this.asking.get(taskQueue);
+    if (pending) return pending;
+    const asked = this.askWorkersOf(taskQueue).finally(() => this.asking.delete(taskQueue));
+    this.asking.set(taskQueue, asked);
+    return asked;
+  }
+
+  private async askWorkersOf(taskQueue: string): Promise<string[] | null> {
     if (!(await this.hasPollers(taskQueue))) return null;
     try {
       const tools = await askWorkers(this.client, taskQueue, START_PROBE_TIMEOUT, 'a run');
