@@ -102,7 +102,8 @@ export function retriedCall<T>(state: RunState, kind: RetriedCall, activityId: s
   const tryCall = (tryId: string, attemptsBefore: number) => call({ activityId: tryId, retry, input: { workflowRetries: { attemptsBefore }, ...idempotencyKey } });
   const maxTries = tries.maxTries(state.config);
   if (!takesLeanSteps(state)) return withWorkflowRetries(activityId, maxTries, tries.backoff, tryCall, 1, 0);
-  // Lean: the first try's promise with one handler, the loop only after a failure.
+  // Lean: the first try's promise with one handler, the loop only after a failure. The handler
+  // repeats the loop's decision for try 1 because entering the loop at once is what costs promises.
   return settle(() => tryCall(tryActivityId(activityId, 1), 0)).catch(async (error: unknown) => {
     const decision = retryDecision(retryDetailsOf(error), 1, maxTries, tries.backoff);
     if (!decision.retry) throw error;

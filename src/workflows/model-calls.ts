@@ -143,7 +143,11 @@ export function executorStep(state: RunState): Promise<ModelStepResult> {
   });
 }
 
-/** `executorStep` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories. */
+/**
+ * `executorStep` before the `lean-steps` patch: the same work, in the microtask turns of its
+ * recorded histories. Its compaction branch repeats `compactAndCallAgain` inline on purpose:
+ * returning that function's promise would add microtask turns to the old path.
+ */
 async function executorStepAsBefore(state: RunState): Promise<ModelStepResult> {
   const reply = await callModel(state, 'executor', `step-${state.step}.model`, state.config.model);
   const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);

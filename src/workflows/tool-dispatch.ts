@@ -45,18 +45,19 @@ import { configForChildren } from './run-instructions';
  * (or a pending approval) ends: reporting is no command, so the order of commands is unchanged.
  */
 export function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
-  if (!takesLeanSteps(state)) return runToolCallsAsBefore(state, approvals, calls, activityPrefix);
-  const report = toolCallReporter(state);
-  for (const call of calls) state.events.push({ type: 'tool-called', step: state.step, call });
-  // Lean: a single call needs no Promise.all (two promises fewer); several still run in parallel.
-  if (calls.length === 1) return runToolCall(state, approvals, calls[0]!, 0, activityPrefix).then((result) => [report(result)]);
-  return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
+  return takesLeanSteps(state) ? startToolCalls(state, approvals, calls, activityPrefix, true) : runToolCallsAsBefore(state, approvals, calls, activityPrefix);
 }
 
-/** `runToolCalls` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories. */
+/** `runToolCalls` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories (an `async` wrapper). */
 async function runToolCallsAsBefore(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
+  return startToolCalls(state, approvals, calls, activityPrefix, false);
+}
+
+/** Reports the calls as called and starts them, each reported as it completes; `lean`: a single call needs no Promise.all (two promises fewer). */
+function startToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string, lean: boolean): Promise<ToolResult[]> {
   const report = toolCallReporter(state);
   for (const call of calls) state.events.push({ type: 'tool-called', step: state.step, call });
+  if (lean && calls.length === 1) return runToolCall(state, approvals, calls[0]!, 0, activityPrefix).then((result) => [report(result)]);
   return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
 }
 
