@@ -15,6 +15,8 @@ interface ParkingWorker {
   process: WorkerProcess;
   agents: AgentClient;
   healthFile: string;
+  /** Where the worker writes its memory after each SIGWINCH collection. */
+  memoryFile: string;
 }
 
 type Kind = 'run' | 'thread';
@@ -24,30 +26,44 @@ const WARM_UP = 10;
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-/** A `durable-agents worker` process with `--expose-gc` (SIGWINCH collects its main heap), its own task queue, and a health file. */
-async function startParkingWorker(stack: BenchStack, folder: string, label: string, maxCachedWorkflows?: number): Promise<ParkingWorker> {
+/**
+ * Where the measured workers run workflows: on the main thread (the SDK's debug mode,
+ * TEMPORAL_DEBUG=1) by default, so that a collection reaches the workflows' heap and the figures
+ * hold only live memory; BENCH_PARKED_WORKFLOW_THREADS=1 keeps the SDK's workflow thread, whose
+ * uncollected garbage then counts too. A cached workflow's objects are the same either way.
+ */
+const WORKFLOWS_ON_MAIN_THREAD = process.env.BENCH_PARKED_WORKFLOW_THREADS !== '1';
+
+/** A `durable-agents worker` process with `--expose-gc` (SIGWINCH collects its heap and reports its memory), its own task queue, and a health file. */
+async function startParkingWorker(stack: BenchStack, folder: string, label: string, maxCachedWorkflows?: number, onMainThread = WORKFLOWS_ON_MAIN_THREAD): Promise<ParkingWorker> {
   const taskQueue = `${label}-${randomUUID()}`;
   const healthFile = path.join(folder, `${taskQueue}.health.json`);
+  const memoryFile = path.join(folder, `${taskQueue}.memory.json`);
   const environment = {
     TEMPORAL_ADDRESS: stack.server.address,
     CRASH_LOG: path.join(folder, `${label}.log`),
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim(),
     AGENT_WORKER_HEALTH_FILE: healthFile,
+    PARKING_MEMORY_FILE: memoryFile,
+    ...(onMainThread ? { TEMPORAL_DEBUG: '1' } : {}),
     ...(maxCachedWorkflows !== undefined ? { AGENT_MAX_CACHED_WORKFLOWS: String(maxCachedWorkflows) } : {}),
   };
   const worker = await startWorkerProcess(taskQueue, environment, path.join(__dirname, 'parking-tools.ts'));
-  return { process: worker, agents: new AgentClient(stack.agents.temporal, { taskQueue }), healthFile };
+  return { process: worker, agents: new AgentClient(stack.agents.temporal, { taskQueue }), healthFile, memoryFile };
 }
 
-/** The worker's RSS after a collection of its main heap and a moment to settle (median of three reads). */
-async function settledRss(worker: ParkingWorker): Promise<number> {
-  const reads: number[] = [];
+/** The worker's RSS and used heap after a collection and a moment to settle (median of three reads each). */
+async function settledMemory(worker: ParkingWorker): Promise<{ rss: number; heapUsed: number }> {
+  const rss: number[] = [];
+  const heapUsed: number[] = [];
   for (let read = 0; read < 3; read++) {
     worker.process.child.kill('SIGWINCH');
     await sleep(1_000);
-    reads.push(rssOf(worker.process.child.pid!));
+    rss.push(rssOf(worker.process.child.pid!));
+    if (existsSync(worker.memoryFile)) heapUsed.push((JSON.parse(readFileSync(worker.memoryFile, 'utf8')) as { heapUsed: number }).heapUsed);
   }
-  return reads.sort((a, b) => a - b)[1]!;
+  const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  return { rss: middle(rss), heapUsed: middle(heapUsed) };
 }
 
 /** Workflows in the worker's cache, from its health file (written every 5 s). */
@@ -78,14 +94,20 @@ async function parkedCost(stack: BenchStack, folder: string, kind: Kind, count: 
     for (let index = 0; index < WARM_UP; index++) warmUp.push(await parkOne(worker, kind, `${name}-warm-up`, scripts[kind], index));
     await inPool(warmUp, 20, async (id) => void (await stack.agents.temporal.workflow.getHandle(id).terminate('warm-up')));
     await sleep(2_000);
-    const idle = await settledRss(worker);
+    const idle = await settledMemory(worker);
     const ids: string[] = [];
     // One after another: each is parked before the next starts, for runs and threads alike.
     for (let index = 0; index < count; index++) ids.push(await parkOne(worker, kind, name, scripts[kind], index));
     const cached = await cachedWorkflows(worker);
-    const parked = await settledRss(worker);
+    const parked = await settledMemory(worker);
     await inPool(ids, 20, async (id) => void (await stack.agents.temporal.workflow.getHandle(id).terminate('bench finished')));
-    return { perItemKiB: (parked - idle) / count / 1024, idle, parked, cached };
+    return {
+      perItemKiB: (parked.rss - idle.rss) / count / 1024,
+      heapPerItemKiB: (parked.heapUsed - idle.heapUsed) / count / 1024,
+      idle: idle.rss,
+      parked: parked.rss,
+      cached,
+    };
   } finally {
     await worker.process.kill('SIGTERM');
   }
@@ -104,14 +126,16 @@ export async function measureParkedThreads(stack: BenchStack, folder: string, co
   const threadScript = path.join(folder, 'parked-thread-model.yaml');
   writeFileSync(threadScript, stringifyYaml({ replies: [{ text: 'first answer' }] }));
   const scripts = { run: runScript, thread: threadScript };
-  console.log(`Memory per parked item, ${count} parked one after another in a fresh worker process each (RSS after gc; ${rounds} interleaved rounds):`);
+  const where = WORKFLOWS_ON_MAIN_THREAD ? 'workflows on the main thread (TEMPORAL_DEBUG=1)' : "workflows in the SDK's worker thread";
+  console.log(`Memory per parked item, ${count} parked one after another in a fresh worker process each (${where}; RSS and used heap after gc; ${rounds} interleaved rounds):`);
   for (let round = 1; round <= rounds; round++) {
     for (const kind of ['run', 'thread'] as const) {
       const cachedAll = await parkedCost(stack, folder, kind, count, scripts);
       const cachedTen = await parkedCost(stack, folder, kind, count, scripts, 10);
       console.log(
-        `  round ${round}, ${kind}: default cache +${cachedAll.perItemKiB.toFixed(0)} KiB each (${cachedAll.cached} cached, RSS ${mib(cachedAll.idle)} → ${mib(cachedAll.parked)}), ` +
-          `cache of 10 +${cachedTen.perItemKiB.toFixed(0)} KiB each (${cachedTen.cached} cached); in the cache ${(cachedAll.perItemKiB - cachedTen.perItemKiB).toFixed(0)} KiB each`,
+        `  round ${round}, ${kind}: default cache +${cachedAll.perItemKiB.toFixed(0)} KiB RSS, +${cachedAll.heapPerItemKiB.toFixed(0)} KiB heap each (${cachedAll.cached} cached, RSS ${mib(cachedAll.idle)} → ${mib(cachedAll.parked)}), ` +
+          `cache of 10 +${cachedTen.perItemKiB.toFixed(0)} KiB RSS, +${cachedTen.heapPerItemKiB.toFixed(0)} KiB heap each (${cachedTen.cached} cached); ` +
+          `in the cache ${(cachedAll.perItemKiB - cachedTen.perItemKiB).toFixed(0)} KiB RSS, ${(cachedAll.heapPerItemKiB - cachedTen.heapPerItemKiB).toFixed(0)} KiB heap each`,
       );
     }
   }
@@ -131,12 +155,13 @@ function databaseBytes(dbFile: string): number {
 export async function measureParkedThreadsScale(stack: BenchStack, folder: string, count: number, sample: number): Promise<void> {
   const script = path.join(folder, 'parked-scale-thread-model.yaml');
   writeFileSync(script, stringifyYaml({ replies: [{ text: 'first answer' }, { text: 'second answer' }] }));
-  const worker = await startParkingWorker(stack, folder, 'parked-threads-scale');
+  // At scale the worker runs as in production, workflows in their thread.
+  const worker = await startParkingWorker(stack, folder, 'parked-threads-scale', undefined, false);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(worker.process.child.pid!))), 1_000);
   try {
     await sleep(2_000);
-    const idle = await settledRss(worker);
+    const idle = (await settledMemory(worker)).rss;
     const serverBefore = rssOf(stack.server.pid);
     const databaseBefore = databaseBytes(stack.server.dbFile);
     const name = `parked-thread-${randomUUID().slice(0, 8)}`;
@@ -147,7 +172,7 @@ export async function measureParkedThreadsScale(stack: BenchStack, folder: strin
     });
     const createSeconds = (performance.now() - started) / 1000;
     const cached = await cachedWorkflows(worker);
-    const parked = await settledRss(worker);
+    const parked = (await settledMemory(worker)).rss;
     const serverAfter = rssOf(stack.server.pid);
     const databaseAfter = databaseBytes(stack.server.dbFile);
     const idleCount = (await stack.agents.temporal.workflow.count(`AgentName = '${name}' AND AgentStatus = 'idle' AND ExecutionStatus = 'Running'`)).count;

@@ -44,3 +44,49 @@ export function processTreeCpuMsOf(rootPid: number): number | null {
   }
   return ticksToMs(ticks);
 }
+
+/** user + system CPU of each thread of this process, ms by thread id, with its name (empty where /proc is missing). */
+export function threadCpuMs(): Map<number, { name: string; ms: number }> {
+  const threads = new Map<number, { name: string; ms: number }>();
+  if (!existsSync('/proc/self/task')) return threads;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(Number(tid), { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ticksToMs(Number(fields[11]) + Number(fields[12])) });
+    } catch {
+      // the thread exited between the listing and the read
+    }
+  }
+  return threads;
+}
+
+/** Where a process's CPU went between two `threadCpuMs()` snapshots, ms. */
+export interface ThreadCpuSplit {
+  /** The main JavaScript thread: the client, activities, the SDK's worker loop and its calls into Core. */
+  main: number;
+  /**
+   * The busiest other Node thread: the SDK's workflow thread of the worker that ran the batch. Node
+   * names every thread `node`, so it is told apart by being the busiest; the rest of them (V8's GC
+   * and compiler helpers, libuv's pool, an idle worker's workflow thread) are `other`.
+   */
+  workflowThread: number;
+  /** Core, the SDK's Rust side (its tokio runtime and workflow-processing threads). */
+  core: number;
+  other: number;
+}
+
+export function splitThreadCpu(before: Map<number, { name: string; ms: number }>, after: Map<number, { name: string; ms: number }>): ThreadCpuSplit {
+  const split: ThreadCpuSplit = { main: 0, workflowThread: 0, core: 0, other: 0 };
+  const nodeThreads: number[] = [];
+  for (const [tid, { name, ms }] of after) {
+    const used = ms - (before.get(tid)?.ms ?? 0);
+    if (tid === process.pid) split.main += used;
+    else if (name.startsWith('tokio-runtime') || name.startsWith('workflow-proces')) split.core += used;
+    else nodeThreads.push(used);
+  }
+  nodeThreads.sort((a, b) => b - a);
+  split.workflowThread = nodeThreads[0] ?? 0;
+  split.other = nodeThreads.slice(1).reduce((sum, used) => sum + used, 0);
+  return split;
+}

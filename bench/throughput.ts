@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { bareSteps } from './baseline/bare-steps';
+import { AGENT_LIKE_SIZES, type bareStepsLikeAnAgent, type LikeAnAgentParts } from './baseline/bare-steps-like-an-agent';
+import { AgentCostUsdAttribute, AgentNameAttribute, AgentStatusAttribute } from '../src/protocol/search-attributes';
 import { median, ms, noopScript, startBenchStack, type BenchStack } from './bench-stack';
-import { processCpuMsOf } from './process-cpu';
+import { processCpuMsOf, splitThreadCpu, threadCpuMs, type ThreadCpuSplit } from './process-cpu';
 
 /**
  * Throughput: N agent runs started at once (5 model steps + 4 no-op tools, scripted model) against
@@ -31,11 +33,14 @@ interface Batch {
   processCpuMs: number;
   /** CPU time of the dev server's process, ms (null where /proc is missing). */
   serverCpuMs: number | null;
+  /** This process's CPU by thread (Linux; all zero elsewhere). */
+  threads: ThreadCpuSplit;
 }
 
 async function timeBatch(stack: BenchStack, size: number, runOne: () => Promise<void>): Promise<Batch> {
   const cpuBefore = process.cpuUsage();
   const serverBefore = processCpuMsOf(stack.server.pid);
+  const threadsBefore = threadCpuMs();
   const started = performance.now();
   const latencies = await Promise.all(
     Array.from({ length: size }, async () => {
@@ -46,12 +51,14 @@ async function timeBatch(stack: BenchStack, size: number, runOne: () => Promise<
   );
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
+  const threads = splitThreadCpu(threadsBefore, threadCpuMs());
   const serverAfter = processCpuMsOf(stack.server.pid);
   return {
     wallMs,
     latencies,
     processCpuMs: (cpu.user + cpu.system) / 1000,
     serverCpuMs: serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore,
+    threads,
   };
 }
 
@@ -79,6 +86,34 @@ async function bareRun(stack: BenchStack): Promise<void> {
     workflowId: `bare-${randomUUID()}`,
     args: [ACTIVITIES],
   });
+}
+
+/** A bare workflow with an agent run's events, search attributes and payload sizes (`bareStepsLikeAnAgent`). */
+async function bareLikeAnAgentRun(stack: BenchStack, parts: LikeAnAgentParts): Promise<void> {
+  await stack.agents.temporal.workflow.execute<typeof bareStepsLikeAnAgent>('bareStepsLikeAnAgent', {
+    taskQueue: stack.baselineTaskQueue,
+    workflowId: `bare-like-agent-${randomUUID()}`,
+    args: [ACTIVITIES, 'i'.repeat(parts.bytes ? AGENT_LIKE_SIZES.input : 1), parts],
+    typedSearchAttributes: parts.events
+      ? [
+          { key: AgentNameAttribute, value: 'throughput-like-agent' },
+          { key: AgentStatusAttribute, value: 'running' },
+          { key: AgentCostUsdAttribute, value: 0 },
+        ]
+      : [],
+  });
+}
+
+/**
+ * BENCH_THROUGHPUT_LIKE_AGENT: `1` adds a side of bare workflows with an agent run's events (patch
+ * markers, search attributes) and payload sizes; `events` or `bytes` adds that part alone.
+ */
+function likeAgentSides(stack: BenchStack): Side[] {
+  const choice = process.env.BENCH_THROUGHPUT_LIKE_AGENT;
+  if (!choice) return [];
+  const parts: LikeAnAgentParts = { events: choice !== 'bytes', bytes: choice !== 'events' };
+  const what = parts.events && parts.bytes ? "events and payload sizes" : parts.events ? 'events' : 'payload sizes';
+  return [{ name: `bare workflows with an agent run's ${what}`, runOne: (on) => bareLikeAnAgentRun(on, parts), stack, batches: [] }];
 }
 
 /** Nearest-rank percentile. */
@@ -113,7 +148,10 @@ function describeSide(side: Side, size: number): string {
   return (
     `${side.name}: ${median(side.batches.map((batch) => runsPerSecond(size, batch))).toFixed(1)} runs/s, ` +
     `latency p50 ${ms(percentile(latencies, 0.5))} p95 ${ms(percentile(latencies, 0.95))}; ` +
-    `CPU per run: worker process ${ms(perRun((batch) => batch.processCpuMs))}${server}`
+    `CPU per run: worker process ${ms(perRun((batch) => batch.processCpuMs))}${server}; ` +
+    // Threads that exited within the batch (the SDK's per-call watchdogs, Core's blocking pool) are in the process's figure only.
+    `by thread: main ${ms(perRun((batch) => batch.threads.main))}, workflow thread ${ms(perRun((batch) => batch.threads.workflowThread))}, ` +
+    `Core ${ms(perRun((batch) => batch.threads.core))}, other threads ${ms(perRun((batch) => batch.threads.other))}`
   );
 }
 
@@ -143,10 +181,13 @@ export async function measureThroughput(stack: BenchStack, folder: string, round
     const [agent, bare] = sidesOf(stack);
     // With BENCH_BASELINE_BUNDLE, a third side: the same runs on a worker of the older workflow code.
     const older: Side[] = stack.baselineCodeAgents ? [{ name: 'agent runs, BENCH_BASELINE_BUNDLE code', runOne: baselineCodeAgentRun, stack, batches: [] }] : [];
-    await interleave([agent, bare, ...older], size, rounds);
+    // With BENCH_THROUGHPUT_LIKE_AGENT, a side with the agent's events and bytes but none of its code.
+    const likeAgent = likeAgentSides(stack);
+    await interleave([agent, bare, ...older, ...likeAgent], size, rounds);
     console.log(`  N = ${size}:`);
-    for (const side of [agent, bare, ...older]) console.log(`    ${describeSide(side, size)}`);
+    for (const side of [agent, bare, ...older, ...likeAgent]) console.log(`    ${describeSide(side, size)}`);
     console.log(`    ratio agent / bare time: ${roundRatio(agent, bare)}`);
+    if (likeAgent[0]) console.log(`    ratio ${likeAgent[0].name} / bare time: ${roundRatio(likeAgent[0], bare)}; agent / that: ${roundRatio(agent, likeAgent[0])}`);
     if (older[0]) console.log(`    ratio agent / baseline-code agent time: ${roundRatio(agent, older[0])}; older code / bare: ${roundRatio(older[0], bare)}`);
   }
   if (process.env.BENCH_THROUGHPUT_JOURNAL === '1') await measureJournalModes(stack, folder, rounds);

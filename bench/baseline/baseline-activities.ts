@@ -10,6 +10,11 @@ export function createBaselineActivities(onStart?: (workflowId: string) => void)
       onStart?.(Context.current().info.workflowExecution?.workflowId ?? '');
       return step;
     },
+    /** `replyBytes` of text, for `bareStepsLikeAnAgent`'s payload sizes. */
+    async echo(input: string, replyBytes: number): Promise<string> {
+      onStart?.(Context.current().info.workflowExecution?.workflowId ?? '');
+      return input.slice(0, replyBytes).padEnd(replyBytes, 'o');
+    },
   };
 }
 
