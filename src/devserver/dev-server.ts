@@ -91,8 +91,31 @@ export const DEFAULT_SQLITE_PRAGMAS: Readonly<Record<string, string>> = {
   synchronous: 'normal',
 };
 
+/**
+ * Starts of a server on ports picked here (`port: 0`). The CLI also picks free ports of its own
+ * (the internal services', the HTTP API's, the metrics'), and a port found free can be taken by
+ * another process before the server listens on it: the server then exits at once. A start on
+ * fresh ports is the fix; a port the caller chose is its own and is never retried.
+ */
+export const PICKED_PORT_STARTS = 3;
+
+/** A server process that exited before it served: a port it was given or picked was taken, or it could not start at all. */
+class ExitedBeforeServing extends Error {}
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const cliPath = options.cliPath ?? (await findOrBuildTemporalCli({ log: options.log }));
+  const starts = options.port === 0 ? PICKED_PORT_STARTS : 1;
+  for (let start = 1; ; start++) {
+    try {
+      return await launchDevServer(cliPath, options);
+    } catch (error) {
+      if (!(error instanceof ExitedBeforeServing) || start >= starts) throw error;
+      options.log?.(`The Temporal dev server exited before serving (start ${start} of ${starts}); starting it again on other ports.`);
+    }
+  }
+}
+
+async function launchDevServer(cliPath: string, options: DevServerOptions): Promise<DevServer> {
   const port = options.port === 0 ? await freePort() : (options.port ?? 7233);
   const uiPort = options.uiPort === null ? null : options.uiPort === 0 ? await freePort() : (options.uiPort ?? port + 1000);
   const dbFile = options.dbFile ?? path.join(DEFAULT_DATA_DIR, 'dev.db');
@@ -135,7 +158,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   } catch (error) {
     await stop();
     await Promise.race([outputRead, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-    throw new Error(startFailureMessage((error as Error).message, serverLog.tail(), [cliPath, ...args]));
+    const message = startFailureMessage((error as Error).message, serverLog.tail(), [cliPath, ...args]);
+    throw error instanceof ExitedBeforeServing ? new ExitedBeforeServing(message) : new Error(message);
   } finally {
     clearInterval(progress);
   }
@@ -193,7 +217,7 @@ async function waitUntilServing(
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (exitCode !== undefined) {
-      throw new Error(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
+      throw new ExitedBeforeServing(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
     }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
@@ -210,7 +234,7 @@ async function waitUntilServing(
   }
   // The server may have exited while the last attempt ran.
   await new Promise((resolve) => setImmediate(resolve));
-  if (exitCode !== undefined) throw new Error(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
+  if (exitCode !== undefined) throw new ExitedBeforeServing(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
   throw new Error(`Temporal dev server did not serve on ${address} within ${timeoutMs} ms: ${String(lastError)}`);
 }
 
