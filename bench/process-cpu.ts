@@ -4,17 +4,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 /** USER_HZ: clock ticks per second in /proc/<pid>/stat, 100 on every Linux this runs on. */
 const TICKS_PER_SECOND = 100;
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), from `state` on; null if the process is gone. */
-function statFields(pid: number): string[] | null {
-  const file = `/proc/${pid}/stat`;
+/** A /proc stat file's command name (which may hold spaces) and its fields after it, from `state` on; null if the process or thread is gone. */
+function readStat(file: string): { name: string; fields: string[] } | null {
   if (!existsSync(file)) return null;
   try {
     const stat = readFileSync(file, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
   } catch {
     return null; // exited between the check and the read
   }
 }
+
+/** The fields of /proc/<pid>/stat after the command name, from `state` on; null if the process is gone. */
+const statFields = (pid: number): string[] | null => readStat(`/proc/${pid}/stat`)?.fields ?? null;
 
 const ticksToMs = (ticks: number): number => (ticks * 1000) / TICKS_PER_SECOND;
 
@@ -50,13 +52,8 @@ export function threadCpuMs(): Map<number, { name: string; ms: number }> {
   const threads = new Map<number, { name: string; ms: number }>();
   if (!existsSync('/proc/self/task')) return threads;
   for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.set(Number(tid), { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ticksToMs(Number(fields[11]) + Number(fields[12])) });
-    } catch {
-      // the thread exited between the listing and the read
-    }
+    const stat = readStat(`/proc/self/task/${tid}/stat`);
+    if (stat) threads.set(Number(tid), { name: stat.name, ms: ticksToMs(Number(stat.fields[11]) + Number(stat.fields[12])) });
   }
   return threads;
 }

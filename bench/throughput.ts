@@ -112,7 +112,7 @@ function likeAgentSides(stack: BenchStack): Side[] {
   const choice = process.env.BENCH_THROUGHPUT_LIKE_AGENT;
   if (!choice) return [];
   const parts: LikeAnAgentParts = { events: choice !== 'bytes', bytes: choice !== 'events' };
-  const what = parts.events && parts.bytes ? "events and payload sizes" : parts.events ? 'events' : 'payload sizes';
+  const what = parts.events && parts.bytes ? 'events and payload sizes' : parts.events ? 'events' : 'payload sizes';
   return [{ name: `bare workflows with an agent run's ${what}`, runOne: (on) => bareLikeAnAgentRun(on, parts), stack, batches: [] }];
 }
 
