@@ -72,10 +72,17 @@ export function defaultReadyTimeoutMs(freshDatabase: boolean): number {
  * and activity tasks to matching) at most 20 times a second by default: once a burst is used up,
  * every workflow task of every run waits for the next read, up to 50 ms. 200 reads a second take
  * that wait off each step (a 10-step agent run: 1033 ms capped, 727 ms lifted, same throughput).
+ *
+ * A deleted execution (`thread delete`, `memory forget`) goes only once its shard's transfer queue
+ * has recorded its close task as done, and the queue records that every 30 s by default; the
+ * delete task retries with a growing backoff (3 s, then ×1.5), so a delete could take 30 to 100 s
+ * and more under load. Recording it every second, one small write a second for the dev server's
+ * single shard, lets a delete finish within seconds.
  */
 export const DEFAULT_DYNAMIC_CONFIG: Record<string, unknown> = {
   'system.enableActivityEagerExecution': true,
   'history.transferProcessorMaxPollRPS': 200,
+  'history.transferProcessorUpdateAckInterval': '1s',
 };
 
 /**
