@@ -104,10 +104,13 @@ export const DEFAULT_SQLITE_PRAGMAS: Readonly<Record<string, string>> = {
  * another process before the server listens on it: the server then exits at once. A start on
  * fresh ports is the fix; a port the caller chose is its own and is never retried.
  */
-export const PICKED_PORT_STARTS = 3;
+const PICKED_PORT_STARTS = 3;
 
 /** A server process that exited before it served: a port it was given or picked was taken, or it could not start at all. */
 class ExitedBeforeServing extends Error {}
+
+const exitedBeforeServing = (exitCode: number | null, address: string) =>
+  new ExitedBeforeServing(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const cliPath = options.cliPath ?? (await findOrBuildTemporalCli({ log: options.log }));
@@ -224,7 +227,7 @@ async function waitUntilServing(
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (exitCode !== undefined) {
-      throw new ExitedBeforeServing(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
+      throw exitedBeforeServing(exitCode, address);
     }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
@@ -241,7 +244,7 @@ async function waitUntilServing(
   }
   // The server may have exited while the last attempt ran.
   await new Promise((resolve) => setImmediate(resolve));
-  if (exitCode !== undefined) throw new ExitedBeforeServing(`temporal server start-dev exited with code ${exitCode} before serving on ${address} (is the port taken?)`);
+  if (exitCode !== undefined) throw exitedBeforeServing(exitCode, address);
   throw new Error(`Temporal dev server did not serve on ${address} within ${timeoutMs} ms: ${String(lastError)}`);
 }
 
