@@ -7,7 +7,7 @@ import { AgentClient } from '../src/client/agent-client';
 import type { ThreadHandle } from '../src/client/thread-handle';
 import { startWorkerProcess, type WorkerProcess } from '../test/support/worker-process';
 import { rssOf } from './approval-latency';
-import { mib, type BenchStack } from './bench-stack';
+import { median, mib, type BenchStack } from './bench-stack';
 import { defaultCacheSize, inPool } from './parked-scale';
 
 /** One worker process of a measurement: its client, and the health file that reports its workflow cache. */
@@ -62,8 +62,8 @@ async function settledMemory(worker: ParkingWorker): Promise<{ rss: number; heap
     rss.push(rssOf(worker.process.child.pid!));
     if (existsSync(worker.memoryFile)) heapUsed.push((JSON.parse(readFileSync(worker.memoryFile, 'utf8')) as { heapUsed: number }).heapUsed);
   }
-  const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-  return { rss: middle(rss), heapUsed: middle(heapUsed) };
+  // No memory file (a worker without parking-tools): heapUsed has no reads and its median is NaN.
+  return { rss: median(rss), heapUsed: median(heapUsed) };
 }
 
 /** Workflows in the worker's cache, from its health file (written every 5 s). */
