@@ -107,13 +107,19 @@ async function bareLikeAnAgentRun(stack: BenchStack, parts: LikeAnAgentParts): P
 /**
  * BENCH_THROUGHPUT_LIKE_AGENT: `1` adds a side of bare workflows with an agent run's events (patch
  * markers, search attributes) and payload sizes; `events` or `bytes` adds that part alone.
+ * BENCH_THROUGHPUT_ONE_MARKER=1 adds the same side again with one patch marker in place of three.
  */
 function likeAgentSides(stack: BenchStack): Side[] {
   const choice = process.env.BENCH_THROUGHPUT_LIKE_AGENT;
   if (!choice) return [];
   const parts: LikeAnAgentParts = { events: choice !== 'bytes', bytes: choice !== 'events' };
   const what = parts.events && parts.bytes ? 'events and payload sizes' : parts.events ? 'events' : 'payload sizes';
-  return [{ name: `bare workflows with an agent run's ${what}`, runOne: (on) => bareLikeAnAgentRun(on, parts), stack, batches: [] }];
+  const sides: Side[] = [{ name: `bare workflows with an agent run's ${what}`, runOne: (on) => bareLikeAnAgentRun(on, parts), stack, batches: [] }];
+  // BENCH_THROUGHPUT_ONE_MARKER=1: the same with one patch marker in place of three (a marker per release, not per change).
+  if (parts.events && process.env.BENCH_THROUGHPUT_ONE_MARKER === '1') {
+    sides.push({ name: `the same with one patch marker`, runOne: (on) => bareLikeAnAgentRun(on, { ...parts, oneMarker: true }), stack, batches: [] });
+  }
+  return sides;
 }
 
 /** Nearest-rank percentile. */
@@ -188,6 +194,7 @@ export async function measureThroughput(stack: BenchStack, folder: string, round
     for (const side of [agent, bare, ...older, ...likeAgent]) console.log(`    ${describeSide(side, size)}`);
     console.log(`    ratio agent / bare time: ${roundRatio(agent, bare)}`);
     if (likeAgent[0]) console.log(`    ratio ${likeAgent[0].name} / bare time: ${roundRatio(likeAgent[0], bare)}; agent / that: ${roundRatio(agent, likeAgent[0])}`);
+    if (likeAgent[1]) console.log(`    ratio one patch marker / three: ${roundRatio(likeAgent[1], likeAgent[0]!)}`);
     if (older[0]) console.log(`    ratio agent / baseline-code agent time: ${roundRatio(agent, older[0])}; older code / bare: ${roundRatio(older[0], bare)}`);
   }
   if (process.env.BENCH_THROUGHPUT_JOURNAL === '1') await measureJournalModes(stack, folder, rounds);

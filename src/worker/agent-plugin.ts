@@ -24,7 +24,8 @@ import { HookRunner } from '../hooks/hook-runner';
 import { HookDefinitionError } from '../protocol/errors';
 import { defaultModelRegistry } from './default-models';
 import { assertSupportedTemporal } from './temporal-versions';
-import { agentPreloadModules, agentWorkflowsPath, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
+import { compileSourcesForTheBuildTarget, type WebpackConfig } from './source-bundle-target';
+import { agentPreloadModules, agentWorkflowsPath, bundlesAgentSources, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
 
 /** How often (at most) live heartbeat details reach the server, in ms (streamed text, progress). */
 const DEFAULT_LIVE_UPDATE_MS = 250;
@@ -185,8 +186,12 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
    */
   configureBundler(options: BundleOptions): BundleOptions {
     const preloadModules = agentPreloadModules(options.preloadModules);
-    if (path.resolve(options.workflowsPath) === agentWorkflowsPath()) return { ...options, preloadModules };
     const appHook = options.webpackConfigHook;
+    // From this repository's sources only (an installed package's workflows are compiled already).
+    const sourceTarget = bundlesAgentSources() ? compileSourcesForTheBuildTarget : (config: WebpackConfig) => config;
+    if (path.resolve(options.workflowsPath) === agentWorkflowsPath()) {
+      return { ...options, preloadModules, webpackConfigHook: (config) => (appHook ? appHook(sourceTarget(config)) : sourceTarget(config)) };
+    }
     return {
       ...options,
       preloadModules,
@@ -194,7 +199,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       // The combined entry lives in a temp folder with no node_modules above it: let webpack find
       // the SDK (and the app's packages) where this app has them.
       webpackConfigHook: (config) => {
-        const withModules = { ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), appNodeModules()] } };
+        const withModules = sourceTarget({ ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), appNodeModules()] } });
         return appHook ? appHook(withModules) : withModules;
       },
     };

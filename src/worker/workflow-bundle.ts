@@ -16,6 +16,11 @@ export function agentWorkflowsPath(): string {
   return require.resolve('../workflows');
 }
 
+/** Whether the agent workflows are this repository's TypeScript sources (tests, the demo, the bench), not the package's compiled code. */
+export function bundlesAgentSources(): boolean {
+  return agentWorkflowsPath().endsWith('.ts');
+}
+
 /** Made by `npm run build` next to the compiled code; absent when running from the sources. */
 const PREBUILT_BUNDLE = path.resolve(__dirname, '..', 'workflow-bundle.js');
 const PREBUILT_BUNDLE_INFO = path.resolve(__dirname, '..', 'workflow-bundle.json');

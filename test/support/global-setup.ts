@@ -5,6 +5,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer, type DevServer } from '../../src/devserver/dev-server';
 import { agentPreloadModules, agentWorkflowsPath } from '../../src/worker/workflow-bundle';
+import { compileSourcesForTheBuildTarget } from '../../src/worker/source-bundle-target';
 import { startTestRunGuard } from './test-run-guard';
 
 /**
@@ -25,6 +26,8 @@ export default async function globalSetup(): Promise<void> {
     workflowsPath: agentWorkflowsPath(),
     // As every worker's bundle: the agent's modules shared by all workflows of a worker thread.
     preloadModules: agentPreloadModules(),
+    // As the plugin does for the sources: the language level of the package's compiled code.
+    webpackConfigHook: compileSourcesForTheBuildTarget,
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
   });
   const bundlePath = path.join(scratch, 'workflow-bundle.js');
