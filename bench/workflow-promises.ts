@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { agentPreloadModules, agentWorkflowsPath } from '../src/worker/workflow-bundle';
-import { compileSourcesForTheBuildTarget } from '../src/worker/source-bundle-target';
+import { AgentPlugin } from '../src/worker/agent-plugin';
+import { agentWorkflowsPath } from '../src/worker/workflow-bundle';
 import type { bareSteps } from './baseline/bare-steps';
 import { median, type BenchStack } from './bench-stack';
 import { THROUGHPUT_STEPS } from './throughput';
@@ -65,7 +65,7 @@ export async function measureWorkflowPromises(stack: BenchStack): Promise<void> 
   await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: stack.baselineTaskQueue, workflowId: bareId, args: [THROUGHPUT_STEPS * 2 - 1] });
   const bareHistory = await stack.agents.temporal.workflow.getHandle(bareId).fetchHistory();
 
-  const agentCode = (await bundleWorkflowCode({ workflowsPath: agentWorkflowsPath(), preloadModules: agentPreloadModules(), webpackConfigHook: compileSourcesForTheBuildTarget, logger: QUIET_LOGGER })).code;
+  const agentCode = (await bundleWorkflowCode({ workflowsPath: agentWorkflowsPath(), plugins: [new AgentPlugin()], logger: QUIET_LOGGER })).code;
   const bareCode = (await bundleWorkflowCode({ workflowsPath: require.resolve('./baseline'), logger: QUIET_LOGGER })).code;
   const agent = await countPromises(agentCode, agentHistory);
   const bare = await countPromises(bareCode, bareHistory);

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bundleWorkflowCode, Worker, type ReplayResult } from '@temporalio/worker';
 import { startAgentTelemetry, type AgentTelemetrySetup } from '../src/telemetry/agent-telemetry-setup';
-import { agentPreloadModules, agentWorkflowsPath } from '../src/worker/workflow-bundle';
-import { compileSourcesForTheBuildTarget } from '../src/worker/source-bundle-target';
+import { AgentPlugin } from '../src/worker/agent-plugin';
+import { agentWorkflowsPath } from '../src/worker/workflow-bundle';
 import { corpusFiles, readCorpusHistory, workflowIdOf, workflowTypeOf } from './support/history-corpus';
 import { startCollector, type Collector } from './support/otel-collector';
 import { AGENT_WORKFLOW_TYPES } from './support/user-workflow-bundle';
@@ -17,7 +17,7 @@ beforeAll(async () => {
   collector = await startCollector();
   telemetry = await startAgentTelemetry({ tracesEndpoint: `${collector.endpoint}/v1/traces`, spanExportDelayMs: 50 });
   // The bundle a tracing worker makes: the agent workflows with the tracing workflow interceptors.
-  const { code } = await bundleWorkflowCode({ workflowsPath: agentWorkflowsPath(), workflowInterceptorModules: telemetry.workflowInterceptorModules, preloadModules: agentPreloadModules(), webpackConfigHook: compileSourcesForTheBuildTarget });
+  const { code } = await bundleWorkflowCode({ workflowsPath: agentWorkflowsPath(), workflowInterceptorModules: telemetry.workflowInterceptorModules, plugins: [new AgentPlugin()] });
   const histories = files.map((file) => {
     const history = readCorpusHistory(file);
     return { workflowId: workflowIdOf(history) ?? file, history };

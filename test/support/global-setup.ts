@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer, type DevServer } from '../../src/devserver/dev-server';
-import { agentPreloadModules, agentWorkflowsPath } from '../../src/worker/workflow-bundle';
-import { compileSourcesForTheBuildTarget } from '../../src/worker/source-bundle-target';
+import { AgentPlugin } from '../../src/worker/agent-plugin';
+import { agentWorkflowsPath } from '../../src/worker/workflow-bundle';
 import { startTestRunGuard } from './test-run-guard';
 
 /**
@@ -24,10 +24,9 @@ export default async function globalSetup(): Promise<void> {
   }
   const { code } = await bundleWorkflowCode({
     workflowsPath: agentWorkflowsPath(),
-    // As every worker's bundle: the agent's modules shared by all workflows of a worker thread.
-    preloadModules: agentPreloadModules(),
-    // As the plugin does for the sources: the language level of the package's compiled code.
-    webpackConfigHook: compileSourcesForTheBuildTarget,
+    // As every worker's bundle: the plugin shares the agent's modules by all workflows of a worker
+    // thread, and compiles the sources for the build's language level.
+    plugins: [new AgentPlugin()],
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
   });
   const bundlePath = path.join(scratch, 'workflow-bundle.js');
