@@ -185,23 +185,21 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
    * their modules once per worker thread instead of once per workflow (see `agentPreloadModules`).
    */
   configureBundler(options: BundleOptions): BundleOptions {
-    const preloadModules = agentPreloadModules(options.preloadModules);
     const appHook = options.webpackConfigHook;
     // From this repository's sources only (an installed package's workflows are compiled already).
     const sourceTarget = bundlesAgentSources() ? compileSourcesForTheBuildTarget : (config: WebpackConfig) => config;
-    if (path.resolve(options.workflowsPath) === agentWorkflowsPath()) {
-      return { ...options, preloadModules, webpackConfigHook: (config) => (appHook ? appHook(sourceTarget(config)) : sourceTarget(config)) };
-    }
+    const agentsOnly = path.resolve(options.workflowsPath) === agentWorkflowsPath();
+    // The combined entry lives in a temp folder with no node_modules above it: let webpack find
+    // the SDK (and the app's packages) where this app has them.
+    const ours = agentsOnly
+      ? sourceTarget
+      : (config: WebpackConfig) => sourceTarget({ ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), appNodeModules()] } });
     return {
       ...options,
-      preloadModules,
-      workflowsPath: combinedWorkflowsEntry(options.workflowsPath),
-      // The combined entry lives in a temp folder with no node_modules above it: let webpack find
-      // the SDK (and the app's packages) where this app has them.
-      webpackConfigHook: (config) => {
-        const withModules = sourceTarget({ ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), appNodeModules()] } });
-        return appHook ? appHook(withModules) : withModules;
-      },
+      preloadModules: agentPreloadModules(options.preloadModules),
+      workflowsPath: agentsOnly ? options.workflowsPath : combinedWorkflowsEntry(options.workflowsPath),
+      // The app's own hook runs last, on our settings, so it can change them.
+      webpackConfigHook: (config) => (appHook ? appHook(ours(config)) : ours(config)),
     };
   }
 
