@@ -83,7 +83,7 @@ async function setCommit(postgres: PostgresClient, setting: SynchronousCommit): 
 /**
  * `runs` concurrent 10-step runs (scripted model, a no-op tool) per batch, on: the dev server of
  * the bench stack (SQLite, WAL with synchronous=NORMAL), and the cluster of `npm run test:cluster`
- * (the Temporal server 1.29.1 on PostgreSQL, deploy/temporal/postgresql.yaml; NUM_HISTORY_SHARDS,
+ * (the Temporal server 1.32.2 on PostgreSQL, deploy/temporal/postgresql.yaml; NUM_HISTORY_SHARDS,
  * default 4) with `synchronous_commit` on and off (BENCH_CLUSTER_COMMITS), once per cluster variant
  * (BENCH_CLUSTER_VARIANTS: dynamic config, PostgreSQL settings, the server's environment) and SQL
  * driver (BENCH_CLUSTER_PLUGINS); the server restarts between those blocks, and each block has

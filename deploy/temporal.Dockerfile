@@ -3,7 +3,7 @@
 # official library images are used (pins and their sources: deploy/images.json).
 # The first build compiles for ~10 minutes on 2 cores; later builds reuse the layer.
 FROM golang:1.26-bookworm AS build
-ARG TEMPORAL_SERVER_VERSION=v1.29.1
+ARG TEMPORAL_SERVER_VERSION=v1.32.2
 # CGO off: static binaries that run on any slim base.
 RUN CGO_ENABLED=0 go install \
       go.temporal.io/server/cmd/server@${TEMPORAL_SERVER_VERSION} \

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { formatSeconds, goInstall, progressLine, readBuildRecord, writeBuildRecord, type BuildRecord } from '../src/devserver/go-build';
+import { TEMPORAL_BUILD_NAME } from '../src/devserver/temporal-build-module';
 import { findOrBuildTemporalCli, findTemporalCli, temporalCliCandidates } from '../src/devserver/temporal-cli';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'temporal-cli-'));
@@ -22,9 +23,9 @@ async function machineWithCli(place: (home: string) => string): Promise<{ home: 
 }
 
 describe('finding a Temporal CLI the machine already has', () => {
-  it('looks in .temporal-bin, then the installer’s ~/.temporalio/bin, then Go’s bin folder', () => {
+  it('looks in .temporal-bin (a folder named for the versions it builds), then the installer’s ~/.temporalio/bin, then Go’s bin folder', () => {
     const paths = (environment: NodeJS.ProcessEnv) => temporalCliCandidates(environment, '/work/app/.temporal-bin').map((candidate) => candidate.path);
-    expect(paths({ HOME: '/home/ada' })).toEqual(['/work/app/.temporal-bin/temporal', '/home/ada/.temporalio/bin/temporal', '/home/ada/go/bin/temporal']);
+    expect(paths({ HOME: '/home/ada' })).toEqual([`/work/app/.temporal-bin/${TEMPORAL_BUILD_NAME}/temporal`, '/home/ada/.temporalio/bin/temporal', '/home/ada/go/bin/temporal']);
     expect(paths({ HOME: '/home/ada', GOPATH: `/opt/go${path.delimiter}/other` })).toContain('/opt/go/bin/temporal');
     expect(paths({ HOME: '/home/ada', GOPATH: '/opt/go', GOBIN: '/opt/gobin' })).toContain('/opt/gobin/temporal');
   });

@@ -58,14 +58,14 @@ export async function goInstall(
   module: string | string[],
   binDir: string,
   log: (line: string) => void,
-  progress?: GoProgress & { /** Run go here (a local module's packages). */ cwd?: string },
+  progress?: GoProgress & { /** Run go here (a local module's packages). */ cwd?: string; /** Added to go's environment. */ env?: NodeJS.ProcessEnv },
 ): Promise<BuildRecord> {
   const packages = Array.isArray(module) ? module : [module];
   mkdirSync(binDir, { recursive: true });
   const staging = mkdtempSync(path.join(binDir, '.go-install-'));
   try {
     const started = Date.now();
-    const { packages: compiled } = await runGo(['install', '-v', ...packages], { cwd: progress?.cwd, env: { GOBIN: staging } }, log, progress);
+    const { packages: compiled } = await runGo(['install', '-v', ...packages], { cwd: progress?.cwd, env: { ...progress?.env, GOBIN: staging } }, log, progress);
     for (const binary of readdirSync(staging)) renameSync(path.join(staging, binary), path.join(binDir, binary));
     return { built: packages.join(' '), seconds: Math.round((Date.now() - started) / 100) / 10, packages: compiled, at: new Date().toISOString() };
   } finally {

@@ -1,12 +1,13 @@
 // Finds a Temporal CLI (which bundles the real dev server) the machine already has, or builds one from its Go module once, saying how long that takes.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatSeconds, goInstall, readBuildRecord, writeBuildRecord } from './go-build';
+import { BUILD_MODULE_GO_ENV, TEMPORAL_BUILD_NAME, TEMPORAL_CLI_VERSION, TEMPORAL_SERVER_VERSION, writeTemporalBuildModule } from './temporal-build-module';
 
-/** The last CLI tag whose go.mod has no replace directive, so `go install` can build it. */
-export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+/** The CLI's package, built in the module of temporal-build-module.ts. */
+const CLI_PACKAGE = 'github.com/temporalio/cli/cmd/temporal';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const LOCAL_BIN_DIR = path.join(PROJECT_ROOT, '.temporal-bin');
@@ -18,7 +19,7 @@ export interface FindCliOptions {
   ignorePath?: boolean;
   /** Where TEMPORAL_CLI, HOME, GOBIN and GOPATH are read. Default: `process.env`. */
   environment?: NodeJS.ProcessEnv;
-  /** Where a build goes and is looked for first. Default: `.temporal-bin/` of this project. */
+  /** Where builds go (each in a folder named for its versions) and are looked for first. Default: `.temporal-bin/` of this project. */
   localBinDir?: string;
 }
 
@@ -39,7 +40,7 @@ export function temporalCliCandidates(environment: NodeJS.ProcessEnv = process.e
   const home = environment.HOME ?? os.homedir();
   const goBin = environment.GOBIN || path.join(environment.GOPATH?.split(path.delimiter)[0] || path.join(home, 'go'), 'bin');
   return [
-    { path: path.join(localBinDir, 'temporal'), source: `${localBinDir} (built here earlier)` },
+    { path: builtCliPath(localBinDir), source: `${localBinDir} (built here earlier)` },
     { path: path.join(home, '.temporalio', 'bin', 'temporal'), source: 'the Temporal installer’s ~/.temporalio/bin' },
     { path: path.join(goBin, 'temporal'), source: `Go's bin folder ${goBin}` },
   ];
@@ -88,18 +89,30 @@ export async function findOrBuildTemporalCli(options: FindCliOptions = {}): Prom
         'Install the Temporal CLI (https://docs.temporal.io/cli), or Go, or set TEMPORAL_ADDRESS to use an existing cluster.',
     );
   }
-  mkdirSync(binDir, { recursive: true });
-  const built = path.join(binDir, 'temporal');
+  const built = builtCliPath(binDir);
+  mkdirSync(path.dirname(built), { recursive: true });
   const lastBuild = readBuildRecord(built);
   const expectation = lastBuild
     ? `the last build here took ${formatSeconds(lastBuild.seconds)}`
     : 'a few minutes the first time: go downloads the modules, then compiles about a thousand packages';
-  log(`Building the Temporal CLI from ${TEMPORAL_CLI_MODULE} into ${binDir} (${expectation}). Any Temporal CLI on PATH or in TEMPORAL_CLI would be used instead.`);
-  const record = await goInstall(TEMPORAL_CLI_MODULE, binDir, log, { label: 'the Temporal CLI', lastBuild });
-  if (!existsSync(built)) throw new Error(`go install finished but ${built} does not exist`);
-  writeBuildRecord(built, record);
-  log(`Temporal CLI built in ${formatSeconds(record.seconds)} (${record.packages} packages compiled): ${built}`);
+  const what = `the Temporal CLI ${TEMPORAL_CLI_VERSION} with server ${TEMPORAL_SERVER_VERSION}`;
+  log(`Building ${what} into ${path.dirname(built)} (${expectation}). Any Temporal CLI on PATH or in TEMPORAL_CLI would be used instead.`);
+  const module = mkdtempSync(path.join(os.tmpdir(), 'temporal-cli-build-'));
+  try {
+    await writeTemporalBuildModule(module, log);
+    const record = await goInstall(CLI_PACKAGE, path.dirname(built), log, { label: 'the Temporal CLI', lastBuild, cwd: module, env: BUILD_MODULE_GO_ENV });
+    if (!existsSync(built)) throw new Error(`go install finished but ${built} does not exist`);
+    writeBuildRecord(built, { ...record, built: TEMPORAL_BUILD_NAME });
+    log(`Temporal CLI built in ${formatSeconds(record.seconds)} (${record.packages} packages compiled): ${built}`);
+  } finally {
+    rmSync(module, { recursive: true, force: true });
+  }
   return built;
+}
+
+/** Where this project's build of the CLI goes: a folder named for the CLI and server versions, so a build of other versions is never taken for it. */
+export function builtCliPath(localBinDir = LOCAL_BIN_DIR): string {
+  return path.join(localBinDir, TEMPORAL_BUILD_NAME, 'temporal');
 }
 
 export function findOnPath(command: string): string | null {

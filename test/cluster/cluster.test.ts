@@ -13,9 +13,9 @@ import { executionsOf, problems, settle, startRuns, unfinishedCalls, type RunPla
 import { Cluster, NAMESPACE, RETENTION_HOURS } from './cluster';
 
 /**
- * The runtime on a real Temporal cluster: the Temporal server 1.29.1 (built with the Temporal CLI
- * 1.5.1's dependency versions, see server-binaries.ts; the compose image `go install`s it with its
- * own go.mod: both are real builds of 1.29.1) on PostgreSQL with SQL visibility and the project's
+ * The runtime on a real Temporal cluster: the Temporal server 1.32.2 (built with the Temporal CLI
+ * build's dependency versions, see server-binaries.ts; the compose image `go install`s it with its
+ * own go.mod: both are real builds of 1.32.2) on PostgreSQL with SQL visibility and the project's
  * dynamic config, set up as docs/deployment.md says, and two worker processes. Concurrent runs, an
  * approval found through visibility, a worker SIGKILLed mid-run, and the server stopped (SIGTERM,
  * then SIGKILL) mid-run: no run is lost.
@@ -78,7 +78,7 @@ async function timeRuns(client: AgentClient, plan: RunPlan, count: number): Prom
   return { ms: Date.now() - started, runs };
 }
 
-describe('the runtime on a Temporal cluster (server 1.29.1, PostgreSQL, two workers)', () => {
+describe('the runtime on a Temporal cluster (server 1.32.2, PostgreSQL, two workers)', () => {
   it('has the namespace with its stated retention and the search attributes the setup step registered', async () => {
     const described = await connection!.workflowService.describeNamespace({ namespace: NAMESPACE });
     expect(Number(described.config?.workflowExecutionRetentionTtl?.seconds)).toBe(RETENTION_HOURS * 3_600);

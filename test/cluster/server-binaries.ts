@@ -1,27 +1,24 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runGo } from '../../src/devserver/go-build';
-import { findOnPath, LOCAL_BIN_DIR, TEMPORAL_CLI_MODULE } from '../../src/devserver/temporal-cli';
+import { findOnPath, LOCAL_BIN_DIR } from '../../src/devserver/temporal-cli';
+import { BUILD_MODULE_GO_ENV, TEMPORAL_BUILD_NAME, TEMPORAL_SERVER_VERSION, writeTemporalBuildModule } from '../../src/devserver/temporal-build-module';
 
 /**
  * The real Temporal server and its SQL schema tool, built once into a versioned folder of
- * .temporal-bin/ (like the Temporal CLI). 1.29.1 is the server the CLI we build (v1.5.1) embeds.
+ * .temporal-bin/ (like the Temporal CLI), at the server release the CLI we build embeds
+ * (src/devserver/temporal-build-module.ts).
  *
- * Why not `go install go.temporal.io/server/cmd/server@v1.29.1`: that resolves the server's own
- * go.mod, which pins ~53 modules at versions other than the CLI's build list, so almost every
- * package compiles anew (4–10 minutes on CI's 2 cores). Instead a throwaway module requires both the
- * CLI and the server at those exact versions; since the CLI requires server v1.29.1, minimal version
- * selection gives exactly the CLI's build list, so the build reuses the packages compiled for the
- * CLI (seconds once the CLI is built). Same server code; dependency versions as the CLI's embedded
- * dev server. (The compose image `go install`s the server with its own go.mod: both are real builds
- * of server v1.29.1.)
+ * Why not `go install go.temporal.io/server/cmd/server@<version>`: that resolves the server's own
+ * go.mod, whose build list differs from the CLI's, so almost every package compiles anew (4–10
+ * minutes on CI's 2 cores). Built in the CLI's build module instead, minimal version selection
+ * gives exactly the CLI's build list, so the build reuses the packages compiled for the CLI
+ * (seconds once the CLI is built). Same server code; dependency versions as the embedded dev
+ * server. (The compose image `go install`s the server with its own go.mod: both are real builds.)
  */
-export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
-const SERVER_MODULE = 'go.temporal.io/server';
-const [CLI_PACKAGE, CLI_VERSION] = TEMPORAL_CLI_MODULE.split('@');
-const CLI_MODULE = CLI_PACKAGE.replace(/\/cmd\/temporal$/, '');
-const PACKAGES = ['cmd/server', 'cmd/tools/sql'].map((pkg) => `${SERVER_MODULE}/${pkg}`);
+export { TEMPORAL_SERVER_VERSION };
+const PACKAGES = ['cmd/server', 'cmd/tools/sql'].map((pkg) => `go.temporal.io/server/${pkg}`);
 
 export interface ServerBinaries {
   /** `temporal-server` (go build names it after its package: `server`). */
@@ -32,7 +29,7 @@ export interface ServerBinaries {
 
 /** The folder the two binaries are built into (named for both versions, which fix the build); TEMPORAL_SERVER_BIN_DIR names one built elsewhere. */
 export function serverBinDir(): string {
-  return process.env.TEMPORAL_SERVER_BIN_DIR ?? path.join(LOCAL_BIN_DIR, `temporal-server-${TEMPORAL_SERVER_VERSION}-cli-${CLI_VERSION}`);
+  return process.env.TEMPORAL_SERVER_BIN_DIR ?? path.join(LOCAL_BIN_DIR, `temporal-server-${TEMPORAL_BUILD_NAME}`);
 }
 
 /** Both binaries when they are there, else null. */
@@ -47,7 +44,7 @@ export async function findOrBuildServerBinaries(log: (line: string) => void = ()
   const found = locateServerBinaries();
   if (found) return found;
   if (!findOnPath('go')) throw new Error(`No Temporal server in ${serverBinDir()} and no Go toolchain to build ${PACKAGES.join(' ')}.`);
-  log(`Building the Temporal server and temporal-sql-tool ${TEMPORAL_SERVER_VERSION} (with the CLI ${CLI_VERSION}'s dependencies) into ${serverBinDir()}...`);
+  log(`Building the Temporal server and temporal-sql-tool ${TEMPORAL_SERVER_VERSION} (with the Temporal CLI build's dependencies) into ${serverBinDir()}...`);
   const started = Date.now();
   await buildInto(serverBinDir(), log);
   const built = locateServerBinaries();
@@ -65,14 +62,8 @@ async function buildInto(binDir: string, log: (line: string) => void): Promise<v
   const module = mkdtempSync(path.join(os.tmpdir(), 'temporal-server-build-'));
   const staging = mkdtempSync(path.join(binDir, '.go-build-'));
   try {
-    // No import of the CLI, so no `go mod tidy` (it would drop the CLI's requirement): -mod=mod lets
-    // go build fill go.sum from the module proxy while keeping go.mod's two requirements.
-    writeFileSync(
-      path.join(module, 'go.mod'),
-      `module durable-agents/temporal-server-build\n\ngo 1.25.0\n\nrequire (\n\t${CLI_MODULE} ${CLI_VERSION}\n\t${SERVER_MODULE} ${TEMPORAL_SERVER_VERSION}\n)\n`,
-    );
-    const env = { GOFLAGS: `${process.env.GOFLAGS ?? ''} -mod=mod`.trim() };
-    await runGo(['build', '-o', `${staging}${path.sep}`, ...PACKAGES], { cwd: module, env }, log);
+    await writeTemporalBuildModule(module, log);
+    await runGo(['build', '-o', `${staging}${path.sep}`, ...PACKAGES], { cwd: module, env: BUILD_MODULE_GO_ENV }, log);
     for (const binary of readdirSync(staging)) renameSync(path.join(staging, binary), path.join(binDir, binary));
   } finally {
     rmSync(staging, { recursive: true, force: true });
