@@ -11,8 +11,13 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('where a Temporal CLI is looked for', () => {
   it('looks in .temporal-bin, then the installer’s ~/.temporalio/bin, then Go’s bin folder', () => {
-    const paths = (environment: NodeJS.ProcessEnv) => temporalCliCandidates(environment, '/work/app/.temporal-bin').map((candidate) => candidate.path);
-    expect(paths({ HOME: '/home/ada' })).toEqual(['/work/app/.temporal-bin/temporal', '/home/ada/.temporalio/bin/temporal', '/home/ada/go/bin/temporal']);
+    const paths = (environment: NodeJS.ProcessEnv) =>
+      temporalCliCandidates(environment, '/work/app/.temporal-bin').map((candidate) => candidate.path);
+    expect(paths({ HOME: '/home/ada' })).toEqual([
+      '/work/app/.temporal-bin/temporal',
+      '/home/ada/.temporalio/bin/temporal',
+      '/home/ada/go/bin/temporal',
+    ]);
     expect(paths({ HOME: '/home/ada', GOPATH: `/opt/go${path.delimiter}/other` })).toContain('/opt/go/bin/temporal');
     expect(paths({ HOME: '/home/ada', GOPATH: '/opt/go', GOBIN: '/opt/gobin' })).toContain('/opt/gobin/temporal');
   });
@@ -27,10 +32,17 @@ describe('the record of a Go build', () => {
   it('keeps what a build took next to its binary', () => {
     const binary = path.join(folder, 'temporal');
     expect(readBuildRecord(binary)).toBeNull();
-    const record: BuildRecord = { built: 'github.com/temporalio/cli/cmd/temporal@v1.5.1', seconds: 212.4, packages: 1187, at: '2026-01-01T00:00:00.000Z' };
+    const record: BuildRecord = {
+      built: 'github.com/temporalio/cli/cmd/temporal@v1.5.1',
+      seconds: 212.4,
+      packages: 1187,
+      at: '2026-01-01T00:00:00.000Z',
+    };
     writeBuildRecord(binary, record);
     expect(readBuildRecord(binary)).toEqual(record);
-    expect(progressLine('the Temporal CLI', 75_000, 402, record)).toBe('  ...building the Temporal CLI: 1 m 15 s so far, 402 packages compiled (the last build here: 3 m 32 s, 1187 packages)');
+    expect(progressLine('the Temporal CLI', 75_000, 402, record)).toBe(
+      '  ...building the Temporal CLI: 1 m 15 s so far, 402 packages compiled (the last build here: 3 m 32 s, 1187 packages)',
+    );
     expect([formatSeconds(9.6), formatSeconds(60), formatSeconds(3725)]).toEqual(['10 s', '1 m 00 s', '62 m 05 s']);
   });
 });
