@@ -1,7 +1,9 @@
 // ESLint: type-aware rules for promises everywhere, and the Temporal samples' rule that workflow
-// code (the deterministic sandbox) imports no Node modules.
+// code (the deterministic sandbox) imports no Node modules. Layout is Prettier's (npm run format):
+// eslint-config-prettier, last, turns off the rules that would argue with it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.temporal-bin/**', '.temporal-data/**', 'test/histories/**', 'test/consumer-template/**', 'test/process-cleanup-fixture/*.js', '*.js', '*.mjs'] },
@@ -41,4 +43,5 @@ export default tseslint.config(
       ],
     },
   },
+  prettier,
 );

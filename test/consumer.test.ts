@@ -22,6 +22,7 @@ import {
   type RunningProcess,
 } from './support/consumer-project';
 import { startPaymentService, writeSnippetProject, type PaymentService } from './support/doc-snippet-project';
+import type { DocSnippet } from './support/doc-snippets';
 import { openAiStream, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 
 /**
@@ -43,6 +44,13 @@ let snippetWorker: RunningProcess | undefined;
 let provider: FakeProviderServer | undefined;
 let payments: PaymentService | undefined;
 const timings: Record<string, number> = {};
+/** The project's compiles, started together once it is installed (tsc is single-threaded; they are independent). */
+let compiles: { esm: Promise<CommandResult>; declarations: Promise<CommandResult>; commonJs: Promise<CommandResult>; snippets: Promise<SnippetCompile> };
+
+interface SnippetCompile {
+  snippets: DocSnippet[];
+  compile: CommandResult;
+}
 const temporal = { TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? 'default' };
 
 function inProject(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<CommandResult> {
@@ -54,20 +62,43 @@ describe('a new project that installs the packed package', () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-agents-consumer-'));
     const packs = path.join(scratch, 'packs');
     mkdirSync(packs);
-    const { tarball, result: pack } = await packRepository(packs);
-    timings.packMs = pack.ms;
-
     project = path.join(scratch, 'project');
     copyTemplate(project);
-    const install = await inProject('npm', [
-      // @temporalio/testing: the dev dependency docs/scripted-model.md's test uses.
-      'install', tarball, ...repoVersions(['typescript', '@types/node', '@temporalio/testing', ...new Set([...PEERS, ...DECLARED_PEERS])]), '--no-audit', '--no-fund', '--prefer-offline',
-    ]);
+    // The package's build (npm pack's prepack) and the install of what the project has besides it
+    // are independent: they run at once, then the tarball joins the installed project.
+    const [packed, peers] = await settleBoth(
+      packRepository(packs),
+      inProject('npm', [
+        // @temporalio/testing: the dev dependency docs/scripted-model.md's test uses.
+        'install', ...repoVersions(['typescript', '@types/node', '@temporalio/testing', ...new Set([...PEERS, ...DECLARED_PEERS])]), '--no-audit', '--no-fund', '--prefer-offline',
+      ]),
+    );
+    timings.packMs = packed.result.ms;
+    timings.peersInstallMs = peers.ms;
+    if (peers.code !== 0) throw new Error(describeCommand('npm install (peers)', peers));
+    const install = await inProject('npm', ['install', packed.tarball, '--no-audit', '--no-fund', '--prefer-offline']);
     timings.installMs = install.ms;
-    if (install.code !== 0) throw new Error(describeCommand('npm install', install));
+    if (install.code !== 0) throw new Error(describeCommand('npm install (tarball)', install));
+
+    const tsc = (args: string[]) => inProject('npx', ['--no', '--', 'tsc', ...args]);
+    const esm = tsc(['-p', 'tsconfig.json']);
+    const declarations = tsc(['-p', 'tsconfig.json', '--noEmit', '--skipLibCheck', 'false']);
+    compiles = {
+      esm,
+      declarations,
+      commonJs: tsc(['-p', 'tsconfig.cjs.json']),
+      // The snippets' project is a folder of this one (its imports resolve from its node_modules),
+      // which tsconfig.json (no "include") would take in: it is written once those two have ended.
+      snippets: Promise.allSettled([esm, declarations]).then(async () => {
+        const snippets = writeSnippetProject(path.join(project, 'docs-snippets'));
+        return { snippets, compile: await tsc(['-p', 'docs-snippets/tsconfig.json']) };
+      }),
+    };
   }, 10 * 60_000);
 
   afterAll(async () => {
+    // A compile still running (a test failed before waiting for it) must end before the folder goes.
+    if (compiles) await Promise.allSettled(Object.values(compiles));
     await worker?.stop();
     await cliWorker?.stop();
     await snippetWorker?.stop();
@@ -118,7 +149,7 @@ describe('a new project that installs the packed package', () => {
   });
 
   it('compiles under the strict defaults of tsc --init (ESM, module nodenext)', async () => {
-    const compile = await inProject('npx', ['--no', '--', 'tsc', '-p', 'tsconfig.json']);
+    const compile = await compiles.esm;
     timings.tscEsmMs = compile.ms;
     expect({ code: compile.code, output: printed(compile) }).toEqual({ code: 0, output: '' });
     for (const file of ['worker.js', 'client.js', 'workflows.js', 'tools.d.ts']) expect(existsSync(path.join(project, 'dist', file))).toBe(true);
@@ -127,7 +158,7 @@ describe('a new project that installs the packed package', () => {
   it('has declarations that type-check under those defaults with skipLibCheck off', async () => {
     // Other packages' declarations (Temporal's, the MCP SDK's) have errors of their own under these
     // settings; only ours are this package's to keep clean.
-    const check = await inProject('npx', ['--no', '--', 'tsc', '-p', 'tsconfig.json', '--noEmit', '--skipLibCheck', 'false']);
+    const check = await compiles.declarations;
     timings.tscDeclarationsMs = check.ms;
     const output = printed(check);
     expect(output).not.toContain('npm error');
@@ -136,7 +167,7 @@ describe('a new project that installs the packed package', () => {
   }, TEST_TIMEOUT_MS);
 
   it('type-checks as a CommonJS project with node10 resolution', async () => {
-    const check = await inProject('npx', ['--no', '--', 'tsc', '-p', 'tsconfig.cjs.json']);
+    const check = await compiles.commonJs;
     timings.tscCommonJsMs = check.ms;
     expect({ code: check.code, output: printed(check) }).toEqual({ code: 0, output: '' });
   }, TEST_TIMEOUT_MS);
@@ -280,9 +311,8 @@ describe('a new project that installs the packed package', () => {
   }, TEST_TIMEOUT_MS);
 
   it('compiles every code block of the README and docs/ as the files of an ES module project (tsc --init defaults)', async () => {
-    const snippets = writeSnippetProject(path.join(project, 'docs-snippets'));
+    const { snippets, compile } = await compiles.snippets;
     expect(snippets.map((snippet) => snippet.file)).toEqual(expect.arrayContaining(['src/tools.ts', 'src/worker.ts', 'src/client.ts', 'src/workflows.ts', 'src/try-offline.ts']));
-    const compile = await inProject('npx', ['--no', '--', 'tsc', '-p', 'docs-snippets/tsconfig.json']);
     timings.tscSnippetsMs = compile.ms;
     expect({ code: compile.code, output: printed(compile) }).toEqual({ code: 0, output: '' });
   }, TEST_TIMEOUT_MS);
@@ -379,3 +409,11 @@ describe('a new project that installs the packed package', () => {
     expect(snippetWorker.child.exitCode).toBe(0);
   }, 2 * TEST_TIMEOUT_MS);
 });
+
+/** Both results once both have settled (neither is left running), or the first failure. */
+async function settleBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}

@@ -6,7 +6,7 @@ import { ModelError } from './model-provider';
  * The AI SDK brands each of its error classes with a registry symbol (`Symbol.for`), and its own
  * `APICallError.isInstance` tests exactly that brand, so that separate copies of the SDK recognise
  * each other's errors. Testing the same brand here classifies an AI SDK failure without loading
- * the SDK: a worker whose models are scripted or custom never loads it (test/lazy-modules.test.ts
+ * the SDK: a worker whose models are scripted or custom never loads it (test/unit/lazy-modules.test.ts
  * checks the brand against the installed SDK's own `isInstance`).
  */
 const API_CALL_ERROR_BRAND = Symbol.for('vercel.ai.error.AI_APICallError');

@@ -10,7 +10,7 @@ import { isSubagentTool } from './subagents';
 /**
  * The agent loop's decisions, pure (no Temporal calls): what follows a model reply, when the
  * budget compacts or stops the run, which handoff of a step wins, where a tool call goes, and
- * when the run continues as new. The workflow modules carry them out; test/loop-decisions.test.ts
+ * when the run continues as new. The workflow modules carry them out; test/unit/loop-decisions.test.ts
  * covers them without a server.
  */
 

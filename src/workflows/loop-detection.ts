@@ -7,7 +7,7 @@ import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { fnv1a64 } from './workflow-ids';
 
 /**
- * The rule (docs/loop-detection.md), free of Temporal calls so test/loop-detection.test.ts covers
+ * The rule (docs/loop-detection.md), free of Temporal calls so test/unit/loop-detection.test.ts covers
  * it without a server:
  * - two calls are the same call when they name the same tool and their executable arguments (the
  *   injected ones left out) have the same canonical JSON (keys sorted at every level);

@@ -1,4 +1,4 @@
-/** A jest run of its own for test/process-cleanup.test.ts: the main suite's guard around fixture tests that leave a process behind. */
+/** A jest run of its own for test/unit/process-cleanup.test.ts: the main suite's guard around fixture tests that leave a process behind. */
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',

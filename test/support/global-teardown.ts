@@ -3,9 +3,17 @@ import { rmSync } from 'node:fs';
 import type { DevServer } from '../../src/devserver/dev-server';
 import { assertNoLeftoverProcesses } from './test-run-guard';
 
+const holder = globalThis as { agentTestServer?: DevServer };
+
+/** The dev server the integration project's global setup started, while it runs. */
+export function runningTestServer(): DevServer | undefined {
+  return holder.agentTestServer;
+}
+
 export default async function globalTeardown(): Promise<void> {
   try {
-    await (globalThis as { agentTestServer?: DevServer }).agentTestServer?.stop();
+    await holder.agentTestServer?.stop();
+    delete holder.agentTestServer;
   } finally {
     try {
       await assertNoLeftoverProcesses();

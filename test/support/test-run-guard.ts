@@ -10,6 +10,10 @@ import { describeProcesses, processesOfTestRun, signalProcesses, TEST_RUN_VARIAB
  * teardown (Ctrl-C, a crash; test/support/test-run-watchdog.ts).
  */
 export function startTestRunGuard(): void {
+  // A run of both jest projects calls this from each one's global setup, in one process: one guard.
+  const started = globalThis as { agentTestRunGuard?: boolean };
+  if (started.agentTestRunGuard) return;
+  started.agentTestRunGuard = true;
   const runId = randomUUID();
   const { [TEST_RUN_VARIABLE]: _outerRun, ...withoutMarker } = process.env;
   const watchdog = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'test-run-watchdog.ts'), runId], {
