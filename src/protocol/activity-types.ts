@@ -219,7 +219,7 @@ export interface ReplayToolCallInput {
  * What `runAgent` asks the worker before it starts an agent run from your workflow (a local
  * activity): whether the namespace has these search attributes. `missing` is the server's words
  * naming one it lacks, or null when it has them all, or when the worker could not tell (then the
- * start goes ahead, as before the check).
+ * start goes ahead, and the server decides).
  */
 export interface SearchAttributesCheck {
   missing: string | null;
