@@ -35,7 +35,7 @@ const CARRIED_EVENTS = 200;
  * poll every second or so and are rarely more than a few events behind; one further behind is
  * told how many events it missed (`EventPage.missed`), and `history` has them all.
  */
-const CARRIED_REFERENCE_EVENTS_LIMIT_BYTES = 12_000;
+const CARRIED_EVENTS_LIMIT_BYTES = 12_000;
 
 /** Whether the run continues as new before `state.step` (`shouldContinueAsNew`): asked without awaiting, at each step. */
 export function continuationDue(state: RunState): boolean {
@@ -124,8 +124,9 @@ export async function carriedState(state: RunState, next: AgentConfig, lastStep:
 }
 
 /**
- * The carried state: the conversation and the newest tool results by reference (one `saveConversation` activity stores both), and the newest events
- * within CARRIED_REFERENCE_EVENTS_LIMIT_BYTES: a few KB whatever the run's length and results.
+ * The carried state: the conversation and the newest tool results by reference (one
+ * `saveConversation` activity stores both), and the newest events within
+ * CARRIED_EVENTS_LIMIT_BYTES: a few KB whatever the run's length and results.
  */
 async function carryReferences(state: RunState, counters: Omit<CarriedState, 'conversation' | 'toolResultCount' | 'recentEvents' | 'lastEventSeq'>): Promise<CarriedState> {
   const saved = await saveConversation(state, { toolResults: state.toolResults, ...(state.carriedToolResults ? { carried: state.carriedToolResults } : {}) });
@@ -134,13 +135,13 @@ async function carryReferences(state: RunState, counters: Omit<CarriedState, 'co
     conversation: state.threads.carry(saved.artifactId, state.taskIndex),
     ...(saved.toolResults ? { toolResultsRef: saved.toolResults } : {}),
     toolResultCount: state.toolResultCount,
-    recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_REFERENCE_EVENTS_LIMIT_BYTES, summarizeEvent),
+    recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES, summarizeEvent),
     lastEventSeq: state.events.lastSeq,
   };
 }
 
-/** Writes the conversation (and, given them, the newest tool results) to the artifact store (an activity): the continued run carries their ids. */
-async function saveConversation(state: RunState, toolResults?: StoreToolResultsInput): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
+/** Writes the conversation and the newest tool results to the artifact store (an activity): the continued run carries their ids. */
+async function saveConversation(state: RunState, toolResults: StoreToolResultsInput): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
   const activityId = `step-${state.step}.save-conversation`;
   const { saveConversation: save } = proxyActivities<AgentActivities>({
     activityId,
@@ -149,7 +150,7 @@ async function saveConversation(state: RunState, toolResults?: StoreToolResultsI
     heartbeatTimeout: state.timeouts.heartbeatMs,
     retry: infrastructureRetryPolicy(30_000),
   });
-  return save({ conversation: state.threads.ref('executor'), ...(toolResults ? { toolResults } : {}) });
+  return save({ conversation: state.threads.ref('executor'), toolResults });
 }
 
 /**
