@@ -10,8 +10,6 @@ import { ErrorCode } from '../src/protocol/errors';
 import { HOOK_POINTS, type HookPoint } from '../src/protocol/hook-types';
 import type { RunEvent } from '../src/protocol/run-events';
 import { defineTool } from '../src/tools/define-tool';
-import { DYNAMIC_INSTRUCTIONS_PATCH, LIFECYCLE_HOOKS_PATCH } from '../src/workflows/patches';
-import { patchMarkersOf } from './support/history-corpus';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
@@ -197,7 +195,7 @@ describe('lifecycle hooks', () => {
     await recordHistory('hooks-redaction', run);
   });
 
-  it('leaves runs of agents without hooks as they were: no hook activity, nothing in model step results', async () => {
+  it('leaves runs of agents without hooks alone: no hook activity, nothing in model step results', async () => {
     const run = await start('plain', 'lookup');
     await run.result();
     const recorded = await run.workflow.fetchHistory();
@@ -206,8 +204,6 @@ describe('lifecycle hooks', () => {
     expect(activityTypes).toEqual(['modelStep', 'runTool', 'modelStep']);
     const history = await historyText(run);
     expect(history).not.toContain('"points"');
-    // Other patches may mark the run (retries, cost accounting); the hook and instructions paths did not run.
-    expect(patchMarkersOf(recorded).filter((id) => id === LIFECYCLE_HOOKS_PATCH || id === DYNAMIC_INSTRUCTIONS_PATCH)).toEqual([]);
     expect(auditOf(run.workflowId)).toEqual([]);
   });
 

@@ -22,7 +22,7 @@ describe('the replay corpus', () => {
     const incomplete: string[] = [];
     for (const file of files) {
       const parsed = parseCorpusPath(file);
-      if (!parsed || parsed.execution === null || parsed.execution === 'last') continue;
+      if (!parsed || parsed.execution === null) continue;
       const { scenario, label, execution } = parsed;
       for (let index = 1; index <= execution.count; index++) {
         const sibling = `${scenario}/${label}.execution-${index}-of-${execution.count}.json`;

@@ -1,13 +1,13 @@
-// Attempts and failures of retried activities, in the retry mode their run chose (src/workflows/activity-retries.ts).
+// Attempts and failures of the activities whose own failures the workflow retries (src/workflows/activity-retries.ts).
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 import type { RetryableFailureDetails } from '../protocol/workflow-retries';
 
 /**
- * The input of a model, compaction or tool activity says its run's retry mode: `workflowRetries`
- * is set in runs since the `unbounded-infrastructure-retries` patch, where the workflow retries the
- * call's own failures and Temporal only lost workers and timeouts; unset in runs before it, where
- * Temporal retries everything. These two functions are the only places an activity tells them apart.
+ * A model, compaction, tool or instructions activity is one try of the workflow's: Temporal
+ * retries it only after a lost worker or a timeout, and the call's own failures go back to the
+ * workflow, which decides on another try. `workflowRetries` (set by the workflow on every try)
+ * says how many executions came before this try; absent, none did (an activity called directly).
  */
 
 /** This execution's attempt at the call: 1 on the first, counting the workflow's tries and Temporal's retries. */
@@ -27,14 +27,11 @@ export interface CallFailure {
 }
 
 /**
- * The call's own failure in its run's retry mode: non-retryable for Temporal with
- * `RetryableFailureDetails` for the workflow to decide on (since the patch), or retryable by
- * Temporal's policy as `retryable` says (runs before it).
+ * The call's own failure: non-retryable for Temporal, with `RetryableFailureDetails` (whether
+ * another try may succeed, the attempts so far, the server's retry-after) for the workflow to
+ * decide on.
  */
 export function callFailure(workflowRetries: WorkflowRetriesInput | undefined, { type, message, retryable, retryAfterMs }: CallFailure): ApplicationFailure {
-  if (workflowRetries) {
-    const details: RetryableFailureDetails = { retryable, attempts: attemptNumber(workflowRetries), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    return ApplicationFailure.create({ type, message, nonRetryable: true, details: [details] });
-  }
-  return ApplicationFailure.create({ type, message, nonRetryable: !retryable, nextRetryDelay: retryAfterMs });
+  const details: RetryableFailureDetails = { retryable, attempts: attemptNumber(workflowRetries), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  return ApplicationFailure.create({ type, message, nonRetryable: true, details: [details] });
 }

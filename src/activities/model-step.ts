@@ -219,7 +219,7 @@ export function limiterFailure(error: ModelError, workflowRetries?: WorkflowRetr
   return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [details] });
 }
 
-/** A classified provider failure as the activity's failure, in the run's retry mode. */
+/** A classified provider failure as the activity's failure, for the workflow's retry decision. */
 export function toApplicationFailure(error: ModelError, workflowRetries?: WorkflowRetriesInput): ApplicationFailure {
   return callFailure(workflowRetries, { type: error.code, message: error.message, retryable: error.retryable, retryAfterMs: error.retryAfterMs });
 }

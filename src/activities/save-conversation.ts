@@ -19,7 +19,7 @@ export interface SaveConversationDependencies {
  * compaction rewrote the conversation since, only the messages added since that snapshot are
  * written (a segment) with a small index naming the earlier parts, so a chain of continued runs
  * stores each message once. Writing the same conversation twice (a retry) gives an equivalent
- * snapshot. Given `toolResults` (runs since the `carried-references` patch), it also stores the
+ * snapshot. Given `toolResults`, it also stores the
  * run's newest tool results, so the continued run carries a reference instead of copies.
  */
 export function createSaveConversation(dependencies: SaveConversationDependencies) {

@@ -9,8 +9,6 @@ import { splitInjectedArgs } from '../protocol/split-injected-args';
 export interface GateRules {
   /** Older configs may lack fields that have defaults now. */
   config: Partial<Pick<AgentConfig, 'hitl_tools' | 'tool_policies' | 'injected_tool_args'>>;
-  /** Whether the run applied its tool policies (its history has the tool-policies marker; before it, workers ignored them). */
-  appliesPolicies: boolean;
 }
 
 /**
@@ -24,7 +22,7 @@ export function waitedForApproval(rules: GateRules, call: ToolCall, decision: To
   const injectedNames = Object.keys(rules.config.injected_tool_args ?? {});
   const { executable } = splitInjectedArgs(call.args, injectedNames);
   const inHitlTools = (rules.config.hitl_tools ?? []).includes(call.name);
-  const match = rules.appliesPolicies ? matchToolPolicy(rules.config.tool_policies ?? [], call.name, decision?.args ?? executable) : null;
+  const match = matchToolPolicy(rules.config.tool_policies ?? [], call.name, decision?.args ?? executable);
   const gate = toolGate(match, inHitlTools);
   return gate !== 'deny' && (gate === 'require_approval' || decision?.action === 'require_approval');
 }

@@ -1,21 +1,20 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import type { AgentRunWorkflowInput, AgentRunResult, ToolResult } from '../protocol/run-types';
+import type { AgentRunResult, ToolResult } from '../protocol/run-types';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** Reading the events of an agent run's history: payloads, child outcomes, failures, times. */
 
 /**
- * Tool results the run recorded, by "step:callId": the completed run's `toolResults`, or those it
- * carried into the next run when it continued as new (its own tool calls included).
+ * Tool results the run recorded, by "step:callId": the completed run's `toolResults` (a run that
+ * continued as new carries its results by reference, not in its history).
  */
 export function recordedToolResults(events: HistoryEvent[]): Map<string, ToolResult> {
   const results = new Map<string, ToolResult>();
   for (const event of events) {
     const completed = event.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
-    const continued = event.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0];
-    const list = completed ? decode<AgentRunResult>(completed)?.toolResults : continued ? decode<AgentRunWorkflowInput>(continued)?.carried?.toolResults : undefined;
+    const list = completed ? decode<AgentRunResult>(completed)?.toolResults : undefined;
     for (const result of list ?? []) results.set(`${result.step}:${result.callId}`, result);
   }
   return results;

@@ -9,11 +9,6 @@ import { decode, eventTime } from './history-events';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-/** Signals are checked field by field since this patch; a run without its marker applied what the looser checks accepted. */
-const VALIDATED_SIGNALS_PATCH = 'validated-signals';
-/** Tool policies gate calls since this patch; a run without its marker ignored them (only hitl_tools gated). */
-const TOOL_POLICIES_PATCH = 'tool-policies';
-
 /** One gated call's approval as the history shows it. */
 interface Approval {
   requestedAt: number;
@@ -26,7 +21,7 @@ interface Approval {
  * Why the run ignored each signal it received, by the signal's event id; signals it applied are
  * not in the map. A run records an ignored signal only in its event log (the `events` query),
  * so `history` works it out again from the events, by the run's rules: a payload that fails the
- * checks of `src/protocol/message-validation.ts` (unless the run predates them), and an approval
+ * checks of `src/protocol/message-validation.ts`, and an approval
  * decision for an id that was never requested (yet), was already decided, or had expired.
  *
  * A skills batch that is valid but not newer than what the run has is not reported: the run
@@ -37,11 +32,9 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
   const input = decode<AgentRunInput>(events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
   if (!input?.config) return ignored;
   const { config } = input;
-  const validatesSignals = events.some((event) => patchIdOf(event) === VALIDATED_SIGNALS_PATCH);
-  const gateRules: GateRules = { config, appliesPolicies: events.some((event) => patchIdOf(event) === TOOL_POLICIES_PATCH) };
+  const gateRules: GateRules = { config };
   // Histories of any version: older configs may lack fields that have defaults now.
   const timeoutMs = approvalTimeoutMs(config.hitl_timeout);
-  const followedSources: readonly string[] = config.skill_sources ?? [];
   const approvals = new Map<string, Approval>();
   const modelSteps = new Map<string, number>();
   // Gated calls of a model reply wait for approval from the workflow task that handles the reply on.
@@ -77,7 +70,7 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
     const signal = event.workflowExecutionSignaledEventAttributes;
     if (!signal) continue;
     const payload = decode(signal.input?.payloads?.[0]);
-    const reason = signalRefusal(signal.signalName ?? '', payload, at, approvals, followedSources, validatesSignals);
+    const reason = signalRefusal(signal.signalName ?? '', payload, at, approvals);
     if (reason) ignored.set(id, reason);
     else if (signal.signalName === WireName.approvalSignal) settle(approvals, payload);
   }
@@ -85,26 +78,23 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
 }
 
 /** Why the run ignored this signal, or null when it applied it. */
-function signalRefusal(name: string, payload: unknown, at: number, approvals: Map<string, Approval>, followedSources: readonly string[], validatesSignals: boolean): string | null {
+function signalRefusal(name: string, payload: unknown, at: number, approvals: Map<string, Approval>): string | null {
   if (name === WireName.injectMessageSignal) {
     const checked = validateInjectedMessage(payload);
-    const text = (payload as { text?: unknown } | null)?.text;
-    return checked.ok || (!validatesSignals && typeof text === 'string' && text.trim() !== '') ? null : checked.reason;
+    return checked.ok ? null : checked.reason;
   }
   if (name === WireName.skillsChangedSignal) {
     const checked = validateSkillBatch(payload);
-    const source = (payload as { source?: unknown } | null)?.source;
-    return checked.ok || (!validatesSignals && followedSources.includes(source as string)) ? null : checked.reason;
+    return checked.ok ? null : checked.reason;
   }
   if (name !== WireName.approvalSignal) return null;
   const checked = validateApprovalDecision(payload);
-  const { approvalId, decision } = (payload ?? {}) as { approvalId?: unknown; decision?: unknown };
-  const looselyValid = typeof approvalId === 'string' && (decision === 'approve' || decision === 'reject');
-  if (!checked.ok && (validatesSignals || !looselyValid)) return checked.reason;
-  const approval = approvals.get(approvalId as string);
-  if (!approval) return `no approval '${String(approvalId)}' was waiting in the run then`;
+  if (!checked.ok) return checked.reason;
+  const { approvalId } = checked.value;
+  const approval = approvals.get(approvalId);
+  if (!approval) return `no approval '${approvalId}' was waiting in the run then`;
   if (approval.outcome === null && at >= approval.expiresAt) approval.outcome = 'timed out';
-  if (approval.outcome !== null) return `approval '${String(approvalId)}' was already ${approval.outcome}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`;
+  if (approval.outcome !== null) return `approval '${approvalId}' was already ${approval.outcome}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`;
   return null;
 }
 
@@ -127,10 +117,3 @@ function approvalTimeoutMs(hitlTimeout: string | undefined): number {
 }
 
 const DEFAULT_APPROVAL_TIMEOUT = '24h';
-
-/** The patch id of a `patched()` marker, or null for any other event. */
-function patchIdOf(event: HistoryEvent): string | null {
-  const marker = event.markerRecordedEventAttributes;
-  if (marker?.markerName !== 'core_patch') return null;
-  return decode<{ id?: string }>(marker.details?.['patch-data']?.payloads?.[0])?.id ?? null;
-}

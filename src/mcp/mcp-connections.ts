@@ -1,6 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServerConfig } from '../config/agent-config';
 
+/** This package's version, which the MCP client reports to servers (src/mcp and dist/mcp both sit two folders below package.json). */
+const PACKAGE_VERSION = (require('../../package.json') as { version: string }).version;
+
 /**
  * MCP clients of one worker process, one per server config, reused across calls (a stdio server
  * is spawned once, not per call). A connection that fails is dropped, so the next call retries.
@@ -37,7 +40,7 @@ export class McpConnections {
 
 async function connect(server: McpServerConfig): Promise<Client> {
   const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
-  const client = new Client({ name: 'durable-agents', version: '0.1.0' });
+  const client = new Client({ name: 'durable-agents', version: PACKAGE_VERSION });
   const transport = server.url ? httpTransport(server.url) : stdioTransport(server);
   await client.connect(transport);
   return client;

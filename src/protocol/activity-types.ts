@@ -65,7 +65,7 @@ export interface ModelStepInput {
   step: number;
   purpose?: ModelPurpose;
   budget?: StepBudget | null;
-  /** Set by runs that retry the provider's failures themselves (src/protocol/workflow-retries.ts). */
+  /** Set by the run on every try: it retries the provider's failures itself (src/protocol/workflow-retries.ts). */
   workflowRetries?: WorkflowRetriesInput;
   /** Set when the call went through a provider limiter: a 429 goes back to the run (which pauses the limiter), not to a retry of its own. */
   providerLimited?: boolean;
@@ -176,7 +176,7 @@ export interface RunToolInput {
   workflowRetries?: WorkflowRetriesInput;
   /**
    * The same for every try of this call, across worker deaths and continue-as-new (workflow id,
-   * the chain's first run id, the call's activity id). Runs before it: made by the activity.
+   * the chain's first run id, the call's activity id). Absent (a direct call): made by the activity.
    */
   idempotencyKey?: string;
   /** The run's resource id (`AgentRunInput.resourceId`), when it has one. */
@@ -203,7 +203,7 @@ export interface LoadForkOriginInput {
   origin: { workflowId: string; runId: string };
   conversation: ConversationRef;
   taskIndex: number;
-  /** The fork's edits (forks since the `fork-edits` patch that were given some). */
+  /** The fork's edits, when it was given some. */
   edits?: ForkEdit[];
 }
 
@@ -219,7 +219,7 @@ export interface ReplayToolCallInput {
  * What `runAgent` asks the worker before it starts an agent run from your workflow (a local
  * activity): whether the namespace has these search attributes. `missing` is the server's words
  * naming one it lacks, or null when it has them all, or when the worker could not tell (then the
- * start goes ahead, as before the check).
+ * start goes ahead, and the server decides).
  */
 export interface SearchAttributesCheck {
   missing: string | null;

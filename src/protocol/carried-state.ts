@@ -1,31 +1,26 @@
 // What a run (or thread) hands to its next execution when it continues as new: pure types.
-import type { Message } from './messages';
 import type { RunEvent } from './run-events';
 import type { CarriedConversation } from './conversation-base';
 import type { LoopWatch } from './loop-watch';
-import type { HandoffRecord, PlanArtifact, ToolResult, UsageSummary } from './run-types';
+import type { HandoffRecord, PlanArtifact, UsageSummary } from './run-types';
 
 /** What a run hands to its continuation: the conversation and the counters, nothing in flight. */
 export interface CarriedState {
-  /** Runs that continued before conversations were carried by reference: the whole conversation. */
-  messages?: Message[];
   /** The conversation by reference: a snapshot in the artifact store, its head and last text. */
-  conversation?: CarriedConversation;
+  conversation: CarriedConversation;
   taskIndex: number;
   step: number;
   usage: UsageSummary;
-  /** The newest tool results (all of them in runs that continued before the bound; none when `toolResultsRef` holds them). */
-  toolResults: ToolResult[];
-  /** The newest tool results by reference: an artifact the previous execution wrote (runs since the `carried-references` patch). */
+  /** The newest tool results by reference: an artifact the previous execution wrote (absent when the run had none). */
   toolResultsRef?: StoredToolResults;
-  /** Tool results of the run so far, the earlier runs' included (absent: `toolResults.length`). */
-  toolResultCount?: number;
+  /** Tool results of the run so far, the earlier runs' included. */
+  toolResultCount: number;
   plan: PlanArtifact | null;
   compactions: number;
   /** The newest events, so live readers keep their place (event numbers continue). */
   recentEvents: RunEvent[];
   /** The number of the previous execution's newest event, carried or not: numbering goes on after it. */
-  lastEventSeq?: number;
+  lastEventSeq: number;
   continuations: number;
   /** Steps taken before the current agent took over (its max_steps counts from here). */
   stepBase?: number;

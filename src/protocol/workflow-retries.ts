@@ -1,6 +1,5 @@
 /**
- * How a run retries its activities (runs started since the `unbounded-infrastructure-retries`
- * patch). Temporal retries an activity whose worker died or timed out for as long as the run
+ * How a run retries its activities. Temporal retries an activity whose worker died or timed out for as long as the run
  * lives; the failures of the provider or the tool itself come back to the workflow as
  * non-retryable failures carrying these details, and the workflow retries them within the
  * config's budget (`max_retries` for model calls, {@link TOOL_TRY_LIMIT} for tools). So a
@@ -21,7 +20,7 @@ export interface RetryableFailureDetails {
 /** Tries of a tool call that throws RetryableToolError before it becomes an error result. */
 export const TOOL_TRY_LIMIT = 5;
 
-/** Backoff between the workflow's tries, as the retry policy before it had. */
+/** Backoff between the workflow's tries. */
 export interface Backoff {
   initialMs: number;
   coefficient: number;

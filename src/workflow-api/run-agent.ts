@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   executeChild,
   ParentClosePolicy,
-  patched,
   proxyLocalActivities,
   startChild,
   uuid4,
@@ -23,7 +22,6 @@ import type { AgentRunInput, AgentRunResult, AgentRunWorkflow, RunTimeouts } fro
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import { childWorkflowId } from '../workflows/child-workflow-id';
-import { RUN_AGENT_SEARCH_ATTRIBUTES_PATCH } from '../workflows/patch-ids';
 
 /** An agent run started from your own workflow, as its child workflow. */
 export interface RunAgentOptions {
@@ -96,13 +94,11 @@ export async function startAgent(options: RunAgentOptions): Promise<ChildWorkflo
  * workflow task that starts the child (`BadSearchAttributes`) and retries it for ever. Asked by a
  * local activity of the agent plugin (one marker in your history), and only when the child runs on
  * your workflow's task queue: that worker has the plugin. An answer of "could not tell" (the
- * server unreachable, a refused query) lets the start go ahead. Histories from before the check
- * (patch `run-agent-search-attributes`) replay without it.
+ * server unreachable, a refused query) lets the start go ahead.
  */
 async function assertSearchAttributes(options: RunAgentOptions, child: { typedSearchAttributes: SearchAttributePair[] }): Promise<void> {
   const info = workflowInfo();
   if (options.taskQueue !== undefined && options.taskQueue !== info.taskQueue) return;
-  if (!patched(RUN_AGENT_SEARCH_ATTRIBUTES_PATCH)) return;
   const names = child.typedSearchAttributes.map((pair) => pair.key.name);
   let answer: SearchAttributesCheck;
   try {

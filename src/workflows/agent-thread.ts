@@ -1,5 +1,5 @@
 // The `agentThread` workflow: one durable conversation, a turn of the agent loop per user message.
-import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
+import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import type { AgentThreadWorkflowInput, ThreadResult } from '../protocol/thread-types';
 import { restoreCarriedToolResults } from './carried-tool-results';
@@ -13,7 +13,6 @@ import { takeSteps } from './run-steps';
 import { followSkillChanges, loadSkillSources } from './skill-updates';
 import { ThreadBook } from './thread-book';
 import { installThreadHandlers } from './thread-handlers';
-import { THREAD_REOPEN_PATCH } from './patch-ids';
 import { continueThread, finishTurn, reopenInput, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
 import { discoverMcpTools } from './tool-dispatch';
 import type { ApprovalGate } from './approval-gate';
@@ -156,6 +155,6 @@ async function closeThread(state: RunState, book: ThreadBook, input: AgentThread
   const lastTurn = book.recentTurns.at(-1);
   if (lastTurn) await restoreTurnToolResults(state, book, lastTurn.turn);
   const result: ThreadResult = { turnsCompleted: book.turnsCompleted, closedReason: book.closedReason, usage: state.usage, lastTurn: book.recentTurns.at(-1) ?? null };
-  if (input.settings.whenClosed === 'reopen' && patched(THREAD_REOPEN_PATCH)) result.reopenWith = await reopenInput(state, book, input);
+  if (input.settings.whenClosed === 'reopen') result.reopenWith = await reopenInput(state, book, input);
   return result;
 }

@@ -8,7 +8,7 @@ import { AgentStatusAttribute } from '../protocol/search-attributes';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { ApprovalBook } from './approval-book';
 import type { EventLog } from './event-log';
-import { ignoresInvalidSignal, refusal, validOrRefuse } from './message-refusal';
+import { refusal, validOrRefuse } from './message-refusal';
 
 /**
  * Human-in-the-loop gating of tool calls. A gated call creates an approval request and waits on a
@@ -54,12 +54,11 @@ export class ApprovalGate {
 
   private onSignal(payload: unknown): void {
     const now = Date.now();
-    // The checks of runs before the validated-signals patch: a payload they accepted was applied as sent.
-    const legacyRefusal = this.book.refusal(payload, now);
     const checked = validateApprovalDecision(payload);
-    if (checked.ok && legacyRefusal === null) return void this.apply(checked.value);
-    if (!checked.ok && !ignoresInvalidSignal(legacyRefusal === null)) return void this.apply(payload as ApprovalDecision);
-    const reason = checked.ok ? legacyRefusal! : checked.reason;
+    // A well-formed decision may still be refused by the run's approvals (unknown, decided, expired).
+    const refused = checked.ok ? this.book.refusal(checked.value, now) : checked.reason;
+    if (checked.ok && refused === null) return void this.apply(checked.value);
+    const reason = refused!;
     // Nothing lost, nothing changed: the signal stays in the history, the reason in the event log.
     const rawId = (payload as { approvalId?: unknown } | null)?.approvalId;
     const approvalId = typeof rawId === 'string' ? rawId.slice(0, MessageLimits.approvalId) : '(none)';

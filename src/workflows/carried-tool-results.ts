@@ -10,7 +10,7 @@ import type { RunState } from './run-state';
  * front of this execution's own, when the result about to be built needs more than this execution
  * has: `wanted` of them (the newest KEPT_TOOL_RESULTS for a run's result, a turn's own for a thread
  * turn). One `readCarriedToolResults` activity, at most once per execution; nothing when the run
- * carried its results as copies (histories before the `carried-references` patch) or needs none.
+ * carried no results or needs none.
  */
 export async function restoreCarriedToolResults(state: RunState, wanted: number): Promise<void> {
   const stored = state.carriedToolResults;

@@ -1,15 +1,13 @@
 // A continued thread carries its recent turns' tool results by reference; it reads them back only when a caller asks for such a turn.
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import type { CarriedThreadState, TurnResult } from '../protocol/thread-types';
 import { infrastructureRetryPolicy } from './activity-retries';
-import { THREAD_CARRIED_TURNS_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 import type { ThreadBook } from './thread-book';
 
 /**
- * What the thread's book carries into its next execution. Since `thread-carried-turns`, the recent
- * turns go without their tool results (20 turns of up to 50 results each could pass Temporal's
+ * What the thread's book carries into its next execution. The recent turns go without their tool results (20 turns of up to 50 results each could pass Temporal's
  * payload limit): one `storeTurnToolResults` activity writes them to the artifact store, each
  * carried turn says how many it has there (`toolResultsStored`), and the carried state names the
  * artifact. A thread whose recent turns ran no tool carries them as they are, with no activity.
@@ -17,7 +15,7 @@ import type { ThreadBook } from './thread-book';
 export async function carryThreadBook(state: RunState, book: ThreadBook): Promise<CarriedThreadState> {
   const carried = book.carry();
   const withResults = carried.recentTurns.filter((turn) => turn.toolResults.length > 0 || (turn.toolResultsStored ?? 0) > 0);
-  if (withResults.length === 0 || !patched(THREAD_CARRIED_TURNS_PATCH)) return carried;
+  if (withResults.length === 0) return carried;
   const { storeTurnToolResults } = proxyActivities<AgentActivities>({
     activityId: `step-${state.step}.store-turn-results`,
     summary: `step ${state.step}: store the tool results of ${withResults.length} recent turn(s) before continuing as new`,

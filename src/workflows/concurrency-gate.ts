@@ -1,10 +1,9 @@
 // A run under concurrency caps: it waits for a slot of each cap before its first step, keeps them through continue-as-new, and releases them when it ends.
-import { CancellationScope, condition, ContinueAsNew, getExternalWorkflowHandle, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, ContinueAsNew, getExternalWorkflowHandle, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { agentCapKey, concurrencySlotsWorkflowId, slotGrantSignal, slotReleaseSignal, startCapKey, type ConcurrencyCap, type HeldSlot } from '../protocol/concurrency-slots';
 import { infrastructureRetryPolicy } from './activity-retries';
 import { activitySummary } from './activity-summary';
-import { CONCURRENCY_CAPS_PATCH } from './patch-ids';
 import { priorityOfRun } from './provider-limit-gate';
 import { enterPhase } from './run-lifecycle';
 import type { RunState } from './run-state';
@@ -26,8 +25,7 @@ export function capsOfRun(state: RunState): ConcurrencyCap[] {
 }
 
 /**
- * Runs `body` (the whole run) holding a slot of each of the run's concurrency caps, behind the
- * `concurrency-caps` patch, consulted only when the run has a cap. A fresh run asks each cap's
+ * Runs `body` (the whole run) holding a slot of each of the run's concurrency caps. A fresh run asks each cap's
  * slots workflow in a fixed order (agent, then key: no two runs wait for each other's slots) and
  * waits (phase `concurrency_slot`) for each grant; an execution that continues a run holds what
  * its chain acquired (`heldSlots` of its input) and acquires nothing. The slots are released when
@@ -37,7 +35,7 @@ export function capsOfRun(state: RunState): ConcurrencyCap[] {
 export async function withConcurrencySlots<Result>(state: RunState, body: () => Promise<Result>): Promise<Result> {
   const carriedSlots = state.input.heldSlots ?? [];
   const caps = state.input.carried ? [] : capsOfRun(state);
-  if ((caps.length === 0 && carriedSlots.length === 0) || !patched(CONCURRENCY_CAPS_PATCH)) return body();
+  if (caps.length === 0 && carriedSlots.length === 0) return body();
   const slots = [...carriedSlots];
   slotBooks.set(state, slots);
   let continuing = false;

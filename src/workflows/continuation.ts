@@ -1,4 +1,4 @@
-import { ApplicationFailure, continueAsNew, log, makeContinueAsNewFunc, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, log, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { slotsToCarry } from './concurrency-gate';
 import { AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentActivities } from '../activities';
@@ -14,7 +14,6 @@ import { handoffSearchAttributes, shouldContinueAsNew } from './loop-decisions';
 import { summarizeEvent } from './event-log';
 import { drainInjectedMessages } from './run-handlers';
 import { originLinkAttributes } from './fork-start';
-import { BOUNDED_CONTINUATION_PATCH, CARRIED_REFERENCES_PATCH, DEFAULT_CONTINUE_AS_NEW_POINT_PATCH, HANDOFF_SEARCH_ATTRIBUTES_PATCH } from './patch-ids';
 import { markContinued } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import type { RunState } from './run-state';
@@ -28,26 +27,19 @@ import { instructionsToCarry } from './run-instructions';
  * counters, the newest summarised tool results and events.
  */
 
-/** Events carried over, so live readers keep their place (and no more than this many bytes of them). */
+/** Events carried over, so live readers keep their place. */
 const CARRIED_EVENTS = 200;
-const CARRIED_EVENTS_LIMIT_BYTES = 256_000;
 /**
- * Since `carried-references`: 12 KB of events, each summarised (long texts cut to 500
- * characters), so the carried state stays under 32 KB. Live readers
+ * At most 12 KB of them, each summarised (long texts cut to 500 characters), so the carried state
+ * stays under 32 KB. Live readers
  * poll every second or so and are rarely more than a few events behind; one further behind is
  * told how many events it missed (`EventPage.missed`), and `history` has them all.
  */
-const CARRIED_REFERENCE_EVENTS_LIMIT_BYTES = 12_000;
+const CARRIED_EVENTS_LIMIT_BYTES = 12_000;
 
-/** Continues as new before `state.step` when `shouldContinueAsNew` says so; otherwise returns. */
-export async function continueIfHistoryIsLong(state: RunState): Promise<void> {
-  if (!continuationDue(state)) return;
-  await continueToKeepHistorySmall(state);
-}
-
-/** Whether the run continues as new before `state.step` (`shouldContinueAsNew`); lean steps ask it without awaiting. */
+/** Whether the run continues as new before `state.step` (`shouldContinueAsNew`): asked without awaiting, at each step. */
 export function continuationDue(state: RunState): boolean {
-  return shouldContinueAsNew(state.step, workflowInfo(), state.input, () => patched(DEFAULT_CONTINUE_AS_NEW_POINT_PATCH));
+  return shouldContinueAsNew(state.step, workflowInfo(), state.input);
 }
 
 /** Continues as new before `state.step`, with the same agent, because the history is long. */
@@ -90,15 +82,14 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
   assertFits(nextInput);
   // A thread continues as a thread, carrying its own state too.
   if (state.continueAs) return state.continueAs(carry, next);
-  const statusOnClose = markContinued(state, next.name);
+  markContinued(state, next.name);
   if (next.name === config.name) {
-    if (!statusOnClose) return continueAsNew<typeof agentRun>(nextInput);
     // Without attributes of its own the new execution would inherit this one's `continued`.
     const typedSearchAttributes = workflowInfo().typedSearchAttributes.updateCopy([{ key: AgentStatusAttribute, value: 'running' }]).getAll();
     return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
   }
   // The attributes given here replace the run's (see handoffSearchAttributes).
-  const typedSearchAttributes = [...handoffSearchAttributes(next, patched(HANDOFF_SEARCH_ATTRIBUTES_PATCH)), ...originLinkAttributes(), ...costAttributes(state)];
+  const typedSearchAttributes = [...handoffSearchAttributes(next), ...originLinkAttributes(), ...costAttributes(state)];
   return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
 }
 
@@ -120,7 +111,6 @@ export async function carriedState(state: RunState, next: AgentConfig, lastStep:
     taskIndex: state.taskIndex,
     step: lastStep,
     usage: state.usage,
-    toolResults: state.toolResults,
     plan: state.plan,
     compactions: state.compactions,
     continuations: (state.carried?.continuations ?? 0) + 1,
@@ -130,38 +120,28 @@ export async function carriedState(state: RunState, next: AgentConfig, lastStep:
     // The same agent keeps its instructions (a provider is asked once a run); a handoff's target resolves its own.
     ...carriedInstructions(state, next),
   };
-  return patched(BOUNDED_CONTINUATION_PATCH)
-    ? patched(CARRIED_REFERENCES_PATCH)
-      ? await carryReferences(state, counters)
-      : {
-          ...counters,
-          conversation: state.threads.carry((await saveConversation(state)).artifactId, state.taskIndex),
-          toolResultCount: state.toolResultCount,
-          recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES),
-        }
-    : { ...counters, messages: state.threads.held('executor').messages, recentEvents: state.events.tail(CARRIED_EVENTS) };
+  return carryReferences(state, counters);
 }
 
 /**
- * The carried state of runs since the `carried-references` patch: the conversation and the newest
- * tool results by reference (one `saveConversation` activity stores both), and the newest events
- * within CARRIED_REFERENCE_EVENTS_LIMIT_BYTES: a few KB whatever the run's length and results.
+ * The carried state: the conversation and the newest tool results by reference (one
+ * `saveConversation` activity stores both), and the newest events within
+ * CARRIED_EVENTS_LIMIT_BYTES: a few KB whatever the run's length and results.
  */
-async function carryReferences(state: RunState, counters: Omit<CarriedState, 'recentEvents'>): Promise<CarriedState> {
+async function carryReferences(state: RunState, counters: Omit<CarriedState, 'conversation' | 'toolResultCount' | 'recentEvents' | 'lastEventSeq'>): Promise<CarriedState> {
   const saved = await saveConversation(state, { toolResults: state.toolResults, ...(state.carriedToolResults ? { carried: state.carriedToolResults } : {}) });
   return {
     ...counters,
     conversation: state.threads.carry(saved.artifactId, state.taskIndex),
-    toolResults: [],
     ...(saved.toolResults ? { toolResultsRef: saved.toolResults } : {}),
     toolResultCount: state.toolResultCount,
-    recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_REFERENCE_EVENTS_LIMIT_BYTES, summarizeEvent),
+    recentEvents: state.events.tail(CARRIED_EVENTS, CARRIED_EVENTS_LIMIT_BYTES, summarizeEvent),
     lastEventSeq: state.events.lastSeq,
   };
 }
 
-/** Writes the conversation (and, given them, the newest tool results) to the artifact store (an activity): the continued run carries their ids. */
-async function saveConversation(state: RunState, toolResults?: StoreToolResultsInput): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
+/** Writes the conversation and the newest tool results to the artifact store (an activity): the continued run carries their ids. */
+async function saveConversation(state: RunState, toolResults: StoreToolResultsInput): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
   const activityId = `step-${state.step}.save-conversation`;
   const { saveConversation: save } = proxyActivities<AgentActivities>({
     activityId,
@@ -170,7 +150,7 @@ async function saveConversation(state: RunState, toolResults?: StoreToolResultsI
     heartbeatTimeout: state.timeouts.heartbeatMs,
     retry: infrastructureRetryPolicy(30_000),
   });
-  return save({ conversation: state.threads.ref('executor'), ...(toolResults ? { toolResults } : {}) });
+  return save({ conversation: state.threads.ref('executor'), toolResults });
 }
 
 /**

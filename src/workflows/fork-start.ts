@@ -1,4 +1,4 @@
-import { ApplicationFailure, isCancellation, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../protocol/search-attributes';
 import type { AgentActivities } from '../activities';
@@ -6,7 +6,6 @@ import { ErrorCode } from '../protocol/errors';
 import { eventsQuery, MessageDescription } from '../protocol/run-messages';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { infrastructureRetryPolicy } from './activity-retries';
-import { FORK_EDITS_PATCH } from './patch-ids';
 import { emptyUsage } from './agent-loop';
 import { describeFailure } from './describe-failure';
 import type { RunState } from './run-state';
@@ -33,8 +32,7 @@ export async function inputFromOrigin(input: AgentRunWorkflowInput): Promise<Age
     retry: infrastructureRetryPolicy(30_000),
   });
   try {
-    // Only forks given edits consult the patch, so every other fork's history stays as it was.
-    const edits = fork.edits && fork.edits.length > 0 && patched(FORK_EDITS_PATCH) ? { edits: fork.edits } : {};
+    const edits = fork.edits && fork.edits.length > 0 ? { edits: fork.edits } : {};
     const conversation = await loadForkOrigin({ origin: { workflowId: fork.workflowId, runId: fork.runId }, conversation: fork.conversation, taskIndex: fork.taskIndex, ...edits });
     return {
       ...input,
@@ -44,11 +42,11 @@ export async function inputFromOrigin(input: AgentRunWorkflowInput): Promise<Age
         step: fork.step,
         stepBase: fork.step,
         usage: emptyUsage(),
-        toolResults: [],
         toolResultCount: 0,
         plan: null,
         compactions: 0,
         recentEvents: [],
+        lastEventSeq: 0,
         continuations: 0,
         handoffs: [],
       },

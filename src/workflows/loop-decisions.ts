@@ -133,31 +133,28 @@ export const DEFAULT_CONTINUE_AS_NEW_POINT = { events: 2_000, bytes: 2 * 1024 * 
  * that continued at once would loop); otherwise at `historySizeLimitBytes` bytes of history or
  * `historyEventLimit` events when the input sets them, else when Temporal suggests it (history
  * near its event or byte limits), or at `DEFAULT_CONTINUE_AS_NEW_POINT` for what the input leaves
- * unset once `defaultPointApplies()` (the patch) says runs use it.
+ * unset.
  */
 export function shouldContinueAsNew(
   step: number,
   history: { historyLength: number; historySize: number; continueAsNewSuggested: boolean },
   limits: { historyEventLimit?: number; historySizeLimitBytes?: number },
-  defaultPointApplies: () => boolean = () => false,
 ): boolean {
   if (step <= 1) return false;
   if (limits.historySizeLimitBytes !== undefined && history.historySize >= limits.historySizeLimitBytes) return true;
   if (limits.historyEventLimit !== undefined ? history.historyLength >= limits.historyEventLimit : history.continueAsNewSuggested) return true;
-  const pastDefault =
+  return (
     (limits.historyEventLimit === undefined && history.historyLength >= DEFAULT_CONTINUE_AS_NEW_POINT.events) ||
-    (limits.historySizeLimitBytes === undefined && history.historySize >= DEFAULT_CONTINUE_AS_NEW_POINT.bytes);
-  // Consulted only past the default point, so runs that never reach it record no marker.
-  return pastDefault && defaultPointApplies();
+    (limits.historySizeLimitBytes === undefined && history.historySize >= DEFAULT_CONTINUE_AS_NEW_POINT.bytes)
+  );
 }
 
 /**
  * The search attributes of the run a handoff starts (they replace the run's own): the target's
  * name, status and skill sources, so the skills watcher signals the run that now follows the
- * target's sources. Runs recorded before the `handoff-search-attributes` patch set only the name.
+ * target's sources.
  */
-export function handoffSearchAttributes(next: Pick<AgentConfig, 'name' | 'skill_sources'>, patched: boolean): SearchAttributePair[] {
-  if (!patched) return [{ key: AgentNameAttribute, value: next.name }];
+export function handoffSearchAttributes(next: Pick<AgentConfig, 'name' | 'skill_sources'>): SearchAttributePair[] {
   return [
     { key: AgentNameAttribute, value: next.name },
     { key: AgentStatusAttribute, value: 'running' },

@@ -1,8 +1,6 @@
-// Loop detection in the step loop: each step's tool calls are checked before they run (the loop-detection patch).
-import { patched } from '@temporalio/workflow';
+// Loop detection in the step loop: each step's tool calls are checked before they run.
 import type { Message, ToolCall } from '../protocol/messages';
 import { callFingerprint, describeLoop, findLoop, loopDetectionSettings, loopNotRunContent, loopNudgeMessage, loopStopDetail, loopVerdict } from './loop-detection';
-import { LOOP_DETECTION_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 
 /** What the step loop does about a step's calls: nothing, a nudge after their results, or a stop before they run. */
@@ -12,8 +10,7 @@ const NO_LOOP: LoopCheck = { kind: 'none' };
 
 /**
  * Adds a step's calls to the run's loop watch and says what to do (the rule is in
- * loop-detection.ts). The `loop-detection` patch is consulted only when a loop is found, so runs
- * without one record no marker; a run recorded before the patch went on looping, and replays so.
+ * loop-detection.ts).
  */
 export function checkForLoop(state: RunState, calls: readonly ToolCall[]): LoopCheck {
   const settings = loopDetectionSettings(state.config);
@@ -21,7 +18,7 @@ export function checkForLoop(state: RunState, calls: readonly ToolCall[]): LoopC
   const { finding, recent } = findLoop(state.loopWatch, calls.map((call) => callFingerprint(call, state.injectedArgNames)), settings);
   const verdict = loopVerdict(state.loopWatch, finding);
   state.loopWatch.recent = recent;
-  if (verdict.kind === 'none' || !patched(LOOP_DETECTION_PATCH)) return NO_LOOP;
+  if (verdict.kind === 'none') return NO_LOOP;
   const { cycle, callIndex } = verdict.finding;
   const description = describeLoop(verdict.finding, calls[callIndex]!, state.injectedArgNames);
   const tools = cycle.map((entry) => entry.tool);

@@ -1,7 +1,6 @@
-import { ApplicationFailure, log, patched } from '@temporalio/workflow';
+import { ApplicationFailure, log } from '@temporalio/workflow';
 import type { RefusalType, Validated } from '../protocol/message-validation';
 import type { EventLog } from './event-log';
-import { VALIDATED_SIGNALS_PATCH } from './patch-ids';
 
 /**
  * The failure an update validator throws to refuse a message: a stable `type`, never retried, and
@@ -17,15 +16,6 @@ export function refusal(type: RefusalType, reason: string): ApplicationFailure {
 export function validOrRefuse<T>(checked: Validated<T>): T {
   if (!checked.ok) throw refusal(checked.type, checked.reason);
   return checked.value;
-}
-
-/**
- * Whether a signal payload that failed validation is ignored: always, unless the looser checks of
- * runs before the `validated-signals` patch accepted it (`legacyAccepted`) and this run is one of
- * them (it replays a history without the patch), where it is applied as it was then.
- */
-export function ignoresInvalidSignal(legacyAccepted: boolean): boolean {
-  return !legacyAccepted || patched(VALIDATED_SIGNALS_PATCH);
 }
 
 /** Logs an ignored signal (workflow `log.warn`) and records it in the run's event log (`signal-ignored`). */

@@ -1,4 +1,4 @@
-import { ApplicationFailure, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import { findPrice, type ModelPrice } from '../protocol/model-price';
@@ -8,13 +8,12 @@ import { activitySummary } from './activity-summary';
 import { addUsage } from './agent-loop';
 import { describeFailure, failureType } from './describe-failure';
 import { budgetVerdict, compactionPoint } from './loop-decisions';
-import { MODEL_RETRIES_EXHAUSTED_PATCH } from './patch-ids';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costLimitAfterCall, costLimitBeforeCall } from './run-cost';
 import { availableTools, extraToolSpecs, type RunState } from './run-state';
 import { modelStepHooks, noteModelStepHooks } from './run-hooks';
 import { providerLimitApplies, withinProviderLimit } from './provider-limit-gate';
-import { settle, takesLeanSteps } from './lean-steps';
+import { settle } from './settle';
 
 /**
  * Model calls of a run, each its own activity with a deterministic id (`step-3.model`,
@@ -28,40 +27,28 @@ import { settle, takesLeanSteps } from './lean-steps';
  * without). A dead worker or a timeout is retried for as long as the run lives; the provider's
  * own retryable failures (rate limit, 5xx) up to `max_retries` tries. A context-length error
  * and a cost limit (before the call or after it, `run-cost.ts`) become a `RunStop`; retries that
- * ran out fail the run with `ModelRetriesExhausted` (its cause the last failure; runs before the
- * `model-retries-exhausted` patch failed with the last failure's own type), and any other failure
- * fails it with the failure's type.
+ * ran out fail the run with `ModelRetriesExhausted` (its cause the last failure), and any other
+ * failure fails it with the failure's type.
  */
 export function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
-  return takesLeanSteps(state) ? callModelThen(state, thread, activityId, model, (reply) => reply) : callModelAsBefore(state, thread, activityId, model);
+  return callModelThen(state, thread, activityId, model, (reply) => reply);
 }
 
 /**
- * Lean steps: `callModel`, with what the caller does with the reply (`andThen`) in the same
- * `.then` (a failure of `andThen` is the caller's, not the model call's).
+ * `callModel`, with what the caller does with the reply (`andThen`) in the same `.then`, which
+ * makes fewer promises than awaiting it (settle.ts); a failure of `andThen` is the caller's, not
+ * the model call's.
  */
 function callModelThen<T>(state: RunState, thread: ConversationThread, activityId: string, model: string, andThen: (reply: ModelStepResult) => T | Promise<T>): Promise<T> {
   const request = modelStepRequest(state, thread, model);
   const run = modelStepTries(state, request, model);
-  const reply = settle(() => (providerLimitApplies(state, model, 'model') ? withinProviderLimit(state, request, activityId, run) : run(activityId, false)));
+  const reply = settle(() => (providerLimitApplies(state, model) ? withinProviderLimit(state, request, activityId, run) : run(activityId, false)));
   return reply.then(
     (value) => andThen(afterModelReply(state, value)),
     (error: unknown) => {
       throw modelCallFailure(state, error, activityId, model);
     },
   );
-}
-
-/** `callModel` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories. */
-async function callModelAsBefore(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
-  const request = modelStepRequest(state, thread, model);
-  let reply: ModelStepResult;
-  try {
-    reply = await withinProviderLimit(state, request, activityId, modelStepTries(state, request, model));
-  } catch (error) {
-    throw modelCallFailure(state, error, activityId, model);
-  }
-  return afterModelReply(state, reply);
 }
 
 /** A model step's activity input for `thread` (its limits, prices and hooks). */
@@ -109,8 +96,8 @@ function modelCallFailure(state: RunState, error: unknown, activityId: string, m
   if (failureType(error) === ErrorCode.contextLengthExceeded) {
     return new RunStop('context_length_exceeded', `The conversation no longer fits the context window of ${model}: ${describeFailure(error)}`);
   }
-  const attempts = exhaustedAttempts(error, config.max_retries);
-  if (attempts !== null && patched(MODEL_RETRIES_EXHAUSTED_PATCH)) {
+  const attempts = exhaustedAttempts(error);
+  if (attempts !== null) {
     return ApplicationFailure.create({
       type: ErrorCode.modelRetriesExhausted,
       message: `Model step ${activityId} (${model}) failed after ${attempts} attempts (max_retries: ${config.max_retries}): ${describeFailure(error)}`,
@@ -136,25 +123,10 @@ function afterModelReply(state: RunState, reply: ModelStepResult): ModelStepResu
  * budget advisory otherwise.
  */
 export function executorStep(state: RunState): Promise<ModelStepResult> {
-  if (!takesLeanSteps(state)) return executorStepAsBefore(state);
   return callModelThen(state, 'executor', `step-${state.step}.model`, state.config.model, (reply) => {
     const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);
     return keepFrom === null ? judgeExecutorReply(state, reply, false) : compactAndCallAgain(state, keepFrom, reply);
   });
-}
-
-/**
- * `executorStep` before the `lean-steps` patch: the same work, in the microtask turns of its
- * recorded histories. Its compaction branch repeats `compactAndCallAgain` inline on purpose:
- * returning that function's promise would add microtask turns to the old path.
- */
-async function executorStepAsBefore(state: RunState): Promise<ModelStepResult> {
-  const reply = await callModel(state, 'executor', `step-${state.step}.model`, state.config.model);
-  const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);
-  if (keepFrom === null) return judgeExecutorReply(state, reply, false);
-  await compact(state, keepFrom, reply.overBudget!.promptTokens);
-  enterPhase(state, 'model');
-  return judgeExecutorReply(state, await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, state.config.model), true);
 }
 
 /** Over the budget: compacts the turns before `keepFrom`, then asks the model again. */
@@ -186,7 +158,7 @@ async function compact(state: RunState, keepFrom: number, tokensBefore: number):
   enterPhase(state, 'compacting');
   const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++, ...agentPrice(state, config.model) };
   // Under a provider limit the summary call waits its turn like a model step (its estimate counts the
-  // whole conversation, corrected by the usage after), behind its own patch.
+  // whole conversation, corrected by the usage after).
   const estimated: ModelStepInput = { conversation: request.conversation, model: config.model, temperature: 0, maxTokens: null, toolNames: [], injectedToolArgs: {}, outputSchema: null, step };
   const result = await withinProviderLimit(
     state,
@@ -202,7 +174,6 @@ async function compact(state: RunState, keepFrom: number, tokensBefore: number):
           retry: attempt.retry,
         }).compactConversation({ ...request, ...attempt.input, ...(limited ? { providerLimited: true } : {}) }),
       ),
-    'compaction',
   );
   addUsage(state.usage, config.model, result.usage, result.costUsd);
   const { removedMessages } = state.threads.compact(taskIndex, keepFrom, result.summary);

@@ -1,8 +1,9 @@
 // The shape of an entry of the patch register (patches.ts): a patch id, what it changed, its stage and its histories.
 /**
- * One `patched()` id. Its lifecycle follows Temporal's patching guide: `patched` (both code paths
- * live), then `deprecated` (`deprecatePatch(id)`, new code only, once no open run can replay
- * without the marker), then removed (the call and this entry go, once no open run carries it).
+ * One `patched()` id. Its lifecycle (docs/patches.md): `patched` (both code paths live), then
+ * `deprecated` (`deprecatePatch(id)`, new code only, once no open execution can replay without the
+ * marker: the deployment versions without it have drained), then removed (the call and this entry
+ * go, once no open execution carries the marker).
  */
 export interface PatchRecord {
   /** The marker id written to histories; never reused. */

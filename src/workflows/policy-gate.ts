@@ -1,12 +1,10 @@
-// Tool policies in the step loop: what the agent's tool_policies do to a call before it runs (the tool-policies patch).
-import { patched } from '@temporalio/workflow';
+// Tool policies in the step loop: what the agent's tool_policies do to a call before it runs.
 import { matchToolPolicy, toolGate } from '../config/tool-policy-rules';
 import type { ToolCall } from '../protocol/messages';
 import type { ToolResult } from '../protocol/run-types';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import type { ToolPolicyMatch } from '../protocol/tool-policy-types';
 import { deniedResult } from './agent-loop';
-import { TOOL_POLICIES_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 
 /** What a call's policy says: the matching rule (recorded in its result), whether it waits for an approval, or its denial. */
@@ -19,16 +17,13 @@ export interface PolicyVerdict {
 
 /**
  * The verdict on a call the route says is `inHitlTools` or not: the strictest of the matching
- * rule and `hitl_tools` (tool-policy-rules.ts). Pure apart from the patch, which is consulted only
- * when the rule changes what the call does (a denial, or an approval `hitl_tools` would not ask
- * for): a worker from before it ran such calls, and its histories replay so.
+ * rule and `hitl_tools` (tool-policy-rules.ts). Pure.
  */
 export function policyVerdict(state: RunState, call: ToolCall, inHitlTools: boolean): PolicyVerdict {
   const { executable, injected } = splitInjectedArgs(call.args, state.injectedArgNames);
   const match = matchToolPolicy(state.config.tool_policies, call.name, executable);
   const gate = toolGate(match, inHitlTools);
-  const changesTheCall = gate === 'deny' || (gate === 'require_approval' && !inHitlTools);
-  if (match === null || (changesTheCall && !patched(TOOL_POLICIES_PATCH))) return { match: null, gated: inHitlTools, denied: null };
+  if (match === null) return { match: null, gated: inHitlTools, denied: null };
   if (gate !== 'deny') return { match, gated: gate === 'require_approval', denied: null };
   const content = `Error: the call to '${call.name}' was denied by policy (tool_policies[${match.rule}]): ${match.reason}. The tool did not run.`;
   return { match, gated: false, denied: deniedResult(call, state.step, Date.now(), content, injected) };

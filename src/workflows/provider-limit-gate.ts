@@ -1,5 +1,5 @@
 // A run's model calls under its agent's provider limits: reserve a time from the shared limiter, wait for it durably, report usage and 429s.
-import { ApplicationFailure, condition, getExternalWorkflowHandle, metricMeter, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, getExternalWorkflowHandle, metricMeter, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import type { Usage } from '../protocol/messages';
@@ -17,7 +17,6 @@ import {
 import { infrastructureRetryPolicy, retryDetailsOf } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { failureType } from './describe-failure';
-import { PROVIDER_LIMITED_CALLS_PATCH, PROVIDER_LIMITS_PATCH } from './patch-ids';
 import { enterPhase, showDetails } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -41,19 +40,15 @@ export function providerLimitOf(state: RunState, model: string): ProviderLimit |
   };
 }
 
-/**
- * Whether a `purpose` call to `model` waits for the provider limiter: the agent declares a limit
- * for the model and the run is past the purpose's patch (consulted only when there is a limit).
- */
-export function providerLimitApplies(state: RunState, model: string, purpose: 'model' | 'compaction'): boolean {
-  return providerLimitOf(state, model) !== null && (purpose === 'compaction' ? patched(PROVIDER_LIMITED_CALLS_PATCH) : patched(PROVIDER_LIMITS_PATCH));
+/** Whether a call to `model` waits for the provider limiter: the agent declares a limit for the model. */
+export function providerLimitApplies(state: RunState, model: string): boolean {
+  return providerLimitOf(state, model) !== null;
 }
 
 /**
  * Runs one model call (`call`, given the activity id of this try) within the provider limit of
- * `request.model`, when the agent declares one and the run is past the patch of the call's
- * `purpose` (`provider-limits` for model steps, `provider-limited-calls` for compaction's
- * summary call); otherwise just calls it. `request` is what the limiter's token estimate counts
+ * `request.model` (a model step or compaction's summary call), when the agent declares one;
+ * otherwise just calls it. `request` is what the limiter's token estimate counts
  * (the conversation and tools). The run asks the limiter for a time (the `reserveModelCall` activity),
  * waits for the grant and then on a durable timer (status: `provider_limit`), calls, and reports
  * what the call used. A 429 pauses the limiter for everyone until its retry-after and the call asks
@@ -64,10 +59,9 @@ export async function withinProviderLimit<Reply extends { usage: Usage }>(
   request: ModelStepInput,
   activityId: string,
   call: (activityId: string, limited: boolean) => Promise<Reply>,
-  purpose: 'model' | 'compaction' = 'model',
 ): Promise<Reply> {
   const limit = providerLimitOf(state, request.model);
-  if (!limit || !providerLimitApplies(state, request.model, purpose)) return call(activityId, false);
+  if (!limit) return call(activityId, false);
   const info = workflowInfo();
   const key = limitKey(info.taskQueue, request.model);
   const limiter = getExternalWorkflowHandle(limiterWorkflowId(key));

@@ -1,10 +1,8 @@
 // A run's spend limits: the cost_limit checks before a model call and after it, and what sub-agents may spend.
-import { patched } from '@temporalio/workflow';
 import type { AgentConfig } from '../config/agent-config';
 import type { ModelStepResult, UsageSummary } from '../protocol/run-types';
 import { roundUsd } from '../protocol/model-price';
 import { spentUsd } from './agent-loop';
-import { COST_ACCOUNTING_PATCH } from './patch-ids';
 import { RunStop } from './run-lifecycle';
 import type { RunState } from './run-state';
 
@@ -39,11 +37,11 @@ export function costAllowance(config: Pick<AgentConfig, 'cost_limit' | 'thread_c
 /**
  * Before a model call: with a limit, a run that has nothing left stops (`cost_limit`, no activity);
  * otherwise the model step gets what is left, and refuses the call itself when its worst case is more.
- * Nothing (no patch marker either) for runs without a limit.
+ * Nothing for runs without a limit.
  */
 export function costLimitBeforeCall(state: RunState): { costLimit?: { remainingUsd: number } } {
   const allowance = costAllowance(state.config, state.usage, state.turnCostBase);
-  if (!allowance || !patched(COST_ACCOUNTING_PATCH)) return {};
+  if (!allowance) return {};
   if (allowance.remainingUsd <= 0) throw costStop(state, allowance, `spent $${allowance.spentUsd} of the $${allowance.limitUsd} ${allowance.limitName}`);
   return { costLimit: { remainingUsd: allowance.remainingUsd } };
 }

@@ -5,7 +5,7 @@ import { conversationQuery, eventsQuery, injectMessageSignal, injectMessageUpdat
 import { WireName } from '../protocol/wire-names';
 import type { RunStatus } from '../protocol/run-types';
 import { ApprovalGate } from './approval-gate';
-import { ignoresInvalidSignal, reportIgnoredSignal, validOrRefuse } from './message-refusal';
+import { reportIgnoredSignal, validOrRefuse } from './message-refusal';
 import { showDetails } from './run-lifecycle';
 import { availableTools, type RunState } from './run-state';
 
@@ -28,9 +28,6 @@ export function installRunHandlers(state: RunState): ApprovalGate {
     (payload) => {
       const checked = validateInjectedMessage(payload);
       if (checked.ok) return void state.injectedQueue.push(checked.value.text);
-      // Runs before the validated-signals patch queued any non-blank string.
-      const text = (payload as { text?: unknown } | null)?.text;
-      if (!ignoresInvalidSignal(typeof text === 'string' && text.trim() !== '')) return void state.injectedQueue.push(text as string);
       reportIgnoredSignal(state.events, WireName.injectMessageSignal, checked.reason);
     },
     { description: MessageDescription.injectMessage },

@@ -1,5 +1,5 @@
 // Hooks from the workflow's side: what activities are told, what workers said they have, and the lifecycle-hooks activity.
-import { ApplicationFailure, isCancellation, patched, proxyActivities, TemporalFailure, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, proxyActivities, TemporalFailure, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import {
@@ -18,7 +18,6 @@ import type { ApprovalRecord, ModelStepResult } from '../protocol/run-types';
 import { infrastructureRetryPolicy } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { describeFailure, failureType } from './describe-failure';
-import { LIFECYCLE_HOOKS_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 import type { StepsEnd } from './run-steps';
 import { applyToolDecision, type DecidedCall } from './tool-decisions';
@@ -86,13 +85,13 @@ export function noteModelStepHooks(state: RunState, reply: ModelStepResult): voi
 }
 
 /**
- * The before-tool decision on `call` that the model step recorded, applied (behind the patch, so
- * consulted only when there is one): null when no hook decided anything about it. A call a hook
+ * The before-tool decision on `call` that the model step recorded, applied: null when no hook
+ * decided anything about it. A call a hook
  * failed is reported (`hook-failed`, outcome `failed`).
  */
 export function decideToolCall(state: RunState, call: ToolCall): DecidedCall | null {
   const decision = state.hooks.decisions[call.id];
-  if (!decision || !patched(LIFECYCLE_HOOKS_PATCH)) return null;
+  if (!decision) return null;
   if (decision.action === 'fail') reportHookFailures(state, [{ hook: decision.hook, point: 'before-tool', message: decision.reason ?? '' }], 'failed');
   return applyToolDecision(call, decision, state.step, state.injectedArgNames, Date.now());
 }
@@ -204,7 +203,7 @@ export async function callFailureHooks(state: RunState, activityId: string, even
 /** The lifecycle-hooks activity for the events whose points the workers have hooks at (no activity when none). */
 async function runLifecycleActivity(state: RunState, activityId: string, events: LifecycleEvent[]): Promise<HookFailureReport[]> {
   const wanted = events.filter((event) => state.hooks.points.includes(event.point));
-  if (wanted.length === 0 || !patched(LIFECYCLE_HOOKS_PATCH)) return [];
+  if (wanted.length === 0) return [];
   const { runLifecycleHooks } = proxyActivities<AgentActivities>({
     activityId,
     summary: activitySummary(activityId, `hooks: ${wanted.map((event) => event.point).join(', ')}`),

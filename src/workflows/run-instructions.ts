@@ -1,5 +1,5 @@
 // A run's instructions: static ones with their template variables filled, or an instructions provider's answer, recorded.
-import { isCancellation, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import type { AgentConfig } from '../config/agent-config';
 import { fillInstructionsTemplate, usesTemplateVariables } from '../config/instructions-template';
@@ -7,7 +7,6 @@ import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { retriedCall } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { describeFailure } from './describe-failure';
-import { DYNAMIC_INSTRUCTIONS_PATCH, PROVIDER_LIMITED_CALLS_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 import { systemPromptOf } from './skill-updates';
 
@@ -26,12 +25,11 @@ export function initialInstructions(config: AgentConfig, input: AgentRunWorkflow
 }
 
 /**
- * `text` with its template variables filled (behind the patch, consulted only when it has any:
- * runs recorded before took such text literally). A run's date is its first execution's start; a
+ * `text` with its template variables filled. A run's date is its first execution's start; a
  * thread's, now (each turn fills its instructions again when it starts).
  */
 export function filledInstructions(text: string, config: AgentConfig, input: AgentRunWorkflowInput, kind: 'run' | 'thread'): string {
-  if (!usesTemplateVariables(text) || !patched(DYNAMIC_INSTRUCTIONS_PATCH)) return text;
+  if (!usesTemplateVariables(text)) return text;
   const info = workflowInfo();
   return fillInstructionsTemplate(text, {
     agentName: config.name,
@@ -82,7 +80,6 @@ export async function startTurnInstructions(state: RunState, turn: number, messa
 async function resolveInstructions(state: RunState, activityId: string, task: string, turn?: number, fallback: string = state.instructions): Promise<void> {
   const { config, input } = state;
   const provider = config.instructions_provider!;
-  if (!patched(DYNAMIC_INSTRUCTIONS_PATCH)) return;
   const request = {
     provider,
     agent: config.name,
@@ -92,7 +89,7 @@ async function resolveInstructions(state: RunState, activityId: string, task: st
     injectedToolArgs: config.injected_tool_args,
     fallback,
     // The provider's own model calls share the agent's provider limits (docs/provider-limits.md).
-    ...(config.provider_limits && patched(PROVIDER_LIMITED_CALLS_PATCH) ? { providerLimits: config.provider_limits } : {}),
+    ...(config.provider_limits ? { providerLimits: config.provider_limits } : {}),
   };
   let resolution: { instructions: string } | { unavailable: string };
   try {

@@ -1,11 +1,10 @@
-import { ApplicationFailure, isCancellation, patched, setCurrentDetails, TemporalFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, setCurrentDetails, TemporalFailure, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { jsonBytes, newestWithin, PAYLOAD_LIMIT_BYTES } from '../protocol/payload-size';
 import type { AgentRunResult, ApprovalRequest, RunPhase, StopReason } from '../protocol/run-types';
 import { AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { continuationHeading } from './agent-loop';
 import { describeWait } from './approval-gate';
 import { costAttributes } from './cost-attribute';
-import { STATUS_ON_CLOSE_PATCH } from './patch-ids';
 import type { RunState } from './run-state';
 
 /**
@@ -19,16 +18,11 @@ export class RunStop {
   ) {}
 }
 
-/**
- * Marks the execution `continued` before it continues as new; false in runs before the
- * `status-on-close` patch (then nothing is done).
- */
-export function markContinued(state: RunState, next: string): boolean {
-  if (!patched(STATUS_ON_CLOSE_PATCH)) return false;
+/** Marks the execution `continued` before it continues as new. */
+export function markContinued(state: RunState, next: string): void {
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'continued' }, ...costAttributes(state)]);
   const how = next === state.config.name ? 'the history was long' : `handed off to ${next}`;
   setDetails(state, `continued as new after step ${state.step - 1}: ${how}`);
-  return true;
 }
 
 /**
@@ -41,7 +35,7 @@ export function markFailed(state: RunState, error: unknown): void {
   state.phase = 'failed';
   state.events.push({ type: 'run-failed', step: state.step, failureType: error instanceof ApplicationFailure ? (error.type ?? null) : null, message: error.message });
   setDetails(state, `failed at step ${state.step}: ${error.message}`);
-  if (patched(STATUS_ON_CLOSE_PATCH)) upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'failed' }, ...costAttributes(state)]);
+  upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'failed' }, ...costAttributes(state)]);
 }
 
 /**

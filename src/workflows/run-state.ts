@@ -108,10 +108,6 @@ export interface RunState {
   stopReason: StopReason | null;
   /** Loop detection's memory of this run (a thread's: of the current turn), carried through continue-as-new. */
   loopWatch: LoopWatch;
-  /** Set at the first activity: whether this execution retries lost workers without limit (a patch). */
-  unboundedInfrastructureRetries?: boolean;
-  /** Set at the first step or model call: whether this execution takes its steps with fewer promises (lean-steps.ts, a patch). */
-  leanSteps?: boolean;
   /** Threads: the run's cost when the running turn began (a turn's `cost_limit` counts from it). Never set in runs. */
   turnCostBase?: number;
   /** Threads: a newer message asked the running turn to stop at its next safe point. Never set in runs. */
@@ -131,9 +127,9 @@ export interface RunState {
 export function createRunState(input: AgentRunWorkflowInput, options: { thread?: boolean } = {}): RunState {
   const config = upgradeConfig(input.config);
   const carried = input.carried;
-  // A continuation holds the conversation by reference (runs before that carried it whole); a
-  // thread starts with its earlier messages only: each turn adds its own.
-  const messages = carried ? [...(carried.messages ?? [])] : options.thread ? [...(input.messages ?? [])] : initialMessages(input);
+  // A continuation holds the conversation by reference; a thread starts with its earlier messages
+  // only: each turn adds its own.
+  const messages = carried ? [] : options.thread ? [...(input.messages ?? [])] : initialMessages(input);
   const activeTools = [...config.tools];
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   if (config.memory) activeTools.push(...MEMORY_TOOLS.filter((name) => !activeTools.includes(name)));
@@ -165,8 +161,8 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     phase: 'starting',
     step: 0,
     usage: carried?.usage ?? emptyUsage(),
-    toolResults: carried ? [...carried.toolResults] : [],
-    toolResultCount: carried?.toolResultCount ?? carried?.toolResults.length ?? 0,
+    toolResults: [],
+    toolResultCount: carried?.toolResultCount ?? 0,
     carriedToolResults: carried?.toolResultsRef ?? null,
     plan: carried?.plan ?? null,
     lastPromptTokens: null,

@@ -3,8 +3,7 @@ import type { ToolCall } from '../protocol/messages';
 import type { AgentRunResult, StopReason } from '../protocol/run-types';
 import { toToolMessage } from './agent-loop';
 import type { ApprovalGate } from './approval-gate';
-import { continuationDue, continueIfHistoryIsLong, continueToKeepHistorySmall, handOff } from './continuation';
-import { takesLeanSteps } from './lean-steps';
+import { continuationDue, continueToKeepHistorySmall, handOff } from './continuation';
 import { maxStepsDetail, nextMove } from './loop-decisions';
 import { checkForLoop } from './loop-guard';
 import { executorStep } from './model-calls';
@@ -40,14 +39,9 @@ export async function takeSteps(state: RunState, approvals: ApprovalGate, fromSt
   const { config, threads, events } = state;
   for (state.step = fromStep; state.step <= state.stepLimit; state.step++) {
     if (state.interruptRequested) return interrupted(state, state.step - 1);
-    if (takesLeanSteps(state)) {
-      // The same checks, awaited only when there is something to do.
-      if (continuationDue(state)) await continueToKeepHistorySmall(state);
-      if (state.skillReloads.size > 0) await reloadSkillsIfNeeded(state);
-    } else {
-      await continueIfHistoryIsLong(state);
-      await reloadSkillsIfNeeded(state);
-    }
+    // Awaited only when there is something to do: each await costs promises (settle.ts).
+    if (continuationDue(state)) await continueToKeepHistorySmall(state);
+    if (state.skillReloads.size > 0) await reloadSkillsIfNeeded(state);
     drainInjectedMessages(state);
     enterPhase(state, 'model');
     const reply = await executorStep(state);

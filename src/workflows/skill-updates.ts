@@ -6,7 +6,7 @@ import { WireName } from '../protocol/wire-names';
 import { buildSkillInstructions } from './skill-instructions';
 import type { SkillBatch, SkillFileError } from '../protocol/skill-types';
 import { buildSystemPrompt } from './agent-loop';
-import { ignoresInvalidSignal, reportIgnoredSignal } from './message-refusal';
+import { reportIgnoredSignal } from './message-refusal';
 import type { RunState } from './run-state';
 
 /**
@@ -23,9 +23,6 @@ export function followSkillChanges(state: RunState): void {
     (payload) => {
       const checked = validateSkillBatch(payload);
       if (checked.ok) return applySkillBatch(state, checked.value);
-      // Runs before the validated-signals patch took any batch of a source they follow.
-      const source = (payload as { source?: unknown } | null)?.source;
-      if (!ignoresInvalidSignal(state.config.skill_sources.includes(source as string))) return applySkillBatch(state, payload);
       reportIgnoredSignal(state.events, WireName.skillsChangedSignal, checked.reason);
     },
     { description: MessageDescription.skillsChanged },

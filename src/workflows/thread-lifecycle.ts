@@ -5,7 +5,6 @@ import {
   condition,
   isCancellation,
   makeContinueAsNewFunc,
-  patched,
   setCurrentDetails,
   TemporalFailure,
   upsertSearchAttributes,
@@ -20,7 +19,6 @@ import type { AgentThreadWorkflowInput, CarriedThreadState, TurnResult } from '.
 import { carriedState } from './continuation';
 import { carryThreadBook } from './carried-turn-results';
 import { emptyLoopWatch } from './loop-detection';
-import { THREAD_LAST_ACTIVITY_PATCH } from './patch-ids';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costAttributes } from './cost-attribute';
 import { spentUsd } from './agent-loop';
@@ -58,14 +56,13 @@ export function showActivity(): void {
 }
 
 /**
- * Whether this thread keeps `AgentLastActivity`: since the patch, and only when it started with
- * the attribute. A thread created before the attribute existed may live in a namespace without it,
+ * Whether this thread keeps `AgentLastActivity`: only when it started with the attribute. A thread created before the attribute existed may live in a namespace without it,
  * where an upsert would fail every workflow task (`BadSearchAttributes`); a client that sets it at
  * the start proves the namespace has it (an older namespace refuses that start, and the client
  * says to rerun `setup`).
  */
 function keepsLastActivity(): boolean {
-  return patched(THREAD_LAST_ACTIVITY_PATCH) && workflowInfo().typedSearchAttributes.get(AgentLastActivityAttribute) !== undefined;
+  return workflowInfo().typedSearchAttributes.get(AgentLastActivityAttribute) !== undefined;
 }
 
 function lastActivityNow(): SearchAttributeUpdatePair {

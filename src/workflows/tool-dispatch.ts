@@ -1,5 +1,5 @@
 // Tool dispatch: where each tool call of a step goes (handoff, refusal, approval, sub-agents, MCP, tool activity).
-import { executeChild, isCancellation, log, ParentClosePolicy, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { executeChild, isCancellation, log, ParentClosePolicy, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import type { ToolCall } from '../protocol/messages';
@@ -9,8 +9,6 @@ import { childWorkflowId } from './child-workflow-id';
 import { withApproval } from '../protocol/tool-results';
 import { policyDecider, withDeciders } from '../protocol/call-deciders';
 import { retriedCall, type CallTry } from './activity-retries';
-import { takesLeanSteps } from './lean-steps';
-import { SUBAGENT_SKILL_SOURCES_PATCH } from './patch-ids';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../protocol/wire-names';
 import { activitySummary } from './activity-summary';
@@ -43,21 +41,12 @@ import { configForChildren } from './run-instructions';
  * Runs a step's tool calls in parallel; results come back in call order. Each call is reported
  * (`tool-completed`, its progress) as soon as it completes, not when the slowest call of the step
  * (or a pending approval) ends: reporting is no command, so the order of commands is unchanged.
+ * A single call needs no `Promise.all` (two promises fewer: settle.ts).
  */
 export function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
-  return takesLeanSteps(state) ? startToolCalls(state, approvals, calls, activityPrefix, true) : runToolCallsAsBefore(state, approvals, calls, activityPrefix);
-}
-
-/** `runToolCalls` before the `lean-steps` patch: the same work, in the microtask turns of its recorded histories (an `async` wrapper). */
-async function runToolCallsAsBefore(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
-  return startToolCalls(state, approvals, calls, activityPrefix, false);
-}
-
-/** Reports the calls as called and starts them, each reported as it completes; `lean`: a single call needs no Promise.all (two promises fewer). */
-function startToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string, lean: boolean): Promise<ToolResult[]> {
   const report = toolCallReporter(state);
   for (const call of calls) state.events.push({ type: 'tool-called', step: state.step, call });
-  if (lean && calls.length === 1) return runToolCall(state, approvals, calls[0]!, 0, activityPrefix).then((result) => [report(result)]);
+  if (calls.length === 1) return runToolCall(state, approvals, calls[0]!, 0, activityPrefix).then((result) => [report(result)]);
   return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
 }
 
@@ -164,7 +153,7 @@ function unavailableOnWorkers(state: RunState, call: ToolCall, result: ToolResul
   };
 }
 
-/** A tool try's activity options. Tool errors are results, not failures: only the retry mode's failures reach `retry`. */
+/** A tool try's activity options. Tool errors are results, not failures: only a lost worker or a timeout reaches `retry`. */
 function toolActivityOptions({ activityId, retry }: CallTry, timeouts: RunTimeouts): ActivityOptions {
   return {
     activityId,
@@ -188,8 +177,8 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
   const parsed = parseJobs(call, config.max_parallel_subagents, childSafe);
   if ('error' in parsed) return workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused);
   const parentId = workflowInfo().workflowId;
-  // Asked only of runs with skill sources, so the histories of the others stay as they were.
-  const skillSources = config.skill_sources.length > 0 && patched(SUBAGENT_SKILL_SOURCES_PATCH) ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : [];
+  // The skills watcher finds sub-agents by this attribute.
+  const skillSources = config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : [];
   const outcomes = await Promise.all(
     parsed.jobs.map(async (job, index): Promise<SubagentOutcome> => {
       const workflowId = childWorkflowId(`${parentId}.${activityPrefix}.sub-${index + 1}`);

@@ -14,23 +14,25 @@ const README = 'README.md';
 type History = temporal.api.history.v1.History;
 
 /**
- * Which execution of its run a file holds: one of a recorded chain (`execution-2-of-3`), the last
- * execution alone (`last-execution`: recordings from before chains were recorded whole), or the
+ * Which execution of its run a file holds: one of a recorded chain (`execution-2-of-3`), or the
  * whole run (null: it never continued as new).
  */
-export type ExecutionPart = { index: number; count: number } | 'last' | null;
+export type ExecutionPart = { index: number; count: number } | null;
 
-/** What a path in the corpus says: `<scenario>/<label>[.execution-<i>-of-<n> | .last-execution].json`. */
+/** The label of the recordings made by the code of the 0.2.0 replay baseline (no patch registered). */
+export const BASELINE_LABEL = 'v0.2.0';
+
+/** What a path in the corpus says: `<scenario>/<label>[.execution-<i>-of-<n>].json`. */
 export interface CorpusPath {
   /** The folder: the test scenario that recorded it (the name given to `recordHistory`). */
   scenario: string;
-  /** `since-<patch id>`: recorded when that patch was the newest in the register; `unpatched`: before any. */
+  /** `since-<patch id>`: recorded when that patch was the newest in the register; `v0.2.0` (BASELINE_LABEL): before any. */
   label: string;
   execution: ExecutionPart;
 }
 
 const SCENARIO = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const FILE_NAME = /^(unpatched|since-[a-z0-9-]+)(?:\.execution-(\d+)-of-(\d+)|\.(last-execution))?\.json$/;
+const FILE_NAME = /^(v0\.2\.0|since-[a-z0-9-]+)(?:\.execution-(\d+)-of-(\d+))?\.json$/;
 
 /** The parts of a corpus path (relative to test/histories, `/`-separated), or null when it does not follow the layout. */
 export function parseCorpusPath(relativePath: string): CorpusPath | null {
@@ -38,22 +40,22 @@ export function parseCorpusPath(relativePath: string): CorpusPath | null {
   if (!scenario || !fileName || rest.length > 0 || !SCENARIO.test(scenario)) return null;
   const match = FILE_NAME.exec(fileName);
   if (!match) return null;
-  const [, label, index, count, last] = match;
-  if (label !== 'unpatched' && !PATCHES.some((patch) => label === `since-${patch.id}`)) return null;
-  const execution: ExecutionPart = index && count ? { index: Number(index), count: Number(count) } : last ? 'last' : null;
-  if (execution && execution !== 'last' && (execution.index < 1 || execution.index > execution.count)) return null;
+  const [, label, index, count] = match;
+  if (label !== BASELINE_LABEL && !PATCHES.some((patch) => label === `since-${patch.id}`)) return null;
+  const execution: ExecutionPart = index && count ? { index: Number(index), count: Number(count) } : null;
+  if (execution && (execution.index < 1 || execution.index > execution.count)) return null;
   return { scenario, label: label!, execution };
 }
 
 /** The corpus path of a recording (relative to test/histories). */
 export function corpusPath({ scenario, label, execution }: CorpusPath): string {
-  const part = execution === null ? '' : execution === 'last' ? '.last-execution' : `.execution-${execution.index}-of-${execution.count}`;
+  const part = execution === null ? '' : `.execution-${execution.index}-of-${execution.count}`;
   return `${scenario}/${label}${part}.json`;
 }
 
-/** The label of a recording made by the code of this checkout. */
+/** The label of a recording made by the code of this checkout: its newest patch's, or the baseline's while there is none. */
 export function currentRecordingLabel(): string {
-  return `since-${NEWEST_PATCH}`;
+  return NEWEST_PATCH === null ? BASELINE_LABEL : `since-${NEWEST_PATCH}`;
 }
 
 /** Every file in the corpus but its README, as `/`-separated paths relative to test/histories, sorted. */
@@ -81,11 +83,6 @@ export function workflowIdOf(history: History): string | undefined {
 /** The workflow type of the run (`agentRun`, `agentWorkerTools`, ...). */
 export function workflowTypeOf(history: History): string | undefined {
   return startedAttributes(history)?.workflowType?.name ?? undefined;
-}
-
-/** Whether the history is an execution that another one continued as new into. */
-export function isContinuedExecution(history: History): boolean {
-  return Boolean(startedAttributes(history)?.continuedExecutionRunId);
 }
 
 /** The patch ids of the history's `core_patch` markers (what `patched()` / `deprecatePatch()` recorded), in order. */

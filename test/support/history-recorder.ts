@@ -5,7 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import type { RunHandle } from '../../src/client/agent-client';
-import { corpusPath, currentRecordingLabel, HISTORIES_DIR, isContinuedExecution, parseCorpusPath, type ExecutionPart } from './history-corpus';
+import { corpusPath, currentRecordingLabel, HISTORIES_DIR, parseCorpusPath, type ExecutionPart } from './history-corpus';
 
 /** The checkout this code runs from (test/support/ is two folders below it). */
 const CHECKOUT_ROOT = path.resolve(__dirname, '..', '..');
@@ -13,10 +13,10 @@ const CHECKOUT_ROOT = path.resolve(__dirname, '..', '..');
 /**
  * With `RECORD_HISTORIES=1` (`npm run record-histories`), saves a finished run's history under
  * test/histories/<scenario>/ for the replay test, labelled with the newest patch of this code
- * (`since-<patch>`): every execution of a run that continued as new (`.execution-<i>-of-<n>`),
- * so continuing and being continued are both replayed. A recording with the same label replaces
- * the one before; recordings by older code keep theirs and stay, as the side before each newer
- * patch. Otherwise does nothing.
+ * (`since-<patch>`, or `v0.2.0` while the register is empty): every execution of a run that
+ * continued as new (`.execution-<i>-of-<n>`), so continuing and being continued are both
+ * replayed. A recording with the same label replaces the one before; recordings by older code
+ * keep theirs and stay, as the side before each newer patch. Otherwise does nothing.
  */
 export async function recordHistory(scenario: string, run: RunHandle): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
@@ -26,7 +26,7 @@ export async function recordHistory(scenario: string, run: RunHandle): Promise<v
   mkdirSync(folder, { recursive: true });
   for (const old of readdirSync(folder).filter((file) => parseCorpusPath(`${scenario}/${file}`)?.label === label)) unlinkSync(path.join(folder, old));
   executions.forEach((history, index) => {
-    const execution: ExecutionPart = executions.length > 1 ? { index: index + 1, count: executions.length } : isContinuedExecution(history) ? 'last' : null;
+    const execution: ExecutionPart = executions.length > 1 ? { index: index + 1, count: executions.length } : null;
     writeFileSync(path.join(HISTORIES_DIR, corpusPath({ scenario, label, execution })), `${withoutCheckoutPaths(historyToJSON(history))}\n`);
   });
 }

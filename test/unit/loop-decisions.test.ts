@@ -29,7 +29,8 @@ function reply(content: string, toolCalls: ToolCall[] = [], extra: Partial<Model
 }
 
 function carried(fields: Partial<CarriedState>): CarriedState {
-  return { messages: [], taskIndex: 0, step: 0, usage: emptyUsage(), toolResults: [], plan: null, compactions: 0, recentEvents: [], continuations: 1, ...fields };
+  const conversation = { base: { artifactId: 'conversation-1', count: 1 }, head: [], lastAssistantText: '' };
+  return { conversation, taskIndex: 0, step: 0, usage: emptyUsage(), toolResultCount: 0, plan: null, compactions: 0, recentEvents: [], lastEventSeq: 0, continuations: 1, ...fields };
 }
 
 /** A conversation: the task, then `turns` assistant turns, each a tool call and its result. */
@@ -168,15 +169,14 @@ describe('handoffs within a step', () => {
     expect(claimHandoff('billing', 'support')).toEqual({ refusal: "Error: already handing off to 'billing' in this step" });
   });
 
-  it('gives the target run its name, status and skill sources once patched, only its name before', () => {
+  it('gives the target run its name, status and skill sources', () => {
     const target = { name: 'billing', skill_sources: ['./skills/billing'] };
-    expect(handoffSearchAttributes(target, false)).toEqual([{ key: AgentNameAttribute, value: 'billing' }]);
-    expect(handoffSearchAttributes(target, true)).toEqual([
+    expect(handoffSearchAttributes(target)).toEqual([
       { key: AgentNameAttribute, value: 'billing' },
       { key: AgentStatusAttribute, value: 'running' },
       { key: AgentSkillSourcesAttribute, value: ['./skills/billing'] },
     ]);
-    expect(handoffSearchAttributes({ name: 'plain', skill_sources: [] }, true)).toHaveLength(2);
+    expect(handoffSearchAttributes({ name: 'plain', skill_sources: [] })).toHaveLength(2);
   });
 });
 
@@ -218,31 +218,19 @@ describe('continue-as-new', () => {
     expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 1_999_999, continueAsNewSuggested: false }, { historySizeLimitBytes: 2_000_000 })).toBe(false);
   });
 
-  it('follows Temporal’s suggestion when the input sets no limit', () => {
-    expect(shouldContinueAsNew(2, { historyLength: 50_000, historySize: 1_000, continueAsNewSuggested: false }, {})).toBe(false);
+  it('follows Temporal’s suggestion when the input sets no limit, before the default point', () => {
+    expect(shouldContinueAsNew(2, { historyLength: 1_500, historySize: 1_000, continueAsNewSuggested: false }, {})).toBe(false);
     expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 1_000, continueAsNewSuggested: true }, {})).toBe(true);
   });
 
-  it('continues at the default point (2,000 events or 2 MiB) for what the input leaves unset, once the patch applies', () => {
-    const applies = () => true;
-    const before = () => false;
+  it('continues at the default point (2,000 events or 2 MiB) for what the input leaves unset', () => {
     const { events, bytes } = DEFAULT_CONTINUE_AS_NEW_POINT;
-    expect(shouldContinueAsNew(2, { historyLength: events - 1, historySize: bytes - 1, continueAsNewSuggested: false }, {}, applies)).toBe(false);
-    expect(shouldContinueAsNew(2, { historyLength: events, historySize: 1_000, continueAsNewSuggested: false }, {}, applies)).toBe(true);
-    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, {}, applies)).toBe(true);
-    // Runs recorded before the patch (no marker) keep waiting for Temporal's suggestion.
-    expect(shouldContinueAsNew(2, { historyLength: events, historySize: bytes, continueAsNewSuggested: false }, {}, before)).toBe(false);
+    expect(shouldContinueAsNew(2, { historyLength: events - 1, historySize: bytes - 1, continueAsNewSuggested: false }, {})).toBe(false);
+    expect(shouldContinueAsNew(2, { historyLength: events, historySize: 1_000, continueAsNewSuggested: false }, {})).toBe(true);
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, {})).toBe(true);
     // A limit the input sets replaces the default of its own kind only.
-    expect(shouldContinueAsNew(2, { historyLength: events * 5, historySize: 1_000, continueAsNewSuggested: false }, { historyEventLimit: 100_000 }, applies)).toBe(false);
-    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, { historyEventLimit: 100_000 }, applies)).toBe(true);
-    expect(shouldContinueAsNew(2, { historyLength: events, historySize: bytes * 5, continueAsNewSuggested: false }, { historySizeLimitBytes: bytes * 10 }, applies)).toBe(true);
-  });
-
-  it('consults the patch only past the default point, so shorter runs record no marker', () => {
-    let consulted = 0;
-    const applies = () => ++consulted > 0;
-    shouldContinueAsNew(2, { historyLength: 100, historySize: 10_000, continueAsNewSuggested: false }, {}, applies);
-    shouldContinueAsNew(2, { historyLength: 100, historySize: 10_000, continueAsNewSuggested: true }, {}, applies);
-    expect(consulted).toBe(0);
+    expect(shouldContinueAsNew(2, { historyLength: events * 5, historySize: 1_000, continueAsNewSuggested: false }, { historyEventLimit: 100_000 })).toBe(false);
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, { historyEventLimit: 100_000 })).toBe(true);
+    expect(shouldContinueAsNew(2, { historyLength: events, historySize: bytes * 5, continueAsNewSuggested: false }, { historySizeLimitBytes: bytes * 10 })).toBe(true);
   });
 });

@@ -1,10 +1,10 @@
-// The patch register against the code and the replay corpus: every id registered, every id recorded on both sides.
+// The patch register against the code and the replay corpus: every id registered, every id recorded on both sides, no marker outside the register.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import ts from 'typescript';
 import * as register from '../../src/workflows/patches';
-import { corpusFiles, parseCorpusPath, patchMarkersOf, readCorpusHistory } from '../support/history-corpus';
+import { BASELINE_LABEL, corpusFiles, parseCorpusPath, patchMarkersOf, readCorpusHistory } from '../support/history-corpus';
 import { PASSES_PATCHED_CODE } from '../support/patch-passes';
 
 const { PATCHES } = register;
@@ -26,8 +26,8 @@ function sandboxFiles(folder: string): string[] {
 }
 
 /** Every patch call of a file, read with the TypeScript parser (comments and strings that mention `patched(` do not count); its constants imported from the register or from patch-ids.ts. */
-function patchCallsOf(file: string): PatchCall[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+function patchCallsOf(file: string, text = readFileSync(file, 'utf8')): PatchCall[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const fromRegister = new Set<string>();
   const calls: PatchCall[] = [];
   const visit = (node: ts.Node): void => {
@@ -55,7 +55,7 @@ function patchCallsOf(file: string): PatchCall[] {
   return calls.map((call) => (call.constant && fromRegister.has(call.constant) ? call : { ...call, constant: null }));
 }
 
-const calls = SANDBOX_FOLDERS.flatMap(sandboxFiles).flatMap(patchCallsOf);
+const calls = SANDBOX_FOLDERS.flatMap(sandboxFiles).flatMap((file) => patchCallsOf(file));
 /** The id a register constant holds (undefined for a name the register does not export as an id). */
 const idOfConstant = (name: string): string | undefined => {
   const value = (register as Record<string, unknown>)[name];
@@ -69,8 +69,27 @@ describe('the patch register', () => {
     expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
   });
 
-  it('finds the patch calls of the workflow code', () => {
+  it('finds the patch calls of the workflow code, at least one per registered id', () => {
     expect(calls.length).toBeGreaterThanOrEqual(PATCHES.length);
+  });
+
+  it('tells a register constant from a literal or a local constant, and skips comments and strings', () => {
+    // The reader the rules rest on: with an empty register, proof that it would see a call.
+    const source = [
+      "import { patched, deprecatePatch } from '@temporalio/workflow';",
+      "import { SOME_CHANGE_PATCH } from './patch-ids';",
+      "const LOCAL_PATCH = 'local';",
+      'if (patched(SOME_CHANGE_PATCH)) deprecatePatch(LOCAL_PATCH);',
+      "// patched(IN_A_COMMENT)",
+      "const text = 'patched(IN_A_STRING)';",
+      "workflow.patched('a-literal');",
+    ].join('\n');
+    const found = patchCallsOf(path.join(SANDBOX_FOLDERS[0]!, 'example.ts'), source).map(({ call, constant, argument }) => ({ call, constant, argument }));
+    expect(found).toEqual([
+      { call: 'patched', constant: 'SOME_CHANGE_PATCH', argument: 'SOME_CHANGE_PATCH' },
+      { call: 'deprecatePatch', constant: null, argument: 'LOCAL_PATCH' },
+      { call: 'patched', constant: null, argument: "'a-literal'" },
+    ]);
   });
 
   it('knows every id the workflow code patches, each passed as its constant', () => {
@@ -91,15 +110,16 @@ describe('the patch register', () => {
     expect(PATCHES.map((patch) => patch.id).filter((id) => !PASSES_PATCHED_CODE[id])).toEqual([]);
   });
 
-  it('finds no history carrying a patch newer than its label', () => {
+  it('finds no history carrying the marker of an id outside the register, or of a patch newer than its label', () => {
     const order = PATCHES.map((patch) => patch.id);
     const mislabelled = corpusFiles().flatMap((file) => {
       const label = parseCorpusPath(file)?.label;
       if (!label) return [];
-      const newest = label === 'unpatched' ? -1 : order.indexOf(label.slice('since-'.length));
-      return patchMarkersOf(readCorpusHistory(file))
-        .filter((id) => order.indexOf(id) > newest)
-        .map((id) => `${file} carries ${id}`);
+      const newest = label === BASELINE_LABEL ? -1 : order.indexOf(label.slice('since-'.length));
+      return patchMarkersOf(readCorpusHistory(file)).flatMap((id) => {
+        if (!order.includes(id)) return [`${file} carries ${id}, which is not in the register`];
+        return order.indexOf(id) > newest ? [`${file} carries ${id}, newer than its label`] : [];
+      });
     });
     expect(mislabelled).toEqual([]);
   });
@@ -107,7 +127,10 @@ describe('the patch register', () => {
 
 const plural = (count: number): string => `${count} recorded ${count === 1 ? 'history' : 'histories'}`;
 
-describe.each(PATCHES.map((patch) => [patch.id, patch] as const))('patch %s', (id, patch) => {
+// describe.each refuses an empty table: with no patch registered there is nothing per patch to check.
+const perPatch = PATCHES.length > 0 ? describe.each(PATCHES.map((patch) => [patch.id, patch] as const)) : () => () => undefined;
+
+perPatch('patch %s', (id: string, patch: (typeof PATCHES)[number]) => {
   const { with: withIt, without, missing } = patch.histories;
 
   if (withIt.length > 0) {

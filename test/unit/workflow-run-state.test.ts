@@ -40,14 +40,15 @@ describe('run state', () => {
     previous.events.push({ type: 'run-started', agent: 'a', model: 'm', task: 't' });
     previous.events.push({ type: 'status-changed', phase: 'model', step: 1 });
     const carried: CarriedState = {
-      messages: [{ role: 'user', content: 'summary' }, { role: 'user', content: 't' }],
+      conversation: { base: { artifactId: 'conversation-1', count: 2 }, head: [{ role: 'user', content: 'summary' }, { role: 'user', content: 't' }], lastAssistantText: '' },
       taskIndex: 1,
       step: 6,
       usage: { inputTokens: 10, outputTokens: 5, byModel: {} },
-      toolResults: [],
+      toolResultCount: 0,
       plan: { text: '1. add', steps: ['add'], model: 'm', plannerSteps: 1 },
       compactions: 2,
       recentEvents: previous.events.tail(200),
+      lastEventSeq: previous.events.lastSeq,
       continuations: 1,
       stepBase: 4,
     };
@@ -57,9 +58,10 @@ describe('run state', () => {
     expect(state).toMatchObject({ compactions: 2, plan: carried.plan, usage: carried.usage });
     expect(state.timeouts.toolMs).toBe(1000);
     expect(state.events.push({ type: 'status-changed', phase: 'model', step: 7 }).seq).toBe(3);
-    // The carried conversation is copied: the new run's changes never reach the input.
+    // The conversation stays by reference: the run holds only what it adds after the base.
+    expect(state.threads.held('executor')).toEqual({ offset: 2, messages: [] });
     state.threads.push('executor', { role: 'user', content: 'more' });
-    expect(carried.messages).toHaveLength(2);
+    expect(carried.conversation.head).toHaveLength(2);
   });
 
   it('adds the parallel sub-agent tool once when the config allows parallel sub-agents', () => {
