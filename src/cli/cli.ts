@@ -172,6 +172,8 @@ program
   .option('--setup', 'register the search attributes first (see `setup`)')
   .option('--health-file <path>', 'rewrite this file every 5 s while the worker polls, for health checks (default: AGENT_WORKER_HEALTH_FILE)')
   .option('--shutdown-grace <duration>', 'on SIGTERM / SIGINT, let in-flight tasks finish this long, then hand the rest to other workers (default: AGENT_WORKER_SHUTDOWN_GRACE, else 10m)')
+  .option('--deployment-name <name>', 'Worker Versioning: the deployment this worker belongs to, with --build-id (default: AGENT_DEPLOYMENT_NAME); docs/deployment.md')
+  .option('--build-id <id>', 'Worker Versioning: this build of the deployment; runs stay on the build that started them (default: AGENT_BUILD_ID)')
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
 program
