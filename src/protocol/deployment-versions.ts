@@ -24,6 +24,10 @@ export const LONG_LIVED_WORKFLOW_TYPES = [WireName.agentThreadWorkflow, Provider
 /**
  * The server's search attribute with an execution's Worker Deployment Version, as
  * `<deployment name>:<build id>` (Temporal server 1.28+; kept up to date at each workflow task).
+ * @example
+ * import { DEPLOYMENT_VERSION_ATTRIBUTE } from 'durable-agents/workflow';
+ *
+ * const { count } = await client.workflow.count(`${DEPLOYMENT_VERSION_ATTRIBUTE} = 'agents:1.4.0' AND ExecutionStatus = 'Running'`);
  */
 export const DEPLOYMENT_VERSION_ATTRIBUTE = 'TemporalWorkerDeploymentVersion';
 

@@ -50,6 +50,11 @@ export function checkDeploymentVersion(given: { deploymentName?: string | undefi
  * The version from `AGENT_DEPLOYMENT_NAME` and `AGENT_BUILD_ID` (empty counts as unset), or
  * `undefined` when neither is set.
  * @throws DeploymentError naming the variable, as `checkDeploymentVersion`.
+ * @example
+ * import { AgentPlugin, deploymentVersionFromEnvironment } from 'durable-agents/worker';
+ *
+ * // AGENT_DEPLOYMENT_NAME=agents AGENT_BUILD_ID=1.4.0-3f2c1ab node worker.js
+ * const plugin = new AgentPlugin({ tools, deployment: deploymentVersionFromEnvironment() });
  */
 export function deploymentVersionFromEnvironment(environment: NodeJS.ProcessEnv = process.env): AgentDeploymentVersion | undefined {
   return checkDeploymentVersion(
@@ -62,6 +67,16 @@ export function deploymentVersionFromEnvironment(environment: NodeJS.ProcessEnv 
  * Temporal's worker options for a versioned agent worker. Workflows are pinned by default: an
  * agent run replays only on the code that wrote its history, and the long-lived workflows move by
  * continue-as-new at points they choose (docs/deployment.md).
+ * @example
+ * import { Worker } from '@temporalio/worker';
+ * import { AgentPlugin, agentWorkerDeploymentOptions } from 'durable-agents/worker';
+ *
+ * // Your own versioned worker with agents in it: the same options AgentPlugin's `deployment` sets.
+ * const worker = await Worker.create({
+ *   connection, taskQueue: 'orders', workflowsPath: require.resolve('./workflows'),
+ *   workerDeploymentOptions: agentWorkerDeploymentOptions({ deploymentName: 'orders', buildId: process.env.BUILD_ID! }),
+ *   plugins: [new AgentPlugin({ tools })],
+ * });
  */
 export function agentWorkerDeploymentOptions(version: AgentDeploymentVersion): WorkerDeploymentOptions {
   return { version: { deploymentName: version.deploymentName, buildId: version.buildId }, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' };
