@@ -27,6 +27,8 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 // Client
 export { AgentClient } from './client/agent-client';
 export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
+export { WorkerDeployments } from './client/worker-deployments';
+export type { BuildHoldings, DeploymentBuild, DeploymentDescription } from './client/worker-deployments';
 export type { ForkOptions } from './client/fork';
 export type { ForkEditRequest } from './client/fork-edits';
 export { evaluateRuns } from './client/evaluation/evaluate';
@@ -79,7 +81,7 @@ export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-t
 export type { CallDecider } from './protocol/call-deciders';
 
 // Errors with stable codes
-export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';
+export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, DeploymentError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
 
 // Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)

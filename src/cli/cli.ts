@@ -28,6 +28,7 @@ const commands = {
   chat: () => import('./commands/chat-command'),
   memory: () => import('./commands/memory-command'),
   console: () => import('./commands/console-command'),
+  deployment: () => import('./commands/deployment-command'),
 };
 
 /**
@@ -172,7 +173,36 @@ program
   .option('--setup', 'register the search attributes first (see `setup`)')
   .option('--health-file <path>', 'rewrite this file every 5 s while the worker polls, for health checks (default: AGENT_WORKER_HEALTH_FILE)')
   .option('--shutdown-grace <duration>', 'on SIGTERM / SIGINT, let in-flight tasks finish this long, then hand the rest to other workers (default: AGENT_WORKER_SHUTDOWN_GRACE, else 10m)')
+  .option('--deployment-name <name>', 'Worker Versioning: the deployment this worker belongs to, with --build-id (default: AGENT_DEPLOYMENT_NAME); docs/deployment.md')
+  .option('--build-id <id>', 'Worker Versioning: this build of the deployment; runs stay on the build that started them (default: AGENT_BUILD_ID)')
   .action(async (options) => (await commands.worker()).workerCommand(options));
+
+const deployment = program
+  .command('deployment')
+  .description('Worker Versioning: roll a build of the workers out, ramp it, see what each build holds, retire old ones (docs/deployment.md)');
+deployment
+  .command('status <deployment>')
+  .description('current and ramping build; per build its open executions by type, runs awaiting approval, and whether it can retire')
+  .option('--json', 'machine-readable output')
+  .action(async (name, options) => (await commands.deployment()).deploymentStatusCommand(name, options));
+deployment
+  .command('rollout <deployment> <buildId>')
+  .description('make the build current (new runs, threads at their next turn), then wake idle threads, limiters and slots on older builds to move')
+  .option('--no-move', 'only set the current build; `deployment move` wakes the idle executions later')
+  .action(async (name, buildId, options) => (await commands.deployment()).deploymentRolloutCommand(name, buildId, options));
+deployment
+  .command('ramp <deployment> <buildId> <percentage>')
+  .description('send this percentage (0-100) of new executions to the build, the rest to the current build')
+  .action(async (name, buildId, percentage) => (await commands.deployment()).deploymentRampCommand(name, buildId, percentage));
+deployment
+  .command('move <deployment>')
+  .description('wake the threads, provider limiters and concurrency slots still on older builds: each moves to the current build at its next safe point')
+  .action(async (name) => (await commands.deployment()).deploymentMoveCommand(name));
+deployment
+  .command('drained <deployment> <buildId>')
+  .description('exit 0 when the build can retire (not current or ramping, no open execution pinned to it), else 1 with what holds it')
+  .option('--wait <duration>', 'look again every 5 s for this long (e.g. 30m)')
+  .action(async (name, buildId, options) => (await commands.deployment()).deploymentDrainedCommand(name, buildId, options));
 
 program
   .command('setup')

@@ -78,11 +78,19 @@ export function defaultReadyTimeoutMs(freshDatabase: boolean): number {
  * delete task retries with a growing backoff (3 s, then ×1.5), so a delete could take 30 to 100 s
  * and more under load. Recording it every second, one small write a second for the dev server's
  * single shard, lets a delete finish within seconds.
+ *
+ * Worker Deployment Versioning (docs/deployment.md): deployment versions, the versioning fields of
+ * the workflow APIs, and the "target version changed" flag pinned workflows move on (server 1.32+;
+ * an older server ignores the key). The server's defaults are the same today; they are set here so
+ * that a build which turns one off does not silently strand threads on an old build.
  */
 export const DEFAULT_DYNAMIC_CONFIG: Record<string, unknown> = {
   'system.enableActivityEagerExecution': true,
   'history.transferProcessorMaxPollRPS': 200,
   'history.transferProcessorUpdateAckInterval': '1s',
+  'system.enableDeploymentVersions': true,
+  'frontend.workerVersioningWorkflowAPIs': true,
+  'system.enableSendTargetVersionChanged': true,
 };
 
 /**

@@ -72,6 +72,10 @@ export const ErrorCode = {
   artifactStoreUnavailable: 'ArtifactStoreUnavailable',
   hookFailed: 'HookFailed',
   hookInvalid: 'HookDefinitionError',
+  /** A worker deployment name or build id given without the other, or not usable as one (docs/deployment.md). */
+  deploymentOptionsInvalid: 'DeploymentOptionsInvalid',
+  /** A worker deployment, or a build of one, the server does not know (no worker of it has polled yet). */
+  deploymentNotFound: 'DeploymentNotFound',
 } as const;
 
 /** One of the `ErrorCode` values. */
@@ -245,6 +249,31 @@ export class ThreadError extends AgentRuntimeError {
   constructor(
     code: (typeof ErrorCode)['threadNotFound' | 'threadBusy' | 'threadClosed' | 'threadConfigMismatch' | 'turnResultUnavailable'],
     readonly threadId: string,
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
+/**
+ * A Worker Deployment setting the runtime refused (`DeploymentOptionsInvalid`: `field` names the
+ * option or variable, e.g. `AGENT_BUILD_ID`), or a deployment or build the server does not know
+ * (`DeploymentNotFound`: `field` is `deploymentName` or `buildId`). Thrown before anything is sent
+ * to Temporal, or instead of the server's own error.
+ * @example
+ * import { DeploymentError, ErrorCode } from 'durable-agents';
+ *
+ * try {
+ *   await deployments.setCurrent('agents', '2.4.0+abc123');
+ * } catch (error) {
+ *   if (error instanceof DeploymentError && error.code === ErrorCode.deploymentNotFound) console.error(error.message);
+ *   else throw error;
+ * }
+ */
+export class DeploymentError extends AgentRuntimeError {
+  constructor(
+    code: (typeof ErrorCode)['deploymentOptionsInvalid' | 'deploymentNotFound'],
+    readonly field: string,
     message: string,
   ) {
     super(code, message);

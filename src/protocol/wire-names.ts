@@ -37,6 +37,12 @@ export const WireName = {
   closeThreadUpdate: 'closeThread',
   closeThreadSignal: 'closeThreadSignal',
   threadQuery: 'thread',
+  /**
+   * A no-op signal that wakes a long-lived execution (a thread, a provider limiter, a concurrency
+   * cap's slots) so it sees that its Worker Deployment's target version changed and continues as
+   * new on it (`durable-agents deployment move`).
+   */
+  checkVersionSignal: 'checkVersion',
 } as const;
 
 /**

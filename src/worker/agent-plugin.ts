@@ -24,6 +24,7 @@ import { HookRunner } from '../hooks/hook-runner';
 import { HookDefinitionError } from '../protocol/errors';
 import { defaultModelRegistry } from './default-models';
 import { assertSupportedTemporal } from './temporal-versions';
+import { checkDeploymentVersion, workerDeploymentFor, type AgentDeploymentVersion } from './deployment-options';
 import { compileSourcesForTheBuildTarget, type WebpackConfig } from './source-bundle-target';
 import { agentPreloadModules, agentWorkflowsPath, bundlesAgentSources, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
 
@@ -86,6 +87,15 @@ export interface AgentPluginOptions {
    * workflows at start (the tracing interceptors are not in the prebuilt bundle). You shut it down.
    */
   telemetry?: AgentTelemetrySetup;
+  /**
+   * The Worker Deployment Version the worker polls as (docs/deployment.md, "Upgrading workers while
+   * runs wait"). With it, the worker uses Worker Versioning and pins workflows to their build by
+   * default: an agent run finishes on the build that started it (approvals and sub-agents
+   * included), threads, provider limiters and concurrency slots move to a new current build by
+   * continue-as-new at a safe point. Default: none, an unversioned worker. (Or set the worker's
+   * own `workerDeploymentOptions`, with `defaultVersioningBehavior: 'PINNED'`.)
+   */
+  deployment?: AgentDeploymentVersion;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
 }
@@ -131,8 +141,12 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   private readonly hooks: HookRunner;
 
-  /** @throws HookDefinitionError when two hooks share a name, or a provider is not a function. */
+  /**
+   * @throws HookDefinitionError when two hooks share a name, or a provider is not a function.
+   * @throws DeploymentError when `deployment` has an empty, too long or unusable field.
+   */
   constructor(private readonly options: AgentPluginOptions = {}) {
+    if (options.deployment) checkDeploymentVersion(options.deployment, { deploymentName: 'deployment.deploymentName', buildId: 'deployment.buildId' });
     this.mcp = options.mcp ?? new McpConnections();
     this.hooks = new HookRunner(options.hooks ?? []);
     for (const [name, provider] of Object.entries(options.instructionsProviders ?? {})) {
@@ -161,6 +175,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       ...(this.options.instructionsProviders ? { instructionsProviders: this.options.instructionsProviders } : {}),
       ...(telemetry ? { telemetry: telemetry.instruments } : {}),
     });
+    const workerDeploymentOptions = workerDeploymentFor(this.options.deployment, options.workerDeploymentOptions);
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);
     if (clashes.length > 0) {
       throw new Error(`Activity names taken by the durable-agents plugin: ${clashes.join(', ')}. Rename your activities with these names.`);
@@ -169,6 +184,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       ...options,
       ...this.workflowSource(options),
       activities: { ...options.activities, ...agentActivities },
+      ...(workerDeploymentOptions ? { workerDeploymentOptions } : {}),
       // Heartbeats carry streamed model text and tool progress to clients, so they may reach the
       // server this often instead of at 80% of the heartbeat timeout.
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? DEFAULT_LIVE_UPDATE_MS,

@@ -18,6 +18,7 @@ import { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options'
 import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
 import { AgentPlugin } from './agent-plugin';
+import { deploymentVersionFromEnvironment, type AgentDeploymentVersion } from './deployment-options';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
 
 /** A connection and your tools; everything else has a default (task queue `agent-runs`, namespace `default`). */
@@ -77,6 +78,12 @@ export interface AgentWorkerOptions {
    */
   shutdownGraceMs?: number;
   /**
+   * The Worker Deployment Version this worker polls as (runs are pinned to the build that started
+   * them; docs/deployment.md). Default: `AGENT_DEPLOYMENT_NAME` and `AGENT_BUILD_ID` when set
+   * (both or neither); `false`: an unversioned worker whatever the environment says.
+   */
+  deployment?: AgentDeploymentVersion | false;
+  /**
    * Anything else of Temporal's WorkerOptions (for example `maxCachedWorkflows`, which defaults to
    * AGENT_MAX_CACHED_WORKFLOWS when set, and `maxHeartbeatThrottleInterval`, which defaults to
    * AGENT_LIVE_UPDATE_MS when set, else 250 ms).
@@ -95,7 +102,9 @@ export interface AgentWorkerOptions {
  * environment, as docs/deployment.md lists: `AGENT_PAYLOAD_KEYS` (payload encryption),
  * `AGENT_ARTIFACT_STORE` / `AGENT_ARTIFACT_DIR`, `AGENT_MEMORY_URL` / `AGENT_MEMORY_DIR`,
  * `AGENT_SKILL_CACHE`, `AGENT_WORKFLOW_BUNDLE`, `AGENT_MAX_CACHED_WORKFLOWS`, `AGENT_WORKER_SHUTDOWN_GRACE`,
- * `AGENT_LIVE_UPDATE_MS`, `AGENT_MODEL_PRICES`. `AgentPlugin` itself reads none of them.
+ * `AGENT_LIVE_UPDATE_MS`, `AGENT_MODEL_PRICES`, `AGENT_DEPLOYMENT_NAME` / `AGENT_BUILD_ID`. `AgentPlugin` itself reads none of them.
+ * @throws DeploymentError (before connecting anything) when only one of `AGENT_DEPLOYMENT_NAME`
+ * and `AGENT_BUILD_ID` is set, naming the missing one.
  * @example
  * import { NativeConnection } from '@temporalio/worker';
  * import { createAgentWorker } from 'durable-agents/worker';
@@ -107,6 +116,8 @@ export interface AgentWorkerOptions {
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const environment = process.env;
+  // First: a half-set version is a configuration error, found before any store is opened.
+  const deployment = options.deployment === undefined ? deploymentVersionFromEnvironment(environment) : options.deployment || undefined;
   const dataConverter = options.dataConverter ?? dataConverterFromEnvironment(environment);
   const memory = options.memory ?? memoryStoreFromEnvironment(environment);
   const telemetryOptions = options.telemetry === undefined ? telemetryOptionsFromEnvironment(environment) : null;
@@ -124,6 +135,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     memory,
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
+    ...(deployment ? { deployment } : {}),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.

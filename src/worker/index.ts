@@ -19,6 +19,8 @@ export { AgentPlugin } from './agent-plugin';
 export type { AgentPluginOptions } from './agent-plugin';
 export { createAgentWorker } from './create-worker';
 export type { AgentWorkerOptions } from './create-worker';
+export { agentWorkerDeploymentOptions, deploymentVersionFromEnvironment } from './deployment-options';
+export type { AgentDeploymentVersion } from './deployment-options';
 export { registerSearchAttributes } from '../connection/register-search-attributes';
 export { dataConverterFromEnvironment } from '../codec/encryption-codec';
 export { SUPPORTED_TEMPORAL_RANGE } from './temporal-versions';

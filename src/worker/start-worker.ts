@@ -6,6 +6,7 @@ import type { TemporalTarget } from '../connection/temporal-target';
 import type { Tool } from '../tools/define-tool';
 import type { WorkerExtensions } from './load-tools';
 import { createAgentWorker } from './create-worker';
+import type { AgentDeploymentVersion } from './deployment-options';
 import { createProcessLogger, PinoTemporalLogger } from './logger';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
 
@@ -40,6 +41,11 @@ export interface StartWorkerOptions {
   registerSearchAttributes?: boolean;
   /** How long a stop lets in-flight tasks finish (see `AgentWorkerOptions.shutdownGraceMs`). */
   shutdownGraceMs?: number;
+  /**
+   * The Worker Deployment Version to poll as (see `AgentWorkerOptions.deployment`). Default: from
+   * AGENT_DEPLOYMENT_NAME / AGENT_BUILD_ID; `false` (the embedded `demo` and `dev`): unversioned.
+   */
+  deployment?: AgentDeploymentVersion | false;
 }
 
 /**
@@ -59,6 +65,7 @@ export async function startWorker(target: TemporalTarget, options: StartWorkerOp
     tools: options.tools,
     dataConverter,
     shutdownGraceMs: options.shutdownGraceMs,
+    ...(options.deployment !== undefined ? { deployment: options.deployment } : {}),
     ...options.extensions,
   });
   const done = worker.run().finally(() => connection.close());

@@ -43,6 +43,7 @@ export type {
   TurnResult,
 } from '../protocol/thread-types';
 export { DEFAULT_TASK_QUEUE, WireName } from '../protocol/wire-names';
+export { checkVersionSignal, DEPLOYMENT_VERSION_ATTRIBUTE } from '../protocol/deployment-versions';
 export { limiterStatusQuery, limiterWorkflowId, limitKey, ProviderLimitWireName } from '../protocol/provider-limits';
 export { concurrencySlotsWorkflowId, slotsStatusQuery, ConcurrencyWireName, agentCapKey, startCapKey } from '../protocol/concurrency-slots';
 export type { ConcurrencyCap, SlotsStatus } from '../protocol/concurrency-slots';

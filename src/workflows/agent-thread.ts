@@ -13,7 +13,8 @@ import { takeSteps } from './run-steps';
 import { followSkillChanges, loadSkillSources } from './skill-updates';
 import { ThreadBook } from './thread-book';
 import { installThreadHandlers } from './thread-handlers';
-import { continueThread, finishTurn, reopenInput, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
+import { continueThread, finishTurn, moveThread, reopenInput, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
+import { installVersionCheck, targetVersionChanged } from './version-moves';
 import { discoverMcpTools } from './tool-dispatch';
 import type { ApprovalGate } from './approval-gate';
 import { runPlanner, type PlanRequest } from './planner';
@@ -55,6 +56,7 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
   const approvals = installRunHandlers(state);
   installThreadHandlers(state, book, approvals, input.settings);
   followSkillChanges(state);
+  installVersionCheck();
   state.step = firstStep(state.carried) - 1;
   showThreadStatus(state, book, book.current ? 'running' : 'idle');
 
@@ -62,7 +64,9 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
     if (config.skill_sources.length > 0) await loadSkillSources(state, new Map(config.skill_sources.map((source) => [source, 0])));
     if (config.mcp_servers.length > 0) await discoverMcpTools(state);
     if (book.current) await resumeTurn(state, approvals, book);
-    while (await nextMessage(book, input)) {
+    for (let next = await nextMessage(book, input); next !== 'close'; next = await nextMessage(book, input)) {
+      // Between turns, the thread moves to its deployment's new build (a queued message is carried).
+      if (next === 'move') await moveThread(state, book, input);
       const planning = startTurn(state, book);
       await openTurn(state, book.current!.turn);
       await answerTurn(state, approvals, book, planning);
@@ -91,16 +95,20 @@ function runInputOf(input: AgentThreadWorkflowInput): AgentRunWorkflowInput {
 }
 
 /**
- * Waits for a queued message (true), or for the thread to close: on request once nothing is
- * queued, or after the idle timeout (false).
+ * Waits for a queued message (`message`), for the thread to close (`close`: on request once
+ * nothing is queued, or after the idle timeout), or for its Worker Deployment to have a new target
+ * build (`move`, before a queued message: its turn runs on the new build). The version flag is in
+ * the wait's condition, so the workflow task of a `checkVersion` signal wakes an idle thread.
  */
-async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): Promise<boolean> {
+async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): Promise<'message' | 'close' | 'move'> {
   const { idleTimeoutMs } = input.settings;
-  const ready = () => book.queued.length > 0 || book.closing !== null;
+  const ready = () => book.queued.length > 0 || book.closing !== null || targetVersionChanged();
   const arrived = idleTimeoutMs === null ? await condition(ready).then(() => true) : await condition(ready, idleTimeoutMs);
   if (!arrived) book.closing = `idle for ${Math.round(idleTimeoutMs! / 1000)} s`;
-  if (book.queued.length > 0) return true;
-  return false;
+  // A thread asked to close closes on the build it runs on: no move for its last moments.
+  if (targetVersionChanged() && book.closing === null) return 'move';
+  if (book.queued.length > 0) return 'message';
+  return 'close';
 }
 
 /** A turn the previous execution was in the middle of (it continued as new between two steps). */

@@ -1,8 +1,9 @@
 // The concurrency slots workflow: one per task queue and cap key, it lets at most `limit` runs hold a slot and queues the rest.
-import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, log, makeContinueAsNewFunc, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { slotGrantSignal, slotReleaseSignal, slotRequestSignal, slotsStatusQuery, type ConcurrencySlotsInput, type SlotsState } from '../protocol/concurrency-slots';
 import { infrastructureRetryPolicy } from './activity-retries';
+import { installVersionCheck, targetVersionChanged, versionMoveOptions } from './version-moves';
 import { dropGoneHolders, enqueueSlot, grantFreeSlots, newSlotsState, pruneSlots, releaseSlot, slotsIdle, slotsStatus } from './slot-schedule';
 
 const DEFAULT_HOLDER_CHECK_MS = 30_000;
@@ -16,7 +17,9 @@ const DEFAULT_IDLE_MS = 10 * 60_000;
  * signal when a slot is free. A run releases its slot with a signal when it ends, however it ends;
  * one that cannot (terminated, timed out) is found by checking the holders' runs while others wait
  * (the `checkSlotHolders` activity, every `holderCheckMs`). Its state lives in its history; it
- * continues as new on its own history and completes after a quiet spell with no holder.
+ * continues as new on its own history and completes after a quiet spell with no holder. On a
+ * versioned worker it is pinned to its build and moves to a new target build by continue-as-new
+ * (holders and queue carried) once no holder check runs (docs/deployment.md).
  * @example
  * // Started for you by runs of an agent with `max_concurrent_runs` (or started with `concurrency`); to look at one:
  * // temporal workflow describe --workflow-id 'durable-agents-concurrency:agent-runs/agent:support'
@@ -47,6 +50,7 @@ export async function concurrencySlots(input: ConcurrencySlotsInput): Promise<Sl
     changed = true;
   });
   setHandler(slotsStatusQuery, () => slotsStatus(state));
+  installVersionCheck();
   const holderCheckMs = input.holderCheckMs ?? DEFAULT_HOLDER_CHECK_MS;
   const eventLimit = input.historyEventLimit ?? DEFAULT_HISTORY_EVENT_LIMIT;
   const idleMs = input.idleMs ?? DEFAULT_IDLE_MS;
@@ -68,12 +72,12 @@ export async function concurrencySlots(input: ConcurrencySlotsInput): Promise<Sl
     changed = false;
     for (const request of grantFreeSlots(state, Date.now())) sendGrant(request);
     const info = workflowInfo();
-    if (info.historyLength >= eventLimit || info.continueAsNewSuggested) {
+    if (info.historyLength >= eventLimit || info.continueAsNewSuggested || targetVersionChanged()) {
       await checking;
       await Promise.all([...pendingSignals]);
       await condition(() => pendingSignals.size === 0);
       pruneSlots(state);
-      await continueAsNew<typeof concurrencySlots>({ ...input, state });
+      await makeContinueAsNewFunc<typeof concurrencySlots>(versionMoveOptions(targetVersionChanged()))({ ...input, state });
     }
     // Holders are checked often while runs wait for a slot, and now and then otherwise (so that a
     // holder terminated long ago does not keep the workflow open for ever).
@@ -88,7 +92,8 @@ export async function concurrencySlots(input: ConcurrencySlotsInput): Promise<Sl
       await condition(() => changed);
       continue;
     }
-    const woken = await condition(() => changed, state.holders.length > 0 ? Math.max(1, untilCheckMs) : idleMs);
+    // The version flag wakes it too (a `checkVersion` signal brings it): the move happens above.
+    const woken = await condition(() => changed || targetVersionChanged(), state.holders.length > 0 ? Math.max(1, untilCheckMs) : idleMs);
     if (woken || state.holders.length > 0) continue;
     pruneSlots(state);
     if (slotsIdle(state) && pendingSignals.size === 0) return state;

@@ -1,5 +1,5 @@
 // The provider limiter workflow: one per task queue and model, it tells each model call of every run when it may go.
-import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, getExternalWorkflowHandle, log, makeContinueAsNewFunc, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   limitGrantSignal,
   limitPauseSignal,
@@ -10,6 +10,7 @@ import {
   type LimiterState,
   type ProviderLimiterInput,
 } from '../protocol/provider-limits';
+import { installVersionCheck, targetVersionChanged, versionMoveOptions } from './version-moves';
 import { enqueue, grantDue, isIdle, limiterStatus, newLimiterState, nextWakeMs, pruneState, recordPause, recordUsage } from './limiter-schedule';
 
 const DEFAULT_HISTORY_EVENT_LIMIT = 4_000;
@@ -22,7 +23,9 @@ const DEFAULT_IDLE_MS = 10 * 60_000;
  * grant signal saying when the call may go, in priority then tenant-turn order
  * (`limiter-schedule.ts`). Usage reports correct the token estimate; a 429's retry-after pauses
  * every call. It continues as new on its own history and completes after a quiet spell; a later
- * call starts it again. Its state lives only in its history: no service beyond Temporal.
+ * call starts it again. Its state lives only in its history: no service beyond Temporal. On a
+ * versioned worker it is pinned to its build and moves to a new target build by continue-as-new as
+ * soon as no reservation update waits for its grant (docs/deployment.md).
  * @example
  * // Started for you by runs whose agent config has `provider_limits`; to look at one:
  * // temporal workflow describe --workflow-id 'durable-agents-provider-limit:agent-runs/openai:gpt-4o'
@@ -63,6 +66,9 @@ export async function providerLimiter(input: ProviderLimiterInput): Promise<Limi
     changed = true;
   });
   setHandler(limiterStatusQuery, () => limiterStatus(state, Date.now()));
+  installVersionCheck();
+  // A move waits for updates still owed a grant (their callers wait on this execution).
+  const moveDue = () => targetVersionChanged() && !pendingUpdate();
   const eventLimit = input.historyEventLimit ?? DEFAULT_HISTORY_EVENT_LIMIT;
   const idleMs = input.idleMs ?? DEFAULT_IDLE_MS;
   for (;;) {
@@ -73,16 +79,16 @@ export async function providerLimiter(input: ProviderLimiterInput): Promise<Limi
     }
     const info = workflowInfo();
     // Updates still waiting for their grant are answered by this execution before it continues.
-    if ((info.historyLength >= eventLimit || info.continueAsNewSuggested) && !pendingUpdate()) {
+    if ((info.historyLength >= eventLimit || info.continueAsNewSuggested || moveDue()) && !pendingUpdate()) {
       await condition(allHandlersFinished);
       await Promise.all([...pendingSignals]);
       await condition(() => pendingSignals.size === 0);
       pruneState(state, Date.now());
-      await continueAsNew<typeof providerLimiter>({ ...input, state });
+      await makeContinueAsNewFunc<typeof providerLimiter>(versionMoveOptions(targetVersionChanged()))({ ...input, state });
     }
     const wake = nextWakeMs(state, Date.now());
     const timeout = wake === null ? idleMs : Math.max(1, wake - Date.now());
-    const woken = await condition(() => changed, timeout);
+    const woken = await condition(() => changed || moveDue(), timeout);
     if (woken || wake !== null) continue;
     pruneState(state, Date.now());
     if (isIdle(state) && pendingSignals.size === 0 && allHandlersFinished()) return state;

@@ -17,6 +17,7 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { AgentLastActivityAttribute, AgentNameAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import type { AgentThreadWorkflowInput, CarriedThreadState, TurnResult } from '../protocol/thread-types';
 import { carriedState } from './continuation';
+import { targetVersionChanged, versionMoveOptions } from './version-moves';
 import { carryThreadBook } from './carried-turn-results';
 import { emptyLoopWatch } from './loop-detection';
 import { enterPhase, RunStop } from './run-lifecycle';
@@ -133,7 +134,9 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
 /**
  * Continues the thread as new (its history grew long, or a handoff gave it another agent): waits
  * until no update handler runs (waiting `awaitTurn` calls answer `continued`, and their callers
- * ask the next execution), then carries the run's state and the thread's.
+ * ask the next execution), then carries the run's state and the thread's. Between turns, when its
+ * Worker Deployment has a new target build, the next execution starts on that build; in a turn it
+ * stays on this one (a turn finishes on the build that started it).
  */
 export async function continueThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput, carry: CarriedState, next: AgentConfig): Promise<never> {
   book.continuing = true;
@@ -145,7 +148,21 @@ export async function continueThread(state: RunState, book: ThreadBook, input: A
       { key: AgentStatusAttribute, value: book.current ? 'running' : 'idle' },
     ])
     .getAll();
-  return makeContinueAsNewFunc<typeof agentThread>({ typedSearchAttributes })(nextInput);
+  const move = book.current === null && targetVersionChanged();
+  return makeContinueAsNewFunc<typeof agentThread>({ typedSearchAttributes, ...versionMoveOptions(move) })(nextInput);
+}
+
+/**
+ * Moves an idle thread to its deployment's target build: continues as new with its conversation
+ * (by reference) and book, as a long history would, but onto the new build.
+ */
+export async function moveThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<never> {
+  return continueThread(state, book, input, await carryAsIs(state), state.config);
+}
+
+/** The run's state as the next execution takes it over with the same agent, from the same step. */
+function carryAsIs(state: RunState): Promise<CarriedState> {
+  return carriedState(state, state.config, state.step, state.carried?.stepBase ?? 0);
 }
 
 /**
@@ -154,8 +171,7 @@ export async function continueThread(state: RunState, book: ThreadBook, input: A
  * continue-as-new would carry them. A client starts it with the next message (update-with-start).
  */
 export async function reopenInput(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<AgentThreadWorkflowInput> {
-  const carry = await carriedState(state, state.config, state.step, state.carried?.stepBase ?? 0);
-  return nextThreadInput(state, input, carry, await carryThreadBook(state, book), state.config);
+  return nextThreadInput(state, input, await carryAsIs(state), await carryThreadBook(state, book), state.config);
 }
 
 /** The next execution's input: the thread's own, with the run's carried state and the thread's book. */

@@ -19,7 +19,8 @@ export async function demoCommand(options: { keep?: boolean; task?: string; mode
   installRuntimeLogger('agent-demo');
   const config = loadAgentConfigFile(DEMO_CONFIG, { model: options.model });
   const server = await ensureLocalServer((line) => console.log(line));
-  const running = await startWorker(server.target, { tools: demoTools });
+  // Unversioned, as `dev`: the demo's one run needs no rollout.
+  const running = await startWorker(server.target, { tools: demoTools, deployment: false });
   const agents = new AgentClient(running.client, { uiUrl: server.target.uiUrl });
   try {
     const run = await agents.startRun({ config, task: options.task ?? DEMO_TASK });

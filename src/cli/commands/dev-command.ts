@@ -14,6 +14,9 @@ export async function devCommand(options: { tools?: string; demoTools?: boolean 
     tools: await loadTools({ modulePath: options.tools, demoTools: options.demoTools }),
     extensions: await loadWorkerExtensions({ modulePath: options.tools }),
     shutdownGraceMs: DEV_SHUTDOWN_GRACE_MS,
+    // A development loop runs the code it has: no Worker Versioning (a versioned worker would get
+    // no run until a build is made current), whatever AGENT_BUILD_ID the shell exports.
+    deployment: false,
   });
   console.log(`Worker running. Web UI: ${server.target.uiUrl ?? '(unknown)'}  Press Ctrl-C to stop.`);
   await waitForInterrupt();
