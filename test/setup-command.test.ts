@@ -106,26 +106,34 @@ describe('setup run concurrently', () => {
     }
   }, 600_000);
 
-  it('keeps one field of an attribute that two registrations put on two, on a namespace without runs', async () => {
+  it('does not give an attribute the namespace has a second field, as servers before 1.31 did (if this fails, racing registrations can duplicate again)', async () => {
     const namespace = freshNamespace();
     expect((await setup(namespace, [])).code).toBe(0);
-    const field = await duplicateAgentName(namespace);
+    const before = await aliasesOf(namespace);
+    const field = freeKeywordFields(before)[0]!;
+    // What a registration that lost a race sends: the attribute it read as missing, on a free field.
+    // Server 1.32.2 answers OK (it logs a warning) and keeps the attribute on its field.
+    await connection.workflowService.updateNamespace({ namespace, config: { customSearchAttributeAliases: { [field]: 'AgentName' } } });
+    expect(await aliasesOf(namespace)).toEqual(before);
+  });
+
+  it('keeps one field of an attribute on two (as servers before 1.31 could leave it), on a namespace without runs', async () => {
+    const namespace = freshNamespace();
+    expect((await setup(namespace, [])).code).toBe(0);
+    const fields = await duplicateAgentName(namespace);
 
     const result = await setup(namespace, ['--json']);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { repairedAliases: { alias: string; fields: string[] }[] };
-    expect(report.repairedAliases).toHaveLength(1);
-    expect(report.repairedAliases[0]!.alias).toBe('AgentName');
-    expect(report.repairedAliases[0]!.fields).toContain(field);
+    expect(report.repairedAliases).toEqual([{ alias: 'AgentName', fields }]);
     const aliases = await aliasesOf(namespace);
-    expect(Object.values(aliases).filter((alias) => alias === 'AgentName')).toHaveLength(1);
-    expect(Object.keys(aliases)).toContain(report.repairedAliases[0]!.fields[0]);
+    expect(Object.entries(aliases).filter(([, alias]) => alias === 'AgentName')).toEqual([[fields[0], 'AgentName']]);
   });
 
   it('refuses to choose between two fields of an attribute once runs exist, naming the attribute and fields', async () => {
     const namespace = freshNamespace();
     expect((await setup(namespace, [])).code).toBe(0);
-    const field = await duplicateAgentName(namespace);
+    const fields = await duplicateAgentName(namespace);
     const client = new Client({ connection, namespace });
     const workflowId = `setup-run-${randomUUID()}`;
     await eventually(async () => {
@@ -136,8 +144,9 @@ describe('setup run concurrently', () => {
       await eventually(async () => ((await client.workflow.count()).count > 0 ? true : undefined), 30_000);
       const result = await setup(namespace, []);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`Namespace ${namespace} has search attributes on more than one field (AgentName on`);
-      expect(result.stderr).toContain(field);
+      expect(result.stderr).toContain(
+        `Namespace ${namespace} has search attributes on more than one field (AgentName on ${fields[0]} and ${fields[1]})`,
+      );
       expect(Object.values(await aliasesOf(namespace)).filter((alias) => alias === 'AgentName')).toHaveLength(2);
     } finally {
       await client.workflow.getHandle(workflowId).terminate('test over');
@@ -151,11 +160,27 @@ async function aliasesOf(namespace: string): Promise<Record<string, string>> {
   return described.config?.customSearchAttributeAliases ?? {};
 }
 
-/** Puts AgentName on a second free Keyword field, as two racing registrations can; returns that field. */
-async function duplicateAgentName(namespace: string): Promise<string> {
+/** The Keyword fields no attribute uses, in order. */
+function freeKeywordFields(aliases: Record<string, string>): string[] {
+  return Array.from({ length: 10 }, (_, index) => `Keyword${String(index + 1).padStart(2, '0')}`).filter((candidate) => !(candidate in aliases));
+}
+
+/**
+ * Leaves AgentName on two fields, the state racing registrations could leave on servers before
+ * 1.31, and returns them sorted. A second field for an attribute already present is ignored from
+ * 1.31 on (the test above), but server 1.32.2 still accepts one update naming an absent attribute
+ * on two fields: so the attribute is removed, then put on two free fields at once.
+ */
+async function duplicateAgentName(namespace: string): Promise<string[]> {
   const aliases = await aliasesOf(namespace);
-  const field = Array.from({ length: 10 }, (_, index) => `Keyword${String(index + 1).padStart(2, '0')}`).find((candidate) => !(candidate in aliases))!;
-  await connection.workflowService.updateNamespace({ namespace, config: { customSearchAttributeAliases: { [field]: 'AgentName' } } });
-  expect(Object.values(await aliasesOf(namespace)).filter((alias) => alias === 'AgentName')).toHaveLength(2);
-  return field;
+  const current = Object.keys(aliases).find((field) => aliases[field] === 'AgentName')!;
+  await connection.workflowService.updateNamespace({ namespace, config: { customSearchAttributeAliases: { [current]: '' } } });
+  const fields = freeKeywordFields(await aliasesOf(namespace)).slice(0, 2);
+  await connection.workflowService.updateNamespace({
+    namespace,
+    config: { customSearchAttributeAliases: Object.fromEntries(fields.map((field) => [field, 'AgentName'])) },
+  });
+  const carrying = Object.entries(await aliasesOf(namespace)).filter(([, alias]) => alias === 'AgentName');
+  expect(carrying.map(([field]) => field).sort()).toEqual(fields);
+  return fields;
 }

@@ -12,8 +12,10 @@ const INDEXED_VALUE_TYPE: Record<string, temporal.api.enums.v1.IndexedValueType>
  * Registers the runtime's custom search attributes (`AgentName`, `AgentStatus`,
  * `AgentSkillSources`, `AgentForkOf`, `AgentEvaluation`, `AgentResource`, `AgentCostUsd`, `AgentLastActivity`) on a namespace if they are missing, and returns the names it added.
  * Idempotent. Run it once per cluster namespace before the first run (`durable-agents setup` does),
- * not from every worker: workers registering concurrently can make a Temporal server (seen on
- * 1.29.1) create duplicate aliases. The embedded dev server gets them at start. On Temporal Cloud,
+ * not from every worker: workers registering concurrently could make a Temporal server before 1.31
+ * (seen on 1.29.1) put one attribute on two fields; from 1.31 (tried on 1.32.2) the server skips an
+ * attribute the namespace already has, so a racing registration adds nothing twice (one whose
+ * namespace update loses the server's version check fails UNAVAILABLE). The embedded dev server gets them at start. On Temporal Cloud,
  * add them in the namespace settings (or with `tcld`) instead: the operator API there needs an
  * admin key.
  * @example

@@ -37,7 +37,12 @@ export class TemporalUnreachableError extends Error {
 }
 
 /** The message for people: address, its source, what happened, what to do. */
-export function unreachableMessage(target: Pick<TemporalTarget, 'address' | 'addressSource'>, reason: UnreachableReason, detail: string, timeoutMs = 10_000): string {
+export function unreachableMessage(
+  target: Pick<TemporalTarget, 'address' | 'addressSource'>,
+  reason: UnreachableReason,
+  detail: string,
+  timeoutMs = 10_000,
+): string {
   const what = {
     refused: 'connection refused (nothing listens on that port)',
     'unknown-host': 'the host name does not resolve',
@@ -46,7 +51,13 @@ export function unreachableMessage(target: Pick<TemporalTarget, 'address' | 'add
   }[reason];
   const source = target.addressSource;
   const where =
-    source === 'TEMPORAL_ADDRESS' ? ' (TEMPORAL_ADDRESS)' : source === 'default' ? ' (the default: TEMPORAL_ADDRESS is not set)' : source ? ` (${source})` : '';
+    source === 'TEMPORAL_ADDRESS'
+      ? ' (TEMPORAL_ADDRESS)'
+      : source === 'default'
+        ? ' (the default: TEMPORAL_ADDRESS is not set)'
+        : source
+          ? ` (${source})`
+          : '';
   const todo =
     source === 'default'
       ? 'Start a local server with `npx durable-agents dev` (or `temporal server start-dev`), or set TEMPORAL_ADDRESS to your server’s host:port.'
@@ -75,7 +86,9 @@ export function connectTimeoutMs(target: TemporalTarget): number {
 /** With a proxy the server is reached through it, so a direct TCP connect proves nothing. */
 export function usesProxy(target: TemporalTarget): boolean {
   const variables = ['grpc_proxy', 'https_proxy', 'http_proxy'];
-  return Boolean((target.connectionOptions as { proxy?: unknown }).proxy) || variables.some((name) => process.env[name] || process.env[name.toUpperCase()]);
+  return (
+    Boolean((target.connectionOptions as { proxy?: unknown }).proxy) || variables.some((name) => process.env[name] || process.env[name.toUpperCase()])
+  );
 }
 
 /** Connects to `host:port` and hangs up; null when it connected (or the address is not `host:port`). */

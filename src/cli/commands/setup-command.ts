@@ -38,32 +38,52 @@ export async function setupCommand(options: SetupCommandOptions): Promise<void> 
   const { retentionMs, waitMs } = validateSetupOptions(options);
   const target = resolveTemporalTarget();
   const log = (line: string) => (options.json ? console.error(line) : console.log(line));
-  const onRetry = (error: unknown, waited: number) => log(`Waiting for Temporal at ${target.address} (${formatDuration(waited)} so far): ${error instanceof Error ? error.message : String(error)}`);
+  const onRetry = (error: unknown, waited: number) =>
+    log(`Waiting for Temporal at ${target.address} (${formatDuration(waited)} so far): ${error instanceof Error ? error.message : String(error)}`);
   // Short attempts while waiting, so a server that comes up is found soon after.
-  const connectOptions = waitMs > 0 ? { ...target.connectionOptions, connectTimeout: Math.max(500, Math.min(waitMs / 4, 3_000)) } : target.connectionOptions;
-  const connection = await retryUntil(() => Connection.connect(connectOptions), { withinMs: waitMs, retryable: () => true, onRetry }).catch((error: unknown) => {
-    throw new Error(`No Temporal server answered at ${target.address}${waitMs > 0 ? ` within ${formatDuration(waitMs)}` : ''} (TEMPORAL_ADDRESS)`, { cause: error });
-  });
+  const connectOptions =
+    waitMs > 0 ? { ...target.connectionOptions, connectTimeout: Math.max(500, Math.min(waitMs / 4, 3_000)) } : target.connectionOptions;
+  const connection = await retryUntil(() => Connection.connect(connectOptions), { withinMs: waitMs, retryable: () => true, onRetry }).catch(
+    (error: unknown) => {
+      throw new Error(`No Temporal server answered at ${target.address}${waitMs > 0 ? ` within ${formatDuration(waitMs)}` : ''} (TEMPORAL_ADDRESS)`, {
+        cause: error,
+      });
+    },
+  );
   try {
-    const namespace = await retryUntil(() => ensureNamespace(connection, target.namespace, { retentionMs, updateRetention: options.updateRetention }), {
-      withinMs: waitMs,
-      retryable: (error) => STARTING.has(grpcCode(error) ?? -1),
-      onRetry,
-    });
+    const namespace = await retryUntil(
+      () => ensureNamespace(connection, target.namespace, { retentionMs, updateRetention: options.updateRetention }),
+      {
+        withinMs: waitMs,
+        retryable: (error) => STARTING.has(grpcCode(error) ?? -1),
+        onRetry,
+      },
+    );
     log(describeNamespaceState(target.namespace, namespace, retentionMs));
     // Not only when this call created it: a concurrent setup may have, a moment ago (two setups
     // at once on a fresh namespace failed with NOT_FOUND in 5 of 5 trials before this). Their
-    // registrations may also race: the loser's update fails UNAVAILABLE (retried here), or both
-    // succeed with one attribute on two fields, which the repair undoes while no run exists.
-    const untilKnown = { withinMs: Math.max(waitMs, NEW_NAMESPACE_PROPAGATION_MS), retryable: (error: unknown) => grpcCode(error) === NOT_FOUND || STARTING.has(grpcCode(error) ?? -1) };
+    // registrations may also race: the loser's update fails UNAVAILABLE (retried here), or, on a
+    // server before 1.31, both succeed with one attribute on two fields; the repair undoes that
+    // (also on namespaces such a server left) while no run exists.
+    const untilKnown = {
+      withinMs: Math.max(waitMs, NEW_NAMESPACE_PROPAGATION_MS),
+      retryable: (error: unknown) => grpcCode(error) === NOT_FOUND || STARTING.has(grpcCode(error) ?? -1),
+    };
     const added = await retryUntil(() => registerSearchAttributes(connection, target.namespace), untilKnown);
     const repaired = await retryUntil(() => repairDuplicateAliases(connection, target.namespace), untilKnown);
-    for (const { alias, fields } of repaired) log(`Search attribute ${alias} was on ${fields.join(' and ')} (two registrations at once); kept ${fields[0]}.`);
+    for (const { alias, fields } of repaired)
+      log(`Search attribute ${alias} was on ${fields.join(' and ')} (two registrations at once); kept ${fields[0]}.`);
     const all = AGENT_SEARCH_ATTRIBUTES.map((attribute) => attribute.name);
     if (options.json) {
-      console.log(JSON.stringify({ address: target.address, namespace: target.namespace, ...namespace, added, repairedAliases: repaired, present: all }));
+      console.log(
+        JSON.stringify({ address: target.address, namespace: target.namespace, ...namespace, added, repairedAliases: repaired, present: all }),
+      );
     } else {
-      console.log(added.length > 0 ? `Registered ${added.join(', ')} on namespace ${target.namespace} at ${target.address}.` : `Namespace ${target.namespace} at ${target.address} already has ${all.join(', ')}.`);
+      console.log(
+        added.length > 0
+          ? `Registered ${added.join(', ')} on namespace ${target.namespace} at ${target.address}.`
+          : `Namespace ${target.namespace} at ${target.address} already has ${all.join(', ')}.`,
+      );
     }
   } finally {
     await connection.close();
