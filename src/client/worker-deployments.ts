@@ -133,9 +133,10 @@ export class WorkerDeployments {
    * current build at its next safe point (an idle thread at once; one in a turn after it). Returns
    * the workflow ids signalled. Runs (`agentRun`) are never moved: they finish where they started.
    */
-  async moveLongLived(deploymentName: string): Promise<string[]> {
+  async moveLongLived(deploymentName: string, routingWaitMs = 60_000): Promise<string[]> {
     const { currentBuildId } = await this.describe(deploymentName);
     if (currentBuildId === null) return [];
+    await this.routingPropagated(deploymentName, routingWaitMs);
     const types = LONG_LIVED_WORKFLOW_TYPES.map((type) => `'${type}'`).join(', ');
     const query =
       `WorkflowType IN (${types}) AND ExecutionStatus = 'Running' AND TemporalWorkerDeployment = '${deploymentName}' ` +
@@ -152,6 +153,28 @@ export class WorkerDeployments {
       }
     }
     return signalled;
+  }
+
+  /**
+   * Waits until the server has passed the deployment's routing (its current and ramping build) to
+   * its task queues. Until then a woken execution's workflow task does not say that its target
+   * version changed, so it would go back to waiting on its old build.
+   * @throws DeploymentError (`DeploymentRoutingPending`) when that takes longer than `waitMs`.
+   */
+  private async routingPropagated(deploymentName: string, waitMs: number): Promise<void> {
+    const inProgress = temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_IN_PROGRESS;
+    for (const deadline = Date.now() + waitMs; ; ) {
+      const response = await this.call(deploymentName, () => this.client.workflowService.describeWorkerDeployment({ namespace: this.client.options.namespace, deploymentName }));
+      if (response.workerDeploymentInfo?.routingConfigUpdateState !== inProgress) return;
+      if (Date.now() >= deadline) {
+        throw new DeploymentError(
+          ErrorCode.deploymentRoutingPending,
+          'deploymentName',
+          `Deployment ${deploymentName}: the server has not yet passed its new current build to its task queues (after ${Math.round(waitMs / 1000)} s); nothing was signalled, run the move again`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 
   private async count(query: string): Promise<number> {

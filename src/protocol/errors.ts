@@ -76,6 +76,8 @@ export const ErrorCode = {
   deploymentOptionsInvalid: 'DeploymentOptionsInvalid',
   /** A worker deployment, or a build of one, the server does not know (no worker of it has polled yet). */
   deploymentNotFound: 'DeploymentNotFound',
+  /** A deployment whose new current or ramping build the server has not yet passed to its task queues, so a wake-up would not move anything yet. */
+  deploymentRoutingPending: 'DeploymentRoutingPending',
 } as const;
 
 /** One of the `ErrorCode` values. */
@@ -272,7 +274,7 @@ export class ThreadError extends AgentRuntimeError {
  */
 export class DeploymentError extends AgentRuntimeError {
   constructor(
-    code: (typeof ErrorCode)['deploymentOptionsInvalid' | 'deploymentNotFound'],
+    code: (typeof ErrorCode)['deploymentOptionsInvalid' | 'deploymentNotFound' | 'deploymentRoutingPending'],
     readonly field: string,
     message: string,
   ) {
