@@ -6,7 +6,19 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.temporal-bin/**', '.temporal-data/**', 'test/histories/**', 'test/consumer-template/**', 'test/process-cleanup-fixture/*.js', '*.js', '*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.temporal-bin/**',
+      '.temporal-data/**',
+      'test/histories/**',
+      'test/consumer-template/**',
+      'test/process-cleanup-fixture/*.js',
+      '*.js',
+      '*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,9 +37,28 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net'], message: 'Workflow code runs in a deterministic sandbox: no Node modules.' },
+            {
+              group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net'],
+              message: 'Workflow code runs in a deterministic sandbox: no Node modules.',
+            },
             { group: ['../activities', '../activities/*'], message: 'Import activities with `import type` only.', allowTypeImports: true },
-            { group: ['../worker/*', '../hooks/*', '../client/*', '../cli/*', '../history/*', '../models/*', '../tools/*', '../skills/*', '../artifacts/*', '../connection/*', '../devserver/*'], message: 'Workflows may import only @temporalio/workflow, src/protocol, src/config and types.', allowTypeImports: true },
+            {
+              group: [
+                '../worker/*',
+                '../hooks/*',
+                '../client/*',
+                '../cli/*',
+                '../history/*',
+                '../models/*',
+                '../tools/*',
+                '../skills/*',
+                '../artifacts/*',
+                '../connection/*',
+                '../devserver/*',
+              ],
+              message: 'Workflows may import only @temporalio/workflow, src/protocol, src/config and types.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],
@@ -39,7 +70,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../client', '../client/*', '../cli/*', '../../client/*', '../../cli/*'], message: 'Worker code and the shared layers do not import the client or the CLI.' }] },
+        {
+          patterns: [
+            {
+              group: ['../client', '../client/*', '../cli/*', '../../client/*', '../../cli/*'],
+              message: 'Worker code and the shared layers do not import the client or the CLI.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -30,7 +30,10 @@ async function agentApprovalLatency(stack: BenchStack): Promise<number> {
 
 async function bareSignalLatency(stack: BenchStack): Promise<number> {
   const workflowId = `signal-${randomUUID()}`;
-  const handle = await stack.agents.temporal.workflow.start<typeof signalThenActivity>('signalThenActivity', { taskQueue: stack.baselineTaskQueue, workflowId });
+  const handle = await stack.agents.temporal.workflow.start<typeof signalThenActivity>('signalThenActivity', {
+    taskQueue: stack.baselineTaskQueue,
+    workflowId,
+  });
   // Let the first workflow task finish so the workflow is parked on its condition.
   await waitFor(async () => ((await handle.fetchHistory()).events?.length ?? 0) >= 4);
   const sent = performance.now();
@@ -52,7 +55,9 @@ export async function measureApprovalLatency(stack: BenchStack, rounds: number):
     bare.push(await bareSignalLatency(stack));
   }
   console.log(`Approval latency (signal sent → tool activity started; median of ${rounds} interleaved rounds):`);
-  console.log(`  agent run: ${ms(median(agent))}, bare signal-then-activity workflow: ${ms(median(bare))}, ratio ${(median(agent) / median(bare)).toFixed(2)}`);
+  console.log(
+    `  agent run: ${ms(median(agent))}, bare signal-then-activity workflow: ${ms(median(bare))}, ratio ${(median(agent) / median(bare)).toFixed(2)}`,
+  );
 }
 
 /** RSS of a process, from /proc (Linux). */
@@ -83,12 +88,16 @@ export async function measureParkedMemory(stack: BenchStack, folder: string, cou
     for (let index = 0; index < count; index++) {
       runs.push(await agents.startRun({ config: { name, model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'] }, task: 'wait' }));
     }
-    await waitFor(async () => (await stack.agents.temporal.workflow.count(`AgentName = '${name}' AND AgentStatus = 'awaiting_approval'`)).count === count);
+    await waitFor(
+      async () => (await stack.agents.temporal.workflow.count(`AgentName = '${name}' AND AgentStatus = 'awaiting_approval'`)).count === count,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const after = rssOf(worker.child.pid!);
     const cache = maxCachedWorkflows === undefined ? 'default workflow cache' : `workflow cache of ${maxCachedWorkflows}`;
     console.log(`Memory of a worker process with ${count} runs parked on approvals (RSS, ${cache}):`);
-    console.log(`  idle ${mib(before)}, with ${count} parked runs ${mib(after)}: +${mib(after - before)}, ${((after - before) / count / 1024).toFixed(0)} KiB per parked run`);
+    console.log(
+      `  idle ${mib(before)}, with ${count} parked runs ${mib(after)}: +${mib(after - before)}, ${((after - before) / count / 1024).toFixed(0)} KiB per parked run`,
+    );
     await Promise.all(runs.map((run) => run.workflow.terminate('bench finished')));
   } finally {
     await worker.kill('SIGTERM');

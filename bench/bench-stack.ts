@@ -92,12 +92,7 @@ export async function startBenchStack(folder: string, name: string, options: Ben
   const connection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
   const taskQueue = `bench-${randomUUID()}`;
-  const agentWorker = (
-    queue: string,
-    workflowBundlePath?: string,
-    hooks: AnyHook[] = [],
-    telemetry?: AgentTelemetrySetup,
-  ) =>
+  const agentWorker = (queue: string, workflowBundlePath?: string, hooks: AnyHook[] = [], telemetry?: AgentTelemetrySetup) =>
     createAgentWorker({
       hooks,
       telemetry: telemetry ?? false,

@@ -31,7 +31,9 @@ type SynchronousCommit = 'on' | 'off';
 const PLUGINS = (process.env.BENCH_CLUSTER_PLUGINS ?? 'postgres12,postgres12_pgx').split(',').filter(Boolean);
 
 /** The `synchronous_commit` settings timed on each cluster set-up (BENCH_CLUSTER_COMMITS, default both). */
-const COMMITS = (process.env.BENCH_CLUSTER_COMMITS ?? 'on,off').split(',').filter((setting): setting is SynchronousCommit => setting === 'on' || setting === 'off');
+const COMMITS = (process.env.BENCH_CLUSTER_COMMITS ?? 'on,off')
+  .split(',')
+  .filter((setting): setting is SynchronousCommit => setting === 'on' || setting === 'off');
 
 /** Cluster set-ups timed in turn, each in its own block of rounds (BENCH_CLUSTER_VARIANTS, see bench/cluster-variants.ts). */
 const VARIANTS = parseClusterVariants(process.env.BENCH_CLUSTER_VARIANTS);
@@ -64,7 +66,9 @@ async function timeBatch(
   const before = cpu();
   const started = performance.now();
   const handles = await Promise.all(
-    Array.from({ length: runs }, () => agents.startRun({ config: { name: 'cluster-speed', model: 'scripted:steps10', tools: ['noop'], max_steps: STEPS }, task: 'go' })),
+    Array.from({ length: runs }, () =>
+      agents.startRun({ config: { name: 'cluster-speed', model: 'scripted:steps10', tools: ['noop'], max_steps: STEPS }, task: 'go' }),
+    ),
   );
   const results = await Promise.all(handles.map((handle) => handle.result()));
   if (results.some((result) => result.steps !== STEPS)) throw new Error(`a run did not take ${STEPS} steps`);
@@ -128,48 +132,53 @@ export async function measureClusterSpeed(stack: BenchStack, rounds: number, run
     const clusterCpu = () => ({ server: processCpuMsOf(cluster.server!.pid ?? -1) ?? 0, database: processTreeCpuMsOf(cluster.postgres!.pid) ?? 0 });
     const clusterRequests = METRICS_ENDPOINT ? () => readPersistenceRequests(METRICS_ENDPOINT) : undefined;
     const shards = process.env.NUM_HISTORY_SHARDS ?? '4';
-    for (const variant of VARIANTS) for (const plugin of PLUGINS) {
-      const dynamicConfigFile = writeDynamicConfig(folder, variant);
-      // A restart keeps the environment of the one before: what another variant set is emptied (unset, for Go and the config template).
-      const environment = Object.fromEntries(VARIANTS.flatMap((other) => Object.keys(other.environment)).map((name) => [name, variant.environment[name] ?? '']));
-      await cluster.server!.restartWith({ ...environment, SQL_PLUGIN: plugin, DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile });
-      const restorePostgres = await applyPostgresSettings(postgres!, variant);
-      const sides: Array<[string, () => Promise<Batch>]> = [
-        ['dev server', () => timeBatch(stack.agents, runs, devCpu)],
-        ...COMMITS.map((setting): [string, () => Promise<Batch>] => [
-          `cluster, synchronous_commit ${setting}`,
-          async () => (await setCommit(postgres!, setting), timeBatch(clusterAgents, runs, clusterCpu, clusterRequests)),
-        ]),
-      ];
-      for (const [, measure] of sides) await measure(); // warm-up: bundles, caches, connections, the restarted server
-      const samples = new Map<string, Batch[]>(sides.map(([name]) => [name, []]));
-      for (let round = 0; round < rounds; round++) {
-        for (let offset = 0; offset < sides.length; offset++) {
-          const [name, measure] = sides[(round + offset) % sides.length]!;
-          samples.get(name)!.push(await measure());
-        }
-      }
-      const dev = median(samples.get('dev server')!.map((batch) => batch.wallMs));
-      await restorePostgres();
-      const settings = Object.entries({ ...variant.dynamicConfig, ...variant.postgres, ...variant.environment }).map(([key, value]) => `${key}=${String(value)}`);
-      console.log(
-        `Cluster (PostgreSQL, ${shards} history shards, driver ${plugin}, variant ${variant.name}${settings.length ? ` [${settings.join(', ')}]` : ''}) against the dev server: ${runs} concurrent runs of ${STEPS} steps, median of ${rounds} rotating rounds, load ${os.loadavg()[0]!.toFixed(1)}:`,
-      );
-      for (const [name, batches] of samples) {
-        const wall = median(batches.map((batch) => batch.wallMs));
-        const serverCpu = median(batches.map((batch) => batch.serverCpuMs)) / runs;
-        const databaseCpu = median(batches.map((batch) => batch.databaseCpuMs)) / runs;
-        console.log(
-          `  ${name.padEnd(32)} ${(wall / 1_000).toFixed(2)} s  ratio ${(wall / dev).toFixed(2)}  CPU per run: server ${serverCpu.toFixed(1)} ms, PostgreSQL ${databaseCpu.toFixed(1)} ms  (rounds ${batches.map((batch) => (batch.wallMs / 1_000).toFixed(1)).join(', ')} s)`,
+    for (const variant of VARIANTS)
+      for (const plugin of PLUGINS) {
+        const dynamicConfigFile = writeDynamicConfig(folder, variant);
+        // A restart keeps the environment of the one before: what another variant set is emptied (unset, for Go and the config template).
+        const environment = Object.fromEntries(
+          VARIANTS.flatMap((other) => Object.keys(other.environment)).map((name) => [name, variant.environment[name] ?? '']),
         );
-        const requests = batches.flatMap((batch) => (batch.requests ? [batch.requests] : []));
-        if (requests.length > 0) {
-          const summed: PersistenceRequests = new Map();
-          for (const batch of requests) for (const [key, count] of batch) summed.set(key, (summed.get(key) ?? 0) + count);
-          console.log(`    persistence requests per run: ${describePerRun(summed, runs * requests.length)}`);
+        await cluster.server!.restartWith({ ...environment, SQL_PLUGIN: plugin, DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile });
+        const restorePostgres = await applyPostgresSettings(postgres!, variant);
+        const sides: Array<[string, () => Promise<Batch>]> = [
+          ['dev server', () => timeBatch(stack.agents, runs, devCpu)],
+          ...COMMITS.map((setting): [string, () => Promise<Batch>] => [
+            `cluster, synchronous_commit ${setting}`,
+            async () => (await setCommit(postgres!, setting), timeBatch(clusterAgents, runs, clusterCpu, clusterRequests)),
+          ]),
+        ];
+        for (const [, measure] of sides) await measure(); // warm-up: bundles, caches, connections, the restarted server
+        const samples = new Map<string, Batch[]>(sides.map(([name]) => [name, []]));
+        for (let round = 0; round < rounds; round++) {
+          for (let offset = 0; offset < sides.length; offset++) {
+            const [name, measure] = sides[(round + offset) % sides.length]!;
+            samples.get(name)!.push(await measure());
+          }
+        }
+        const dev = median(samples.get('dev server')!.map((batch) => batch.wallMs));
+        await restorePostgres();
+        const settings = Object.entries({ ...variant.dynamicConfig, ...variant.postgres, ...variant.environment }).map(
+          ([key, value]) => `${key}=${String(value)}`,
+        );
+        console.log(
+          `Cluster (PostgreSQL, ${shards} history shards, driver ${plugin}, variant ${variant.name}${settings.length ? ` [${settings.join(', ')}]` : ''}) against the dev server: ${runs} concurrent runs of ${STEPS} steps, median of ${rounds} rotating rounds, load ${os.loadavg()[0]!.toFixed(1)}:`,
+        );
+        for (const [name, batches] of samples) {
+          const wall = median(batches.map((batch) => batch.wallMs));
+          const serverCpu = median(batches.map((batch) => batch.serverCpuMs)) / runs;
+          const databaseCpu = median(batches.map((batch) => batch.databaseCpuMs)) / runs;
+          console.log(
+            `  ${name.padEnd(32)} ${(wall / 1_000).toFixed(2)} s  ratio ${(wall / dev).toFixed(2)}  CPU per run: server ${serverCpu.toFixed(1)} ms, PostgreSQL ${databaseCpu.toFixed(1)} ms  (rounds ${batches.map((batch) => (batch.wallMs / 1_000).toFixed(1)).join(', ')} s)`,
+          );
+          const requests = batches.flatMap((batch) => (batch.requests ? [batch.requests] : []));
+          if (requests.length > 0) {
+            const summed: PersistenceRequests = new Map();
+            for (const batch of requests) for (const [key, count] of batch) summed.set(key, (summed.get(key) ?? 0) + count);
+            console.log(`    persistence requests per run: ${describePerRun(summed, runs * requests.length)}`);
+          }
         }
       }
-    }
   } finally {
     await stopWorker?.();
     await workerConnection?.close();

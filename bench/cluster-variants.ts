@@ -39,7 +39,10 @@ export function parseClusterVariants(text: string | undefined): ClusterVariant[]
       const name = (colon < 0 ? part : part.slice(0, colon)).trim();
       const variant: ClusterVariant = { name, dynamicConfig: {}, postgres: {}, environment: {} };
       const settings = colon < 0 ? '' : part.slice(colon + 1);
-      for (const setting of settings.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+      for (const setting of settings
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean)) {
         const equals = setting.indexOf('=');
         if (equals < 1) throw new Error(`BENCH_CLUSTER_VARIANTS: '${setting}' in variant '${name}' is not key=value`);
         const key = setting.slice(0, equals).trim();

@@ -21,5 +21,7 @@ export async function measureHooks(stack: BenchStack, rounds: number): Promise<v
     if (round % 2 === 1) plain.push(await timeAgentRun(stack.agents));
   }
   console.log(`Lifecycle hooks (median of ${rounds} interleaved rounds, ${STEPS} steps):`);
-  console.log(`  per step: ${ms(median(withHook) / STEPS)} with one no-op before-tool hook, ${ms(median(plain) / STEPS)} without hooks, ratio ${(median(withHook) / median(plain)).toFixed(2)}`);
+  console.log(
+    `  per step: ${ms(median(withHook) / STEPS)} with one no-op before-tool hook, ${ms(median(plain) / STEPS)} without hooks, ratio ${(median(withHook) / median(plain)).toFixed(2)}`,
+  );
 }

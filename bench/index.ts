@@ -87,14 +87,23 @@ async function main(): Promise<void> {
       ['threads', () => measureThreads(eagerOn, ROUNDS)],
       ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
       // Opt-in (about 10 minutes for 10,000 threads): BENCH_ONLY=parked-threads-scale BENCH_PARKED_THREADS=10000.
-      ['parked-threads-scale', () => (ONLY?.includes('parked-threads-scale') ? measureParkedThreadsScale(eagerOn, folder, PARKED_THREADS, PARKED_THREADS_SAMPLE) : Promise.resolve())],
+      [
+        'parked-threads-scale',
+        () =>
+          ONLY?.includes('parked-threads-scale')
+            ? measureParkedThreadsScale(eagerOn, folder, PARKED_THREADS, PARKED_THREADS_SAMPLE)
+            : Promise.resolve(),
+      ],
       // Opt-in (it starts PostgreSQL and a Temporal server): BENCH_ONLY=cluster-speed BENCH_CLUSTER_RUNS=20.
       ['cluster-speed', () => (ONLY?.includes('cluster-speed') ? measureClusterSpeed(eagerOn, ROUNDS, CLUSTER_RUNS) : Promise.resolve())],
       ['provider-limits', () => measureProviderLimits(eagerOn, Number(process.env.BENCH_PROVIDER_LIMIT_RUNS ?? 300))],
-      ['parked-memory', async () => {
-        await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
-        await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
-      }],
+      [
+        'parked-memory',
+        async () => {
+          await measureParkedMemory(eagerOn, folder, PARKED_RUNS);
+          await measureParkedMemory(eagerOn, folder, PARKED_RUNS, 10);
+        },
+      ],
     ];
     for (const [name, measure] of sections) if (!ONLY || ONLY.includes(name)) await measure();
   } finally {

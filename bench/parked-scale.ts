@@ -58,17 +58,27 @@ export async function measureParkedScale(stack: BenchStack, folder: string, coun
 
     const parkStarted = performance.now();
     const runs: RunHandle[] = [];
-    await inPool(Array.from({ length: count }, (_, index) => index), CONCURRENCY, async () => {
-      runs.push(await agents.startRun({ config: { name, model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'] }, task: 'wait' }));
-    });
+    await inPool(
+      Array.from({ length: count }, (_, index) => index),
+      CONCURRENCY,
+      async () => {
+        runs.push(await agents.startRun({ config: { name, model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'] }, task: 'wait' }));
+      },
+    );
     await untilAll('awaiting_approval');
     const parkSeconds = (performance.now() - parkStarted) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const parked = rssOf(worker.child.pid!);
     const cache = maxCachedWorkflows ?? defaultCacheSize();
-    console.log(`${count} runs parked on approvals, one worker process (workflow cache ${cache}${maxCachedWorkflows === undefined ? ', the default' : ''}):`);
-    console.log(`  parked in ${parkSeconds.toFixed(0)} s (${(count / parkSeconds).toFixed(1)} runs/s); at least ${Math.max(count - cache, 0)} of them evicted from the cache`);
-    console.log(`  RSS idle ${mib(idle)}, all parked ${mib(parked)} (+${((parked - idle) / count / 1024).toFixed(0)} KiB per run), peak so far ${mib(peak)}`);
+    console.log(
+      `${count} runs parked on approvals, one worker process (workflow cache ${cache}${maxCachedWorkflows === undefined ? ', the default' : ''}):`,
+    );
+    console.log(
+      `  parked in ${parkSeconds.toFixed(0)} s (${(count / parkSeconds).toFixed(1)} runs/s); at least ${Math.max(count - cache, 0)} of them evicted from the cache`,
+    );
+    console.log(
+      `  RSS idle ${mib(idle)}, all parked ${mib(parked)} (+${((parked - idle) / count / 1024).toFixed(0)} KiB per run), peak so far ${mib(peak)}`,
+    );
 
     const resumeStarted = performance.now();
     await inPool(runs, CONCURRENCY, async (run) => {
@@ -77,7 +87,9 @@ export async function measureParkedScale(stack: BenchStack, folder: string, coun
     await untilAll('completed');
     const resumeSeconds = (performance.now() - resumeStarted) / 1000;
     sample();
-    console.log(`  approved all: every run completed in ${resumeSeconds.toFixed(0)} s (${(count / resumeSeconds).toFixed(1)} runs/s), peak RSS ${mib(peak)}`);
+    console.log(
+      `  approved all: every run completed in ${resumeSeconds.toFixed(0)} s (${(count / resumeSeconds).toFixed(1)} runs/s), peak RSS ${mib(peak)}`,
+    );
   } finally {
     clearInterval(sampler);
     await worker.kill('SIGTERM');

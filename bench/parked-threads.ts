@@ -35,7 +35,13 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 const WORKFLOWS_ON_MAIN_THREAD = process.env.BENCH_PARKED_WORKFLOW_THREADS !== '1';
 
 /** A `durable-agents worker` process with `--expose-gc` (SIGWINCH collects its heap and reports its memory), its own task queue, and a health file. */
-async function startParkingWorker(stack: BenchStack, folder: string, label: string, maxCachedWorkflows?: number, onMainThread = WORKFLOWS_ON_MAIN_THREAD): Promise<ParkingWorker> {
+async function startParkingWorker(
+  stack: BenchStack,
+  folder: string,
+  label: string,
+  maxCachedWorkflows?: number,
+  onMainThread = WORKFLOWS_ON_MAIN_THREAD,
+): Promise<ParkingWorker> {
   const taskQueue = `${label}-${randomUUID()}`;
   const healthFile = path.join(folder, `${taskQueue}.health.json`);
   const memoryFile = path.join(folder, `${taskQueue}.memory.json`);
@@ -69,7 +75,9 @@ async function settledMemory(worker: ParkingWorker): Promise<{ rss: number; heap
 /** Workflows in the worker's cache, from its health file (written every 5 s). */
 async function cachedWorkflows(worker: ParkingWorker): Promise<number> {
   await sleep(5_500);
-  return existsSync(worker.healthFile) ? (JSON.parse(readFileSync(worker.healthFile, 'utf8')) as { numCachedWorkflows: number }).numCachedWorkflows : -1;
+  return existsSync(worker.healthFile)
+    ? (JSON.parse(readFileSync(worker.healthFile, 'utf8')) as { numCachedWorkflows: number }).numCachedWorkflows
+    : -1;
 }
 
 /** Parks one run on an approval, or one thread after its first turn; resolves once it waits. */
@@ -79,7 +87,10 @@ async function parkOne(worker: ParkingWorker, kind: Kind, name: string, script: 
     await (await thread.send('hello')).result();
     return thread.threadId;
   }
-  const run = await worker.agents.startRun({ config: { name, model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'] }, task: 'wait' });
+  const run = await worker.agents.startRun({
+    config: { name, model: `scripted:${script}`, tools: ['record'], hitl_tools: ['record'] },
+    task: 'wait',
+  });
   for await (const event of run.events()) if (event.type === 'approval-requested') break;
   return run.workflowId;
 }
@@ -127,7 +138,9 @@ export async function measureParkedThreads(stack: BenchStack, folder: string, co
   writeFileSync(threadScript, stringifyYaml({ replies: [{ text: 'first answer' }] }));
   const scripts = { run: runScript, thread: threadScript };
   const where = WORKFLOWS_ON_MAIN_THREAD ? 'workflows on the main thread (TEMPORAL_DEBUG=1)' : "workflows in the SDK's worker thread";
-  console.log(`Memory per parked item, ${count} parked one after another in a fresh worker process each (${where}; RSS and used heap after gc; ${rounds} interleaved rounds):`);
+  console.log(
+    `Memory per parked item, ${count} parked one after another in a fresh worker process each (${where}; RSS and used heap after gc; ${rounds} interleaved rounds):`,
+  );
   for (let round = 1; round <= rounds; round++) {
     for (const kind of ['run', 'thread'] as const) {
       const cachedAll = await parkedCost(stack, folder, kind, count, scripts);
@@ -165,7 +178,9 @@ export async function measureParkedThreadsScale(stack: BenchStack, folder: strin
     const serverBefore = rssOf(stack.server.pid);
     const databaseBefore = databaseBytes(stack.server.dbFile);
     const name = `parked-thread-${randomUUID().slice(0, 8)}`;
-    const threads: ThreadHandle[] = Array.from({ length: count }, (_, index) => worker.agents.thread(`${name}-${index}`, { config: { name, model: `scripted:${script}` } }));
+    const threads: ThreadHandle[] = Array.from({ length: count }, (_, index) =>
+      worker.agents.thread(`${name}-${index}`, { config: { name, model: `scripted:${script}` } }),
+    );
     const started = performance.now();
     await inPool(threads, 50, async (thread) => {
       await (await thread.send('hello')).result();
@@ -175,11 +190,18 @@ export async function measureParkedThreadsScale(stack: BenchStack, folder: strin
     const parked = (await settledMemory(worker)).rss;
     const serverAfter = rssOf(stack.server.pid);
     const databaseAfter = databaseBytes(stack.server.dbFile);
-    const idleCount = (await stack.agents.temporal.workflow.count(`AgentName = '${name}' AND AgentStatus = 'idle' AND ExecutionStatus = 'Running'`)).count;
+    const idleCount = (await stack.agents.temporal.workflow.count(`AgentName = '${name}' AND AgentStatus = 'idle' AND ExecutionStatus = 'Running'`))
+      .count;
     console.log(`${count} threads parked between turns, one worker process (workflow cache ${defaultCacheSize()}, the default):`);
-    console.log(`  created and answered in ${createSeconds.toFixed(0)} s (${(count / createSeconds).toFixed(1)} threads/s, 50 at a time); ${idleCount} listed idle; ${cached} in the cache`);
-    console.log(`  worker RSS idle ${mib(idle)}, all parked ${mib(parked)} (+${((parked - idle) / count / 1024).toFixed(0)} KiB per thread), peak ${mib(peak)}`);
-    console.log(`  server RSS ${mib(serverBefore)} → ${mib(serverAfter)}; database +${mib(databaseAfter - databaseBefore)} (${((databaseAfter - databaseBefore) / count / 1024).toFixed(1)} KiB per thread)`);
+    console.log(
+      `  created and answered in ${createSeconds.toFixed(0)} s (${(count / createSeconds).toFixed(1)} threads/s, 50 at a time); ${idleCount} listed idle; ${cached} in the cache`,
+    );
+    console.log(
+      `  worker RSS idle ${mib(idle)}, all parked ${mib(parked)} (+${((parked - idle) / count / 1024).toFixed(0)} KiB per thread), peak ${mib(peak)}`,
+    );
+    console.log(
+      `  server RSS ${mib(serverBefore)} → ${mib(serverAfter)}; database +${mib(databaseAfter - databaseBefore)} (${((databaseAfter - databaseBefore) / count / 1024).toFixed(1)} KiB per thread)`,
+    );
 
     // A sample spread over the whole range (most of them evicted from the cache) answers again.
     const step = Math.max(1, Math.floor(count / sample));
@@ -191,12 +213,17 @@ export async function measureParkedThreadsScale(stack: BenchStack, folder: strin
       if (result.turn === 2 && result.output === 'second answer') answered++;
     }).catch((error: unknown) => {
       // What the worker said about failed or timed-out workflow tasks, for the report.
-      const said = worker.process.output().split('\n').filter((line) => /workflow task|nondetermin|TMPRL|error/i.test(line));
+      const said = worker.process
+        .output()
+        .split('\n')
+        .filter((line) => /workflow task|nondetermin|TMPRL|error/i.test(line));
       console.log(`  the second messages stopped: ${(error as Error).message}; the worker's last lines about it:\n${said.slice(-20).join('\n')}`);
       throw error;
     });
     const answerSeconds = (performance.now() - answerStarted) / 1000;
-    console.log(`  a second message to ${chosen.length} of them: ${answered} answered as turn 2 in ${answerSeconds.toFixed(0)} s (${(chosen.length / answerSeconds).toFixed(1)} turns/s), peak RSS ${mib(peak)}`);
+    console.log(
+      `  a second message to ${chosen.length} of them: ${answered} answered as turn 2 in ${answerSeconds.toFixed(0)} s (${(chosen.length / answerSeconds).toFixed(1)} turns/s), peak RSS ${mib(peak)}`,
+    );
     await inPool(threads, 50, async (thread) => void (await thread.run.workflow.terminate('bench finished').catch(() => undefined)));
   } finally {
     clearInterval(sampler);

@@ -39,7 +39,10 @@ export async function measureProviderLimits(stack: BenchStack, runs: number): Pr
   const connection = await NativeConnection.connect({ address: stack.server.address });
   const temporal = stack.agents.temporal;
   const taskQueue = `bench-limits-${randomUUID()}`;
-  const models = defaultModelRegistry().register('openai', new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }));
+  const models = defaultModelRegistry().register(
+    'openai',
+    new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }),
+  );
   const worker = await createAgentWorker({ connection, client: temporal, taskQueue, tools: [], models, telemetry: false });
   const running = worker.run();
   const agents = new AgentClient(temporal, { taskQueue, checkWorkerTools: false });
@@ -47,10 +50,22 @@ export async function measureProviderLimits(stack: BenchStack, runs: number): Pr
     const side = async (limited: boolean): Promise<SideFigures> => {
       const before = server.requests.length;
       const refusedBefore = server.rateLimited.length;
-      const config = { name: limited ? 'limited' : 'unlimited', model: MODEL, max_retries: 10, ...(limited ? { provider_limits: { [MODEL]: { requests_per_minute: DECLARED_PER_MINUTE } } } : {}) };
+      const config = {
+        name: limited ? 'limited' : 'unlimited',
+        model: MODEL,
+        max_retries: 10,
+        ...(limited ? { provider_limits: { [MODEL]: { requests_per_minute: DECLARED_PER_MINUTE } } } : {}),
+      };
       const started = Date.now();
       const handles = await Promise.all(Array.from({ length: runs }, (_, index) => agents.startRun({ config, task: `call ${index}` })));
-      const outcomes = await Promise.all(handles.map((handle) => handle.result().then(() => true, () => false)));
+      const outcomes = await Promise.all(
+        handles.map((handle) =>
+          handle.result().then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
       const wallMs = Date.now() - started;
       const requests = server.requests.slice(before);
       const refusedAt = new Set(server.rateLimited.slice(refusedBefore));
@@ -78,7 +93,9 @@ export async function measureProviderLimits(stack: BenchStack, runs: number): Pr
       `${figures.steadyPerMinute.toFixed(0)} over the middle 80% (${((figures.steadyPerMinute / PROVIDER_PER_MINUTE) * 100).toFixed(1)}%), ` +
       `${figures.refused} of ${figures.calls} calls refused 429 (${((figures.refused / figures.calls) * 100).toFixed(1)}%), ` +
       `${figures.completed} of ${figures.runs} runs completed, ${figures.failed} failed, ${(figures.wallMs / 1000).toFixed(1)} s`;
-    console.log(`Provider limits (${runs} one-call runs at once; provider: ${PROVIDER_LIMIT.requests} requests in any ${PROVIDER_LIMIT.windowMs / 1000} s = ${PROVIDER_PER_MINUTE}/min; limiter declared ${DECLARED_PER_MINUTE}/min):`);
+    console.log(
+      `Provider limits (${runs} one-call runs at once; provider: ${PROVIDER_LIMIT.requests} requests in any ${PROVIDER_LIMIT.windowMs / 1000} s = ${PROVIDER_PER_MINUTE}/min; limiter declared ${DECLARED_PER_MINUTE}/min):`,
+    );
     console.log(line('no limiter  ', without));
     console.log(line('with limiter', withLimit));
   } finally {

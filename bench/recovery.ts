@@ -30,7 +30,10 @@ async function measureRecoveryWith(stack: BenchStack, folder: string, heartbeatM
   const logFile = path.join(folder, `recovery-${taskQueue}.log`);
   const environment = { TEMPORAL_ADDRESS: stack.server.address, CRASH_LOG: logFile };
   const script = path.join(folder, 'recovery-model.yaml');
-  writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'chaos_work', args: { label: 'long', ms: 600_000 } }] }, { text: 'done' }] }));
+  writeFileSync(
+    script,
+    stringifyYaml({ replies: [{ toolCalls: [{ name: 'chaos_work', args: { label: 'long', ms: 600_000 } }] }, { text: 'done' }] }),
+  );
   const agents = new AgentClient(stack.agents.temporal, { taskQueue });
   const recoveries: number[] = [];
   let current: WorkerProcess = await startWorkerProcess(taskQueue, environment);
@@ -41,14 +44,22 @@ async function measureRecoveryWith(stack: BenchStack, folder: string, heartbeatM
         task: 'work',
         ...(heartbeatMs !== undefined ? { timeouts: { heartbeatMs } } : {}),
       });
-      const first = await waitForExecution(logFile, (execution) => execution.phase === 'start' && execution.idempotencyKey.startsWith(`${run.workflowId}/`), 60_000);
+      const first = await waitForExecution(
+        logFile,
+        (execution) => execution.phase === 'start' && execution.idempotencyKey.startsWith(`${run.workflowId}/`),
+        60_000,
+      );
       const replacement = await startWorkerProcess(taskQueue, environment);
       // Let the tool heartbeat for a while on A, as it would in the middle of real work.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const killedAt = Date.now();
       await current.kill('SIGKILL');
       current = replacement;
-      const again = await waitForExecution(logFile, (execution) => execution.idempotencyKey === first.idempotencyKey && execution.attempt > first.attempt, 120_000);
+      const again = await waitForExecution(
+        logFile,
+        (execution) => execution.idempotencyKey === first.idempotencyKey && execution.attempt > first.attempt,
+        120_000,
+      );
       recoveries.push(again.at - killedAt);
       await run.workflow.terminate('bench round finished');
     }

@@ -21,7 +21,9 @@ const SMALL_STEPS = 450;
 export function replayCostScripts(): Record<string, ModelScriptInput> {
   const scripts: Record<string, ModelScriptInput> = {};
   for (const steps of [1, ...SIZES_MIB.map(stepsFor)]) {
-    scripts[`replay-${steps}`] = { replies: [...Array.from({ length: steps }, (_, part) => ({ toolCalls: [{ name: 'big', args: { part } }] })), { text: 'done' }] };
+    scripts[`replay-${steps}`] = {
+      replies: [...Array.from({ length: steps }, (_, part) => ({ toolCalls: [{ name: 'big', args: { part } }] })), { text: 'done' }],
+    };
   }
   scripts['replay-small-steps'] = noopScript(SMALL_STEPS);
   return scripts;
@@ -43,7 +45,12 @@ async function closedRun(stack: BenchStack, config: AgentConfigInput): Promise<C
   const run = await stack.agents.startRun({ config, task: 'Work', historyEventLimit: 100_000, historySizeLimitBytes: 64 * 1024 * 1024 });
   await run.result();
   const info = (await run.workflow.describe()).raw.workflowExecutionInfo;
-  return { label: '', bytes: Number(info?.historySizeBytes ?? 0), events: Number(info?.historyLength ?? 0), query: () => run.workflow.query(statusQuery) };
+  return {
+    label: '',
+    bytes: Number(info?.historySizeBytes ?? 0),
+    events: Number(info?.historyLength ?? 0),
+    query: () => run.workflow.query(statusQuery),
+  };
 }
 
 /** Runs one closed run per size, then times queries on each (a full replay each time), interleaved round by round. */
@@ -51,10 +58,22 @@ export async function measureReplayCost(stack: BenchStack, rounds: number): Prom
   const runs: ClosedRun[] = [];
   for (const steps of [1, ...SIZES_MIB.map(stepsFor)]) {
     // Inline results (no offload).
-    const run = await closedRun(stack, { name: 'replay-cost', model: `scripted:replay-${steps}`, tools: ['big'], max_steps: steps + 1, offload_threshold: RESULT_BYTES * 2 });
+    const run = await closedRun(stack, {
+      name: 'replay-cost',
+      model: `scripted:replay-${steps}`,
+      tools: ['big'],
+      max_steps: steps + 1,
+      offload_threshold: RESULT_BYTES * 2,
+    });
     runs.push({ ...run, label: `${(run.bytes / 1024 / 1024).toFixed(2)} MiB` });
   }
-  const small = await closedRun(stack, { name: 'replay-cost', model: 'scripted:replay-small-steps', tools: ['noop'], max_steps: SMALL_STEPS, loop_detection: false });
+  const small = await closedRun(stack, {
+    name: 'replay-cost',
+    model: 'scripted:replay-small-steps',
+    tools: ['noop'],
+    max_steps: SMALL_STEPS,
+    loop_detection: false,
+  });
   runs.push({ ...small, label: `${SMALL_STEPS} small steps (${small.events} events, ${(small.bytes / 1024 / 1024).toFixed(2)} MiB)` });
   const times = new Map<string, number[]>(runs.map(({ label }) => [label, []]));
   for (let round = 0; round < rounds; round++) {
@@ -72,6 +91,8 @@ export async function measureReplayCost(stack: BenchStack, rounds: number): Prom
     const taken = median(times.get(label)!);
     const perMib = (taken - baselineMedian) / (bytes / 1024 / 1024);
     const perThousandEvents = (taken - baselineMedian) / (events / 1000);
-    console.log(`  ${label}: ${ms(taken)}, ${(taken / baselineMedian).toFixed(1)}x the baseline; above it ${ms(perMib)} per MiB, ${ms(perThousandEvents)} per 1,000 events`);
+    console.log(
+      `  ${label}: ${ms(taken)}, ${(taken / baselineMedian).toFixed(1)}x the baseline; above it ${ms(perMib)} per MiB, ${ms(perThousandEvents)} per 1,000 events`,
+    );
   }
 }

@@ -30,7 +30,13 @@ async function injectionLatency(stack: BenchStack, inject: boolean): Promise<num
 async function timeRun(agents: AgentClient, budget: boolean): Promise<number> {
   const started = performance.now();
   const run = await agents.startRun({
-    config: { name: 'bench', model: 'scripted:steps10', tools: ['noop'], max_steps: STEPS, ...(budget ? { budget_awareness: 'per-message', context_window: 128_000 } : {}) },
+    config: {
+      name: 'bench',
+      model: 'scripted:steps10',
+      tools: ['noop'],
+      max_steps: STEPS,
+      ...(budget ? { budget_awareness: 'per-message', context_window: 128_000 } : {}),
+    },
     task: 'go',
   });
   await run.result();
@@ -50,7 +56,9 @@ export async function measureRuntimeContract(stack: BenchStack, rounds: number):
     withoutBudget.push(await timeRun(stack.agents, false));
   }
   console.log(`Message injection (sent → in the next model call's input, tool released at once; median of ${rounds}):`);
-  console.log(`  with an injected message: ${ms(median(injected))}, same run without one: ${ms(median(plain))}, ratio ${(median(injected) / median(plain)).toFixed(2)}`);
+  console.log(
+    `  with an injected message: ${ms(median(injected))}, same run without one: ${ms(median(plain))}, ratio ${(median(injected) / median(plain)).toFixed(2)}`,
+  );
   console.log(`Budget accounting (per-message advisories, ${STEPS}-step run; median of ${rounds}):`);
   console.log(`  on: ${ms(median(withBudget))}, off: ${ms(median(withoutBudget))}, ratio ${(median(withBudget) / median(withoutBudget)).toFixed(2)}`);
 }

@@ -17,7 +17,12 @@ function percentile(values: number[], p: number): number {
 async function parkRuns(stack: BenchStack, root: string, count: number): Promise<RunHandle[]> {
   const runs: RunHandle[] = [];
   for (let index = 0; index < count; index++) {
-    runs.push(await stack.agents.startRun({ config: { name: 'skilled', model: 'scripted:gated-step', tools: ['gate'], skill_sources: [root] }, task: 'wait' }));
+    runs.push(
+      await stack.agents.startRun({
+        config: { name: 'skilled', model: 'scripted:gated-step', tools: ['gate'], skill_sources: [root] },
+        task: 'wait',
+      }),
+    );
   }
   for (const run of runs) while (!stack.gates.has(run.workflowId)) await new Promise((resolve) => setTimeout(resolve, 10));
   return runs;
@@ -50,17 +55,28 @@ export async function measureSkills(stack: BenchStack, folder: string, changes =
     }
     await release(stack, [run!]);
     console.log(`Skill change → running run has the tool (${changes} changes, watcher debounce ${DEBOUNCE_MS} ms):`);
-    console.log(`  p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))} (debounce included; ratio p50 / debounce ${(percentile(latencies, 50) / DEBOUNCE_MS).toFixed(2)})`);
+    console.log(
+      `  p50 ${ms(percentile(latencies, 50))}, p95 ${ms(percentile(latencies, 95))} (debounce included; ratio p50 / debounce ${(percentile(latencies, 50) / DEBOUNCE_MS).toFixed(2)})`,
+    );
   } finally {
     await manager.stop();
   }
 
   const fanoutRoot = mkdtempSync(path.join(folder, 'fanout-'));
   const runs = await parkRuns(stack, fanoutRoot, 100);
-  const batch = { source: fanoutRoot, version: 1, previousHash: runs.length ? (await runs[0]!.status()).skills[0]!.hash : '', hash: 'next', changes: [], errors: [] };
+  const batch = {
+    source: fanoutRoot,
+    version: 1,
+    previousHash: runs.length ? (await runs[0]!.status()).skills[0]!.hash : '',
+    hash: 'next',
+    changes: [],
+    errors: [],
+  };
   const started = performance.now();
   const result = await notifier.notify(batch);
   const elapsed = performance.now() - started;
   await release(stack, runs);
-  console.log(`Pushing one batch to 100 running runs (visibility query + 100 signals): ${ms(elapsed)}, ${ms(elapsed / 100)} per run (${result.signalled} signalled, ${result.failed} failed)`);
+  console.log(
+    `Pushing one batch to 100 running runs (visibility query + 100 signals): ${ms(elapsed)}, ${ms(elapsed / 100)} per run (${result.signalled} signalled, ${result.failed} failed)`,
+  );
 }

@@ -54,10 +54,14 @@ export async function measureStartup(stack: BenchStack, rounds: number): Promise
     const taskQueue = `startup-${randomUUID()}`;
     prebuilt.push(await timeWorkerReady([CLI, ...worker, '--task-queue', taskQueue], environment));
     // From the sources: no prebuilt bundle there, so the worker runs webpack before polling.
-    bundling.push(await timeWorkerReady(['--import', 'tsx', path.join(ROOT, 'src', 'client', 'cli.ts'), ...worker, '--task-queue', taskQueue], environment));
+    bundling.push(
+      await timeWorkerReady(['--import', 'tsx', path.join(ROOT, 'src', 'client', 'cli.ts'), ...worker, '--task-queue', taskQueue], environment),
+    );
   }
   console.log(`Start-up of the compiled package (median of ${rounds} interleaved rounds):`);
-  console.log(`  durable-agents --help: ${ms(median(help))} (target 1 s), bare node process: ${ms(median(bareNode))}, ratio ${(median(help) / median(bareNode)).toFixed(2)}`);
+  console.log(
+    `  durable-agents --help: ${ms(median(help))} (target 1 s), bare node process: ${ms(median(bareNode))}, ratio ${(median(help) / median(bareNode)).toFixed(2)}`,
+  );
   console.log(
     `  worker process until polling: prebuilt bundle ${ms(median(prebuilt))} (target 3 s), bundling at start ${ms(median(bundling))}, ratio ${(median(prebuilt) / median(bundling)).toFixed(2)}`,
   );

@@ -30,7 +30,11 @@ export async function timeAgentRun(agents: AgentClient): Promise<number> {
 
 async function timeBareRun(stack: BenchStack, activities: number): Promise<number> {
   const started = performance.now();
-  await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: stack.baselineTaskQueue, workflowId: `bare-${randomUUID()}`, args: [activities] });
+  await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', {
+    taskQueue: stack.baselineTaskQueue,
+    workflowId: `bare-${randomUUID()}`,
+    args: [activities],
+  });
   return performance.now() - started;
 }
 
@@ -49,18 +53,24 @@ export async function measureStepOverhead(eagerOn: BenchStack, eagerOff: BenchSt
   const firstTask = { eager: [] as number[], notEager: [] as number[] };
   let eagerlyStarted = 0;
   const variants: Array<[keyof typeof samples, () => Promise<number>]> = [
-    ['agent', async () => {
-      const run = await timeAgentRunWithStart(eagerOn.agents);
-      firstTask.notEager.push(run.firstTaskMs);
-      return run.ms;
-    }],
+    [
+      'agent',
+      async () => {
+        const run = await timeAgentRunWithStart(eagerOn.agents);
+        firstTask.notEager.push(run.firstTaskMs);
+        return run.ms;
+      },
+    ],
     ['bare', () => timeBareRun(eagerOn, STEPS * 2)],
-    ['eagerStart', async () => {
-      const run = await timeAgentRunWithStart(eagerOn.eagerAgents);
-      if (run.eagerlyStarted) eagerlyStarted++;
-      firstTask.eager.push(run.firstTaskMs);
-      return run.ms;
-    }],
+    [
+      'eagerStart',
+      async () => {
+        const run = await timeAgentRunWithStart(eagerOn.eagerAgents);
+        if (run.eagerlyStarted) eagerlyStarted++;
+        firstTask.eager.push(run.firstTaskMs);
+        return run.ms;
+      },
+    ],
     ['noEagerActivities', () => timeAgentRun(eagerOff.agents)],
   ];
   for (let round = 0; round < rounds; round++) {
@@ -76,14 +86,21 @@ export async function measureStepOverhead(eagerOn: BenchStack, eagerOff: BenchSt
   const noEagerActivities = median(samples.noEagerActivities);
   const roundRatios = samples.eagerStart.map((value, index) => (value / samples.agent[index]!).toFixed(2)).join(', ');
   console.log('Latency levers (agent run, medians of the same rounds):');
-  console.log(`  eager workflow start on / off:    ${ms(eagerStart)} / ${ms(agent)}, ratio ${(eagerStart / agent).toFixed(2)} (rounds ${roundRatios}; ${eagerlyStarted} of ${rounds} started eagerly)`);
-  console.log(`    start → first workflow task completed (server clock): ${ms(median(firstTask.eager))} eager, ${ms(median(firstTask.notEager))} not`);
+  console.log(
+    `  eager workflow start on / off:    ${ms(eagerStart)} / ${ms(agent)}, ratio ${(eagerStart / agent).toFixed(2)} (rounds ${roundRatios}; ${eagerlyStarted} of ${rounds} started eagerly)`,
+  );
+  console.log(
+    `    start → first workflow task completed (server clock): ${ms(median(firstTask.eager))} eager, ${ms(median(firstTask.notEager))} not`,
+  );
   console.log(`  eager activity dispatch on / off: ${ms(agent)} / ${ms(noEagerActivities)}, ratio ${(agent / noEagerActivities).toFixed(2)}`);
 }
 
 /** History bytes that step 5 and step 49 add to one 50-step run. */
 export async function measureHistoryBytes(stack: BenchStack): Promise<void> {
-  const run = await stack.agents.startRun({ config: { name: 'bench', model: 'scripted:steps50', tools: ['noop'], max_steps: 50, loop_detection: false }, task: 'go' });
+  const run = await stack.agents.startRun({
+    config: { name: 'bench', model: 'scripted:steps50', tools: ['noop'], max_steps: 50, loop_detection: false },
+    task: 'go',
+  });
   await run.result();
   const perStep = historyBytesPerStep((await run.workflow.fetchHistory()).events ?? []);
   const at5 = perStep.get(5) ?? 0;
@@ -110,5 +127,7 @@ export async function measureCodeAgainstBaseline(stack: BenchStack, rounds: numb
     if (round % 2 === 1) current.push(await timeAgentRun(stack.agents));
   }
   console.log(`This workflow code against BENCH_BASELINE_BUNDLE (median of ${rounds} interleaved rounds, ${STEPS} steps):`);
-  console.log(`  per step: ${ms(median(current) / STEPS)} now, ${ms(median(older) / STEPS)} baseline, ratio ${(median(current) / median(older)).toFixed(2)}`);
+  console.log(
+    `  per step: ${ms(median(current) / STEPS)} now, ${ms(median(older) / STEPS)} baseline, ratio ${(median(current) / median(older)).toFixed(2)}`,
+  );
 }

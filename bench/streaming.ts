@@ -55,6 +55,8 @@ export async function measureStreaming(stack: BenchStack, rounds: number): Promi
   const bytesWhole = median(whole.map((observation) => observation.historyBytes));
   console.log(`Token streaming (a ${WORDS}-word answer written over ${WORDS * WORD_MS} ms; median of ${rounds}):`);
   console.log(`  first words on the client: streamed ${ms(first)}, returned whole ${ms(firstWhole)}, ratio ${(first / firstWhole).toFixed(2)}`);
-  console.log(`  worker snapshot → client: p50 ${ms(lags[Math.floor(lags.length / 2)] ?? 0)}, p95 ${ms(lags[Math.floor(lags.length * 0.95)] ?? 0)} (${lags.length} snapshots; heartbeat throttle 250 ms, poll 250 ms)`);
+  console.log(
+    `  worker snapshot → client: p50 ${ms(lags[Math.floor(lags.length / 2)] ?? 0)}, p95 ${ms(lags[Math.floor(lags.length * 0.95)] ?? 0)} (${lags.length} snapshots; heartbeat throttle 250 ms, poll 250 ms)`,
+  );
   console.log(`  history bytes of the run: streamed ${bytes} B, returned whole ${bytesWhole} B, ratio ${(bytes / bytesWhole).toFixed(2)}`);
 }

@@ -7,7 +7,10 @@ export function subagentScripts(): Record<string, ModelScriptInput> {
   const scripts: Record<string, ModelScriptInput> = {};
   for (const count of [1, 3, 7]) {
     scripts[`fanout${count}`] = {
-      replies: [{ toolCalls: [{ name: 'spawn_subagents', args: { jobs: Array.from({ length: count }, (_, index) => ({ task: `child job ${index}` })) } }] }, { text: 'done' }],
+      replies: [
+        { toolCalls: [{ name: 'spawn_subagents', args: { jobs: Array.from({ length: count }, (_, index) => ({ task: `child job ${index}` })) } }] },
+        { text: 'done' },
+      ],
       variants: [{ taskIncludes: 'child job', replies: [{ text: 'child done' }] }],
     };
   }
@@ -31,11 +34,15 @@ export async function measureSubagents(stack: BenchStack, rounds: number): Promi
   for (let round = 0; round < rounds; round++) for (const count of [1, 3, 7]) samples[count]!.push(await timeFanout(stack, count));
   const one = median(samples[1]!);
   console.log(`Parallel sub-agents (parent run wall time, median of ${rounds} interleaved rounds; children answer in one step):`);
-  for (const count of [1, 3, 7]) console.log(`  ${count} children: ${ms(median(samples[count]!))}, ratio to 1 child ${(median(samples[count]!) / one).toFixed(2)}`);
+  for (const count of [1, 3, 7])
+    console.log(`  ${count} children: ${ms(median(samples[count]!))}, ratio to 1 child ${(median(samples[count]!) / one).toFixed(2)}`);
 }
 
 async function bytesPerStep(stack: BenchStack, offloadThreshold: number): Promise<number> {
-  const run = await stack.agents.startRun({ config: { name: 'big', model: 'scripted:bigResults', tools: ['big'], offload_threshold: offloadThreshold }, task: 'read' });
+  const run = await stack.agents.startRun({
+    config: { name: 'big', model: 'scripted:bigResults', tools: ['big'], offload_threshold: offloadThreshold },
+    task: 'read',
+  });
   await run.result();
   return historyBytesPerStep((await run.workflow.fetchHistory()).events ?? []).get(3) ?? 0;
 }

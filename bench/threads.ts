@@ -61,7 +61,9 @@ export async function measureThreads(stack: BenchStack, rounds: number): Promise
     fresh.push(await timeFreshRun(agents, messages, `message ${EARLIER_TURNS + round + 1}`));
     if (round % 2 === 1) turns.push(await timeTurn(thread, `message ${EARLIER_TURNS + round + 1}`));
   }
-  console.log(`Threads: a one-step turn of a thread holding ${EARLIER_TURNS}+ turns against a fresh run given the same messages (median of ${rounds} interleaved rounds):`);
+  console.log(
+    `Threads: a one-step turn of a thread holding ${EARLIER_TURNS}+ turns against a fresh run given the same messages (median of ${rounds} interleaved rounds):`,
+  );
   console.log(`  turn ${ms(median(turns))}, fresh run ${ms(median(fresh))}, ratio ${(median(turns) / median(fresh)).toFixed(2)}`);
   await thread.close();
 

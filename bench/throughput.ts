@@ -182,20 +182,26 @@ function sidesOf(stack: BenchStack, label = ''): [Side, Side] {
 export async function measureThroughput(stack: BenchStack, folder: string, rounds: number): Promise<void> {
   const warmUp = sidesOf(stack);
   await interleave(warmUp, 20, 1);
-  console.log(`Throughput (N runs started at once; agent: ${THROUGHPUT_STEPS} model steps + ${THROUGHPUT_STEPS - 1} no-op tools; bare: ${ACTIVITIES} no-op activities; median of ${rounds} interleaved batches):`);
+  console.log(
+    `Throughput (N runs started at once; agent: ${THROUGHPUT_STEPS} model steps + ${THROUGHPUT_STEPS - 1} no-op tools; bare: ${ACTIVITIES} no-op activities; median of ${rounds} interleaved batches):`,
+  );
   for (const size of throughputSizes()) {
     const [agent, bare] = sidesOf(stack);
     // With BENCH_BASELINE_BUNDLE, a third side: the same runs on a worker of the older workflow code.
-    const older: Side[] = stack.baselineCodeAgents ? [{ name: 'agent runs, BENCH_BASELINE_BUNDLE code', runOne: baselineCodeAgentRun, stack, batches: [] }] : [];
+    const older: Side[] = stack.baselineCodeAgents
+      ? [{ name: 'agent runs, BENCH_BASELINE_BUNDLE code', runOne: baselineCodeAgentRun, stack, batches: [] }]
+      : [];
     // With BENCH_THROUGHPUT_LIKE_AGENT, a side with the agent's events and bytes but none of its code.
     const likeAgent = likeAgentSides(stack);
     await interleave([agent, bare, ...older, ...likeAgent], size, rounds);
     console.log(`  N = ${size}:`);
     for (const side of [agent, bare, ...older, ...likeAgent]) console.log(`    ${describeSide(side, size)}`);
     console.log(`    ratio agent / bare time: ${roundRatio(agent, bare)}`);
-    if (likeAgent[0]) console.log(`    ratio ${likeAgent[0].name} / bare time: ${roundRatio(likeAgent[0], bare)}; agent / that: ${roundRatio(agent, likeAgent[0])}`);
+    if (likeAgent[0])
+      console.log(`    ratio ${likeAgent[0].name} / bare time: ${roundRatio(likeAgent[0], bare)}; agent / that: ${roundRatio(agent, likeAgent[0])}`);
     if (likeAgent[1]) console.log(`    ratio one patch marker / three: ${roundRatio(likeAgent[1], likeAgent[0]!)}`);
-    if (older[0]) console.log(`    ratio agent / baseline-code agent time: ${roundRatio(agent, older[0])}; older code / bare: ${roundRatio(older[0], bare)}`);
+    if (older[0])
+      console.log(`    ratio agent / baseline-code agent time: ${roundRatio(agent, older[0])}; older code / bare: ${roundRatio(older[0], bare)}`);
   }
   if (process.env.BENCH_THROUGHPUT_JOURNAL === '1') await measureJournalModes(stack, folder, rounds);
 }
@@ -217,9 +223,14 @@ export async function measureJournalModes(stack: BenchStack, folder: string, rou
   const variants: BenchStack[] = [];
   try {
     for (const [index, variant] of JOURNAL_VARIANTS.entries()) {
-      variants.push(await startBenchStack(folder, `journal-${index}`, { eagerActivities: true, scripts: throughputScripts(), sqlitePragmas: variant.pragmas }));
+      variants.push(
+        await startBenchStack(folder, `journal-${index}`, { eagerActivities: true, scripts: throughputScripts(), sqlitePragmas: variant.pragmas }),
+      );
     }
-    const sides = [sidesOf(stack, ', WAL + synchronous=NORMAL'), ...variants.map((variant, index) => sidesOf(variant, `, ${JOURNAL_VARIANTS[index]!.label}`))];
+    const sides = [
+      sidesOf(stack, ', WAL + synchronous=NORMAL'),
+      ...variants.map((variant, index) => sidesOf(variant, `, ${JOURNAL_VARIANTS[index]!.label}`)),
+    ];
     await interleave(sides.flat(), 20, 1);
     for (const side of sides.flat()) side.batches = [];
     const bare = sides.map(([, bareSide]) => bareSide);
@@ -228,7 +239,9 @@ export async function measureJournalModes(stack: BenchStack, folder: string, rou
     console.log(`SQLite journal of the dev server (N = ${size} runs at once, median of ${rounds} interleaved batches):`);
     for (const side of [...bare, ...agent]) console.log(`  ${describeSide(side, size)}`);
     for (const [index, variant] of JOURNAL_VARIANTS.entries()) {
-      console.log(`  ratio WAL + synchronous=NORMAL / ${variant.label} time: bare ${roundRatio(bare[0]!, bare[index + 1]!)}, agent ${roundRatio(agent[0]!, agent[index + 1]!)}`);
+      console.log(
+        `  ratio WAL + synchronous=NORMAL / ${variant.label} time: bare ${roundRatio(bare[0]!, bare[index + 1]!)}, agent ${roundRatio(agent[0]!, agent[index + 1]!)}`,
+      );
     }
   } finally {
     for (const variant of variants) await variant.close();

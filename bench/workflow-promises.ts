@@ -38,8 +38,14 @@ async function countPromises(code: string, history: History): Promise<Census> {
     try {
       total++;
       // The sandbox's own Error, so the SDK's hook maps its frames to the TypeScript sources.
-      const SandboxError = (promise.constructor as unknown as { constructor: FunctionConstructor }).constructor('return globalThis.Error')() as ErrorConstructor;
-      const frames = (new SandboxError().stack ?? '').split('\n').slice(1).map((line) => line.trim()).filter((line) => !/workflow-promises|promise_hooks|vm-shared/.test(line));
+      const SandboxError = (promise.constructor as unknown as { constructor: FunctionConstructor }).constructor(
+        'return globalThis.Error',
+      )() as ErrorConstructor;
+      const frames = (new SandboxError().stack ?? '')
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim())
+        .filter((line) => !/workflow-promises|promise_hooks|vm-shared/.test(line));
       const frame = frames.find((line) => /\((src|\S*\/src)\/(workflows|workflow-api|telemetry)\//.test(line)) ?? frames[0] ?? '?';
       // The file and line (the names the source map gives are of the nearest symbol, often misleading).
       const site = /((?:src|node_modules)\/[^\s():]+:\d+)(?::\d+)?\)?$/.exec(frame)?.[1] ?? frame.replace(/^at /, '');
@@ -62,7 +68,11 @@ async function countPromises(code: string, history: History): Promise<Census> {
 export async function measureWorkflowPromises(stack: BenchStack): Promise<void> {
   const agentHistory = await throughputRunHistory(stack.agents);
   const bareId = `bare-${randomUUID()}`;
-  await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', { taskQueue: stack.baselineTaskQueue, workflowId: bareId, args: [THROUGHPUT_STEPS * 2 - 1] });
+  await stack.agents.temporal.workflow.execute<typeof bareSteps>('bareSteps', {
+    taskQueue: stack.baselineTaskQueue,
+    workflowId: bareId,
+    args: [THROUGHPUT_STEPS * 2 - 1],
+  });
   const bareHistory = await stack.agents.temporal.workflow.getHandle(bareId).fetchHistory();
 
   const agentCode = (await bundleWorkflowCode({ workflowsPath: agentWorkflowsPath(), plugins: [new AgentPlugin()], logger: QUIET_LOGGER })).code;
@@ -70,10 +80,15 @@ export async function measureWorkflowPromises(stack: BenchStack): Promise<void> 
   const agent = await countPromises(agentCode, agentHistory);
   const bare = await countPromises(bareCode, bareHistory);
   const perActivity = (census: Census) => census.total / Math.max(1, census.activities);
-  console.log(`Promises made by workflow code (replayed, ${THROUGHPUT_STEPS} model steps + ${THROUGHPUT_STEPS - 1} tools against ${bare.activities} bare activities):`);
-  console.log(`  agent run ${agent.total} (${perActivity(agent).toFixed(1)} per activity), bare workflow ${bare.total} (${perActivity(bare).toFixed(1)} per activity), ratio ${(perActivity(agent) / perActivity(bare)).toFixed(2)}`);
-  console.log('  the agent run\'s, by where they are made:');
-  for (const [site, count] of [...agent.bySite.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${String(count).padStart(4)}  ${site}`);
+  console.log(
+    `Promises made by workflow code (replayed, ${THROUGHPUT_STEPS} model steps + ${THROUGHPUT_STEPS - 1} tools against ${bare.activities} bare activities):`,
+  );
+  console.log(
+    `  agent run ${agent.total} (${perActivity(agent).toFixed(1)} per activity), bare workflow ${bare.total} (${perActivity(bare).toFixed(1)} per activity), ratio ${(perActivity(agent) / perActivity(bare)).toFixed(2)}`,
+  );
+  console.log("  the agent run's, by where they are made:");
+  for (const [site, count] of [...agent.bySite.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`    ${String(count).padStart(4)}  ${site}`);
 
   const sides: Array<ReplaySide & { name: string }> = [{ name: 'agent run', code: agentCode, history: agentHistory, activities: agent.activities }];
   // With BENCH_BASELINE_BUNDLE: the same run on the worker of the older workflow code, replayed with that code.
@@ -88,16 +103,24 @@ export async function measureWorkflowPromises(stack: BenchStack): Promise<void> 
   const copies = Number(process.env.BENCH_REPLAY_COPIES ?? 100);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
   const cpu = await compareReplayCpu(sides, copies, rounds);
-  console.log(`Replay CPU per activity (${copies} histories a round, median of ${rounds} interleaved rounds; worker process, all threads; ratio to the bare workflow):`);
+  console.log(
+    `Replay CPU per activity (${copies} histories a round, median of ${rounds} interleaved rounds; worker process, all threads; ratio to the bare workflow):`,
+  );
   for (const [index, side] of sides.entries()) {
     const { perActivityMs, ratios } = cpu[index]!;
-    console.log(`  ${side.name}: ${perActivityMs.toFixed(3)} ms` + (index < sides.length - 1 ? `, ratio ${median(ratios).toFixed(2)} (rounds ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')})` : ''));
+    console.log(
+      `  ${side.name}: ${perActivityMs.toFixed(3)} ms` +
+        (index < sides.length - 1 ? `, ratio ${median(ratios).toFixed(2)} (rounds ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')})` : ''),
+    );
   }
 }
 
 /** The history of one throughput agent run (5 model steps, 4 no-op tools) on `agents`' worker. */
 async function throughputRunHistory(agents: BenchStack['agents']): Promise<History> {
-  const run = await agents.startRun({ config: { name: 'throughput', model: 'scripted:throughput', tools: ['noop'], max_steps: THROUGHPUT_STEPS }, task: 'go' });
+  const run = await agents.startRun({
+    config: { name: 'throughput', model: 'scripted:throughput', tools: ['noop'], max_steps: THROUGHPUT_STEPS },
+    task: 'go',
+  });
   await run.result();
   return agents.temporal.workflow.getHandle(run.workflowId).fetchHistory();
 }

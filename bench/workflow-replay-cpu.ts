@@ -29,7 +29,11 @@ async function replayCpuMs(side: ReplaySide, copies: number): Promise<number> {
  * hook) a worker runs live, without the server, the network and the activities, so it isolates
  * what the workflow code costs.
  */
-export async function compareReplayCpu(sides: ReplaySide[], copies: number, rounds: number): Promise<Array<{ perActivityMs: number; ratios: number[] }>> {
+export async function compareReplayCpu(
+  sides: ReplaySide[],
+  copies: number,
+  rounds: number,
+): Promise<Array<{ perActivityMs: number; ratios: number[] }>> {
   for (const side of sides) await replayCpuMs(side, 5); // warm-up: bundle compilation, the source map, V8's first tiers
   const perActivity: number[][] = sides.map(() => []);
   for (let round = 0; round < rounds; round++) {

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
   });
   const { bundle, bytes } = writePrebuiltBundle(code, DIST);
-  console.log(`Workflow bundle: ${path.relative(process.cwd(), bundle)} (${(bytes / 1024 / 1024).toFixed(1)} MiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `Workflow bundle: ${path.relative(process.cwd(), bundle)} (${(bytes / 1024 / 1024).toFixed(1)} MiB) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -81,7 +81,17 @@ export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-t
 export type { CallDecider } from './protocol/call-deciders';
 
 // Errors with stable codes
-export { AgentConfigError, AgentRuntimeError, ApprovalRefusedError, DeploymentError, EmptyMessageError, ErrorCode, InvalidMessageError, SearchAttributesMissingError, ThreadError } from './protocol/errors';
+export {
+  AgentConfigError,
+  AgentRuntimeError,
+  ApprovalRefusedError,
+  DeploymentError,
+  EmptyMessageError,
+  ErrorCode,
+  InvalidMessageError,
+  SearchAttributesMissingError,
+  ThreadError,
+} from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
 
 // Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)

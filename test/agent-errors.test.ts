@@ -43,7 +43,9 @@ describe('duplicate tools', () => {
 
   it('refuses a second tool of the same name in a worker registry (DuplicateToolError)', () => {
     const greet = defineTool({ name: 'greet', description: 'Says hello.', parameters: z.object({}), execute: () => 'hello' });
-    expect(() => new ToolRegistry([greet, greet])).toThrow(expect.objectContaining({ code: ErrorCode.duplicateTool, message: "Duplicate tool name 'greet' in the worker's tool registry" }));
+    expect(() => new ToolRegistry([greet, greet])).toThrow(
+      expect.objectContaining({ code: ErrorCode.duplicateTool, message: "Duplicate tool name 'greet' in the worker's tool registry" }),
+    );
   });
 });
 
@@ -61,7 +63,9 @@ describe('duplicate handoffs', () => {
       writeFileSync(path.join(folder, 'a.yaml'), 'name: writer\nmodel: scripted:demo\n');
       writeFileSync(path.join(folder, 'b.yaml'), 'name: writer\nmodel: scripted:other\n');
       expect(() => loadAgentDirectory(folder)).toThrow(AgentConfigError);
-      expect(() => loadAgentDirectory(folder)).toThrow(`name: Duplicate agent name 'writer' in ${path.join(folder, 'a.yaml')} and ${path.join(folder, 'b.yaml')}`);
+      expect(() => loadAgentDirectory(folder)).toThrow(
+        `name: Duplicate agent name 'writer' in ${path.join(folder, 'a.yaml')} and ${path.join(folder, 'b.yaml')}`,
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -71,7 +75,10 @@ describe('duplicate handoffs', () => {
 describe('no provider for the model string', () => {
   it('is ModelNotFoundError naming the prefix and the providers the worker has', () => {
     expect(() => defaultModelRegistry().resolve('nosuch:model-1')).toThrow(
-      expect.objectContaining({ code: ErrorCode.modelNotFound, message: expect.stringMatching(/^No model provider 'nosuch' for model 'nosuch:model-1' \(this worker has: .*scripted.*\)$/) }),
+      expect.objectContaining({
+        code: ErrorCode.modelNotFound,
+        message: expect.stringMatching(/^No model provider 'nosuch' for model 'nosuch:model-1' \(this worker has: .*scripted.*\)$/),
+      }),
     );
   });
 });
@@ -82,8 +89,15 @@ describe('agent errors on a real worker', () => {
   const scripts = {
     serverDown: { replies: [{ error: { code: 'ModelServerError' as const, message: '503 upstream unavailable' } }] },
     // A thread: turn 1 fails its model step for good, turn 2 answers.
-    threadServerDown: { replies: [{ error: { code: 'ModelServerError' as const, message: '503 upstream unavailable' } }, { text: 'Back: {{user}}' }] },
-    threadTooLong: { replies: [{ error: { code: 'ContextLengthExceeded' as const, message: 'prompt is too long: 210000 tokens > 200000' } }, { text: 'Short again: {{user}}' }] },
+    threadServerDown: {
+      replies: [{ error: { code: 'ModelServerError' as const, message: '503 upstream unavailable' } }, { text: 'Back: {{user}}' }],
+    },
+    threadTooLong: {
+      replies: [
+        { error: { code: 'ContextLengthExceeded' as const, message: 'prompt is too long: 210000 tokens > 200000' } },
+        { text: 'Short again: {{user}}' },
+      ],
+    },
   };
 
   beforeAll(async () => {
@@ -112,7 +126,9 @@ describe('agent errors on a real worker', () => {
     expect(failure.type).toBe(ErrorCode.modelNotFound);
     expect(failure.message).toMatch(/No model provider 'nosuch' for model 'nosuch:model-1'/);
     const history = await run.workflow.fetchHistory();
-    expect(history.events?.filter((event) => event.activityTaskStartedEventAttributes).map((event) => event.activityTaskStartedEventAttributes?.attempt)).toEqual([1]);
+    expect(
+      history.events?.filter((event) => event.activityTaskStartedEventAttributes).map((event) => event.activityTaskStartedEventAttributes?.attempt),
+    ).toEqual([1]);
   });
 
   it('fails a run whose model step used up max_retries with ModelRetriesExhausted, the last failure as its cause', async () => {
@@ -130,7 +146,9 @@ describe('agent errors on a real worker', () => {
   });
 
   it('ends a thread turn whose retries ran out as failed with ModelRetriesExhausted; the thread answers the next message', async () => {
-    const thread = env.agents.thread(`thread-errors-${randomUUID().slice(0, 8)}`, { config: { name: 'assistant', model: 'scripted:threadServerDown', max_retries: 2 } });
+    const thread = env.agents.thread(`thread-errors-${randomUUID().slice(0, 8)}`, {
+      config: { name: 'assistant', model: 'scripted:threadServerDown', max_retries: 2 },
+    });
     const first = await (await thread.send('hello?')).result();
     expect(first).toMatchObject({ turn: 1, stopReason: 'failed', failure: { type: ErrorCode.modelRetriesExhausted } });
     const second = await (await thread.send('still there?')).result();

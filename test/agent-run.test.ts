@@ -43,7 +43,10 @@ const scripts = {
   structuredNever: { replies: [{ text: '{"city": 3}' }, { text: '{"celsius": "warm"}' }] },
   endless: { replies: Array.from({ length: 5 }, () => ({ toolCalls: [{ name: 'noop', args: {} }] })) },
   contextLength: {
-    replies: [{ toolCalls: [{ name: 'noop', args: {} }] }, { error: { code: 'ContextLengthExceeded' as const, message: 'prompt is too long: 210000 tokens > 200000' } }],
+    replies: [
+      { toolCalls: [{ name: 'noop', args: {} }] },
+      { error: { code: 'ContextLengthExceeded' as const, message: 'prompt is too long: 210000 tokens > 200000' } },
+    ],
   },
   transient: { replies: [{ text: 'third time lucky', error: { code: 'ModelServerError' as const, attempts: 2 } }] },
   authFailure: { replies: [{ error: { code: 'ModelAuthFailed' as const, message: 'invalid x-api-key' } }] },
@@ -97,13 +100,15 @@ describe('agent run workflow', () => {
       return run.workflow.fetchHistory();
     })();
     // Both tool activities of step 1 are scheduled in one workflow task, before either completes.
-    const kinds = (history.events ?? []).map((event) =>
-      event.activityTaskScheduledEventAttributes
-        ? `scheduled:${event.activityTaskScheduledEventAttributes.activityId}`
-        : event.activityTaskCompletedEventAttributes
-          ? 'completed'
-          : null,
-    ).filter(Boolean);
+    const kinds = (history.events ?? [])
+      .map((event) =>
+        event.activityTaskScheduledEventAttributes
+          ? `scheduled:${event.activityTaskScheduledEventAttributes.activityId}`
+          : event.activityTaskCompletedEventAttributes
+            ? 'completed'
+            : null,
+      )
+      .filter(Boolean);
     const firstToolCompletion = kinds.indexOf('completed', kinds.indexOf('scheduled:step-1.tool-1.add'));
     expect(kinds.indexOf('scheduled:step-1.tool-2.echo')).toBeLessThan(firstToolCompletion);
   });
@@ -140,9 +145,9 @@ describe('agent run workflow', () => {
   it('stops with output_invalid when the last step still fails the output schema', async () => {
     const outputType = { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'] };
     const result = await completeRun('structured-invalid', {
-        config: config('structuredNever', { output_type: outputType, max_steps: 2 }),
-        task: 'Weather as JSON',
-      });
+      config: config('structuredNever', { output_type: outputType, max_steps: 2 }),
+      task: 'Weather as JSON',
+    });
     expect(result.stopReason).toBe('output_invalid');
     expect(result.structuredOutput).toBeUndefined();
     expect(result.stopDetail).toContain('celsius');

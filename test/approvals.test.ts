@@ -85,7 +85,9 @@ describe('human-in-the-loop approvals', () => {
     expect(request).toMatchObject({ approvalId: 'step-1.call-1', toolName: 'echo', step: 1, args: { text: 'deploy api' } });
     expect(request!.expiresAt - request!.requestedAt).toBe(24 * 3_600_000);
     expect(executionsOf('echo')).toBe(before);
-    await eventually(async () => (await env.client.workflow.count(`WorkflowId = '${run.workflowId}' AND AgentStatus = 'awaiting_approval'`)).count === 1);
+    await eventually(
+      async () => (await env.client.workflow.count(`WorkflowId = '${run.workflowId}' AND AgentStatus = 'awaiting_approval'`)).count === 1,
+    );
 
     const receipt = await run.approve('step-1.call-1', { reason: 'change ticket 42', decidedBy: 'alice' });
     expect(receipt).toEqual({ delivery: 'update', approvalId: 'step-1.call-1', outcome: 'approved' });
@@ -94,7 +96,11 @@ describe('human-in-the-loop approvals', () => {
     expect(result.toolResults[0]?.metadata).toMatchObject({ status: 'success', approval_status: 'approved', approval_id: 'step-1.call-1' });
     expect(executionsOf('echo')).toBe(before + 1);
     const events = await collectEvents(run);
-    expect(events.find((event) => event.type === 'approval-decided')).toMatchObject({ outcome: 'approved', decidedBy: 'alice', reason: 'change ticket 42' });
+    expect(events.find((event) => event.type === 'approval-decided')).toMatchObject({
+      outcome: 'approved',
+      decidedBy: 'alice',
+      reason: 'change ticket 42',
+    });
     await recordHistory('approval-approved', run);
   });
 
@@ -112,7 +118,7 @@ describe('human-in-the-loop approvals', () => {
     expect(add).toMatchObject({ isError: true, errorCode: 'ToolRejected' });
     expect(add?.content).toContain('rejected by bob: not during the freeze');
     expect(add?.metadata).toMatchObject({ status: 'rejected', approval_status: 'rejected', approval_id: 'step-1.call-2' });
-    expect(result.output).toContain('Finished: deploy api / Error: the call to \'add\' was rejected by bob');
+    expect(result.output).toContain("Finished: deploy api / Error: the call to 'add' was rejected by bob");
     expect(executionsOf('echo')).toBe(before.echo + 1);
     expect(executionsOf('add')).toBe(before.add);
     await recordHistory('approval-mixed', run);
@@ -135,14 +141,20 @@ describe('human-in-the-loop approvals', () => {
     await run.workflow.signal('approval', { approvalId: 'step-9.call-9', decision: 'approve' });
     await run.workflow.signal('approval', { approvalId: 'step-1.call-1', decision: 'reject', reason: 'no', decidedBy: 'carol' });
     await run.workflow.signal('approval', { approvalId: 'step-1.call-1', decision: 'approve', decidedBy: 'mallory' });
-    await expect(run.approve('step-1.call-1')).rejects.toMatchObject({ code: 'ApprovalRefused', message: expect.stringContaining('already rejected by carol') });
+    await expect(run.approve('step-1.call-1')).rejects.toMatchObject({
+      code: 'ApprovalRefused',
+      message: expect.stringContaining('already rejected by carol'),
+    });
     await expect(run.approve('nope')).rejects.toMatchObject({ code: 'ApprovalRefused', message: expect.stringContaining("no approval 'nope'") });
     const result = await run.result();
     expect(result.toolResults.map((toolResult) => toolResult.metadata.approval_status)).toEqual(['rejected', 'timed_out']);
     const events = await collectEvents(run);
     const ignored = events.filter((event) => event.type === 'approval-ignored');
     expect(ignored.map((event) => event.type === 'approval-ignored' && event.approvalId)).toEqual(['step-9.call-9', 'step-1.call-1']);
-    expect(events.filter((event) => event.type === 'approval-decided').map((event) => event.type === 'approval-decided' && event.outcome)).toEqual(['rejected', 'timed_out']);
+    expect(events.filter((event) => event.type === 'approval-decided').map((event) => event.type === 'approval-decided' && event.outcome)).toEqual([
+      'rejected',
+      'timed_out',
+    ]);
     await recordHistory('approval-ignored', run);
   });
 
@@ -154,7 +166,10 @@ describe('human-in-the-loop approvals', () => {
     const result = await run.result();
     expect(result.toolResults.map((toolResult) => toolResult.metadata.approval_status)).toEqual(['timed_out', 'approved']);
     const events = await collectEvents(run);
-    expect(events.find((event) => event.type === 'approval-ignored')).toMatchObject({ approvalId: 'step-1.call-1', reason: expect.stringContaining('already timed_out') });
+    expect(events.find((event) => event.type === 'approval-ignored')).toMatchObject({
+      approvalId: 'step-1.call-1',
+      reason: expect.stringContaining('already timed_out'),
+    });
     await recordHistory('approval-late-decision', run);
   });
 
@@ -164,9 +179,18 @@ describe('human-in-the-loop approvals', () => {
     const target = resolveTemporalTarget();
     const temporal = await findOrBuildTemporalCli();
     await promisify(execFile)(temporal, [
-      'workflow', 'signal', '--address', target.address, '--namespace', target.namespace,
-      '--workflow-id', run.workflowId, '--name', 'approval',
-      '--input', JSON.stringify({ approvalId: 'step-1.call-1', decision: 'approve', reason: 'via temporal CLI', decidedBy: 'ops-bot' }),
+      'workflow',
+      'signal',
+      '--address',
+      target.address,
+      '--namespace',
+      target.namespace,
+      '--workflow-id',
+      run.workflowId,
+      '--name',
+      'approval',
+      '--input',
+      JSON.stringify({ approvalId: 'step-1.call-1', decision: 'approve', reason: 'via temporal CLI', decidedBy: 'ops-bot' }),
     ]);
     const result = await run.result();
     expect(result.toolResults[0]?.metadata.approval_status).toBe('approved');
@@ -177,7 +201,9 @@ describe('human-in-the-loop approvals', () => {
   it('lists pending approvals and approves from our CLI', async () => {
     const run = await env.agents.startRun({ config: gatedConfig('deployOnce'), task: 'Deploy' });
     await waitForPending(run, 1);
-    await eventually(async () => (await env.client.workflow.count(`WorkflowId = '${run.workflowId}' AND AgentStatus = 'awaiting_approval'`)).count === 1);
+    await eventually(
+      async () => (await env.client.workflow.count(`WorkflowId = '${run.workflowId}' AND AgentStatus = 'awaiting_approval'`)).count === 1,
+    );
     const listed = await runCli(['approvals']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`${run.workflowId}\\s+step-1\\.call-1\\s+echo\\s+\\{"text":"deploy api"\\}`));
@@ -196,7 +222,9 @@ describe('decisions around server restarts', () => {
     expect(transientServerError(new Error('wrapped', { cause: grpcError(14, 'UNAVAILABLE: No connection established') }))).toBe('server unavailable');
     expect(transientServerError(grpcError(8, 'RESOURCE_EXHAUSTED: Workflow is busy.'))).toBe('server busy');
     expect(transientServerError(grpcError(4, 'DEADLINE_EXCEEDED'))).toBe('deadline exceeded');
-    expect(transientServerError(grpcError(9, 'Unable to perform workflow execution update due to Workflow Task in failed state.'))).toBe('workflow task being retried');
+    expect(transientServerError(grpcError(9, 'Unable to perform workflow execution update due to Workflow Task in failed state.'))).toBe(
+      'workflow task being retried',
+    );
     expect(transientServerError(grpcError(9, 'FAILED_PRECONDITION: something else'))).toBeNull();
     expect(transientServerError(grpcError(5, 'NOT_FOUND: workflow not found'))).toBeNull();
     expect(transientServerError(new Error("no approval 'x' in this run"))).toBeNull();

@@ -54,7 +54,9 @@ describe('large tool results', () => {
     const result = await run.result();
     expect(result.stopReason).toBe('completed');
     const offloaded = result.toolResults.filter((toolResult) => toolResult.toolName === 'huge');
-    expect(offloaded.map((toolResult) => toolResult.metadata.offloaded_artifact_id)).toEqual([0, 1, 2, 3, 4].map((part) => artifactIdOf(bigText(part))));
+    expect(offloaded.map((toolResult) => toolResult.metadata.offloaded_artifact_id)).toEqual(
+      [0, 1, 2, 3, 4].map((part) => artifactIdOf(bigText(part))),
+    );
     expect(offloaded[0]?.content.startsWith('part 0: aaaa')).toBe(true);
     // The model read the tail of part 3 through the built-in tool.
     expect(result.output).toBe(`read [characters ${2 * MB - 10}-${2 * MB} of ${2 * MB}]\n${'d'.repeat(10)}`);

@@ -38,11 +38,29 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Each step's tool calls (label, duration); step 2's first call is the gated one. */
 const STEPS: Array<Array<{ name: 'chaos_work' | 'chaos_gated'; label: string; ms: number }>> = [
-  [{ name: 'chaos_work', label: 's1-a', ms: 400 }, { name: 'chaos_work', label: 's1-b', ms: 900 }, { name: 'chaos_work', label: 's1-c', ms: 1_500 }],
-  [{ name: 'chaos_gated', label: 's2-gate', ms: 300 }, { name: 'chaos_work', label: 's2-b', ms: 700 }],
-  [{ name: 'chaos_work', label: 's3-a', ms: 700 }, { name: 'chaos_work', label: 's3-b', ms: 300 }, { name: 'chaos_work', label: 's3-c', ms: 1_200 }],
-  [{ name: 'chaos_work', label: 's4-a', ms: 1_000 }, { name: 'chaos_work', label: 's4-b', ms: 500 }],
-  [{ name: 'chaos_work', label: 's5-a', ms: 600 }, { name: 'chaos_work', label: 's5-b', ms: 800 }, { name: 'chaos_work', label: 's5-c', ms: 200 }],
+  [
+    { name: 'chaos_work', label: 's1-a', ms: 400 },
+    { name: 'chaos_work', label: 's1-b', ms: 900 },
+    { name: 'chaos_work', label: 's1-c', ms: 1_500 },
+  ],
+  [
+    { name: 'chaos_gated', label: 's2-gate', ms: 300 },
+    { name: 'chaos_work', label: 's2-b', ms: 700 },
+  ],
+  [
+    { name: 'chaos_work', label: 's3-a', ms: 700 },
+    { name: 'chaos_work', label: 's3-b', ms: 300 },
+    { name: 'chaos_work', label: 's3-c', ms: 1_200 },
+  ],
+  [
+    { name: 'chaos_work', label: 's4-a', ms: 1_000 },
+    { name: 'chaos_work', label: 's4-b', ms: 500 },
+  ],
+  [
+    { name: 'chaos_work', label: 's5-a', ms: 600 },
+    { name: 'chaos_work', label: 's5-b', ms: 800 },
+    { name: 'chaos_work', label: 's5-c', ms: 200 },
+  ],
 ];
 const EXPECTED_RESULTS = STEPS.flatMap((calls, index) => calls.map((call) => [index + 1, `worked ${call.label}`]));
 const FINAL_ANSWER = 'done: worked s2-gate';
@@ -174,7 +192,8 @@ function auditTools(run: RunHandle, history: temporal.api.history.v1.IHistory, e
     const ofRecorded = done.filter((execution) => execution.attempt === recordedAttempt);
     if (ofRecorded.length !== 1) audit.violations.push(`${key}: attempt ${recordedAttempt} completed ${ofRecorded.length} times (expected once)`);
     for (const execution of done) {
-      if (execution.attempt > recordedAttempt) audit.violations.push(`${key}: executed again (attempt ${execution.attempt}) after attempt ${recordedAttempt} completed`);
+      if (execution.attempt > recordedAttempt)
+        audit.violations.push(`${key}: executed again (attempt ${execution.attempt}) after attempt ${recordedAttempt} completed`);
     }
     const earlier = done.filter((execution) => execution.attempt < recordedAttempt);
     const attempts = earlier.map((execution) => execution.attempt);
@@ -187,7 +206,7 @@ function auditTools(run: RunHandle, history: temporal.api.history.v1.IHistory, e
 /** Approval events of a run's event log (read once the run is done). */
 async function approvalEvents(run: RunHandle): Promise<Array<{ type: string; approvalId?: string; at: number }>> {
   const found: Array<{ type: string; approvalId?: string; at: number }> = [];
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const page = await run.workflow.query(eventsQuery, cursor, 500);
     for (const event of page.events) if (event.type.startsWith('approval-')) found.push(event as { type: string; approvalId?: string; at: number });
     if (page.events.length === 0 || page.finished) return found;
@@ -204,7 +223,9 @@ async function settle(runs: RunHandle[], timeoutMs: number): Promise<Array<Agent
   try {
     return await Promise.all(
       runs.map((run) =>
-        Promise.race([run.result(), timedOut]).catch((error: unknown) => new Error(`${run.workflowId}: ${error instanceof Error ? error.message : String(error)}`)),
+        Promise.race([run.result(), timedOut]).catch(
+          (error: unknown) => new Error(`${run.workflowId}: ${error instanceof Error ? error.message : String(error)}`),
+        ),
       ),
     );
   } finally {
@@ -256,7 +277,12 @@ describe('chaos: a worker killed again and again, and a server restart', () => {
     const approver = async (run: RunHandle, index: number) => {
       while (approving && index >= 2 && !receipts.has(run.workflowId)) {
         if (round >= (index % 8) + 1) {
-          const pending = await agents.temporal.withDeadline(Date.now() + 1_500, () => run.status()).then((status) => status.pendingApprovals, () => []);
+          const pending = await agents.temporal
+            .withDeadline(Date.now() + 1_500, () => run.status())
+            .then(
+              (status) => status.pendingApprovals,
+              () => [],
+            );
           if (pending.length > 0) {
             try {
               receipts.set(run.workflowId, await run.approve(pending[0]!.approvalId, { decidedBy: 'chaos', waitMs: 1_500 }));
@@ -282,7 +308,9 @@ describe('chaos: a worker killed again and again, and a server restart', () => {
         }
         outage.from = Date.now();
         await server!.stop();
-        const duringRestart = runs.slice(0, 2).map(async (run) => receipts.set(run.workflowId, await run.approve('step-2.call-1', { decidedBy: 'chaos', waitMs: 1_000 })));
+        const duringRestart = runs
+          .slice(0, 2)
+          .map(async (run) => receipts.set(run.workflowId, await run.approve('step-2.call-1', { decidedBy: 'chaos', waitMs: 1_000 })));
         // Down longer than one try (the status probe, then the connection's own gRPC retries).
         await sleep(8_000);
         server = await startDevServer({ port, uiPort: null, dbFile });
@@ -329,7 +357,10 @@ describe('chaos: a worker killed again and again, and a server restart', () => {
       expect(Math.min(...gatedStarts.map((execution) => execution.at))).toBeGreaterThanOrEqual(decided[0]!.at);
       expect(audit.gatedActivityScheduledAt).toBeGreaterThanOrEqual(decided[0]!.at);
       const result = results[runs.indexOf(run)] as AgentRunResult;
-      expect(result.toolResults.find((toolResult) => toolResult.toolName === 'chaos_gated')?.metadata).toMatchObject({ approval_status: 'approved', approval_id: 'step-2.call-1' });
+      expect(result.toolResults.find((toolResult) => toolResult.toolName === 'chaos_gated')?.metadata).toMatchObject({
+        approval_status: 'approved',
+        approval_id: 'step-2.call-1',
+      });
     }
 
     // Why each completion never reached the server: its worker was killed right after (the
@@ -341,7 +372,8 @@ describe('chaos: a worker killed again and again, and a server restart', () => {
     };
     const windows = unreceived.map(killedSoonAfter).filter((window): window is number => window !== null);
     const acrossRestart = unreceived.filter(
-      (execution) => killedSoonAfter(execution) === null && execution.at >= outage.from - 2 * HEARTBEAT_MS && execution.at <= outage.to + 2 * HEARTBEAT_MS,
+      (execution) =>
+        killedSoonAfter(execution) === null && execution.at >= outage.from - 2 * HEARTBEAT_MS && execution.at <= outage.to + 2 * HEARTBEAT_MS,
     ).length;
     const done = executions.filter((execution) => execution.phase === 'done').length;
     console.log(
@@ -350,7 +382,12 @@ describe('chaos: a worker killed again and again, and a server restart', () => {
         `  tool executions completed: ${done} for ${runs.length * EXPECTED_RESULTS.length} calls; completions the server never received: ${unreceived.length}` +
           ` (${windows.length} on a worker killed ${windows.length ? `${Math.min(...windows)}-${Math.max(...windows)} ms` : '-'} later, ${acrossRestart} refused after the server restart,` +
           ` ${unreceived.length - windows.length - acrossRestart} of attempts that timed out while their worker lived)`,
-        `  approvals: ${receipts.size}, retried: ${[...receipts.values()].filter((receipt) => receipt.retries).map((receipt) => `${receipt.retries!.count}x in ${receipt.retries!.elapsedMs} ms`).join(', ') || 'none'}`,
+        `  approvals: ${receipts.size}, retried: ${
+          [...receipts.values()]
+            .filter((receipt) => receipt.retries)
+            .map((receipt) => `${receipt.retries!.count}x in ${receipt.retries!.elapsedMs} ms`)
+            .join(', ') || 'none'
+        }`,
         `  chaos ${((chaosEndedAt - startedAt) / 1_000).toFixed(1)} s, all runs done ${((finishedAt - startedAt) / 1_000).toFixed(1)} s after the first worker started`,
       ].join('\n'),
     );
@@ -380,7 +417,9 @@ describe('chaos: a worker killed again and again, and a server restart', () => {
       expect(auditTools(run, history, executions).violations).toEqual([]);
       stalls.push(longestStall(history));
     }
-    console.log(`chaos (two workers, one killed ${kills.length} times): ${runs.length} runs, 0 failed; longest a run stood still: ${Math.max(...stalls)} ms (median run ${stalls.sort((a, b) => a - b)[Math.floor(stalls.length / 2)]} ms)`);
+    console.log(
+      `chaos (two workers, one killed ${kills.length} times): ${runs.length} runs, 0 failed; longest a run stood still: ${Math.max(...stalls)} ms (median run ${stalls.sort((a, b) => a - b)[Math.floor(stalls.length / 2)]} ms)`,
+    );
     // A workflow task in flight on the killed worker waits for its 10 s timeout; an activity for
     // the 2 s heartbeat timeout and a retry. Nothing waits for the dead worker longer than that.
     expect(Math.max(...stalls)).toBeLessThan(20_000);

@@ -59,7 +59,10 @@ describe('CLI diagnostics', () => {
     expect(human.stdout).toContain(`Run ${run.workflowId}: FAILED, phase failed, step 1 of 10`);
     expect(human.stdout).toContain('Failed (ModelAuthFailed): Model step step-1.model (scripted:authFails) failed: invalid x-api-key');
     const json = await runCli(['status', run.workflowId, '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ execution: 'FAILED', failure: { type: 'ModelAuthFailed', message: expect.stringContaining('invalid x-api-key') } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      execution: 'FAILED',
+      failure: { type: 'ModelAuthFailed', message: expect.stringContaining('invalid x-api-key') },
+    });
     const history = await runCli(['history', run.workflowId]);
     expect(history.stdout).toContain('failed (ModelAuthFailed): Model step step-1.model (scripted:authFails) failed: invalid x-api-key');
   });
@@ -69,14 +72,25 @@ describe('CLI diagnostics', () => {
     await run.workflow.signal(WireName.approvalSignal, null);
     await run.result();
     const history = await runCli(['history', run.workflowId]);
-    expect(history.stdout).toContain('signal approval: null\n              ✗ ignored by the run: a decision must be an object with approvalId and decision, not null');
+    expect(history.stdout).toContain(
+      'signal approval: null\n              ✗ ignored by the run: a decision must be an object with approvalId and decision, not null',
+    );
   });
 
   it("shows the run's current details in `temporal workflow metadata`, as docs/runs.md says", async () => {
     const run = await env.agents.startRun({ config: { name: 'greeter', model: 'scripted:greeter' }, task: 'Hi' });
     await run.result();
     const target = resolveTemporalTarget();
-    const { stdout } = await promisify(execFile)(locateTemporalCli()!, ['workflow', 'metadata', '--address', target.address, '--namespace', target.namespace, '-w', run.workflowId]);
+    const { stdout } = await promisify(execFile)(locateTemporalCli()!, [
+      'workflow',
+      'metadata',
+      '--address',
+      target.address,
+      '--namespace',
+      target.namespace,
+      '-w',
+      run.workflowId,
+    ]);
     expect(stdout).toMatch(/Current Details:\s+completed: completed/);
   });
 });

@@ -25,9 +25,21 @@ afterAll(async () => {
 
 describe('CLI', () => {
   it('runs the demo agent with --follow, then shows its status and a readable history', async () => {
-    const run = await runCli([
-      'run', '--config', 'examples/weather-agent.yaml', '--task', 'Weather in Tokyo?', '--follow', '--task-queue', env.taskQueue, '--workflow-id', `cli-${Date.now()}`,
-    ], { TEMPORAL_UI_URL: 'http://127.0.0.1:8233' });
+    const run = await runCli(
+      [
+        'run',
+        '--config',
+        'examples/weather-agent.yaml',
+        '--task',
+        'Weather in Tokyo?',
+        '--follow',
+        '--task-queue',
+        env.taskQueue,
+        '--workflow-id',
+        `cli-${Date.now()}`,
+      ],
+      { TEMPORAL_UI_URL: 'http://127.0.0.1:8233' },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const workflowId = /Started run (\S+)/.exec(run.stdout)?.[1];
@@ -60,7 +72,18 @@ describe('CLI', () => {
     writeFileSync(planner, 'replies:\n  - text: unused\nplanner:\n  - text: "1. Answer"\n    usage: { inputTokens: 12, outputTokens: 3 }\n');
     const config = path.join(folder, 'planned.yaml');
     writeFileSync(config, `name: planned\nmodel: scripted:unused.yaml\nplanning_enabled: true\nplanning_model: scripted:${planner}\n`);
-    const run = await runCli(['run', '--config', config, '--task', 'Plan it', '--model', `scripted:${executor}`, '--follow', '--task-queue', env.taskQueue]);
+    const run = await runCli([
+      'run',
+      '--config',
+      config,
+      '--task',
+      'Plan it',
+      '--model',
+      `scripted:${executor}`,
+      '--follow',
+      '--task-queue',
+      env.taskQueue,
+    ]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('Done as planned.');
     expect(run.stdout).toContain(`Tokens by model: scripted:${planner} 12 in / 3 out, $0.0000; scripted:${executor} 30 in / 4 out, $0.0000`);
@@ -82,7 +105,20 @@ describe('CLI', () => {
 
   it('continues a run as new at --history-event-limit, and refuses a limit that is not a number of events (exit 2)', async () => {
     const workflowId = `cli-limit-${Date.now()}`;
-    const run = await runCli(['run', '--config', 'examples/weather-agent.yaml', '--task', 'Weather in Tokyo?', '--follow', '--task-queue', env.taskQueue, '--workflow-id', workflowId, '--history-event-limit', '20']);
+    const run = await runCli([
+      'run',
+      '--config',
+      'examples/weather-agent.yaml',
+      '--task',
+      'Weather in Tokyo?',
+      '--follow',
+      '--task-queue',
+      env.taskQueue,
+      '--workflow-id',
+      workflowId,
+      '--history-event-limit',
+      '20',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Answer (completed, 3 steps');
     // Visibility catches up shortly after the executions close.
@@ -91,20 +127,36 @@ describe('CLI', () => {
       return count > 1 ? count : undefined;
     });
     expect(executions).toBeGreaterThan(1);
-    const refused = await runCli(['run', '--config', 'examples/weather-agent.yaml', '--task', 'x', '--history-event-limit', 'lots', '--history-size-limit', '3GB']);
+    const refused = await runCli([
+      'run',
+      '--config',
+      'examples/weather-agent.yaml',
+      '--task',
+      'x',
+      '--history-event-limit',
+      'lots',
+      '--history-size-limit',
+      '3GB',
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--history-event-limit: expected a whole number of events, at least 20 (got 'lots')");
     expect(refused.stderr).toContain("--history-size-limit: expected a size of at least 100KB, such as 2MB or 512KB (got '3GB')");
   });
 
   it('finds runs by the AgentName search attribute in visibility', async () => {
-    const run = await env.agents.startRun({ config: { name: 'findable', model: 'scripted:examples/demo-model.yaml', tools: demoTools.map((tool) => tool.name) }, task: 'Weather?' });
+    const run = await env.agents.startRun({
+      config: { name: 'findable', model: 'scripted:examples/demo-model.yaml', tools: demoTools.map((tool) => tool.name) },
+      task: 'Weather?',
+    });
     await run.result();
     await eventually(async () => (await env.client.workflow.count(`AgentName = 'findable' AND AgentStatus = 'completed'`)).count > 0);
   });
 
   it('watches a run: its events and its result', async () => {
-    const run = await env.agents.startRun({ config: { name: 'watched', model: 'scripted:examples/demo-model.yaml', tools: demoTools.map((tool) => tool.name) }, task: 'Weather?' });
+    const run = await env.agents.startRun({
+      config: { name: 'watched', model: 'scripted:examples/demo-model.yaml', tools: demoTools.map((tool) => tool.name) },
+      task: 'Weather?',
+    });
     const watched = await runCli(['watch', run.workflowId]);
     expect(watched.code).toBe(0);
     expect(watched.stdout).toContain('▶ watched started on scripted:examples/demo-model.yaml');
@@ -159,7 +211,9 @@ describe('human output of status and approvals', () => {
     const [header, row] = text.split('\n');
     expect(header).toMatch(/^RUN\s+APPROVAL\s+TOOL\s+ARGUMENTS\s+INJECTED\s+AGE\s+EXPIRES$/);
     expect(row).toMatch(/^ops-1\s+step-2\.call-1\s+deploy_service\s+\{"service":"api"\}\s+reasoning\s+1m 30s\s+in 4m$/);
-    expect(text).toContain('step-2.call-1 in ops-1 (deploy_service, expires 2026-05-01T10:04:00.000Z):\n  reasoning: The tests passed and the change is a one-line fix.');
+    expect(text).toContain(
+      'step-2.call-1 in ops-1 (deploy_service, expires 2026-05-01T10:04:00.000Z):\n  reasoning: The tests passed and the change is a one-line fix.',
+    );
     expect(formatPendingApprovals([], now)).toBe('No pending approvals.');
   });
 

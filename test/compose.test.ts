@@ -82,7 +82,17 @@ describe('docker-compose.yml', () => {
   test("gives the worker what its documented options need: every optional peer, the settings' variables, a drain shorter than compose's kill delay", () => {
     const project = JSON.parse(runComposeCheck(checker, { cwd: PROJECT_ROOT, print: true }).stdout) as { services: Record<string, LoadedService> };
     const worker = project.services.worker!;
-    const settings = ['AGENT_ARTIFACT_STORE', 'AGENT_S3_ENDPOINT', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'AGENT_MEMORY_URL', 'AGENT_MODEL_PRICES', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_PROMETHEUS_PORT'];
+    const settings = [
+      'AGENT_ARTIFACT_STORE',
+      'AGENT_S3_ENDPOINT',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_REGION',
+      'AGENT_MEMORY_URL',
+      'AGENT_MODEL_PRICES',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OTEL_EXPORTER_PROMETHEUS_PORT',
+    ];
     for (const variable of settings) expect(worker.environment).toHaveProperty(variable);
     // Left unset in the user's shell, they start the worker with its defaults (no OpenTelemetry, built-in prices, memory in a folder).
     expect(telemetryOptionsFromEnvironment(worker.environment as NodeJS.ProcessEnv)).toBeNull();
@@ -92,7 +102,8 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toMatch(/npm install [^\n]*durable-agents-\*\.tgz \$\(cat \/tmp\/optional-peers\)/);
     const listing = /node -e "([^"]+)" > \/tmp\/optional-peers/.exec(dockerfile)![1]!;
     const peers = execFileSync(process.execPath, ['-e', listing], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim().split(' ');
-    for (const name of ['@aws-sdk/client-s3', 'pg', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@temporalio/interceptors-opentelemetry']) expect(peers).toContainEqual(expect.stringMatching(new RegExp(`^${name}@\\d`)));
+    for (const name of ['@aws-sdk/client-s3', 'pg', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@temporalio/interceptors-opentelemetry'])
+      expect(peers).toContainEqual(expect.stringMatching(new RegExp(`^${name}@\\d`)));
     const graceMs = parseDuration(worker.environment!.AGENT_WORKER_SHUTDOWN_GRACE!);
     expect(graceMs).toBeGreaterThanOrEqual(DEFAULT_TIMEOUTS.toolMs);
     expect(parseDuration(worker.stop_grace_period!.replace('0s', ''))).toBeGreaterThan(graceMs);
@@ -108,7 +119,9 @@ describe('docker-compose.yml', () => {
 
 describe('compose-check refuses', () => {
   test('a required variable, which stops `docker compose up` for everyone', () => {
-    const folder = brokenCopy('required', (compose) => compose.replace('AGENT_PAYLOAD_KEYS: ${AGENT_PAYLOAD_KEYS:-}\n    ports', 'AGENT_PAYLOAD_KEYS: ${AGENT_PAYLOAD_KEYS:?set the keys}\n    ports'));
+    const folder = brokenCopy('required', (compose) =>
+      compose.replace('AGENT_PAYLOAD_KEYS: ${AGENT_PAYLOAD_KEYS:-}\n    ports', 'AGENT_PAYLOAD_KEYS: ${AGENT_PAYLOAD_KEYS:?set the keys}\n    ports'),
+    );
     const result = runComposeCheck(checker, { cwd: folder });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('required variable AGENT_PAYLOAD_KEYS is missing a value');
@@ -116,7 +129,11 @@ describe('compose-check refuses', () => {
 
   test('unpinned, untagged, latest and mismatched images, in services and in Dockerfiles', () => {
     const folder = brokenCopy('images', (compose) =>
-      replaceOnce(replaceOnce(compose, 'image: temporalio/ui:2.34.0', 'image: temporalio/ui:2.99.0'), 'image: postgres:15-bookworm', 'image: postgres'),
+      replaceOnce(
+        replaceOnce(compose, 'image: temporalio/ui:2.34.0', 'image: temporalio/ui:2.99.0'),
+        'image: postgres:15-bookworm',
+        'image: postgres',
+      ),
     );
     writeFileSync(path.join(folder, 'Dockerfile'), 'FROM node:latest\nFROM redis:7 AS cache\nFROM cache\n');
     const result = runComposeCheck(checker, { cwd: folder });
@@ -130,25 +147,51 @@ describe('compose-check refuses', () => {
   });
 
   test('a pin nothing uses, and a pin without its source', () => {
-    const unused = runComposeCheck(checker, { cwd: brokenCopy('unused-pin', (compose) => compose, (pins) => (pins['redis'] = { tag: '7', source: 'x' })) });
+    const unused = runComposeCheck(checker, {
+      cwd: brokenCopy(
+        'unused-pin',
+        (compose) => compose,
+        (pins) => (pins['redis'] = { tag: '7', source: 'x' }),
+      ),
+    });
     expect(unused.status).toBe(1);
     expect(unused.stderr).toContain('pins redis, which nothing uses');
-    const sourceless = runComposeCheck(checker, { cwd: brokenCopy('no-source', (compose) => compose, (pins) => (pins['postgres'] = { tag: '15-bookworm' })) });
+    const sourceless = runComposeCheck(checker, {
+      cwd: brokenCopy(
+        'no-source',
+        (compose) => compose,
+        (pins) => (pins['postgres'] = { tag: '15-bookworm' }),
+      ),
+    });
     expect(sourceless.status).toBe(2);
     expect(sourceless.stderr).toContain('images.postgres needs a tag other than latest and the source');
   });
 
   test('dependencies that can never be met: a disabled profile, a missing healthcheck, a one-shot that restarts', () => {
     const folder = brokenCopy('dependencies', (compose) =>
-      replaceOnce(compose, '      setup:\n        condition: service_completed_successfully', '      codec-server:\n        condition: service_started'),
+      replaceOnce(
+        compose,
+        '      setup:\n        condition: service_completed_successfully',
+        '      codec-server:\n        condition: service_started',
+      ),
     );
     const disabled = runComposeCheck(checker, { cwd: folder });
     expect(disabled.status).toBe(1);
     expect(disabled.stderr).toMatch(/service "?worker"? depends on .*codec-server/);
-    const noHealth = brokenCopy('no-healthcheck', (compose) => replaceOnce(compose, '    healthcheck:\n      test: ["CMD-SHELL", "pg_isready -U temporal"]', '    x-healthcheck:\n      test: ["CMD-SHELL", "pg_isready -U temporal"]'));
+    const noHealth = brokenCopy('no-healthcheck', (compose) =>
+      replaceOnce(
+        compose,
+        '    healthcheck:\n      test: ["CMD-SHELL", "pg_isready -U temporal"]',
+        '    x-healthcheck:\n      test: ["CMD-SHELL", "pg_isready -U temporal"]',
+      ),
+    );
     const noHealthResult = runComposeCheck(checker, { cwd: noHealth });
     expect(noHealthResult.stderr).toContain('waits for postgresql to be healthy, but postgresql has no healthcheck');
-    const restarting = brokenCopy('restarting', (compose) => replaceOnce(compose, '    restart: "no"\n\n  # The plain server', '    restart: always\n\n  # The plain server'));
-    expect(runComposeCheck(checker, { cwd: restarting }).stderr).toContain('waits for temporal-schema to complete, but temporal-schema restarts always');
+    const restarting = brokenCopy('restarting', (compose) =>
+      replaceOnce(compose, '    restart: "no"\n\n  # The plain server', '    restart: always\n\n  # The plain server'),
+    );
+    expect(runComposeCheck(checker, { cwd: restarting }).stderr).toContain(
+      'waits for temporal-schema to complete, but temporal-schema restarts always',
+    );
   });
 });

@@ -24,7 +24,10 @@ afterAll(async () => {
 /** The identity of the worker running the run's model step now (Temporal's `pid@host`), if one does. */
 async function modelStepWorker(run: RunHandle): Promise<string | undefined> {
   const description = await run.workflow.describe();
-  return description.raw.pendingActivities?.find((activity) => activity.activityType?.name === 'modelStep' && activity.lastWorkerIdentity)?.lastWorkerIdentity ?? undefined;
+  return (
+    description.raw.pendingActivities?.find((activity) => activity.activityType?.name === 'modelStep' && activity.lastWorkerIdentity)
+      ?.lastWorkerIdentity ?? undefined
+  );
 }
 
 describe('concurrency caps across workers', () => {
@@ -46,7 +49,9 @@ describe('concurrency caps across workers', () => {
     const killedAt = Date.now();
     const results = await Promise.all(runs.map((run) => run.result()));
     expect(results.map((result) => result.output)).toEqual(Array(RUNS).fill('done'));
-    console.log(`concurrency across workers: ${RUNS} runs done ${Date.now() - killedAt} ms after the SIGKILL, at most ${server.inFlight.max} calls at once, ${server.requests.length} calls`);
+    console.log(
+      `concurrency across workers: ${RUNS} runs done ${Date.now() - killedAt} ms after the SIGKILL, at most ${server.inFlight.max} calls at once, ${server.requests.length} calls`,
+    );
     // The killed worker's calls were dropped (its connections closed) before they were tried again.
     expect(server.inFlight.max).toBeLessThanOrEqual(CAP);
     const slots = agents.temporal.workflow.getHandle(concurrencySlotsWorkflowId(agents.taskQueue, agentCapKey('capped-workers')));

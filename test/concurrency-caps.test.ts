@@ -4,7 +4,16 @@ import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { formatStatus } from '../src/cli/commands/status-command';
 import { AiSdkProvider } from '../src/models/ai-sdk-provider';
 import type { RunHandle } from '../src/client/run-handle';
-import { agentCapKey, ConcurrencyWireName, concurrencySlotsWorkflowId, slotRequestSignal, slotsStatusQuery, startCapKey, type ConcurrencySlotsInput, type SlotsStatus } from '../src/protocol/concurrency-slots';
+import {
+  agentCapKey,
+  ConcurrencyWireName,
+  concurrencySlotsWorkflowId,
+  slotRequestSignal,
+  slotsStatusQuery,
+  startCapKey,
+  type ConcurrencySlotsInput,
+  type SlotsStatus,
+} from '../src/protocol/concurrency-slots';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer, type ScriptedResponse } from './support/fake-provider-server';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, terminateLeftovers, type TestEnvironment } from './support/test-env';
@@ -29,7 +38,9 @@ beforeAll(async () => {
   });
   env = await createTestEnvironment({
     tools: createTestTools().tools,
-    providers: { openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }) },
+    providers: {
+      openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }),
+    },
   });
 });
 
@@ -58,7 +69,11 @@ function holderOf(run: RunHandle): string {
 /** Starts the slots workflow of a cap with a short holder check, before any run does (runs start it with the defaults). */
 async function startSlots(capKey: string, settings: Omit<ConcurrencySlotsInput, 'key'>): Promise<string> {
   const input: ConcurrencySlotsInput = { key: `${env.taskQueue}/${capKey}`, ...settings };
-  const handle = await env.agents.temporal.workflow.start(ConcurrencyWireName.slotsWorkflow, { workflowId: slotsOf(capKey).workflowId, taskQueue: env.taskQueue, args: [input] });
+  const handle = await env.agents.temporal.workflow.start(ConcurrencyWireName.slotsWorkflow, {
+    workflowId: slotsOf(capKey).workflowId,
+    taskQueue: env.taskQueue,
+    args: [input],
+  });
   return handle.firstExecutionRunId;
 }
 
@@ -89,7 +104,9 @@ describe('concurrency caps', () => {
     expect(status.phase).toBe('concurrency_slot');
     expect(status.concurrencySlotWait).toMatchObject({ key: capKey, limit: 3 });
     expect(metadata.currentDetails).toContain(`awaiting a slot of ${capKey}`);
-    expect(formatStatus(waiting.workflowId, 'RUNNING', status, { now: Date.now() })).toMatch(/\nWaiting for a slot of agent:capped \(at most 3 runs at once; since \d/);
+    expect(formatStatus(waiting.workflowId, 'RUNNING', status, { now: Date.now() })).toMatch(
+      /\nWaiting for a slot of agent:capped \(at most 3 runs at once; since \d/,
+    );
     const results = await Promise.all(runs.map((run) => run.result()));
     expect(results.map((result) => result.output)).toEqual(Array(12).fill('done'));
     // Never more than 3 model calls at the provider at once (each run makes one), and 3 at times.
@@ -123,13 +140,17 @@ describe('concurrency caps', () => {
     const nextCalledAt = await callArrived('terminated next');
     // The bound docs/provider-limits.md states: the check interval, plus a describe per holder and
     // the grant's delivery (a few seconds on a loaded machine).
-    console.log(`concurrency: a terminated holder's slot went to the next run ${nextCalledAt - terminatedAt} ms after the terminate (check every ${holderCheckMs} ms)`);
+    console.log(
+      `concurrency: a terminated holder's slot went to the next run ${nextCalledAt - terminatedAt} ms after the terminate (check every ${holderCheckMs} ms)`,
+    );
     expect(nextCalledAt - terminatedAt).toBeLessThan(holderCheckMs + 8_000);
     expect((await next.result()).output).toBe('done');
     // Its work done, the slots workflow completes after its idle time (2 s here).
     const finalState = await slotsOf(capKey).result();
     expect(finalState.totals).toEqual({ granted: 2, released: 1, holdersGone: 1 });
-    const slotsChain = Object.assign(env.agents.temporal.workflow.getHandle(slotsOf(capKey).workflowId, slotsRunId), { firstExecutionRunId: slotsRunId });
+    const slotsChain = Object.assign(env.agents.temporal.workflow.getHandle(slotsOf(capKey).workflowId, slotsRunId), {
+      firstExecutionRunId: slotsRunId,
+    });
     await recordHistory('concurrency-slots', { workflowId: slotsChain.workflowId, workflow: slotsChain } as unknown as RunHandle);
   }, 60_000);
 
@@ -162,7 +183,17 @@ describe('concurrency caps', () => {
         taskQueue: env.taskQueue,
         args: [input],
         signal: slotRequestSignal,
-        signalArgs: [{ capKey, holderId: `gone-${index}`, workflowId: `no-such-run-${index}`, firstExecutionRunId: 'none', limit: 2, priorityKey: 3, fairnessKey: '' }],
+        signalArgs: [
+          {
+            capKey,
+            holderId: `gone-${index}`,
+            workflowId: `no-such-run-${index}`,
+            firstExecutionRunId: 'none',
+            limit: 2,
+            priorityKey: 3,
+            fairnessKey: '',
+          },
+        ],
       });
       firstRunId ??= started.signaledRunId;
     }
@@ -181,7 +212,11 @@ describe('concurrency caps', () => {
     server.respond(openAiReply({ toolCalls: [{ id: 'call_1', name: 'add', args: { a: 1, b: 2 } }] }), openAiReply({ text: 'Three.' }));
     // A short history limit: the run continues as new before its second step.
     const chain = await env.agents.startRun({ config, task: 'continued chain', historyEventLimit: 10 });
-    await eventually(async () => ((await chain.workflow.describe()).runId !== (chain.workflow as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId ? true : undefined), 30_000);
+    await eventually(
+      async () =>
+        (await chain.workflow.describe()).runId !== (chain.workflow as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId ? true : undefined,
+      30_000,
+    );
     const next = await env.agents.startRun({ config, task: 'continued next' });
     expect((await chain.result()).output).toBe('Three.');
     expect((await next.result()).output).toBe('done');

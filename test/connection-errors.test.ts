@@ -62,10 +62,15 @@ describe('connecting to a wrong Temporal address', () => {
 
   it('the CLI worker and client commands print that message and exit 1', async () => {
     const address = await closedAddress();
-    for (const args of [['worker', '--no-demo-tools'], ['status', 'some-run']]) {
+    for (const args of [
+      ['worker', '--no-demo-tools'],
+      ['status', 'some-run'],
+    ]) {
       const result = await runCli(args, { TEMPORAL_ADDRESS: address });
       expect({ args, code: result.code }).toEqual({ args, code: 1 });
-      expect(result.stderr).toContain(`error: No Temporal server answers at ${address} (TEMPORAL_ADDRESS): connection refused (nothing listens on that port).`);
+      expect(result.stderr).toContain(
+        `error: No Temporal server answers at ${address} (TEMPORAL_ADDRESS): connection refused (nothing listens on that port).`,
+      );
       expect(result.stderr).not.toContain('tonic');
     }
   });

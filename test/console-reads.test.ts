@@ -14,7 +14,11 @@ let env: TestEnvironment;
 beforeAll(async () => {
   env = await createTestEnvironment({
     tools: testTools.tools,
-    scripts: { refund: { replies: [{ text: 'Refunding.', toolCalls: [{ name: 'echo', args: { text: 'refund order 7' } }] }, { text: 'Refunded: {{tool:echo}}' }] } },
+    scripts: {
+      refund: {
+        replies: [{ text: 'Refunding.', toolCalls: [{ name: 'echo', args: { text: 'refund order 7' } }] }, { text: 'Refunded: {{tool:echo}}' }],
+      },
+    },
   });
 });
 
@@ -34,7 +38,10 @@ describe('the console on threads', () => {
 
     const rules = [{ tools: ['echo'], identities: ['*@finance.example.com'] }];
     const decision = { workflowId: threadId, approvalId: item.approval.approvalId, reason: undefined };
-    await expect(decideApproval(env.agents, rules, { ...decision, decision: 'approve', identity: 'bob@example.com' })).resolves.toMatchObject({ ok: false, httpStatus: 403 });
+    await expect(decideApproval(env.agents, rules, { ...decision, decision: 'approve', identity: 'bob@example.com' })).resolves.toMatchObject({
+      ok: false,
+      httpStatus: 403,
+    });
     const [first, second] = await Promise.all([
       decideApproval(env.agents, rules, { ...decision, decision: 'approve', identity: 'ann@finance.example.com' }),
       decideApproval(env.agents, rules, { ...decision, decision: 'reject', identity: 'cho@finance.example.com' }),

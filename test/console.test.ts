@@ -23,7 +23,8 @@ import { createTestTools } from './support/test-tools';
 
 const SCREENSHOTS = path.resolve(__dirname, '..', '.test-output', 'console');
 const tokens = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef' };
-const streamedAnswer = 'Our refund policy: you can return any item within thirty days of delivery, in its original packaging, and we refund the full price to the card you paid with.';
+const streamedAnswer =
+  'Our refund policy: you can return any item within thirty days of delivery, in its original packaging, and we refund the full price to the card you paid with.';
 const testTools = createTestTools();
 const longReport = Array.from({ length: 120 }, (_, line) => `line ${line + 1}: all systems nominal`).join('\n');
 const report = defineTool({ name: 'report', description: 'A long status report.', parameters: z.object({}), execute: () => longReport });
@@ -42,7 +43,13 @@ beforeAll(async () => {
     artifacts,
     scripts: {
       deploy: {
-        replies: [{ text: 'I will deploy the API now.', toolCalls: [{ name: 'echo', args: { text: 'deploy api to production', ui_request_id: 'ticket-4711' } }] }, { text: 'Deployed: {{tool:echo}}' }],
+        replies: [
+          {
+            text: 'I will deploy the API now.',
+            toolCalls: [{ name: 'echo', args: { text: 'deploy api to production', ui_request_id: 'ticket-4711' } }],
+          },
+          { text: 'Deployed: {{tool:echo}}' },
+        ],
       },
       sum: { replies: [{ toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] }, { text: 'The sum is {{tool:add}}' }] },
       report: { replies: [{ toolCalls: [{ name: 'report', args: {} }] }, { text: 'All nominal.' }] },
@@ -74,7 +81,13 @@ afterAll(async () => {
 });
 
 function gated(script: string): StartRunOptions['config'] {
-  return { name: 'deployer', model: `scripted:${script}`, tools: ['echo', 'add'], hitl_tools: ['echo', 'add'], injected_tool_args: { ui_request_id: 'The ticket this is for' } };
+  return {
+    name: 'deployer',
+    model: `scripted:${script}`,
+    tools: ['echo', 'add'],
+    hitl_tools: ['echo', 'add'],
+    injected_tool_args: { ui_request_id: 'The ticket this is for' },
+  };
 }
 
 async function signedIn(token: string): Promise<Page> {
@@ -102,7 +115,11 @@ async function inboxCard(page: Page, workflowId: string) {
 
 describe('the console in a browser', () => {
   it('shows a pending approval in the inbox, approves it as the signed-in person, and the run page follows live', async () => {
-    const run = await env.agents.startRun({ config: gated('deploy'), task: 'Deploy the API', workflowId: `console-approve-${randomUUID().slice(0, 8)}` });
+    const run = await env.agents.startRun({
+      config: gated('deploy'),
+      task: 'Deploy the API',
+      workflowId: `console-approve-${randomUUID().slice(0, 8)}`,
+    });
     const [alice, bob] = await Promise.all([signedIn(tokens.alice), signedIn(tokens.bob)]);
     const card = await inboxCard(alice, run.workflowId);
     await inboxCard(bob, run.workflowId); // bob watches the inbox: alice's decision reaches it live
@@ -138,7 +155,11 @@ describe('the console in a browser', () => {
 
   it('lets one of two approvers deciding at once win, and tells the other who decided', async () => {
     const before = testTools.executions.filter((execution) => execution.tool === 'echo').length;
-    const run = await env.agents.startRun({ config: gated('deploy'), task: 'Deploy the API', workflowId: `console-race-${randomUUID().slice(0, 8)}` });
+    const run = await env.agents.startRun({
+      config: gated('deploy'),
+      task: 'Deploy the API',
+      workflowId: `console-race-${randomUUID().slice(0, 8)}`,
+    });
     const [alice, bob] = await Promise.all([signedIn(tokens.alice), signedIn(tokens.bob)]);
     const [aliceCard, bobCard] = await Promise.all([inboxCard(alice, run.workflowId), inboxCard(bob, run.workflowId)]);
     await Promise.all([aliceCard.locator('button.approve').click(), bobCard.locator('button.reject').click()]);
@@ -186,11 +207,19 @@ describe('the console in a browser', () => {
   });
 
   it('injects into a run, cancels it, and forks a finished one, each after a confirmation and with its result shown', async () => {
-    const finished = await env.agents.startRun({ config: gated('deploy'), task: 'Deploy the API', workflowId: `console-origin-${randomUUID().slice(0, 8)}` });
+    const finished = await env.agents.startRun({
+      config: gated('deploy'),
+      task: 'Deploy the API',
+      workflowId: `console-origin-${randomUUID().slice(0, 8)}`,
+    });
     await eventually(async () => ((await finished.status()).pendingApprovals.length === 1 ? true : undefined));
     await finished.approve('step-1.call-1', { decidedBy: 'test' });
     await finished.result();
-    const run = await env.agents.startRun({ config: gated('sum'), task: 'Add two and three', workflowId: `console-actions-${randomUUID().slice(0, 8)}` });
+    const run = await env.agents.startRun({
+      config: gated('sum'),
+      task: 'Add two and three',
+      workflowId: `console-actions-${randomUUID().slice(0, 8)}`,
+    });
     const alice = await signedIn(tokens.alice);
     await inboxCard(alice, run.workflowId);
     const dialogs: string[] = [];
@@ -225,7 +254,11 @@ describe('the console in a browser', () => {
   });
 
   it('shows a tool result stored outside the history when asked for it', async () => {
-    const run = await env.agents.startRun({ config: { name: 'reporter', model: 'scripted:report', tools: ['report'], offload_threshold: 1_000 }, task: 'Report', workflowId: `console-offload-${randomUUID().slice(0, 8)}` });
+    const run = await env.agents.startRun({
+      config: { name: 'reporter', model: 'scripted:report', tools: ['report'], offload_threshold: 1_000 },
+      task: 'Report',
+      workflowId: `console-offload-${randomUUID().slice(0, 8)}`,
+    });
     await run.result();
     const alice = await signedIn(tokens.alice);
     await alice.goto(`${consoleServer.url}/runs/${run.workflowId}`);
@@ -239,11 +272,19 @@ describe('the console in a browser', () => {
   });
 
   it('refuses actions without a token, without the CSRF token, and decisions the approver rules forbid', async () => {
-    const run = await env.agents.startRun({ config: gated('sum'), task: 'Add two and three', workflowId: `console-refused-${randomUUID().slice(0, 8)}` });
+    const run = await env.agents.startRun({
+      config: gated('sum'),
+      task: 'Add two and three',
+      workflowId: `console-refused-${randomUUID().slice(0, 8)}`,
+    });
     const decide = `${consoleServer.url}/runs/${run.workflowId}/approvals/step-1.call-1`;
     const anonymous = await fetch(decide, { method: 'POST', body: new URLSearchParams({ decision: 'approve' }) });
     expect(anonymous.status).toBe(401);
-    const wrongToken = await fetch(decide, { method: 'POST', headers: { Authorization: 'Bearer not-a-token-of-anyone' }, body: new URLSearchParams({ decision: 'approve' }) });
+    const wrongToken = await fetch(decide, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer not-a-token-of-anyone' },
+      body: new URLSearchParams({ decision: 'approve' }),
+    });
     expect(wrongToken.status).toBe(401);
     const page = await fetch(`${consoleServer.url}/`, { headers: { Accept: 'text/html' }, redirect: 'manual' });
     expect([page.status, page.headers.get('location')]).toEqual([303, '/login']);
@@ -251,7 +292,11 @@ describe('the console in a browser', () => {
     const bob = await signedIn(tokens.bob);
     const withoutCsrf = await bob.context().request.post(decide, { form: { decision: 'approve' } });
     expect(withoutCsrf.status()).toBe(403);
-    const crossSite = await fetch(decide, { method: 'POST', headers: { Authorization: `Bearer ${tokens.bob}`, Origin: 'https://evil.example', 'X-CSRF-Token': 'x' }, body: new URLSearchParams({ decision: 'approve' }) });
+    const crossSite = await fetch(decide, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tokens.bob}`, Origin: 'https://evil.example', 'X-CSRF-Token': 'x' },
+      body: new URLSearchParams({ decision: 'approve' }),
+    });
     expect(crossSite.status).toBe(403);
 
     const card = await inboxCard(bob, run.workflowId);

@@ -13,7 +13,10 @@ beforeAll(async () => {
     { text: 'last sum {{tool:add}}' },
   ];
   const compacting = {
-    replies: [...Array.from({ length: COMPACTING_STEPS - 1 }, () => ({ toolCalls: [{ name: 'bulk', args: { words: 150 } }] })), { text: 'read it all' }],
+    replies: [
+      ...Array.from({ length: COMPACTING_STEPS - 1 }, () => ({ toolCalls: [{ name: 'bulk', args: { words: 150 } }] })),
+      { text: 'read it all' },
+    ],
     compaction: Array.from({ length: COMPACTING_STEPS }, (_, index) => ({ text: `Earlier: bulk calls up to number ${index + 1}.` })),
   };
   env = await createTestEnvironment({ tools: createTestTools().tools, scripts: { long: { replies }, compacting } });
@@ -39,7 +42,9 @@ describe('continue-as-new', () => {
     expect(result.toolResults.map((toolResult) => toolResult.step)).toEqual(Array.from({ length: STEPS - 1 }, (_, index) => index + 1));
     // The model saw the whole conversation in every run: step N sees N-1 earlier assistant messages.
     const calls = env.modelCalls.filter((call) => call.modelId === 'long');
-    expect(calls.map((call) => call.request.messages.filter((message) => message.role === 'assistant').length)).toEqual(Array.from({ length: STEPS }, (_, index) => index));
+    expect(calls.map((call) => call.request.messages.filter((message) => message.role === 'assistant').length)).toEqual(
+      Array.from({ length: STEPS }, (_, index) => index),
+    );
     const executions = await eventually(async () => {
       const { count } = await env.client.workflow.count(`WorkflowId = '${run.workflowId}'`);
       return count > 1 ? count : undefined;
@@ -55,7 +60,15 @@ describe('continue-as-new', () => {
   it('continues a run several times with compactions in between, every step seeing the conversation whole (snapshots extend, and start afresh after a compaction)', async () => {
     const run = await env.agents.startRun({
       // The same bulk call at every step is what fills the context here, not a loop to stop.
-      config: { name: 'compacting', model: 'scripted:compacting', tools: ['bulk'], max_steps: COMPACTING_STEPS, budget_awareness: 'limit:25', context_window: 2000, loop_detection: false },
+      config: {
+        name: 'compacting',
+        model: 'scripted:compacting',
+        tools: ['bulk'],
+        max_steps: COMPACTING_STEPS,
+        budget_awareness: 'limit:25',
+        context_window: 2000,
+        loop_detection: false,
+      },
       task: 'Read a lot',
       historyEventLimit: 40,
     });
@@ -69,7 +82,11 @@ describe('continue-as-new', () => {
     // Between compactions each step sees the previous step's messages plus its call and result; a
     // compaction step starts from the task and a summary. Any message lost or repeated across a
     // continuation (a wrong segment or index) breaks this chain.
-    const byStep = new Map(env.modelCalls.filter((call) => call.modelId === 'compacting' && (call.request.purpose ?? 'executor') === 'executor').map((call) => [call.request.step, call]));
+    const byStep = new Map(
+      env.modelCalls
+        .filter((call) => call.modelId === 'compacting' && (call.request.purpose ?? 'executor') === 'executor')
+        .map((call) => [call.request.step, call]),
+    );
     const calls = [...byStep.values()];
     expect(calls).toHaveLength(COMPACTING_STEPS);
     const compactedSteps = new Set(compactions.map((event) => (event as { step: number }).step));

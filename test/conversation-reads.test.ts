@@ -30,7 +30,12 @@ const countConversationQueries: WorkflowClientInterceptor = {
   },
 };
 
-const small = defineTool({ name: 'small', description: 'A short result.', parameters: z.object({ n: z.number() }), execute: ({ n }) => `result ${n}` });
+const small = defineTool({
+  name: 'small',
+  description: 'A short result.',
+  parameters: z.object({ n: z.number() }),
+  execute: ({ n }) => `result ${n}`,
+});
 const large = defineTool({
   name: 'large',
   description: 'A result too long to travel in the next step input.',
@@ -62,7 +67,10 @@ afterAll(async () => {
 });
 
 async function runWith(tool: 'small' | 'large') {
-  const run = await env.agents.startRun({ config: { name: tool, instructions: `You are ${tool}.`, model: `scripted:${tool}`, tools: [tool], max_steps: STEPS }, task: 'Go' });
+  const run = await env.agents.startRun({
+    config: { name: tool, instructions: `You are ${tool}.`, model: `scripted:${tool}`, tools: [tool], max_steps: STEPS },
+    task: 'Go',
+  });
   const result = await run.result();
   expect(result.steps).toBe(STEPS);
   const calls = env.modelCalls.filter((call) => call.modelId === tool);
@@ -133,7 +141,9 @@ describe('the conversation query as people and other tools send it', () => {
     expectWholeConversation(whole.messages.slice(0, 1 + (STEPS - 1) * 2), 'small');
     const last = whole.messages.length - 1;
     expect(await handle.query(conversationQuery, { from: last })).toMatchObject({ from: last, messages: [whole.messages[last]] });
-    await expect(handle.query(WireName.conversationQuery, { epoch: 'latest' })).rejects.toThrow('epoch: must be a whole number of at least 0, not "latest"');
+    await expect(handle.query(WireName.conversationQuery, { epoch: 'latest' })).rejects.toThrow(
+      'epoch: must be a whole number of at least 0, not "latest"',
+    );
     await expect(handle.query(WireName.conversationQuery, 'executor')).rejects.toThrow('a conversation request must be an object');
   });
 });
@@ -156,7 +166,11 @@ describe('the references a run hands its model steps', () => {
   });
 
   it('never resend what a continued run took over from its snapshot', () => {
-    const threads = new ConversationThreads('system', [user('newer')], { base: { artifactId: 'snapshot', count: 40 }, head: [user('task')], lastAssistantText: '' });
+    const threads = new ConversationThreads('system', [user('newer')], {
+      base: { artifactId: 'snapshot', count: 40 },
+      head: [user('task')],
+      lastAssistantText: '',
+    });
     expect(threads.ref('executor')).toEqual({ epoch: 0, count: 41, revision: 0, system: 'system' });
     threads.push('executor', user('newest'));
     expect(threads.ref('executor')).toEqual({ epoch: 0, count: 42, revision: 0, recent: [user('newest')] });

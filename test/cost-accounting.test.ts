@@ -20,7 +20,9 @@ const closerName = `closer_${suffix}`;
 // $10 per million input tokens, $20 per million output: a call of 1,000 in / 500 out costs $0.02.
 const prices = { 'scripted:priced*': { input: 10, output: 20 } };
 const call = { inputTokens: 1_000, outputTokens: 500 };
-const unpricedModel = new ScriptedModel({ scripts: { local: { replies: [{ text: 'hello from a self-hosted model', usage: { inputTokens: 30, outputTokens: 5 } }] } } });
+const unpricedModel = new ScriptedModel({
+  scripts: { local: { replies: [{ text: 'hello from a self-hosted model', usage: { inputTokens: 30, outputTokens: 5 } }] } },
+});
 
 beforeAll(async () => {
   env = await createTestEnvironment({
@@ -38,7 +40,9 @@ beforeAll(async () => {
       },
       'priced-closer': { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'all done', usage: call }] },
       'priced-before': { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'one' } }], usage: call }, { text: 'never asked' }] },
-      'priced-after': { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'never runs' } }], usage: { inputTokens: 1_000, outputTokens: 1_000 } }] },
+      'priced-after': {
+        replies: [{ toolCalls: [{ name: 'echo', args: { text: 'never runs' } }], usage: { inputTokens: 1_000, outputTokens: 1_000 } }],
+      },
       'priced-thread': {
         replies: [
           { toolCalls: [{ name: 'echo', args: { text: 'a' } }], usage: call },
@@ -58,7 +62,14 @@ afterAll(async () => {
 
 describe('cost accounting', () => {
   it('rolls the cost up across sub-agents, continue-as-new and a handoff, and writes AgentCostUsd', async () => {
-    const lead = { name: leadName, model: 'scripted:priced-lead', tools: ['echo'], handoffs: [closerName], allow_parallel_subagents: true, max_steps: 6 };
+    const lead = {
+      name: leadName,
+      model: 'scripted:priced-lead',
+      tools: ['echo'],
+      handoffs: [closerName],
+      allow_parallel_subagents: true,
+      max_steps: 6,
+    };
     const closer = { name: closerName, model: 'scripted:priced-closer', max_steps: 6 };
     const run = await env.agents.startRun({ config: lead, task: 'Do the work', agents: { [closerName]: closer }, historyEventLimit: 20 });
     const result = await run.result();
@@ -137,7 +148,12 @@ describe('cost accounting', () => {
     expect(limited.stopDetail).toMatch(/the price of inhouse:local is unknown/);
 
     // An agent's own pricing prices it (and the limit applies).
-    const priced = await (await env.agents.startRun({ config: { name: 'local', model: 'inhouse:local', pricing: { 'inhouse:local': { input: 1_000, output: 2_000 } } }, task: 'Hi' })).result();
+    const priced = await (
+      await env.agents.startRun({
+        config: { name: 'local', model: 'inhouse:local', pricing: { 'inhouse:local': { input: 1_000, output: 2_000 } } },
+        task: 'Hi',
+      })
+    ).result();
     expect(priced.usage).toMatchObject({ costUsd: 0.04, unpricedCalls: 0 });
   });
 

@@ -4,7 +4,12 @@ import { WorkerDeployments } from '../src/client/worker-deployments';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { DeploymentError, ErrorCode } from '../src/protocol/errors';
 import { AgentPlugin } from '../src/worker/agent-plugin';
-import { agentWorkerDeploymentOptions, checkDeploymentVersion, deploymentVersionFromEnvironment, workerDeploymentFor } from '../src/worker/deployment-options';
+import {
+  agentWorkerDeploymentOptions,
+  checkDeploymentVersion,
+  deploymentVersionFromEnvironment,
+  workerDeploymentFor,
+} from '../src/worker/deployment-options';
 import { runCli } from './support/cli-process';
 
 /** The error `run` throws, for its code and field. */
@@ -22,24 +27,38 @@ describe('a worker deployment version', () => {
   it('comes from both variables or neither, and a half-set one names the missing variable', () => {
     expect(deploymentVersionFromEnvironment({})).toBeUndefined();
     expect(deploymentVersionFromEnvironment({ AGENT_DEPLOYMENT_NAME: '', AGENT_BUILD_ID: '' })).toBeUndefined();
-    expect(deploymentVersionFromEnvironment({ AGENT_DEPLOYMENT_NAME: 'agents', AGENT_BUILD_ID: '1.4.0-3f2c1ab' })).toEqual({ deploymentName: 'agents', buildId: '1.4.0-3f2c1ab' });
-    expect(thrown(() => deploymentVersionFromEnvironment({ AGENT_BUILD_ID: '7' }))).toMatchObject({ code: ErrorCode.deploymentOptionsInvalid, field: 'AGENT_DEPLOYMENT_NAME' });
+    expect(deploymentVersionFromEnvironment({ AGENT_DEPLOYMENT_NAME: 'agents', AGENT_BUILD_ID: '1.4.0-3f2c1ab' })).toEqual({
+      deploymentName: 'agents',
+      buildId: '1.4.0-3f2c1ab',
+    });
+    expect(thrown(() => deploymentVersionFromEnvironment({ AGENT_BUILD_ID: '7' }))).toMatchObject({
+      code: ErrorCode.deploymentOptionsInvalid,
+      field: 'AGENT_DEPLOYMENT_NAME',
+    });
     expect(thrown(() => deploymentVersionFromEnvironment({ AGENT_DEPLOYMENT_NAME: 'agents' }))).toMatchObject({ field: 'AGENT_BUILD_ID' });
   });
 
   it('refuses names Temporal would refuse, naming the field', () => {
     const names = { deploymentName: '--deployment-name', buildId: '--build-id' };
-    expect(thrown(() => checkDeploymentVersion({ deploymentName: 'agents.prod', buildId: '1' }, names))).toMatchObject({ field: '--deployment-name' });
+    expect(thrown(() => checkDeploymentVersion({ deploymentName: 'agents.prod', buildId: '1' }, names))).toMatchObject({
+      field: '--deployment-name',
+    });
     expect(thrown(() => checkDeploymentVersion({ deploymentName: 'agents', buildId: '__1' }, names))).toMatchObject({ field: '--build-id' });
-    expect(thrown(() => checkDeploymentVersion({ deploymentName: 'agents', buildId: 'x'.repeat(109) }, names))).toMatchObject({ field: '--build-id' });
-    expect(thrown(() => new AgentPlugin({ deployment: { deploymentName: ' ', buildId: '1' } }))).toMatchObject({ field: 'deployment.deploymentName' });
+    expect(thrown(() => checkDeploymentVersion({ deploymentName: 'agents', buildId: 'x'.repeat(109) }, names))).toMatchObject({
+      field: '--build-id',
+    });
+    expect(thrown(() => new AgentPlugin({ deployment: { deploymentName: ' ', buildId: '1' } }))).toMatchObject({
+      field: 'deployment.deploymentName',
+    });
   });
 
   it('pins workflows by default, and refuses a worker default that would auto-upgrade runs', () => {
     const version = { deploymentName: 'agents', buildId: '2' };
     expect(workerDeploymentFor(version, undefined)).toEqual({ version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' });
     expect(workerDeploymentFor(undefined, undefined)).toBeUndefined();
-    expect(thrown(() => workerDeploymentFor(undefined, { version, useWorkerVersioning: true, defaultVersioningBehavior: 'AUTO_UPGRADE' }))).toMatchObject({ field: 'workerDeploymentOptions.defaultVersioningBehavior' });
+    expect(
+      thrown(() => workerDeploymentFor(undefined, { version, useWorkerVersioning: true, defaultVersioningBehavior: 'AUTO_UPGRADE' })),
+    ).toMatchObject({ field: 'workerDeploymentOptions.defaultVersioningBehavior' });
     expect(thrown(() => workerDeploymentFor(version, agentWorkerDeploymentOptions(version)))).toMatchObject({ field: 'deployment' });
   });
 });
@@ -57,7 +76,10 @@ describe('the deployment commands', () => {
     try {
       const deployments = new WorkerDeployments(client);
       await expect(deployments.describe('no-such-deployment')).rejects.toMatchObject({ code: ErrorCode.deploymentNotFound, field: 'deploymentName' });
-      await expect(deployments.setRamping('no-such-deployment', '1', 120)).rejects.toMatchObject({ code: ErrorCode.deploymentOptionsInvalid, field: 'percentage' });
+      await expect(deployments.setRamping('no-such-deployment', '1', 120)).rejects.toMatchObject({
+        code: ErrorCode.deploymentOptionsInvalid,
+        field: 'percentage',
+      });
       const status = await runCli(['deployment', 'status', 'no-such-deployment']);
       expect(status.code).toBe(2);
       expect(status.stderr).toContain("No worker deployment 'no-such-deployment'");

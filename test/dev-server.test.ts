@@ -119,16 +119,27 @@ describe('embedded Temporal dev server', () => {
       expect(error?.message).toContain('  applying schema migration 2');
       expect(error?.message).toContain('A second start reuses the database');
       expect(progress.length).toBeGreaterThanOrEqual(2);
-      expect(progress[0]).toMatch(/^Still waiting for the Temporal dev server on 127\.0\.0\.1:\d+: \d+ s \(first start: creating the database .*fresh\/dev\.db\)\.\.\.$/);
+      expect(progress[0]).toMatch(
+        /^Still waiting for the Temporal dev server on 127\.0\.0\.1:\d+: \d+ s \(first start: creating the database .*fresh\/dev\.db\)\.\.\.$/,
+      );
     });
 
     it('starts again on other ports when a server on picked ports exits before serving, and never when the caller chose the port', async () => {
       // Exits like a server whose port was taken in the meantime, once; then the real CLI serves.
       const realCli = await findOrBuildTemporalCli();
       const starts = path.join(folder, 'flaky-starts');
-      const cliPath = fakeCli('flaky', `echo "$*" >> ${starts}\nif [ ! -f ${starts}.failed ]; then touch ${starts}.failed; echo "listen tcp: address already in use" >&2; exit 2; fi\nexec ${realCli} "$@"`);
+      const cliPath = fakeCli(
+        'flaky',
+        `echo "$*" >> ${starts}\nif [ ! -f ${starts}.failed ]; then touch ${starts}.failed; echo "listen tcp: address already in use" >&2; exit 2; fi\nexec ${realCli} "$@"`,
+      );
       const progress: string[] = [];
-      const flaky = await startDevServer({ cliPath, port: 0, uiPort: null, dbFile: path.join(folder, 'flaky.db'), log: (line) => progress.push(line) });
+      const flaky = await startDevServer({
+        cliPath,
+        port: 0,
+        uiPort: null,
+        dbFile: path.join(folder, 'flaky.db'),
+        log: (line) => progress.push(line),
+      });
       try {
         const connection = await Connection.connect({ address: flaky.address });
         await connection.workflowService.describeNamespace({ namespace: 'default' });
@@ -136,17 +147,24 @@ describe('embedded Temporal dev server', () => {
       } finally {
         await flaky.stop();
       }
-      const ports = readFileSync(starts, 'utf8').trim().split('\n').map((line) => line.match(/--port (\d+)/)![1]);
+      const ports = readFileSync(starts, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.match(/--port (\d+)/)![1]);
       expect(ports).toHaveLength(2);
       expect(progress).toContain('The Temporal dev server exited before serving (start 1 of 3); starting it again on other ports.');
 
       // A server that always exits: three starts on picked ports, then the error; one on a chosen port.
       const always = path.join(folder, 'always-starts');
       const failing = fakeCli('always', `echo "$*" >> ${always}\nexit 2`);
-      await expect(startDevServer({ cliPath: failing, port: 0, uiPort: null, dbFile: path.join(folder, 'always.db') })).rejects.toThrow(/exited with code 2 before serving/);
+      await expect(startDevServer({ cliPath: failing, port: 0, uiPort: null, dbFile: path.join(folder, 'always.db') })).rejects.toThrow(
+        /exited with code 2 before serving/,
+      );
       expect(readFileSync(always, 'utf8').trim().split('\n')).toHaveLength(3);
       rmSync(always);
-      await expect(startDevServer({ cliPath: failing, port: 7999, uiPort: null, dbFile: path.join(folder, 'always.db') })).rejects.toThrow(/exited with code 2 before serving on 127\.0\.0\.1:7999/);
+      await expect(startDevServer({ cliPath: failing, port: 7999, uiPort: null, dbFile: path.join(folder, 'always.db') })).rejects.toThrow(
+        /exited with code 2 before serving on 127\.0\.0\.1:7999/,
+      );
       expect(readFileSync(always, 'utf8').trim().split('\n')).toHaveLength(1);
     });
 

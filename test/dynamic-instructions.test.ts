@@ -43,7 +43,9 @@ beforeAll(async () => {
       answer: { replies: [{ text: 'Answered.' }] },
       chat: { replies: [{ text: 'One.' }, { text: 'Two.' }] },
       // Four tool steps: with a low history event limit the run continues as new on the way.
-      long: { replies: [...Array.from({ length: 4 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 1 } }] })), { text: 'Long done.' }] },
+      long: {
+        replies: [...Array.from({ length: 4 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 1 } }] })), { text: 'Long done.' }],
+      },
     },
   });
 });
@@ -53,12 +55,18 @@ afterAll(async () => {
 });
 
 function start(config: Partial<StartRunOptions['config']>, options: Partial<StartRunOptions> = {}): Promise<RunHandle> {
-  return env.agents.startRun({ config: { name: 'support', model: 'scripted:answer', instructions: 'Static fallback for {{agent_name}}.', ...config }, task: 'Where is my order?', ...options });
+  return env.agents.startRun({
+    config: { name: 'support', model: 'scripted:answer', instructions: 'Static fallback for {{agent_name}}.', ...config },
+    task: 'Where is my order?',
+    ...options,
+  });
 }
 
 /** The system prompt of each model call of one run (by the task the test gave it). */
 function systemPrompts(task: string): string[] {
-  return env.modelCalls.filter((call) => call.request.messages.some((message) => message.role === 'user' && message.content === task)).map((call) => call.request.system);
+  return env.modelCalls
+    .filter((call) => call.request.messages.some((message) => message.role === 'user' && message.content === task))
+    .map((call) => call.request.system);
 }
 
 async function instructionEvents(run: RunHandle): Promise<RunEvent[]> {
@@ -74,8 +82,16 @@ describe('dynamic instructions', () => {
     await run.result();
     const prompt = `You are support, helping customer:5. Asked: ${task}`;
     expect(systemPrompts(task)).toEqual([prompt]);
-    expect(asked.at(-1)).toMatchObject({ agent: 'support', task, resourceId: 'customer:5', fallback: 'Static fallback for support.', workflowId: run.workflowId });
-    expect(await instructionEvents(run)).toEqual([expect.objectContaining({ provider: 'support-prompt', source: 'provider', characters: prompt.length })]);
+    expect(asked.at(-1)).toMatchObject({
+      agent: 'support',
+      task,
+      resourceId: 'customer:5',
+      fallback: 'Static fallback for support.',
+      workflowId: run.workflowId,
+    });
+    expect(await instructionEvents(run)).toEqual([
+      expect.objectContaining({ provider: 'support-prompt', source: 'provider', characters: prompt.length }),
+    ]);
 
     const history = await run.workflow.fetchHistory();
     const completed = (history.events ?? []).map((event) => event.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data).filter(Boolean);
@@ -119,7 +135,9 @@ describe('dynamic instructions', () => {
     const run = await start({ instructions_provider: 'flaky-prompt', max_retries: 3 }, { task });
     await run.result();
     expect(systemPrompts(task)).toEqual(['Recovered prompt']);
-    const scheduled = ((await run.workflow.fetchHistory()).events ?? []).map((event) => event.activityTaskScheduledEventAttributes?.activityId).filter(Boolean);
+    const scheduled = ((await run.workflow.fetchHistory()).events ?? [])
+      .map((event) => event.activityTaskScheduledEventAttributes?.activityId)
+      .filter(Boolean);
     expect(scheduled.slice(0, 2)).toEqual(['instructions', 'instructions.try-2']);
   });
 
@@ -144,8 +162,13 @@ describe('dynamic instructions', () => {
       [1, 'first question'],
       [2, 'second question'],
     ]);
-    const prompts = env.modelCalls.filter((call) => call.modelId === 'chat' && call.request.system.includes('customer:8')).map((call) => call.request.system);
-    expect(prompts.slice(-2)).toEqual(['You are support, helping customer:8 (turn 1). Asked: first question', 'You are support, helping customer:8 (turn 2). Asked: second question']);
+    const prompts = env.modelCalls
+      .filter((call) => call.modelId === 'chat' && call.request.system.includes('customer:8'))
+      .map((call) => call.request.system);
+    expect(prompts.slice(-2)).toEqual([
+      'You are support, helping customer:8 (turn 1). Asked: first question',
+      'You are support, helping customer:8 (turn 2). Asked: second question',
+    ]);
     await thread.close();
     await recordHistory('instructions-thread', thread.run);
   });

@@ -22,7 +22,11 @@ beforeAll(async () => {
   env = await createTestEnvironment({
     tools: createTestTools().tools,
     dataConverter: { payloadCodecs: [new EncryptionCodec([newKey, oldKey])] },
-    scripts: { private: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'file-number-98765' } }] }, { text: 'Filed under {{tool:echo}}.', streamMs: 200 }] } },
+    scripts: {
+      private: {
+        replies: [{ toolCalls: [{ name: 'echo', args: { text: 'file-number-98765' } }] }, { text: 'Filed under {{tool:echo}}.', streamMs: 200 }],
+      },
+    },
   });
 });
 
@@ -39,31 +43,45 @@ describe('payload encryption (AGENT_PAYLOAD_KEYS)', () => {
     const rotated = new EncryptionCodec([newKey, oldKey]);
     expect(defaultPayloadConverter.fromPayload((await rotated.decode([sealed!]))[0]!)).toEqual({ task: SECRET_TASK });
     expect(await rotated.decode([payload])).toEqual([payload]);
-    await expect(new EncryptionCodec([newKey]).decode([sealed!])).rejects.toThrow("encrypted with key 'k2025', which is not among the configured keys (k2026)");
+    await expect(new EncryptionCodec([newKey]).decode([sealed!])).rejects.toThrow(
+      "encrypted with key 'k2025', which is not among the configured keys (k2026)",
+    );
   });
 
   it('reads keys from the environment and names the variable when one is wrong', () => {
     const keys = payloadKeysFromEnvironment({ AGENT_PAYLOAD_KEYS: `a:${newKey.secret.toString('base64')}, b:${oldKey.secret.toString('base64')}` });
     expect(keys.map((key) => key.id)).toEqual(['a', 'b']);
     expect(payloadKeysFromEnvironment({})).toEqual([]);
-    expect(() => payloadKeysFromEnvironment({ AGENT_PAYLOAD_KEYS: 'short:AAAA' })).toThrow("AGENT_PAYLOAD_KEYS entry 1 ('short'): the key must be 32 bytes");
-    expect(() => payloadKeysFromEnvironment({ AGENT_PAYLOAD_KEYS: 'no-separator' })).toThrow('AGENT_PAYLOAD_KEYS entry 1: expected "<id>:<base64 key>"');
+    expect(() => payloadKeysFromEnvironment({ AGENT_PAYLOAD_KEYS: 'short:AAAA' })).toThrow(
+      "AGENT_PAYLOAD_KEYS entry 1 ('short'): the key must be 32 bytes",
+    );
+    expect(() => payloadKeysFromEnvironment({ AGENT_PAYLOAD_KEYS: 'no-separator' })).toThrow(
+      'AGENT_PAYLOAD_KEYS entry 1: expected "<id>:<base64 key>"',
+    );
   });
 
   it('serves /encode and /decode for the Web UI, with CORS only for the allowed origin', async () => {
     const server = await startCodecServer([new EncryptionCodec([newKey])], { port: 0, allowedOrigins: ['http://127.0.0.1:8233'] });
     try {
       const plain = defaultPayloadConverter.toPayload({ note: SECRET_TASK });
-      const asJson = { metadata: { encoding: Buffer.from(plain.metadata!.encoding!).toString('base64') }, data: Buffer.from(plain.data!).toString('base64') };
+      const asJson = {
+        metadata: { encoding: Buffer.from(plain.metadata!.encoding!).toString('base64') },
+        data: Buffer.from(plain.data!).toString('base64'),
+      };
       const post = (route: string, body: unknown) =>
-        fetch(`${server.url}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:8233' }, body: JSON.stringify(body) });
+        fetch(`${server.url}${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:8233' },
+          body: JSON.stringify(body),
+        });
       const encoded = await post('/encode', { payloads: [asJson] });
       expect(encoded.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8233');
       const sealed = (await encoded.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
       expect(Buffer.from(sealed.payloads[0]!.metadata.encoding!, 'base64').toString()).toBe(ENCRYPTED_ENCODING);
       const decoded = (await (await post('/decode', sealed)).json()) as { payloads: unknown[] };
       expect(decoded.payloads).toEqual([asJson]);
-      const preflight = (origin: string) => fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      const preflight = (origin: string) =>
+        fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
       expect((await preflight('http://127.0.0.1:8233')).status).toBe(204);
       const foreign = await preflight('http://evil.example');
       expect([foreign.status, foreign.headers.get('access-control-allow-origin')]).toEqual([403, null]);
@@ -104,10 +122,23 @@ describe('payload encryption (AGENT_PAYLOAD_KEYS)', () => {
     try {
       const target = resolveTemporalTarget();
       const shown = await promisify(execFile)(await findOrBuildTemporalCli(), [
-        'workflow', 'show', '--address', target.address, '--namespace', target.namespace, '--workflow-id', run.workflowId, '--output', 'json', '--codec-endpoint', server.url,
+        'workflow',
+        'show',
+        '--address',
+        target.address,
+        '--namespace',
+        target.namespace,
+        '--workflow-id',
+        run.workflowId,
+        '--output',
+        'json',
+        '--codec-endpoint',
+        server.url,
       ]);
       // JSON output carries payload data as base64.
-      const payloadTexts = [...shown.stdout.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((match) => Buffer.from(match[1]!, 'base64').toString()).join('\n');
+      const payloadTexts = [...shown.stdout.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)]
+        .map((match) => Buffer.from(match[1]!, 'base64').toString())
+        .join('\n');
       expect(shown.stdout).not.toContain(Buffer.from(ENCRYPTED_ENCODING).toString('base64'));
       expect(payloadTexts).toContain('Patient 4711');
       expect(payloadTexts).toContain('Filed under file-number-98765.');

@@ -69,9 +69,18 @@ describe('a dataset above 500 KB', () => {
     writeDataset(file, [largeExample]);
     expect(statSync(file).size).toBeGreaterThan(2_000_000);
     const before = testTools.executions.length;
-    const report = await evaluateDataset(env.agents, { dataset: file, config, artifacts: new FolderArtifactStore(artifactsFolder), scorers: [{ type: 'exact' }] });
+    const report = await evaluateDataset(env.agents, {
+      dataset: file,
+      config,
+      artifacts: new FolderArtifactStore(artifactsFolder),
+      scorers: [{ type: 'exact' }],
+    });
     const large = report.results[0]!;
-    expect(large).toMatchObject({ output: 'read all four parts', passed: true, toolCalls: Array.from({ length: PARTS }, (_, index) => ({ tool: 'echo', args: { text: `part ${index + 1}` } })) });
+    expect(large).toMatchObject({
+      output: 'read all four parts',
+      passed: true,
+      toolCalls: Array.from({ length: PARTS }, (_, index) => ({ tool: 'echo', args: { text: `part ${index + 1}` } })),
+    });
     expect(report.passed).toBe(true);
     expect(testTools.executions.length).toBe(before);
 
@@ -86,10 +95,23 @@ describe('a dataset above 500 KB', () => {
     expect(Math.max(...stored)).toBeGreaterThan(PARTS * PART_LENGTH);
   });
 
-  it('keeps a small example\'s recorded results in the run input, as before', async () => {
+  it("keeps a small example's recorded results in the run input, as before", async () => {
     const file = path.join(folder, 'small.jsonl');
-    writeDataset(file, [{ id: 'small', task: 'One part', answer: 'small the first part', toolCalls: [{ step: 1, tool: 'echo', args: { text: 'part 1' }, result: { content: 'the first part', isError: false } }], expected: { answer: 'small the first part' } }]);
-    const report = await evaluateDataset(env.agents, { dataset: file, config: { ...config, model: 'scripted:small' }, artifacts: new FolderArtifactStore(path.join(folder, 'unused')), scorers: [{ type: 'exact' }] });
+    writeDataset(file, [
+      {
+        id: 'small',
+        task: 'One part',
+        answer: 'small the first part',
+        toolCalls: [{ step: 1, tool: 'echo', args: { text: 'part 1' }, result: { content: 'the first part', isError: false } }],
+        expected: { answer: 'small the first part' },
+      },
+    ]);
+    const report = await evaluateDataset(env.agents, {
+      dataset: file,
+      config: { ...config, model: 'scripted:small' },
+      artifacts: new FolderArtifactStore(path.join(folder, 'unused')),
+      scorers: [{ type: 'exact' }],
+    });
     expect(report.results[0]).toMatchObject({ output: 'small the first part', passed: true });
     const { input } = await firstInputOf(report.results[0]!.workflowId);
     expect(input?.replay?.recordedCalls).toEqual([{ tool: 'echo', args: { text: 'part 1' }, result: { content: 'the first part', isError: false } }]);
@@ -100,7 +122,12 @@ describe('a dataset above 500 KB', () => {
     const elsewhere = new FolderArtifactStore(path.join(folder, 'not-shared'));
     const file = path.join(folder, 'large-elsewhere.jsonl');
     // Other content than the first test's (the folder store names artifacts by their content).
-    writeDataset(file, [{ ...largeExample, toolCalls: largeExample.toolCalls!.map((call) => ({ ...call, result: { content: `other ${call.result.content}`, isError: false } })) }]);
+    writeDataset(file, [
+      {
+        ...largeExample,
+        toolCalls: largeExample.toolCalls!.map((call) => ({ ...call, result: { content: `other ${call.result.content}`, isError: false } })),
+      },
+    ]);
     const report = await evaluateDataset(env.agents, { dataset: file, config, artifacts: elsewhere });
     expect(report.passed).toBe(false);
     expect(report.results[0]!.failure).toContain("not in this worker's artifact store");

@@ -24,9 +24,25 @@ beforeAll(async () => {
   env = await createTestEnvironment({
     tools: testTools.tools,
     scripts: {
-      recorded: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] }, { text: 'sum {{tool:add}}, echo {{tool:echo}}' }] },
+      recorded: {
+        replies: [
+          { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+          { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] },
+          { text: 'sum {{tool:add}}, echo {{tool:echo}}' },
+        ],
+      },
       // The same calls in one step, another wording: exact fails, contains and trajectory (unordered) pass.
-      reworded: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'hello' } }, { name: 'add', args: { b: 2, a: 1 } }] }, { text: 'The sum is {{tool:add}}; the echo said {{tool:echo}}.' }] },
+      reworded: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'echo', args: { text: 'hello' } },
+              { name: 'add', args: { b: 2, a: 1 } },
+            ],
+          },
+          { text: 'The sum is {{tool:add}}; the echo said {{tool:echo}}.' },
+        ],
+      },
       totals: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { text: '{"total": {{tool:add}}}' }] },
       nearTotals: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { text: '{"total": 3.004}' }] },
       judge: { replies: [{ text: '{"score": 0.8, "reason": "it gives the sum"}' }] },
@@ -50,7 +66,10 @@ describe('datasets', () => {
   it('exports recorded runs and evaluates from the file alone: the results come from the file, no tool runs, no history is read', async () => {
     const file = path.join(folder, 'exported.jsonl');
     writeDataset(file, await exportDataset(env.agents, { runs: recorded }), 'two tickets');
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ format: 'durable-agents.dataset', version: 1, description: 'two tickets' });
     expect(lines[1]).toMatchObject({
       id: recorded[0],
@@ -67,13 +86,16 @@ describe('datasets', () => {
     // The examples of the file, renamed to runs that never existed, and add answering 4: only the file can say so.
     const edited = path.join(folder, 'edited.jsonl');
     const { examples } = readDataset(file);
-    writeDataset(edited, examples.map((example, index): DatasetExampleInput => ({
-      ...example,
-      id: `ticket-${index + 1}`,
-      recorded: undefined,
-      toolCalls: example.toolCalls.map((call) => (call.tool === 'add' ? { ...call, result: { content: '4', isError: false } } : call)),
-      expected: { answer: 'sum 4, echo hello' },
-    })));
+    writeDataset(
+      edited,
+      examples.map((example, index): DatasetExampleInput => ({
+        ...example,
+        id: `ticket-${index + 1}`,
+        recorded: undefined,
+        toolCalls: example.toolCalls.map((call) => (call.tool === 'add' ? { ...call, result: { content: '4', isError: false } } : call)),
+        expected: { answer: 'sum 4, echo hello' },
+      })),
+    );
     const before = executions();
     const report = await evaluateDataset(env.agents, { dataset: edited, config: config('scripted:recorded') });
     expect(executions()).toBe(before);
@@ -82,7 +104,10 @@ describe('datasets', () => {
       ['ticket-1', 'sum 4, echo hello', true],
       ['ticket-2', 'sum 4, echo hello', true],
     ]);
-    expect(report.results[0]!.scores.map((score) => [score.scorer, score.score])).toEqual([['exact', 1], ['trajectory-unordered', 1]]);
+    expect(report.results[0]!.scores.map((score) => [score.scorer, score.score])).toEqual([
+      ['exact', 1],
+      ['trajectory-unordered', 1],
+    ]);
     expect((await env.client.workflow.count(`${AgentEvaluationAttribute.name} = '${report.evaluation}'`)).count).toBe(2);
   });
 
@@ -162,16 +187,30 @@ describe('scorers', () => {
 
   it('compares structured output with numeric tolerance and against the schema', async () => {
     const file = path.join(folder, 'totals.jsonl');
-    writeDataset(file, [{ id: 'total', task: 'Total?', answer: '{"total": 3}', structuredOutput: { total: 3 }, toolCalls: [{ step: 1, tool: 'add', args: { a: 1, b: 2 }, result: { content: '3', isError: false } }] }]);
+    writeDataset(file, [
+      {
+        id: 'total',
+        task: 'Total?',
+        answer: '{"total": 3}',
+        structuredOutput: { total: 3 },
+        toolCalls: [{ step: 1, tool: 'add', args: { a: 1, b: 2 }, result: { content: '3', isError: false } }],
+      },
+    ]);
     const report = await evaluateDataset(env.agents, {
       dataset: file,
       config: { ...config('scripted:nearTotals'), output_type: totalSchema },
       scorers: [{ type: 'json', name: 'loose', tolerance: 0.01 }, { type: 'json', name: 'tight' }, { type: 'schema' }],
     });
     expect(report.results[0]!.structuredOutput).toEqual({ total: 3.004 });
-    expect(report.results[0]!.scores.map((score) => [score.scorer, score.score])).toEqual([['loose', 1], ['tight', 0], ['schema', 1]]);
+    expect(report.results[0]!.scores.map((score) => [score.scorer, score.score])).toEqual([
+      ['loose', 1],
+      ['tight', 0],
+      ['schema', 1],
+    ]);
     expect(report.results[0]!.scores[1]!.detail).toBe('.total: expected 3, got 3.004');
-    const refused = await evaluateDataset(env.agents, { dataset: file, config: config('scripted:totals'), scorers: [{ type: 'schema' }] }).catch((caught: unknown) => caught as AgentRuntimeError);
+    const refused = await evaluateDataset(env.agents, { dataset: file, config: config('scripted:totals'), scorers: [{ type: 'schema' }] }).catch(
+      (caught: unknown) => caught as AgentRuntimeError,
+    );
     expect((refused as AgentRuntimeError).code).toBe(ErrorCode.scorerInvalid);
     expect((refused as AgentRuntimeError).message).toContain('has no output_type');
   });
@@ -182,11 +221,31 @@ describe('scorers', () => {
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain('Wrote 1 example(s)');
-    writeFileSync(path.join(folder, 'mentions-sum.mjs'), 'export default ({ output }) => ({ score: output.includes("3") ? 1 : 0, detail: "mentions the sum" });\n');
-    writeFileSync(path.join(folder, 'scorers.yaml'), 'scorers:\n  - type: contains\n    values: ["3"]\n  - type: custom\n    module: ./mentions-sum.mjs\n');
+    writeFileSync(
+      path.join(folder, 'mentions-sum.mjs'),
+      'export default ({ output }) => ({ score: output.includes("3") ? 1 : 0, detail: "mentions the sum" });\n',
+    );
+    writeFileSync(
+      path.join(folder, 'scorers.yaml'),
+      'scorers:\n  - type: contains\n    values: ["3"]\n  - type: custom\n    module: ./mentions-sum.mjs\n',
+    );
     writeFileSync(path.join(folder, 'agent.yaml'), `name: ${agent}\nmodel: scripted:reworded\ntools: [add, echo]\n`);
     const saved = path.join(folder, 'report.json');
-    const args = ['eval', '--dataset', file, '--config', path.join(folder, 'agent.yaml'), '--scorers', path.join(folder, 'scorers.yaml'), '--trials', '2', '--report', saved, '--task-queue', env.taskQueue];
+    const args = [
+      'eval',
+      '--dataset',
+      file,
+      '--config',
+      path.join(folder, 'agent.yaml'),
+      '--scorers',
+      path.join(folder, 'scorers.yaml'),
+      '--trials',
+      '2',
+      '--report',
+      saved,
+      '--task-queue',
+      env.taskQueue,
+    ];
     const passed = await runCli(args);
     expect(passed.code).toBe(0);
     expect(passed.stdout).toContain('mentions-sum 1.00 (threshold 1): mentions the sum');
@@ -196,11 +255,31 @@ describe('scorers', () => {
     expect(report.results.map((result) => result.trial)).toEqual([1, 2]);
     const strict = path.join(folder, 'strict.yaml');
     writeFileSync(strict, '- type: exact\n');
-    const failed = await runCli(['eval', '--dataset', file, '--config', path.join(folder, 'agent.yaml'), '--scorers', strict, '--task-queue', env.taskQueue]);
+    const failed = await runCli([
+      'eval',
+      '--dataset',
+      file,
+      '--config',
+      path.join(folder, 'agent.yaml'),
+      '--scorers',
+      strict,
+      '--task-queue',
+      env.taskQueue,
+    ]);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('FAILED: 1 failed trial(s), at most 0 allowed');
     writeFileSync(strict, '- type: exactly\n');
-    const bad = await runCli(['eval', '--dataset', file, '--config', path.join(folder, 'agent.yaml'), '--scorers', strict, '--task-queue', env.taskQueue]);
+    const bad = await runCli([
+      'eval',
+      '--dataset',
+      file,
+      '--config',
+      path.join(folder, 'agent.yaml'),
+      '--scorers',
+      strict,
+      '--task-queue',
+      env.taskQueue,
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('scorer 1');
   });

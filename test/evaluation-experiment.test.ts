@@ -23,8 +23,24 @@ beforeAll(async () => {
   env = await createTestEnvironment({
     tools: testTools.tools,
     scripts: {
-      terse: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] }, { text: 'sum {{tool:add}}, echo {{tool:echo}}' }] },
-      chatty: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'hello' } }, { name: 'add', args: { a: 1, b: 2 } }] }, { text: 'The sum is {{tool:add}}; the echo said {{tool:echo}}.' }] },
+      terse: {
+        replies: [
+          { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+          { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] },
+          { text: 'sum {{tool:add}}, echo {{tool:echo}}' },
+        ],
+      },
+      chatty: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'echo', args: { text: 'hello' } },
+              { name: 'add', args: { a: 1, b: 2 } },
+            ],
+          },
+          { text: 'The sum is {{tool:add}}; the echo said {{tool:echo}}.' },
+        ],
+      },
     },
   });
   // "format" wants the terse wording, "friendly" the chatty one: one regression and one improvement.
@@ -71,13 +87,32 @@ describe('experiments', () => {
     writeFileSync(path.join(folder, 'scorers.yaml'), '- type: contains\n');
     const [json, markdown] = [path.join(folder, 'experiment.json'), path.join(folder, 'experiment.md')];
     const cli = await runCli([
-      'eval', '--dataset', path.join(folder, 'ab.jsonl'), '--config', path.join(folder, 'chatty.yaml'), '--baseline', path.join(folder, 'terse.yaml'),
-      '--scorers', path.join(folder, 'scorers.yaml'), '--trials', '3', '--report', json, '--markdown', markdown, '--task-queue', env.taskQueue,
+      'eval',
+      '--dataset',
+      path.join(folder, 'ab.jsonl'),
+      '--config',
+      path.join(folder, 'chatty.yaml'),
+      '--baseline',
+      path.join(folder, 'terse.yaml'),
+      '--scorers',
+      path.join(folder, 'scorers.yaml'),
+      '--trials',
+      '3',
+      '--report',
+      json,
+      '--markdown',
+      markdown,
+      '--task-queue',
+      env.taskQueue,
     ]);
     expect(cli.code).toBe(1);
     expect(cli.stdout).toContain('**FAILED**: 1 regression(s) (at most 0 allowed), 1 improvement(s)');
     const saved = JSON.parse(readFileSync(json, 'utf8')) as ExperimentReport;
-    expect(saved).toMatchObject({ trials: 3, labels: { baseline: 'terse.yaml', candidate: 'chatty.yaml' }, totals: { regressions: 1, improvements: 1 } });
+    expect(saved).toMatchObject({
+      trials: 3,
+      labels: { baseline: 'terse.yaml', candidate: 'chatty.yaml' },
+      totals: { regressions: 1, improvements: 1 },
+    });
     expect(readFileSync(markdown, 'utf8')).toContain('| format | 3/3 · 1.00 | 0/3 · 0.00 |');
   });
 });

@@ -31,9 +31,18 @@ beforeAll(async () => {
     scripts: {
       recorded: recordedScript,
       // The same first step (its arguments in another key order), another echo at step 2.
-      long: { replies: [...Array.from({ length: 7 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })), { text: 'long done {{tool:add}}' }] },
+      long: {
+        replies: [
+          ...Array.from({ length: 7 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })),
+          { text: 'long done {{tool:add}}' },
+        ],
+      },
       diverging: {
-        replies: [{ toolCalls: [{ name: 'add', args: { b: 2, a: 1 } }] }, { toolCalls: [{ name: 'echo', args: { text: 'bye' } }] }, { text: 'sum {{tool:add}}, echo {{tool:echo}}' }],
+        replies: [
+          { toolCalls: [{ name: 'add', args: { b: 2, a: 1 } }] },
+          { toolCalls: [{ name: 'echo', args: { text: 'bye' } }] },
+          { text: 'sum {{tool:add}}, echo {{tool:echo}}' },
+        ],
       },
     },
     providers: { openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test-not-a-key', OPENAI_BASE_URL: `${server.baseUrl}/v1` }) },
@@ -52,7 +61,8 @@ afterAll(async () => {
 
 const executions = () => testTools.executions.length;
 const config = (model: string) => ({ name: agent, model, tools: ['add', 'echo'] });
-const evaluationRuns = async (report: EvaluationReport) => (await env.client.workflow.count(`${AgentEvaluationAttribute.name} = '${report.evaluation}'`)).count;
+const evaluationRuns = async (report: EvaluationReport) =>
+  (await env.client.workflow.count(`${AgentEvaluationAttribute.name} = '${report.evaluation}'`)).count;
 
 describe('replay evaluation', () => {
   it('replays recorded runs with the same script: no divergence, and no tool runs', async () => {
@@ -78,7 +88,12 @@ describe('replay evaluation', () => {
     expect(report.passed).toBe(false);
     expect(report.runs.map((run) => run.recorded.workflowId).sort()).toEqual([...recordedRuns].sort());
     for (const run of report.runs) {
-      expect(run).toMatchObject({ diverged: true, sameAnswer: false, firstDivergentStep: 2, unmatchedToolCalls: [{ step: 2, call: 'echo({"text":"bye"})' }] });
+      expect(run).toMatchObject({
+        diverged: true,
+        sameAnswer: false,
+        firstDivergentStep: 2,
+        unmatchedToolCalls: [{ step: 2, call: 'echo({"text":"bye"})' }],
+      });
       expect(run.evaluation.output).toMatch(/^sum 3, echo Error: this is a replay evaluation and run .* made no call echo\(\{"text":"bye"\}\)/);
     }
     await recordHistory('evaluation-not-recorded', env.agents.getRun(report.runs[0]!.evaluation.workflowId));
@@ -86,7 +101,12 @@ describe('replay evaluation', () => {
 
   it('runs unrecorded calls for real with live tools', async () => {
     const before = testTools.executions.filter((execution) => execution.tool === 'echo').length;
-    const report = await evaluateRuns(env.agents, { runs: [recordedRuns[0]!], config: config('scripted:diverging'), liveTools: true, maxDiverged: 1 });
+    const report = await evaluateRuns(env.agents, {
+      runs: [recordedRuns[0]!],
+      config: config('scripted:diverging'),
+      liveTools: true,
+      maxDiverged: 1,
+    });
     expect(testTools.executions.filter((execution) => execution.tool === 'echo')).toHaveLength(before + 1);
     expect(testTools.executions.at(-1)).toEqual({ tool: 'echo', args: { text: 'bye' } });
     expect(report.runs[0]).toMatchObject({ firstDivergentStep: 2, unmatchedToolCalls: [{ step: 2 }], evaluation: { output: 'sum 3, echo bye' } });
@@ -95,32 +115,70 @@ describe('replay evaluation', () => {
   });
 
   it('stays an evaluation run through continue-as-new: later steps get recorded results too', async () => {
-    const long = await env.agents.startRun({ config: { name: `${agent}-long`, model: 'scripted:long', tools: ['add'], max_steps: 8 }, task: 'Keep adding', historyEventLimit: 30 });
+    const long = await env.agents.startRun({
+      config: { name: `${agent}-long`, model: 'scripted:long', tools: ['add'], max_steps: 8 },
+      task: 'Keep adding',
+      historyEventLimit: 30,
+    });
     expect((await long.result()).output).toBe('long done 106');
     const before = executions();
-    const report = await evaluateRuns(env.agents, { runs: [long.workflowId], config: { name: `${agent}-long`, model: 'scripted:long', tools: ['add'], max_steps: 8 } });
+    const report = await evaluateRuns(env.agents, {
+      runs: [long.workflowId],
+      config: { name: `${agent}-long`, model: 'scripted:long', tools: ['add'], max_steps: 8 },
+    });
     expect(executions()).toBe(before);
-    expect(report.runs[0]).toMatchObject({ diverged: false, unmatchedToolCalls: [], evaluation: { output: 'long done 106', steps: 8, toolCalls: 7 } });
+    expect(report.runs[0]).toMatchObject({
+      diverged: false,
+      unmatchedToolCalls: [],
+      evaluation: { output: 'long done 106', steps: 8, toolCalls: 7 },
+    });
     const chain = await env.client.workflow.count(`WorkflowId = '${report.runs[0]!.evaluation.workflowId}'`);
     expect(chain.count).toBeGreaterThan(1);
   });
 
   it('evaluates with a real provider implementation (OpenAI wire format on loopback)', async () => {
-    server.respond(openAiStream({ toolCalls: [{ id: 'call_x', name: 'add', args: { a: 1, b: 2 } }], usage: [30, 5] }), openAiStream({ chunks: ['The sum is 3.'], usage: [50, 4] }));
+    server.respond(
+      openAiStream({ toolCalls: [{ id: 'call_x', name: 'add', args: { a: 1, b: 2 } }], usage: [30, 5] }),
+      openAiStream({ chunks: ['The sum is 3.'], usage: [50, 4] }),
+    );
     const before = executions();
     const report = await evaluateRuns(env.agents, { runs: [recordedRuns[0]!], config: config('openai:gpt-4o-mini') });
     expect(executions()).toBe(before);
-    expect(report.runs[0]).toMatchObject({ sameAnswer: false, firstDivergentStep: 2, unmatchedToolCalls: [], evaluation: { output: 'The sum is 3.', steps: 2 } });
+    expect(report.runs[0]).toMatchObject({
+      sameAnswer: false,
+      firstDivergentStep: 2,
+      unmatchedToolCalls: [],
+      evaluation: { output: 'The sum is 3.', steps: 2 },
+    });
     expect(report.runs[0]!.evaluation.tokensByModel).toEqual({ 'openai:gpt-4o-mini': { inputTokens: 80, outputTokens: 9, costUsd: 0.0000174 } });
     // The model got the recorded result of add.
     expect(server.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: '3' });
   });
 
   it('prints the report and exits 1 when runs diverge (CLI, --json, --max-diverged)', async () => {
-    const same = await runCli(['eval', '--runs', recordedRuns[0]!, '--config', configFile('scripted:recorded'), '--json', '--task-queue', env.taskQueue]);
+    const same = await runCli([
+      'eval',
+      '--runs',
+      recordedRuns[0]!,
+      '--config',
+      configFile('scripted:recorded'),
+      '--json',
+      '--task-queue',
+      env.taskQueue,
+    ]);
     expect(same.code).toBe(0);
     expect(JSON.parse(same.stdout) as EvaluationReport).toMatchObject({ passed: true, total: { runs: 1, diverged: 0 } });
-    const diverged = await runCli(['eval', '--runs', ...recordedRuns, '--config', configFile('scripted:diverging'), '--max-diverged', '1', '--task-queue', env.taskQueue]);
+    const diverged = await runCli([
+      'eval',
+      '--runs',
+      ...recordedRuns,
+      '--config',
+      configFile('scripted:diverging'),
+      '--max-diverged',
+      '1',
+      '--task-queue',
+      env.taskQueue,
+    ]);
     expect(diverged.code).toBe(1);
     expect(diverged.stdout).toContain('tool calls: diverge at step 2 · unmatched: 1');
     expect(diverged.stdout).toContain('not recorded: step 2 echo({"text":"bye"})');
@@ -129,7 +187,10 @@ describe('replay evaluation', () => {
 
   it('refuses bad input before any evaluation run starts, naming it', async () => {
     const refusal = async (promise: Promise<unknown>) => {
-      const error = await promise.then(() => null, (caught: unknown) => caught);
+      const error = await promise.then(
+        () => null,
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(AgentRuntimeError);
       return error as AgentRuntimeError;
     };
@@ -141,7 +202,9 @@ describe('replay evaluation', () => {
     const invalid = await refusal(evaluateRuns(env.agents, { runs: recordedRuns, config: { name: agent, max_steps: -1 } }));
     expect(invalid.code).toBe(ErrorCode.agentConfigInvalid);
     expect(invalid.message).toContain('max_steps');
-    const lacking = await refusal(evaluateRuns(env.agents, { runs: recordedRuns, config: { ...config('scripted:recorded'), tools: ['add', 'warp_drive'] } }));
+    const lacking = await refusal(
+      evaluateRuns(env.agents, { runs: recordedRuns, config: { ...config('scripted:recorded'), tools: ['add', 'warp_drive'] } }),
+    );
     expect(lacking.message).toContain("tool 'warp_drive'");
     const neither = await refusal(evaluateRuns(env.agents, { config: config('scripted:recorded') }));
     expect(neither.code).toBe(ErrorCode.evaluationRefused);

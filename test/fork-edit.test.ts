@@ -25,9 +25,21 @@ beforeAll(async () => {
     tools: testTools.tools,
     scripts: {
       // Step 1 adds (3), step 2 echoes (hello), step 3 answers.
-      origin: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] }, { text: 'origin answer: {{tool:add}}' }] },
+      origin: {
+        replies: [
+          { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+          { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] },
+          { text: 'origin answer: {{tool:add}}' },
+        ],
+      },
       // The fork's step 3 quotes the results it was given: the edited ones.
-      sawEdits: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'fork saw {{tool:echo}} and {{tool:add}}', expect: { lastMessageIncludes: 'the tool had returned this' } }] },
+      sawEdits: {
+        replies: [
+          { text: 'unused' },
+          { text: 'unused' },
+          { text: 'fork saw {{tool:echo}} and {{tool:add}}', expect: { lastMessageIncludes: 'the tool had returned this' } },
+        ],
+      },
       afterMessageEdits: { replies: [{ text: 'unused' }, { text: 'answered after the edits: {{tool:add}}' }] },
       // Its echo call waits for an approval (hitl_tools) that never comes.
       gatedOrigin: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'deploy' } }] }, { text: 'unused: the origin waits' }] },
@@ -52,13 +64,16 @@ async function originRun(): Promise<string> {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AgentRuntimeError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AgentRuntimeError);
   return error as AgentRuntimeError;
 }
 
 describe('a fork that edits', () => {
-  it("replaces tool results (by step and tool, and by call id at an earlier step): the next step sees them, no tool runs again, history shows each edit", async () => {
+  it('replaces tool results (by step and tool, and by call id at an earlier step): the next step sees them, no tool runs again, history shows each edit', async () => {
     const origin = await originRun();
     const addCall = (await buildTranscript(env.client, origin)).entries.find((entry) => entry.kind === 'tool' && entry.tool === 'add');
     const addCallId = addCall?.kind === 'tool' ? addCall.callId : '';
@@ -92,7 +107,14 @@ describe('a fork that edits', () => {
     expect(description.memo).toEqual({ forkEdits: 2 });
     const events: RunEvent[] = [];
     for await (const event of fork.events()) events.push(event);
-    expect(events[0]).toMatchObject({ type: 'run-forked', step: 2, edits: [{ kind: 'tool-result', step: 2 }, { kind: 'tool-result', step: 1 }] });
+    expect(events[0]).toMatchObject({
+      type: 'run-forked',
+      step: 2,
+      edits: [
+        { kind: 'tool-result', step: 2 },
+        { kind: 'tool-result', step: 1 },
+      ],
+    });
     const transcript = await buildTranscript(env.client, fork.workflowId);
     expect(transcript.entries[0]).toMatchObject({
       kind: 'started',
@@ -133,22 +155,49 @@ describe('a fork that edits', () => {
     const origin = await originRun();
     writeFileSync(path.join(folder, 'question.txt'), 'Add two and two instead');
     const cli = await runCli(
-      ['fork', origin, '--from-step', '1', '--model', 'scripted:afterMessageEdits', '--edit-message', '1:user=@question.txt', '--edit-tool-error', '1:add=the adder is offline', '--follow', '--json', '--task-queue', env.taskQueue],
+      [
+        'fork',
+        origin,
+        '--from-step',
+        '1',
+        '--model',
+        'scripted:afterMessageEdits',
+        '--edit-message',
+        '1:user=@question.txt',
+        '--edit-tool-error',
+        '1:add=the adder is offline',
+        '--follow',
+        '--json',
+        '--task-queue',
+        env.taskQueue,
+      ],
       {},
       folder,
     );
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
-    expect(JSON.parse(cli.stdout.trim().split('\n').at(-1)!)).toMatchObject({ forkOf: origin, fromStep: 1, result: { output: 'answered after the edits: the adder is offline' } });
+    expect(JSON.parse(cli.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      forkOf: origin,
+      fromStep: 1,
+      result: { output: 'answered after the edits: the adder is offline' },
+    });
     const call = env.modelCalls.find((candidate) => candidate.modelId === 'afterMessageEdits')!;
     expect(call.request.messages[0]).toMatchObject({ role: 'user', content: 'Add two and two instead' });
     expect(call.request.messages[2]).toMatchObject({ role: 'tool', content: 'the adder is offline', isError: true });
 
-    const replyEdited = await env.agents.fork(origin, { fromStep: 2, model: 'scripted:afterReplyEdit', edits: [{ message: { step: 2, role: 'assistant' }, content: 'Echoing the greeting now.' }] });
+    const replyEdited = await env.agents.fork(origin, {
+      fromStep: 2,
+      model: 'scripted:afterReplyEdit',
+      edits: [{ message: { step: 2, role: 'assistant' }, content: 'Echoing the greeting now.' }],
+    });
     expect((await replyEdited.result()).output).toBe('answered after the reply edit');
     const replyCall = env.modelCalls.find((candidate) => candidate.modelId === 'afterReplyEdit')!;
     // The reply's text changed; its tool call (and so its result) stayed.
-    expect(replyCall.request.messages[3]).toMatchObject({ role: 'assistant', content: 'Echoing the greeting now.', toolCalls: [{ name: 'echo', args: { text: 'hello' } }] });
+    expect(replyCall.request.messages[3]).toMatchObject({
+      role: 'assistant',
+      content: 'Echoing the greeting now.',
+      toolCalls: [{ name: 'echo', args: { text: 'hello' } }],
+    });
     expect(replyCall.request.messages[4]).toMatchObject({ role: 'tool', content: 'hello' });
     const rendered = renderTranscript(await buildTranscript(env.client, replyEdited.workflowId));
     expect(rendered).toContain("step 2 · edited: the model's reply text of step 2");
@@ -156,7 +205,10 @@ describe('a fork that edits', () => {
   });
 
   it('forks between a reply and its tool calls: a step whose call waits for an approval, given its result', async () => {
-    const origin = await env.agents.startRun({ config: { name: 'gated', model: 'scripted:gatedOrigin', tools: ['echo'], hitl_tools: ['echo'] }, task: 'Deploy' });
+    const origin = await env.agents.startRun({
+      config: { name: 'gated', model: 'scripted:gatedOrigin', tools: ['echo'], hitl_tools: ['echo'] },
+      task: 'Deploy',
+    });
     try {
       await eventually(async () => ((await origin.status()).pendingApprovals.length === 1 ? true : undefined));
       const echoes = executionsOf('echo');
@@ -164,7 +216,11 @@ describe('a fork that edits', () => {
       expect(unanswered.code).toBe(ErrorCode.forkRefused);
       expect(unanswered.message).toContain('0 of its 1 tool calls have a result');
       expect(unanswered.message).toContain('--edit-tool-result');
-      const fork = await env.agents.fork(origin.workflowId, { fromStep: 1, model: 'scripted:afterPending', edits: [{ toolResult: { step: 1, tool: 'echo' }, content: 'deployed by hand' }] });
+      const fork = await env.agents.fork(origin.workflowId, {
+        fromStep: 1,
+        model: 'scripted:afterPending',
+        edits: [{ toolResult: { step: 1, tool: 'echo' }, content: 'deployed by hand' }],
+      });
       expect((await fork.result()).output).toBe('after the wait: deployed by hand');
       expect(executionsOf('echo')).toBe(echoes);
       const call = env.modelCalls.find((candidate) => candidate.modelId === 'afterPending')!;
@@ -192,7 +248,13 @@ describe('a fork that edits', () => {
       [edited([{ message: { step: 1, role: 'user' }, content: '  ' }]), ['edits[0].content', 'must not be empty']],
       [edited([{ message: { step: 3, role: 'assistant' }, content: 'x' }], 3), ['edits[0]', 'final answer', '--task']],
       [edited([{ toolResult: { step: 0, tool: 'echo' }, content: 'x' }]), ['edits[0].toolResult.step', 'from 1']],
-      [edited([{ toolResult: { step: 2, tool: 'echo' }, content: 'x' }, { toolResult: { step: 2, tool: 'echo' }, content: 'y' }]), ['edits[1]', 'as does edits[0]']],
+      [
+        edited([
+          { toolResult: { step: 2, tool: 'echo' }, content: 'x' },
+          { toolResult: { step: 2, tool: 'echo' }, content: 'y' },
+        ]),
+        ['edits[1]', 'as does edits[0]'],
+      ],
       [edited([{ toolResult: { step: 2, tool: 'echo' }, content: 'x'.repeat(300_000) }]), ['edits:', 'at most 256000']],
     ];
     for (const [promise, fragments] of cases) {
@@ -202,7 +264,7 @@ describe('a fork that edits', () => {
     }
     const flags: Array<[string[], string]> = [
       [['--edit-tool-result', '2:echo#3=x'], 'edits[0].toolResult.index'],
-      [['--edit-message', '2=x'], "--edit-message: expected <step>:<user|assistant>=<text>"],
+      [['--edit-message', '2=x'], '--edit-message: expected <step>:<user|assistant>=<text>'],
       [['--edit-tool-result', 'nothing'], '--edit-tool-result: expected'],
       [['--edit-message', '1:user=@no-such-file.txt'], '--edit-message: cannot read the file'],
     ];

@@ -29,12 +29,38 @@ beforeAll(async () => {
   env = await createTestEnvironment({
     tools: testTools.tools,
     scripts: {
-      origin: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] }, { text: 'origin answer: {{tool:add}}' }] },
-      diverging: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { toolCalls: [{ name: 'echo', args: { text: 'bye' } }] }, { text: 'origin answer: {{tool:add}}' }] },
-      triage: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'routing' } }] }, { toolCalls: [{ name: `transfer_to_billing-${suffix}`, args: {} }] }, { text: 'unused' }, { text: 'unused' }] },
+      origin: {
+        replies: [
+          { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+          { toolCalls: [{ name: 'echo', args: { text: 'hello' } }] },
+          { text: 'origin answer: {{tool:add}}' },
+        ],
+      },
+      diverging: {
+        replies: [
+          { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] },
+          { toolCalls: [{ name: 'echo', args: { text: 'bye' } }] },
+          { text: 'origin answer: {{tool:add}}' },
+        ],
+      },
+      triage: {
+        replies: [
+          { toolCalls: [{ name: 'echo', args: { text: 'routing' } }] },
+          { toolCalls: [{ name: `transfer_to_billing-${suffix}`, args: {} }] },
+          { text: 'unused' },
+          { text: 'unused' },
+        ],
+      },
       // The recorded triage of an older config: it routes, then answers itself (no handoff).
       routed: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'routing' } }] }, { text: 'Routed.' }] },
-      billing: { replies: [{ text: 'unused' }, { text: 'unused' }, { toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }] }, { text: 'Refunded {{tool:add}} euros.' }] },
+      billing: {
+        replies: [
+          { text: 'unused' },
+          { text: 'unused' },
+          { toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }] },
+          { text: 'Refunded {{tool:add}} euros.' },
+        ],
+      },
     },
   });
 });
@@ -57,17 +83,26 @@ async function handedOffRun(): Promise<string> {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AgentRuntimeError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AgentRuntimeError);
   return error as AgentRuntimeError;
 }
 
-
 describe('fork, as a new user tries it', () => {
   it('resolves `--model scripted:<relative file>` against the folder the command runs in', async () => {
     const id = await originRun();
-    writeFileSync(path.join(folder, 'after-step-2.yaml'), 'replies:\n  - text: unused\n  - text: unused\n  - text: "relative script answered {{tool:echo}}"\n');
-    const cli = await runCli(['fork', id, '--from-step', '2', '--model', 'scripted:after-step-2.yaml', '--follow', '--json', '--task-queue', env.taskQueue], {}, folder);
+    writeFileSync(
+      path.join(folder, 'after-step-2.yaml'),
+      'replies:\n  - text: unused\n  - text: unused\n  - text: "relative script answered {{tool:echo}}"\n',
+    );
+    const cli = await runCli(
+      ['fork', id, '--from-step', '2', '--model', 'scripted:after-step-2.yaml', '--follow', '--json', '--task-queue', env.taskQueue],
+      {},
+      folder,
+    );
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout.trim().split('\n').at(-1)!)).toMatchObject({ forkOf: id, result: { output: 'relative script answered hello' } });
@@ -138,7 +173,9 @@ describe('fork, as a new user tries it', () => {
       .map(({ request }) => StartWorkflowExecutionRequest.decode(request))
       .filter((request) => request.workflowType?.name === WireName.workerToolsWorkflow)
       .map((request) => request.workflowId);
-    const deleted = sent.filter(({ method }) => method.endsWith('/DeleteWorkflowExecution')).map(({ request }) => DeleteWorkflowExecutionRequest.decode(request).workflowExecution?.workflowId);
+    const deleted = sent
+      .filter(({ method }) => method.endsWith('/DeleteWorkflowExecution'))
+      .map(({ request }) => DeleteWorkflowExecutionRequest.decode(request).workflowExecution?.workflowId);
     expect(started.length).toBeGreaterThan(0);
     expect(deleted).toEqual(expect.arrayContaining(started));
   });
@@ -148,9 +185,18 @@ describe('eval, as a new user tries it', () => {
   it('answers a handoff call from the workflow, not as "not recorded", and finds handed-off runs by their first agent', async () => {
     const id = await handedOffRun();
     const report = await evaluateRuns(env.agents, { runs: [id], config: triage, agents: { [billing.name]: billing } });
-    expect(report.runs[0]).toMatchObject({ diverged: false, unmatchedToolCalls: [], firstDivergentStep: null, evaluation: { output: 'Refunded 42 euros.' } });
+    expect(report.runs[0]).toMatchObject({
+      diverged: false,
+      unmatchedToolCalls: [],
+      firstDivergentStep: null,
+      evaluation: { output: 'Refunded 42 euros.' },
+    });
     const found = await eventually(async () => {
-      const byQuery = await evaluateRuns(env.agents, { query: `AgentName = '${triage.name}'`, config: triage, agents: { [billing.name]: billing } }).catch(() => undefined);
+      const byQuery = await evaluateRuns(env.agents, {
+        query: `AgentName = '${triage.name}'`,
+        config: triage,
+        agents: { [billing.name]: billing },
+      }).catch(() => undefined);
       return byQuery?.runs.some((run) => run.recorded.workflowId === id) ? byQuery : undefined;
     }, 30_000);
     expect(found.runs.every((run) => !run.diverged)).toBe(true);
@@ -162,7 +208,9 @@ describe('eval, as a new user tries it', () => {
     const departed = await evaluateRuns(env.agents, { runs: [older.workflowId], config: triage, agents: { [billing.name]: billing } });
     expect(departed.runs[0]).toMatchObject({ diverged: true, firstDivergentStep: 2, unmatchedToolCalls: [{ step: 3, call: 'add({"a":40,"b":2})' }] });
     expect(departed.runs[0]!.divergence).toEqual({ step: 2, recorded: [], evaluation: [`transfer_to_billing-${suffix}({})`], recordedSteps: 2 });
-    expect(renderEvaluation(departed)).toContain(`at step 2 the recording answered (no tool call); this run called transfer_to_billing-${suffix}({})`);
+    expect(renderEvaluation(departed)).toContain(
+      `at step 2 the recording answered (no tool call); this run called transfer_to_billing-${suffix}({})`,
+    );
   });
 
   it('refuses to evaluate an evaluation run, and exits 2 on a malformed query', async () => {
@@ -182,7 +230,10 @@ describe('eval, as a new user tries it', () => {
   it('shows what the recording did at the step where the new run departs from it', async () => {
     const id = await originRun();
     const report: EvaluationReport = await evaluateRuns(env.agents, { runs: [id], config: { ...origin, model: 'scripted:diverging' } });
-    expect(report.runs[0]).toMatchObject({ firstDivergentStep: 2, divergence: { step: 2, recorded: ['echo({"text":"hello"})'], evaluation: ['echo({"text":"bye"})'], recordedSteps: 3 } });
+    expect(report.runs[0]).toMatchObject({
+      firstDivergentStep: 2,
+      divergence: { step: 2, recorded: ['echo({"text":"hello"})'], evaluation: ['echo({"text":"bye"})'], recordedSteps: 3 },
+    });
     const text = renderEvaluation(report);
     expect(text).toContain('at step 2 the recording called echo({"text":"hello"}); this run called echo({"text":"bye"})');
   });

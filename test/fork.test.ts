@@ -34,20 +34,63 @@ beforeAll(async () => {
     scripts: {
       origin: originScript,
       // Another model: the same first two steps (never asked: the fork starts at step 3), another answer.
-      other: { replies: [{ text: 'unused: step 1 is the origin' }, { text: 'unused: step 2 is the origin' }, { text: 'fork answer: {{tool:echo}}', expect: { lastMessageIncludes: 'hello' } }] },
+      other: {
+        replies: [
+          { text: 'unused: step 1 is the origin' },
+          { text: 'unused: step 2 is the origin' },
+          { text: 'fork answer: {{tool:echo}}', expect: { lastMessageIncludes: 'hello' } },
+        ],
+      },
       // After the origin's final answer, the fork's added message is what the model answers.
-      followup: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'follow-up answered', expect: { lastMessageIncludes: 'Now in French' } }] },
-      long: { replies: [...Array.from({ length: 7 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })), { text: 'long done {{tool:add}}' }] },
+      followup: {
+        replies: [
+          { text: 'unused' },
+          { text: 'unused' },
+          { text: 'unused' },
+          { text: 'follow-up answered', expect: { lastMessageIncludes: 'Now in French' } },
+        ],
+      },
+      long: {
+        replies: [
+          ...Array.from({ length: 7 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 100 } }] })),
+          { text: 'long done {{tool:add}}' },
+        ],
+      },
       // Three long results: the prompt of step 4 passes the budget (limit:25 of 2000), so step 4 compacts first.
       compacts: {
-        replies: [...Array.from({ length: 3 }, () => ({ toolCalls: [{ name: 'bulk', args: { words: 150 } }] })), { text: 'finished after compaction' }],
+        replies: [
+          ...Array.from({ length: 3 }, () => ({ toolCalls: [{ name: 'bulk', args: { words: 150 } }] })),
+          { text: 'finished after compaction' },
+        ],
         compaction: [{ text: 'Earlier: bulk returned 150 words.' }],
       },
-      afterCompaction: { replies: [...Array.from({ length: 4 }, () => ({ text: 'unused' })), { text: 'fork after the compaction', expect: { lastMessageIncludes: 'And now?' } }] },
-      planned: { planner: [{ text: 'Plan:\n1. Add\n2. Answer' }], replies: [{ toolCalls: [{ name: 'add', args: { a: 5, b: 5 } }] }, { text: 'planned {{tool:add}}' }] },
+      afterCompaction: {
+        replies: [
+          ...Array.from({ length: 4 }, () => ({ text: 'unused' })),
+          { text: 'fork after the compaction', expect: { lastMessageIncludes: 'And now?' } },
+        ],
+      },
+      planned: {
+        planner: [{ text: 'Plan:\n1. Add\n2. Answer' }],
+        replies: [{ toolCalls: [{ name: 'add', args: { a: 5, b: 5 } }] }, { text: 'planned {{tool:add}}' }],
+      },
       plannedFork: { replies: [{ text: 'unused' }, { text: 'fork of a planned run: {{tool:add}}' }] },
-      triage: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'routing' } }] }, { toolCalls: [{ name: 'transfer_to_billing', args: {} }] }, { text: 'unused' }, { text: 'unused' }] },
-      billing: { replies: [{ text: 'unused' }, { text: 'unused' }, { toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }] }, { text: 'Refunded {{tool:add}} euros.' }] },
+      triage: {
+        replies: [
+          { toolCalls: [{ name: 'echo', args: { text: 'routing' } }] },
+          { toolCalls: [{ name: 'transfer_to_billing', args: {} }] },
+          { text: 'unused' },
+          { text: 'unused' },
+        ],
+      },
+      billing: {
+        replies: [
+          { text: 'unused' },
+          { text: 'unused' },
+          { toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }] },
+          { text: 'Refunded {{tool:add}} euros.' },
+        ],
+      },
       billingFork: { replies: [{ text: 'unused' }, { text: 'unused' }, { text: 'unused' }, { text: 'Billing fork refunded {{tool:add}}.' }] },
       longFork: { replies: [...Array.from({ length: 3 }, () => ({ text: 'unused' })), { text: 'forked long run saw {{tool:add}}' }] },
     },
@@ -100,17 +143,38 @@ describe('fork', () => {
 
   it('adds a message after the last step and continues under the config of a file (CLI, --follow --json)', async () => {
     const origin = await originRun();
-    const cli = await runCli(['fork', origin, '--from-step', '3', '--model', 'scripted:followup', '--task', 'Now in French', '--follow', '--json', '--task-queue', env.taskQueue]);
+    const cli = await runCli([
+      'fork',
+      origin,
+      '--from-step',
+      '3',
+      '--model',
+      'scripted:followup',
+      '--task',
+      'Now in French',
+      '--follow',
+      '--json',
+      '--task-queue',
+      env.taskQueue,
+    ]);
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
-    const printed = JSON.parse(cli.stdout.trim().split('\n').at(-1)!) as { workflowId: string; forkOf: string; result: { output: string; steps: number } };
+    const printed = JSON.parse(cli.stdout.trim().split('\n').at(-1)!) as {
+      workflowId: string;
+      forkOf: string;
+      result: { output: string; steps: number };
+    };
     expect(printed).toMatchObject({ forkOf: origin, result: { output: 'follow-up answered', steps: 4 } });
     const call = env.modelCalls.find((candidate) => candidate.modelId === 'followup')!;
     expect(call.request.messages.at(-2)).toMatchObject({ role: 'assistant', content: 'origin answer: 3' });
   });
 
   it('forks a run that continued as new from a step of an earlier execution', async () => {
-    const run = await env.agents.startRun({ config: { name: 'long', model: 'scripted:long', tools: ['add'], max_steps: 8 }, task: 'Keep adding', historyEventLimit: 30 });
+    const run = await env.agents.startRun({
+      config: { name: 'long', model: 'scripted:long', tools: ['add'], max_steps: 8 },
+      task: 'Keep adding',
+      historyEventLimit: 30,
+    });
     expect((await run.result()).output).toBe('long done 106');
     const executions = await env.client.workflow.count(`WorkflowId = '${run.workflowId}'`);
     expect(executions.count).toBeGreaterThan(1);
@@ -127,7 +191,10 @@ describe('fork', () => {
     const config = { name: 'compacting', model: 'scripted:compacts', budget_awareness: 'limit:25', context_window: 2000, tools: ['bulk'] };
     const run = await env.agents.startRun({ config, task: 'Read a lot' });
     expect((await run.result()).output).toBe('finished after compaction');
-    const error = await env.agents.fork(run.workflowId, { fromStep: 2 }).then(() => null, (caught: unknown) => caught as AgentRuntimeError);
+    const error = await env.agents.fork(run.workflowId, { fromStep: 2 }).then(
+      () => null,
+      (caught: unknown) => caught as AgentRuntimeError,
+    );
     expect(error?.code).toBe(ErrorCode.forkRefused);
     expect(error?.message).toContain('compacted its conversation at step 4, after step 2');
     const fork = await env.agents.fork(run.workflowId, { fromStep: 4, model: 'scripted:afterCompaction', task: 'And now?' });
@@ -138,7 +205,10 @@ describe('fork', () => {
   });
 
   it('forks a planned run (the plan stays in the task message, the planner does not run again) and a handed-off run (as the agent that took the step)', async () => {
-    const planned = await env.agents.startRun({ config: { name: 'planned', model: 'scripted:planned', planning_enabled: true, tools: ['add'] }, task: 'Add five and five' });
+    const planned = await env.agents.startRun({
+      config: { name: 'planned', model: 'scripted:planned', planning_enabled: true, tools: ['add'] },
+      task: 'Add five and five',
+    });
     expect((await planned.result()).output).toBe('planned 10');
     const plannerCalls = env.modelCalls.filter((call) => call.request.purpose === 'planner').length;
     const fork = await env.agents.fork(planned.workflowId, { fromStep: 1, model: 'scripted:plannedFork' });
@@ -155,7 +225,9 @@ describe('fork', () => {
     const result = await billingFork.result();
     expect(result.output).toBe('Billing fork refunded 42.');
     expect(executionsOf('add')).toBe(adds);
-    expect(await billingFork.workflow.describe().then((description) => description.typedSearchAttributes.get(AgentForkOfAttribute))).toBe(handedOff.workflowId);
+    expect(await billingFork.workflow.describe().then((description) => description.typedSearchAttributes.get(AgentForkOfAttribute))).toBe(
+      handedOff.workflowId,
+    );
     const events: RunEvent[] = [];
     for await (const event of billingFork.events()) events.push(event);
     expect(events[0]).toMatchObject({ type: 'run-forked', agent: 'billing', step: 3 });
@@ -175,7 +247,10 @@ describe('fork', () => {
     const origin = await originRun();
     const forksOf = async () => (await env.client.workflow.count(`${AgentForkOfAttribute.name} = '${origin}'`)).count;
     const refusal = async (promise: Promise<unknown>) => {
-      const error = await promise.then(() => null, (caught: unknown) => caught);
+      const error = await promise.then(
+        () => null,
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(AgentRuntimeError);
       return error as AgentRuntimeError;
     };
@@ -191,7 +266,9 @@ describe('fork', () => {
     const invalid = await refusal(env.agents.fork(origin, { fromStep: 1, config: { name: 'x', temperature: 7 } }));
     expect(invalid.code).toBe(ErrorCode.agentConfigInvalid);
     expect(invalid.message).toContain('temperature');
-    const lacking = await refusal(env.agents.fork(origin, { fromStep: 1, config: { name: 'origin', model: 'scripted:other', tools: ['add', 'teleport'] } }));
+    const lacking = await refusal(
+      env.agents.fork(origin, { fromStep: 1, config: { name: 'origin', model: 'scripted:other', tools: ['add', 'teleport'] } }),
+    );
     expect(lacking.code).toBe(ErrorCode.agentConfigInvalid);
     expect(lacking.message).toContain("tool 'teleport'");
     const cli = await runCli(['fork', origin, '--from-step', '9', '--task-queue', env.taskQueue]);
@@ -207,18 +284,29 @@ describe('fork', () => {
     const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
     // A namespace just created may not be known to the operator API for a moment.
     await eventually(async () => {
-      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { AgentName: keyword, AgentStatus: keyword, AgentCostUsd: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE } });
+      await connection.operatorService.addSearchAttributes({
+        namespace,
+        searchAttributes: {
+          AgentName: keyword,
+          AgentStatus: keyword,
+          AgentCostUsd: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE,
+        },
+      });
       return true;
     }, 60_000);
     const agents = new AgentClient(new Client({ connection, namespace }), { namespace, taskQueue: env.taskQueue });
     const input = { config: parseAgentConfig({ name: 'x' }), task: 'y' };
-    const error = await startAgentWorkflow(agents, input, { workflowId: 'fork-x', summary: 'x', attributes: [{ key: AgentForkOfAttribute, value: 'origin' }] }).catch((caught: unknown) => caught);
+    const error = await startAgentWorkflow(agents, input, {
+      workflowId: 'fork-x',
+      summary: 'x',
+      attributes: [{ key: AgentForkOfAttribute, value: 'origin' }],
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SearchAttributesMissingError);
     expect((error as Error).message).toContain('AgentForkOf');
     expect((error as Error).message).toContain('durable-agents setup');
   });
 
-  it("asks the workers which tools they have with a one-activity workflow", async () => {
+  it('asks the workers which tools they have with a one-activity workflow', async () => {
     const workflowId = `worker-tools-${Date.now()}`;
     const tools = await env.client.workflow.execute<typeof agentWorkerTools>(WireName.workerToolsWorkflow, { taskQueue: env.taskQueue, workflowId });
     expect(tools).toEqual(expect.arrayContaining(['add', 'echo', 'read_artifact']));

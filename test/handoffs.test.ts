@@ -21,14 +21,26 @@ beforeAll(async () => {
       triage: {
         replies: [
           { toolCalls: [{ name: 'echo', args: { text: 'ticket 7' } }] },
-          { text: 'This is for billing.', toolCalls: [{ name: 'transfer_to_billing', args: { reason: 'a refund' } }], expect: { toolsInclude: ['transfer_to_billing', 'echo'] } },
+          {
+            text: 'This is for billing.',
+            toolCalls: [{ name: 'transfer_to_billing', args: { reason: 'a refund' } }],
+            expect: { toolsInclude: ['transfer_to_billing', 'echo'] },
+          },
         ],
       },
       billing: {
         replies: [
           { text: 'unused: step 1 is triage' },
           { text: 'unused: step 2 is triage' },
-          { toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }], expect: { systemIncludes: 'You handle billing.', toolsInclude: ['add'], toolsExclude: ['echo', 'transfer_to_billing'], lastMessageIncludes: "Transferred the conversation to agent 'billing'" } },
+          {
+            toolCalls: [{ name: 'add', args: { a: 40, b: 2 } }],
+            expect: {
+              systemIncludes: 'You handle billing.',
+              toolsInclude: ['add'],
+              toolsExclude: ['echo', 'transfer_to_billing'],
+              lastMessageIncludes: "Transferred the conversation to agent 'billing'",
+            },
+          },
           { text: 'Refunded {{tool:add}} euros.' },
         ],
       },
@@ -47,7 +59,7 @@ const billing = { name: 'billing', model: 'scripted:billing', instructions: 'You
 /** The run ids of a run's executions, first to last. */
 async function executionsOf(workflowId: string): Promise<string[]> {
   const runIds: string[] = [];
-  for (let runId: string | undefined = (await env.client.workflow.getHandle(workflowId).describe()).runId; runId; ) {
+  for (let runId: string | undefined = (await env.client.workflow.getHandle(workflowId).describe()).runId; runId;) {
     runIds.unshift(runId);
     const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
     runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
@@ -78,7 +90,9 @@ describe('handoffs', () => {
     expect(transcript).toContain('Refunded 42 euros.');
     // Temporal gives the execution after a handoff no summary: its current details say what it is.
     const [first, second] = await executionsOf(run.workflowId);
-    expect(await currentDetails(run.workflowId, second!)).toBe('billing (handed off from triage after step 2): I want my money back\n\ncompleted: completed');
+    expect(await currentDetails(run.workflowId, second!)).toBe(
+      'billing (handed off from triage after step 2): I want my money back\n\ncompleted: completed',
+    );
     expect(await currentDetails(run.workflowId, first!)).toBe('continued as new after step 2: handed off to billing');
     await recordHistory('handoff', run);
   });
@@ -104,7 +118,8 @@ describe('handoffs', () => {
     const statuses: unknown[] = [];
     await eventually(async () => {
       statuses.length = 0;
-      for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${run.workflowId}'` })) statuses.push(execution.typedSearchAttributes.get(AgentStatusAttribute));
+      for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${run.workflowId}'` }))
+        statuses.push(execution.typedSearchAttributes.get(AgentStatusAttribute));
       return statuses.length === 2 && !statuses.includes('running');
     });
     expect(statuses.sort()).toEqual(['completed', 'continued']);

@@ -20,11 +20,18 @@ const HOOK_CRASH_TOOLS = 'test/support/hook-crash-tools.ts';
 async function startRefund(label: string, kill: 'KILL_IN_HOOK' | 'KILL_IN_TOOL') {
   const logFile = path.join(fixture.folder, `${label}.log`);
   const script = path.join(fixture.folder, `${label}.yaml`);
-  writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'refund', args: { order: label, amount: 500 } }] }, { text: 'Done: {{tool:refund}}' }] }));
+  writeFileSync(
+    script,
+    stringifyYaml({ replies: [{ toolCalls: [{ name: 'refund', args: { order: label, amount: 500 } }] }, { text: 'Done: {{tool:refund}}' }] }),
+  );
   const environment = { CRASH_LOG: logFile, [kill]: path.join(fixture.folder, `${label}.killed`) };
   const agents = fixture.freshAgents();
   const first = await fixture.startWorker(environment, { taskQueue: agents.taskQueue, toolsModule: HOOK_CRASH_TOOLS });
-  const run = await agents.startRun({ config: { name: 'refunds', model: `scripted:${script}`, tools: ['refund'] }, task: 'Refund it', timeouts: { heartbeatMs: 2_000 } });
+  const run = await agents.startRun({
+    config: { name: 'refunds', model: `scripted:${script}`, tools: ['refund'] },
+    task: 'Refund it',
+    timeouts: { heartbeatMs: 2_000 },
+  });
   return { logFile, environment, agents, first, run, killedMarker: environment[kill] };
 }
 
@@ -40,9 +47,14 @@ describe('a worker SIGKILLed around a before-tool decision', () => {
     const log = loggedExecutions(logFile);
     expect(log.filter((line) => line.startsWith('decided'))).toEqual([`decided recorded 99 ${first.child.pid}`]);
     // The call ran twice (the first try died in the tool), both times with the recorded arguments.
-    expect(log.filter((line) => line.startsWith('start')).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(['start recorded 99', 'start recorded 99']);
+    expect(log.filter((line) => line.startsWith('start')).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'start recorded 99',
+      'start recorded 99',
+    ]);
     expect(log.filter((line) => line.startsWith('done'))).toEqual(['done recorded 99']);
-    expect(result.toolResults[0]!.metadata.decided_by).toEqual([{ kind: 'hook', hook: 'refund-cap', action: 'allow', reason: 'refunds are capped at 99', modified: true }]);
+    expect(result.toolResults[0]!.metadata.decided_by).toEqual([
+      { kind: 'hook', hook: 'refund-cap', action: 'allow', reason: 'refunds are capped at 99', modified: true },
+    ]);
   });
 
   it('inside the hook, before the decision was recorded: the new worker decides and the call runs once', async () => {
@@ -54,7 +66,10 @@ describe('a worker SIGKILLed around a before-tool decision', () => {
 
     expect(result.output).toBe('Done: refunded 99 for unrecorded');
     const log = loggedExecutions(logFile);
-    expect(log.filter((line) => line.startsWith('decided'))).toEqual([`decided unrecorded 99 ${first.child.pid}`, `decided unrecorded 99 ${second.child.pid}`]);
+    expect(log.filter((line) => line.startsWith('decided'))).toEqual([
+      `decided unrecorded 99 ${first.child.pid}`,
+      `decided unrecorded 99 ${second.child.pid}`,
+    ]);
     expect(log.filter((line) => line.startsWith('start'))).toEqual([`start unrecorded 99 ${second.child.pid}`]);
     expect(log.filter((line) => line.startsWith('done'))).toEqual(['done unrecorded 99']);
   });

@@ -24,7 +24,10 @@ const hooks: AnyHook[] = [
     name: 'finance-review',
     point: 'before-tool',
     agents: ['guarded'],
-    run: ({ call }) => (call.name === 'refund' && Number(call.args.amount) > 500 ? { action: 'require_approval', reason: 'refunds over 500 go to the finance lead' } : undefined),
+    run: ({ call }) =>
+      call.name === 'refund' && Number(call.args.amount) > 500
+        ? { action: 'require_approval', reason: 'refunds over 500 go to the finance lead' }
+        : undefined,
   }),
   defineHook({
     name: 'route-complaints',
@@ -38,8 +41,18 @@ const hooks: AnyHook[] = [
 ];
 
 const policies: ToolPolicyRule[] = [
-  { tool: 'refund', when: { properties: { amount: { type: 'number', exclusiveMinimum: 100 } }, required: ['amount'] }, action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' },
-  { tool: 'send_email', when: { properties: { to: { type: 'string', not: { pattern: '@example\\.com$' } } }, required: ['to'] }, action: 'deny', reason: 'No mail outside the company' },
+  {
+    tool: 'refund',
+    when: { properties: { amount: { type: 'number', exclusiveMinimum: 100 } }, required: ['amount'] },
+    action: 'require_approval',
+    reason: 'Refunds over 100 need a second pair of eyes',
+  },
+  {
+    tool: 'send_email',
+    when: { properties: { to: { type: 'string', not: { pattern: '@example\\.com$' } } }, required: ['to'] },
+    action: 'deny',
+    reason: 'No mail outside the company',
+  },
 ];
 
 const scripts = {
@@ -68,12 +81,21 @@ afterAll(async () => {
   await env?.close();
 });
 
-const review: CallDecider = { kind: 'hook', hook: 'finance-review', action: 'require_approval', reason: 'refunds over 500 go to the finance lead', modified: false };
+const review: CallDecider = {
+  kind: 'hook',
+  hook: 'finance-review',
+  action: 'require_approval',
+  reason: 'refunds over 500 go to the finance lead',
+  modified: false,
+};
 const secondPair: CallDecider = { kind: 'policy', rule: 0, action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' };
 
 describe('a before-tool hook and tool policies on the same calls', () => {
   it('asks once for a call both send for approval, judges the hook’s arguments, and names who denied', async () => {
-    const run = await env.agents.startRun({ config: { name: 'guarded', model: 'scripted:guarded', tools: ['refund', 'send_email'], tool_policies: policies }, task: 'Handle order A' });
+    const run = await env.agents.startRun({
+      config: { name: 'guarded', model: 'scripted:guarded', tools: ['refund', 'send_email'], tool_policies: policies },
+      task: 'Handle order A',
+    });
     const pending = await pendingApprovalsOf(run, 2);
     // One request per call, the first naming the hook and the rule (in the order they decided).
     expect(pending.map((request) => [request.approvalId, request.args, request.requiredBy])).toEqual([
@@ -88,13 +110,20 @@ describe('a before-tool hook and tool policies on the same calls', () => {
     await recordHistory('hooks-policy-approval', run);
 
     const [big, small, complaint, hello] = result.toolResults;
-    expect(big).toMatchObject({ isError: false, content: 'refunded 800 on A', metadata: { approval_status: 'approved', approval_decided_by: 'finance-lead', decided_by: [review, secondPair] } });
+    expect(big).toMatchObject({
+      isError: false,
+      content: 'refunded 800 on A',
+      metadata: { approval_status: 'approved', approval_decided_by: 'finance-lead', decided_by: [review, secondPair] },
+    });
     expect(small).toMatchObject({ isError: false, metadata: { approval_status: 'approved', decided_by: [secondPair] } });
     // The policy judged the address the hook wrote, not the model's: the complaint went to support.
     expect(complaint).toMatchObject({
       isError: false,
       content: 'sent to support@example.com',
-      metadata: { approval_status: 'not_required', decided_by: [{ kind: 'hook', hook: 'route-complaints', action: 'allow', reason: 'complaints go to support', modified: true }] },
+      metadata: {
+        approval_status: 'not_required',
+        decided_by: [{ kind: 'hook', hook: 'route-complaints', action: 'allow', reason: 'complaints go to support', modified: true }],
+      },
     });
     expect(hello).toMatchObject({
       isError: true,
@@ -118,6 +147,8 @@ describe('a before-tool hook and tool policies on the same calls', () => {
     expect(text).toContain(
       'decided by hook finance-review (refunds over 500 go to the finance lead): require_approval, tool_policies[0] (Refunds over 100 need a second pair of eyes): require_approval',
     );
-    expect(text).toContain('status denied · error ToolDenied · approval not_required · decided by tool_policies[1] (No mail outside the company): deny');
+    expect(text).toContain(
+      'status denied · error ToolDenied · approval not_required · decided by tool_policies[1] (No mail outside the company): deny',
+    );
   });
 });

@@ -40,7 +40,13 @@ const auditHooks = HOOK_POINTS.map(
       point,
       agents: AUDITED,
       run: (event) => {
-        const { agent, workflowId, runId: _runId, attempt: _attempt, ...detail } = event as unknown as Record<string, unknown> & { agent: string; workflowId: string };
+        const {
+          agent,
+          workflowId,
+          runId: _runId,
+          attempt: _attempt,
+          ...detail
+        } = event as unknown as Record<string, unknown> & { agent: string; workflowId: string };
         audit.push({ point, agent, workflowId, detail });
       },
     }) as AnyHook,
@@ -48,8 +54,18 @@ const auditHooks = HOOK_POINTS.map(
 
 const hooks: AnyHook[] = [
   ...auditHooks,
-  defineHook({ name: 'redact-model-emails', point: 'after-model', agents: ['refunds', 'lenient'], run: ({ text }) => ({ text: text.replace(EMAIL, '[email]') }) }),
-  defineHook({ name: 'redact-tool-emails', point: 'after-tool', agents: ['refunds', 'lenient'], run: ({ result }) => ({ content: result.content.replace(EMAIL, '[email]') }) }),
+  defineHook({
+    name: 'redact-model-emails',
+    point: 'after-model',
+    agents: ['refunds', 'lenient'],
+    run: ({ text }) => ({ text: text.replace(EMAIL, '[email]') }),
+  }),
+  defineHook({
+    name: 'redact-tool-emails',
+    point: 'after-tool',
+    agents: ['refunds', 'lenient'],
+    run: ({ result }) => ({ content: result.content.replace(EMAIL, '[email]') }),
+  }),
   defineHook({
     name: 'refund-limit',
     point: 'before-tool',
@@ -65,7 +81,10 @@ const hooks: AnyHook[] = [
     name: 'refund-cap',
     point: 'before-tool',
     agents: ['refunds'],
-    run: ({ call }) => (call.name === 'refund' && Number(call.args.amount) > 1000 ? { action: 'modify', args: { ...call.args, amount: 1000 }, reason: 'capped at 1000' } : undefined),
+    run: ({ call }) =>
+      call.name === 'refund' && Number(call.args.amount) > 1000
+        ? { action: 'modify', args: { ...call.args, amount: 1000 }, reason: 'capped at 1000' }
+        : undefined,
   }),
   defineHook({
     name: 'fragile-results',
@@ -120,7 +139,12 @@ const testTools = createTestTools();
 let env: TestEnvironment;
 
 const scripts = {
-  lookup: { replies: [{ toolCalls: [{ name: 'lookup_customer', args: { id: 7 } }] }, { text: 'I will write to ann@example.com about {{tool:lookup_customer}}' }] },
+  lookup: {
+    replies: [
+      { toolCalls: [{ name: 'lookup_customer', args: { id: 7 } }] },
+      { text: 'I will write to ann@example.com about {{tool:lookup_customer}}' },
+    ],
+  },
   refunds: {
     replies: [
       {
@@ -135,10 +159,23 @@ const scripts = {
     ],
   },
   fragile: {
-    replies: [{ toolCalls: [{ name: 'lookup_customer', args: { id: 1 } }, { name: 'send_email', args: { to: 'bob@example.com', body: 'hi' } }] }, { text: 'done' }],
+    replies: [
+      {
+        toolCalls: [
+          { name: 'lookup_customer', args: { id: 1 } },
+          { name: 'send_email', args: { to: 'bob@example.com', body: 'hi' } },
+        ],
+      },
+      { text: 'done' },
+    ],
   },
   transfer: { replies: [{ toolCalls: [{ name: 'transfer_to_handoff-target', args: { reason: 'billing' } }] }, { text: 'The target answers.' }] },
-  explode: { replies: [{ toolCalls: [{ name: 'explode', args: {} }] }, { text: 'x', error: { code: ErrorCode.modelAuthFailed, message: 'the key was revoked' } }] },
+  explode: {
+    replies: [
+      { toolCalls: [{ name: 'explode', args: {} }] },
+      { text: 'x', error: { code: ErrorCode.modelAuthFailed, message: 'the key was revoked' } },
+    ],
+  },
   chat: { replies: [{ text: 'Hello {{user}}' }, { text: 'Again {{user}}' }] },
   single: { replies: [{ toolCalls: [{ name: 'refund', args: { order: 'R', amount: 150 } }] }, { text: 'Refund: {{tool:refund}}' }] },
 };
@@ -152,7 +189,10 @@ afterAll(async () => {
 });
 
 function start(name: string, script: keyof typeof scripts, extra: Partial<StartRunOptions['config']> = {}): Promise<RunHandle> {
-  return env.agents.startRun({ config: { name, model: `scripted:${script}`, tools: ['refund', 'lookup_customer', 'send_email', 'explode'], ...extra }, task: `task of ${name}` });
+  return env.agents.startRun({
+    config: { name, model: `scripted:${script}`, tools: ['refund', 'lookup_customer', 'send_email', 'explode'], ...extra },
+    task: `task of ${name}`,
+  });
 }
 
 function auditOf(workflowId: string): AuditEntry[] {
@@ -214,7 +254,9 @@ describe('lifecycle hooks', () => {
       const status = await run.status();
       return status.pendingApprovals.length === 2 ? status.pendingApprovals : undefined;
     });
-    const byLimit = (modified: boolean) => [{ kind: 'hook', hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', modified }];
+    const byLimit = (modified: boolean) => [
+      { kind: 'hook', hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', modified },
+    ];
     expect(pending.map((request) => [request.toolName, request.args, request.requiredBy])).toEqual([
       ['refund', { order: 'B', amount: 150 }, byLimit(false)],
       ['refund', { order: 'D', amount: 1000 }, byLimit(true)],
@@ -229,13 +271,22 @@ describe('lifecycle hooks', () => {
     ]);
     const byOrder = Object.fromEntries(result.toolResults.map((toolResult, index) => [['A', 'B', 'C', 'D'][index], toolResult]));
     expect(byOrder.A!.metadata.decided_by).toBeUndefined();
-    expect(byOrder.B).toMatchObject({ isError: true, errorCode: 'ToolRejected', metadata: { approval_status: 'rejected', decided_by: byLimit(false) } });
+    expect(byOrder.B).toMatchObject({
+      isError: true,
+      errorCode: 'ToolRejected',
+      metadata: { approval_status: 'rejected', decided_by: byLimit(false) },
+    });
     expect(byOrder.C).toMatchObject({
       isError: true,
       errorCode: ErrorCode.toolDenied,
-      metadata: { status: 'denied', decided_by: [{ kind: 'hook', hook: 'refund-limit', action: 'deny', reason: 'a refund cannot be negative', modified: false }] },
+      metadata: {
+        status: 'denied',
+        decided_by: [{ kind: 'hook', hook: 'refund-limit', action: 'deny', reason: 'a refund cannot be negative', modified: false }],
+      },
     });
-    expect(byOrder.C!.content).toBe("Error: the call to 'refund' was denied by hook 'refund-limit': a refund cannot be negative. The tool did not run.");
+    expect(byOrder.C!.content).toBe(
+      "Error: the call to 'refund' was denied by hook 'refund-limit': a refund cannot be negative. The tool did not run.",
+    );
     expect(byOrder.D).toMatchObject({
       content: 'refunded 1000 for D',
       metadata: { approval_status: 'approved', approval_decided_by: 'ops', decided_by: byLimit(true) },
@@ -255,9 +306,17 @@ describe('lifecycle hooks', () => {
     const result = await run.result();
     const [lookup, email] = result.toolResults;
     expect(lookup).toMatchObject({ isError: true, errorCode: ErrorCode.hookFailed });
-    expect(lookup!.content).toBe("Error: the result of 'lookup_customer' is withheld: hook 'fragile-results' (after-tool) failed: the redaction service is down");
-    expect(email).toMatchObject({ isError: true, errorCode: ErrorCode.hookFailed, metadata: { status: 'error', decided_by: [expect.objectContaining({ kind: 'hook', hook: 'fragile-policy', action: 'fail' })] } });
-    expect(email!.content).toBe("Error: the call to 'send_email' did not run: hook 'fragile-policy' (before-tool) failed: the policy service timed out.");
+    expect(lookup!.content).toBe(
+      "Error: the result of 'lookup_customer' is withheld: hook 'fragile-results' (after-tool) failed: the redaction service is down",
+    );
+    expect(email).toMatchObject({
+      isError: true,
+      errorCode: ErrorCode.hookFailed,
+      metadata: { status: 'error', decided_by: [expect.objectContaining({ kind: 'hook', hook: 'fragile-policy', action: 'fail' })] },
+    });
+    expect(email!.content).toBe(
+      "Error: the call to 'send_email' did not run: hook 'fragile-policy' (before-tool) failed: the policy service timed out.",
+    );
     const failed = (await eventsOf(run)).filter((event) => event.type === 'hook-failed');
     expect(failed).toEqual([
       expect.objectContaining({ hook: 'fragile-policy', point: 'before-tool', outcome: 'failed' }),
@@ -331,11 +390,23 @@ describe('lifecycle hooks', () => {
   });
 
   it('tells the turn hooks of each thread turn', async () => {
-    const thread = env.agents.thread(`hooks-thread-${randomUUID().slice(0, 8)}`, { config: { name: 'support', model: 'scripted:chat' }, resourceId: 'customer:9' });
+    const thread = env.agents.thread(`hooks-thread-${randomUUID().slice(0, 8)}`, {
+      config: { name: 'support', model: 'scripted:chat' },
+      resourceId: 'customer:9',
+    });
     expect((await (await thread.send('first question')).result()).output).toBe('Hello first question');
     expect((await (await thread.send('second question')).result()).output).toBe('Again second question');
     const entries = auditOf(thread.threadId);
-    expect(entries.map((entry) => entry.point)).toEqual(['turn-start', 'before-model', 'after-model', 'turn-end', 'turn-start', 'before-model', 'after-model', 'turn-end']);
+    expect(entries.map((entry) => entry.point)).toEqual([
+      'turn-start',
+      'before-model',
+      'after-model',
+      'turn-end',
+      'turn-start',
+      'before-model',
+      'after-model',
+      'turn-end',
+    ]);
     expect(entries[0]!.detail).toMatchObject({ turn: 1, message: 'first question', threadId: thread.threadId, resourceId: 'customer:9' });
     expect(entries[7]!.detail).toMatchObject({ turn: 2, stopReason: 'completed', output: 'Again second question' });
     await thread.close();
@@ -374,7 +445,9 @@ describe('a recorded before-tool decision', () => {
       expect(result.output).toBe('Refund: refunded 150 for R');
       expect(refunds).toEqual([{ order: 'R', amount: 150 }]);
       expect(asked).toBe(0);
-      expect(result.toolResults[0]!.metadata.decided_by).toEqual([{ kind: 'hook', hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', modified: false }]);
+      expect(result.toolResults[0]!.metadata.decided_by).toEqual([
+        { kind: 'hook', hook: 'refund-limit', action: 'require_approval', reason: 'refunds over 100 need approval', modified: false },
+      ]);
     } finally {
       await second.close();
     }

@@ -26,13 +26,26 @@ beforeAll(async () => {
   env = await createTestEnvironment({
     tools: testTools.tools,
     scripts: {
-      gatedAndFree: { replies: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }, { name: 'echo', args: { text: 'free' } }] }, { text: 'Done: {{tool:add}}' }] },
+      gatedAndFree: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'add', args: { a: 1, b: 2 } },
+              { name: 'echo', args: { text: 'free' } },
+            ],
+          },
+          { text: 'Done: {{tool:add}}' },
+        ],
+      },
       rejected: { replies: [{ toolCalls: [{ name: 'add', args: { a: 5, b: 5 } }] }, { text: 'Refused.' }] },
       waitForMessages: { replies: [{ toolCalls: [{ name: 'add', args: { a: 0, b: 0 } }] }, { text: 'Heard you.' }] },
       ghostCall: { replies: [{ toolCalls: [{ name: 'ghost', args: {} }] }, { text: 'No ghost.' }] },
       authFails: { replies: [{ error: { code: 'ModelAuthFailed', message: 'invalid API key' } }] },
       longAdding: {
-        replies: [...Array.from({ length: 5 }, (_, index) => ({ toolCalls: [{ name: 'echo', args: { text: `round ${index + 1}` } }] })), { text: 'All rounds done.' }],
+        replies: [
+          ...Array.from({ length: 5 }, (_, index) => ({ toolCalls: [{ name: 'echo', args: { text: `round ${index + 1}` } }] })),
+          { text: 'All rounds done.' },
+        ],
       },
     },
   });
@@ -95,10 +108,14 @@ describe('approvals that explain themselves', () => {
     // A signal with wrongly typed fields settles nothing.
     await run.workflow.signal(WireName.approvalSignal, { approvalId: 'step-1.call-1', decision: 'reject', decidedBy: 42, reason: { x: 1 } });
     // An update with a wrong decision is refused: typed, not retryable, the reason only.
-    const invalid = await updateFailure(() => run.workflow.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'step-1.call-1', decision: 'maybe' as 'approve' }] }));
+    const invalid = await updateFailure(() =>
+      run.workflow.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'step-1.call-1', decision: 'maybe' as 'approve' }] }),
+    );
     expect(invalid).toMatchObject({ type: 'InvalidMessage', nonRetryable: true, message: 'decision: must be "approve" or "reject", not "maybe"' });
     expect(invalid.stack ?? '').not.toMatch(/src\/workflows|\.ts:\d+/);
-    const unknown = await updateFailure(() => run.workflow.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'step-7.call-1', decision: 'approve' }] }));
+    const unknown = await updateFailure(() =>
+      run.workflow.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'step-7.call-1', decision: 'approve' }] }),
+    );
     expect(unknown).toMatchObject({ type: 'ApprovalRefused', nonRetryable: true });
     expect(unknown.message).toContain("no approval 'step-7.call-1'");
     expect((await run.status()).pendingApprovals).toHaveLength(1);
@@ -107,10 +124,18 @@ describe('approvals that explain themselves', () => {
     const result = await run.result();
     expect(result.output).toBe('Done: 3');
     const add = result.toolResults.find((toolResult) => toolResult.toolName === 'add');
-    expect(add?.metadata).toMatchObject({ approval_status: 'approved', approval_id: 'step-1.call-1', approval_decided_by: 'alice', approval_reason: 'ticket 42' });
+    expect(add?.metadata).toMatchObject({
+      approval_status: 'approved',
+      approval_id: 'step-1.call-1',
+      approval_decided_by: 'alice',
+      approval_reason: 'ticket 42',
+    });
 
     const events = await collectEvents(run);
-    expect(events.find((event) => event.type === 'approval-ignored')).toMatchObject({ approvalId: 'step-1.call-1', reason: 'reason: must be a string, not {"x":1}' });
+    expect(events.find((event) => event.type === 'approval-ignored')).toMatchObject({
+      approvalId: 'step-1.call-1',
+      reason: 'reason: must be a string, not {"x":1}',
+    });
     const decided = events.filter((event) => event.type === 'approval-decided');
     expect(decided).toHaveLength(1);
     expect(decided[0]).toMatchObject({ outcome: 'approved', decidedBy: 'alice' });
@@ -127,7 +152,10 @@ describe('approvals that explain themselves', () => {
   });
 
   it('records who rejected and why in the tool result', async () => {
-    const run = await env.agents.startRun({ config: { name: 'operator', model: 'scripted:rejected', tools: ['add'], hitl_tools: ['add'] }, task: 'Add' });
+    const run = await env.agents.startRun({
+      config: { name: 'operator', model: 'scripted:rejected', tools: ['add'], hitl_tools: ['add'] },
+      task: 'Add',
+    });
     await eventually(async () => (await run.status()).pendingApprovals[0]);
     await run.reject('step-1.call-1', { reason: 'too much', decidedBy: 'bob' });
     const [add] = (await run.result()).toolResults;
@@ -137,7 +165,10 @@ describe('approvals that explain themselves', () => {
 
 describe('injected messages and skills batches', () => {
   it('ignores and records an invalid injected message signal, and refuses empty or too long text as typed updates', async () => {
-    const run = await env.agents.startRun({ config: { name: 'listener', model: 'scripted:waitForMessages', tools: ['add'], hitl_tools: ['add'] }, task: 'Listen' });
+    const run = await env.agents.startRun({
+      config: { name: 'listener', model: 'scripted:waitForMessages', tools: ['add'], hitl_tools: ['add'] },
+      task: 'Listen',
+    });
     await eventually(async () => (await run.status()).pendingApprovals[0]);
     await run.workflow.signal(WireName.injectMessageSignal, { text: 5 });
     await run.workflow.signal(WireName.skillsChangedSignal, { source: 'nowhere', version: 'two', changes: [] });
@@ -146,7 +177,10 @@ describe('injected messages and skills batches', () => {
     const long = await updateFailure(() => run.workflow.executeUpdate(injectMessageUpdate, { args: [{ text: 'x'.repeat(100_001) }] }));
     expect(long).toMatchObject({ type: 'InvalidMessage', message: 'text: must be at most 100,000 characters, not 100,001' });
     // The library maps each refusal to its typed error by the refusal's type, not its words.
-    await expect(run.injectAndConfirm('x'.repeat(100_001))).rejects.toMatchObject({ code: 'InvalidMessage', message: 'text: must be at most 100,000 characters, not 100,001' });
+    await expect(run.injectAndConfirm('x'.repeat(100_001))).rejects.toMatchObject({
+      code: 'InvalidMessage',
+      message: 'text: must be at most 100,000 characters, not 100,001',
+    });
     await expect(run.injectAndConfirm('  ')).rejects.toMatchObject({ code: 'EmptyMessage' });
     expect(await run.injectAndConfirm('A valid one.')).toEqual({ queued: 1 });
     await run.approve('step-1.call-1');
@@ -162,7 +196,10 @@ describe('injected messages and skills batches', () => {
 
 describe('handler descriptions', () => {
   it('describes every signal, query and update of a run', async () => {
-    const run = await env.agents.startRun({ config: { name: 'listener', model: 'scripted:waitForMessages', tools: ['add'], hitl_tools: ['add'] }, task: 'Listen' });
+    const run = await env.agents.startRun({
+      config: { name: 'listener', model: 'scripted:waitForMessages', tools: ['add'], hitl_tools: ['add'] },
+      task: 'Listen',
+    });
     await eventually(async () => (await run.status()).pendingApprovals[0]);
     const { definition } = await metadataOf(run);
     const described = (list: Array<{ name: string; description?: string }>) =>
@@ -179,7 +216,11 @@ describe('tools no worker has', () => {
   it("lists this agent's tools, not the worker's, and says the tool is unavailable", async () => {
     // startRun refuses such a config when the workers answer (worker-tool-check.test.ts); runs
     // started without the check (runAgent, --no-tool-check, a worker deployed since) still meet this.
-    const run = await env.agents.startRun({ config: { name: 'seeker', model: 'scripted:ghostCall', tools: ['echo', 'ghost'] }, task: 'Call the ghost', checkWorkerTools: false });
+    const run = await env.agents.startRun({
+      config: { name: 'seeker', model: 'scripted:ghostCall', tools: ['echo', 'ghost'] },
+      task: 'Call the ghost',
+      checkWorkerTools: false,
+    });
     const result = await run.result();
     const [ghost] = result.toolResults;
     expect(ghost).toMatchObject({ isError: true, errorCode: 'ToolNotFoundError' });
@@ -212,7 +253,11 @@ describe('AgentStatus of closing executions', () => {
     const statuses = await eventually(async () => {
       const found: Array<{ runId: string; status: unknown; closeTime: number }> = [];
       for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${run.workflowId}'` })) {
-        found.push({ runId: execution.runId, status: execution.typedSearchAttributes.get(AgentStatusAttribute), closeTime: execution.closeTime?.getTime() ?? 0 });
+        found.push({
+          runId: execution.runId,
+          status: execution.typedSearchAttributes.get(AgentStatusAttribute),
+          closeTime: execution.closeTime?.getTime() ?? 0,
+        });
       }
       return found.length > 1 && found.every((execution) => execution.status !== 'running') ? found : undefined;
     });

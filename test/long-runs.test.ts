@@ -52,13 +52,19 @@ beforeAll(async () => {
     artifacts: (artifacts = new CountingArtifactStore(new FolderArtifactStore(path.join(scratch, 'artifacts')))),
     scripts: {
       reader: {
-        replies: [...Array.from({ length: LONG_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'read_page', args: { page: index + 1 } }] })), { text: 'Read them all; the last was {{tool:read_page}}' }],
+        replies: [
+          ...Array.from({ length: LONG_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'read_page', args: { page: index + 1 } }] })),
+          { text: 'Read them all; the last was {{tool:read_page}}' },
+        ],
       },
       planned: {
         planner: [{ text: '1. Add\n2. Ask before echoing\n3. Answer' }],
         replies: [
           ...Array.from({ length: 8 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 1 } }] })),
-          { toolCalls: [{ name: 'echo', args: { text: 'approved after continuing' } }], expect: { toolsInclude: ['echo'], systemIncludes: 'summarising' } },
+          {
+            toolCalls: [{ name: 'echo', args: { text: 'approved after continuing' } }],
+            expect: { toolsInclude: ['echo'], systemIncludes: 'summarising' },
+          },
           { text: 'Echoed {{tool:echo}}' },
         ],
       },
@@ -69,10 +75,16 @@ beforeAll(async () => {
         ],
       },
       referenced: {
-        replies: [...Array.from({ length: REFERENCED_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'read_page', args: { page: index + 1 } }] })), { text: 'Read {{tool:read_page}}' }],
+        replies: [
+          ...Array.from({ length: REFERENCED_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'read_page', args: { page: index + 1 } }] })),
+          { text: 'Read {{tool:read_page}}' },
+        ],
       },
       counter: {
-        replies: [...Array.from({ length: DEFAULT_POINT_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 1 } }] })), { text: 'Counted to {{tool:add}}' }],
+        replies: [
+          ...Array.from({ length: DEFAULT_POINT_STEPS - 1 }, (_, index) => ({ toolCalls: [{ name: 'add', args: { a: index, b: 1 } }] })),
+          { text: 'Counted to {{tool:add}}' },
+        ],
       },
       closer: {
         replies: [...Array.from({ length: 12 }, () => ({ text: 'unused: steps 1-12 are the counter' })), { text: 'Closed after {{tool:add}}' }],
@@ -101,7 +113,9 @@ async function chainOf(run: RunHandle): Promise<Array<{ runId: string; events: A
 }
 
 /** The input an execution continued with (its last event's), decoded. */
-function continuedInput(events: Awaited<ReturnType<typeof chainOf>>[number]['events']): AgentRunWorkflowInput & { carried: CarriedState } | undefined {
+function continuedInput(
+  events: Awaited<ReturnType<typeof chainOf>>[number]['events'],
+): (AgentRunWorkflowInput & { carried: CarriedState }) | undefined {
   const payload = events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.input?.payloads?.[0];
   return payload?.data ? JSON.parse(Buffer.from(payload.data).toString('utf8')) : undefined;
 }
@@ -116,17 +130,24 @@ function continuationInputBytes(chain: Awaited<ReturnType<typeof chainOf>>): num
 
 describe('runs of any length', () => {
   it(`completes a ${LONG_STEPS}-step run whose tool results are just under the offload threshold, continuing as new several times`, async () => {
-    const run = await env.agents.startRun({ config: { name: 'reader', model: 'scripted:reader', tools: ['read_page'], max_steps: LONG_STEPS }, task: 'Read every page' });
+    const run = await env.agents.startRun({
+      config: { name: 'reader', model: 'scripted:reader', tools: ['read_page'], max_steps: LONG_STEPS },
+      task: 'Read every page',
+    });
     const result = await run.result();
     expect(result).toMatchObject({ stopReason: 'completed', steps: LONG_STEPS, toolResultCount: LONG_STEPS - 1 });
-    expect(result.output).toBe(`Read them all; the last was page ${LONG_STEPS - 1}:`.padEnd(`Read them all; the last was `.length + PAGE_CHARACTERS, '.'));
+    expect(result.output).toBe(
+      `Read them all; the last was page ${LONG_STEPS - 1}:`.padEnd(`Read them all; the last was `.length + PAGE_CHARACTERS, '.'),
+    );
     // The result keeps the newest 50 tool results, in step order; the history has all of them.
     expect(result.toolResults.map((toolResult) => toolResult.step)).toEqual(Array.from({ length: 50 }, (_, index) => LONG_STEPS - 50 + index));
     expect(jsonBytes(result)).toBeLessThan(PAYLOAD_LIMIT_BYTES);
 
     const chain = await chainOf(run);
     expect(chain.length).toBeGreaterThanOrEqual(3);
-    const completedTools = chain.flatMap(({ events }) => events ?? []).filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool');
+    const completedTools = chain
+      .flatMap(({ events }) => events ?? [])
+      .filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool');
     expect(completedTools).toHaveLength(LONG_STEPS - 1);
     // Each continuation carried bounded state: far below the 2 MB payload limit, whatever the step.
     const carried = continuationInputBytes(chain);
@@ -168,12 +189,17 @@ describe('runs of any length', () => {
       for (const event of next.carried.recentEvents) expect(JSON.stringify(event).length).toBeLessThan(2_000);
     }
     const lastExecution = chain.at(-1)!.events ?? [];
-    expect(lastExecution.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'readCarriedToolResults')).toHaveLength(1);
+    expect(lastExecution.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'readCarriedToolResults')).toHaveLength(
+      1,
+    );
     await recordHistory('carried-references', run);
   }, 300_000);
 
   it('continues as new at 2,000 events by default, when the input sets no limit', async () => {
-    const run = await env.agents.startRun({ config: { name: 'counter', model: 'scripted:counter', tools: ['add'], max_steps: DEFAULT_POINT_STEPS }, task: 'Count' });
+    const run = await env.agents.startRun({
+      config: { name: 'counter', model: 'scripted:counter', tools: ['add'], max_steps: DEFAULT_POINT_STEPS },
+      task: 'Count',
+    });
     const result = await run.result();
     expect(result).toMatchObject({ stopReason: 'completed', steps: DEFAULT_POINT_STEPS, output: `Counted to ${DEFAULT_POINT_STEPS - 1}` });
     const chain = await chainOf(run);
@@ -187,7 +213,14 @@ describe('runs of any length', () => {
 
   it('keeps the plan, a pending approval and the skills across a continue-as-new', async () => {
     const run = await env.agents.startRun({
-      config: { name: 'planned', model: 'scripted:planned', planning_enabled: true, tools: ['add', 'echo'], hitl_tools: ['echo'], skill_sources: [skills] },
+      config: {
+        name: 'planned',
+        model: 'scripted:planned',
+        planning_enabled: true,
+        tools: ['add', 'echo'],
+        hitl_tools: ['echo'],
+        skill_sources: [skills],
+      },
       task: 'Add, then echo with approval',
       historyEventLimit: 40,
     });
@@ -198,7 +231,11 @@ describe('runs of any length', () => {
     expect(status.skills.flatMap((source) => source.names)).toEqual(['summarising']);
     await run.approve(pending.approvalId, { reason: 'fine', decidedBy: 'test' });
     const result = await run.result();
-    expect(result).toMatchObject({ stopReason: 'completed', output: 'Echoed approved after continuing', plan: { steps: ['Add', 'Ask before echoing', 'Answer'] } });
+    expect(result).toMatchObject({
+      stopReason: 'completed',
+      output: 'Echoed approved after continuing',
+      plan: { steps: ['Add', 'Ask before echoing', 'Answer'] },
+    });
     expect(result.toolResults.at(-1)?.metadata).toMatchObject({ approval_status: 'approved', approval_id: 'step-9.call-1' });
     expect((await chainOf(run)).length).toBeGreaterThan(1);
     await recordHistory('long-run-plan-approval-skills', run);
@@ -213,7 +250,12 @@ describe('runs of any length', () => {
       historyEventLimit: 30,
     });
     const result = await run.result();
-    expect(result).toMatchObject({ stopReason: 'completed', agent: 'closer', output: 'Closed after 110', handoffs: [{ from: 'chain', to: 'closer', step: 12 }] });
+    expect(result).toMatchObject({
+      stopReason: 'completed',
+      agent: 'closer',
+      output: 'Closed after 110',
+      handoffs: [{ from: 'chain', to: 'closer', step: 12 }],
+    });
     const closerCall = env.modelCalls.filter((call) => call.modelId === 'closer').at(-1)!;
     // task + 12 steps of (assistant, tool)
     expect(closerCall.request.messages).toHaveLength(1 + 12 * 2);

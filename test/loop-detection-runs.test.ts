@@ -79,7 +79,11 @@ describe('loop detection', () => {
     ]);
     // The stopped call has an error result, so the conversation stays well-formed for a fork or a thread.
     const conversation = await run.workflow.query(conversationQuery, { epoch: 0, from: 0, count: 1_000 });
-    expect(conversation.messages.at(-1)).toMatchObject({ role: 'tool', isError: true, content: expect.stringContaining('Not run: loop detection stopped the run') });
+    expect(conversation.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      isError: true,
+      content: expect.stringContaining('Not run: loop detection stopped the run'),
+    });
   });
 
   it('lets a run that changes course after the nudge finish normally', async () => {
@@ -102,7 +106,10 @@ describe('loop detection', () => {
   });
 
   it('is on by default: the eleventh identical call in a row nudges, the twelfth stops', async () => {
-    const run = await env.agents.startRun({ config: { name: 'looper', model: 'scripted:defaultThreshold', tools: ['echo'], max_steps: 14 }, task: 'Echo' });
+    const run = await env.agents.startRun({
+      config: { name: 'looper', model: 'scripted:defaultThreshold', tools: ['echo'], max_steps: 14 },
+      task: 'Echo',
+    });
     const result = await run.result();
     await recordHistory('loop-default-threshold', run);
     expect(result).toMatchObject({ stopReason: 'loop_detected', steps: 12 });

@@ -19,16 +19,24 @@ beforeAll(async () => {
   reaskBefore = process.env.DURABLE_AGENTS_REASK_MS;
   process.env.DURABLE_AGENTS_REASK_MS = String(REASK_MS);
   server = await startFakeProviderServer({
-    reply: (body: { messages?: Array<{ content: unknown }> }): ScriptedResponse => ({ ...openAiReply({ text: 'done' }), ...(JSON.stringify(body.messages ?? []).includes('hang') ? { delayMs: 120_000 } : {}) }),
+    reply: (body: { messages?: Array<{ content: unknown }> }): ScriptedResponse => ({
+      ...openAiReply({ text: 'done' }),
+      ...(JSON.stringify(body.messages ?? []).includes('hang') ? { delayMs: 120_000 } : {}),
+    }),
   });
   env = await createTestEnvironment({
     tools: createTestTools().tools,
-    providers: { openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }) },
+    providers: {
+      openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }),
+    },
   });
 });
 
 afterAll(async () => {
-  await terminateLeftovers(env?.agents, [limiterWorkflowId(limitKey(env?.taskQueue ?? '', MODEL)), concurrencySlotsWorkflowId(env?.taskQueue ?? '', agentCapKey('lost-slot'))]);
+  await terminateLeftovers(env?.agents, [
+    limiterWorkflowId(limitKey(env?.taskQueue ?? '', MODEL)),
+    concurrencySlotsWorkflowId(env?.taskQueue ?? '', agentCapKey('lost-slot')),
+  ]);
   await env?.close();
   await server?.close();
   if (reaskBefore === undefined) delete process.env.DURABLE_AGENTS_REASK_MS;
@@ -38,7 +46,9 @@ afterAll(async () => {
 /** The activity ids a run scheduled, in order. */
 async function activityIds(run: RunHandle): Promise<string[]> {
   const history = await run.workflow.fetchHistory();
-  return (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes?.activityId ? [event.activityTaskScheduledEventAttributes.activityId] : []));
+  return (history.events ?? []).flatMap((event) =>
+    event.activityTaskScheduledEventAttributes?.activityId ? [event.activityTaskScheduledEventAttributes.activityId] : [],
+  );
 }
 
 describe('a run whose grant was lost', () => {
@@ -56,7 +66,9 @@ describe('a run whose grant was lost', () => {
     await limiter.terminate('test: a limiter lost with a run in its queue');
     expect((await second.result()).output).toBe('done');
     const tookMs = Date.now() - started;
-    console.log(`lost grants: the limiter's queued run finished ${tookMs} ms after it started (re-ask after ${REASK_MS} ms; a minute without the terminate)`);
+    console.log(
+      `lost grants: the limiter's queued run finished ${tookMs} ms after it started (re-ask after ${REASK_MS} ms; a minute without the terminate)`,
+    );
     expect(tookMs).toBeLessThan(30_000);
     expect(await activityIds(second)).toEqual(['step-1.model.limit', 'step-1.model.limit-2', 'step-1.model']);
   }, 60_000);

@@ -21,7 +21,9 @@ const testServer = { name: 'test', command: process.execPath, args: ['--import',
 
 /** Starts the streamable-HTTP test server as a child process; resolves with its URL. */
 function startHttpServer(): Promise<string> {
-  httpServer = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-http-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  httpServer = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(__dirname, 'support', 'mcp-http-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     httpServer!.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     httpServer!.once('exit', (code) => reject(new Error(`MCP HTTP server exited with ${code}`)));
@@ -49,7 +51,13 @@ beforeAll(async () => {
       slowCount: { replies: [{ toolCalls: [{ name: 'test__count', args: { n: 6, pause_ms: 400 } }] }, { text: '{{tool:test__count}}' }] },
       http: { replies: [{ toolCalls: [{ name: 'web__shout', args: { text: 'over http' } }] }, { text: '{{tool:web__shout}}' }] },
       down: { replies: [{ toolCalls: [{ name: 'down__anything', args: {} }] }, { text: 'carried on' }] },
-      crash: { replies: [{ toolCalls: [{ name: 'test__crash', args: {} }] }, { toolCalls: [{ name: 'test__shout', args: { text: 'back' } }] }, { text: '{{tool:test__shout}}' }] },
+      crash: {
+        replies: [
+          { toolCalls: [{ name: 'test__crash', args: {} }] },
+          { toolCalls: [{ name: 'test__shout', args: { text: 'back' } }] },
+          { text: '{{tool:test__shout}}' },
+        ],
+      },
     },
   });
 });
@@ -71,7 +79,10 @@ async function complete(historyName: string, options: StartRunOptions): Promise<
 
 describe('MCP tools', () => {
   it('lists namespaced tools from a real stdio server, calls them in parallel and reports progress', async () => {
-    const { result, events } = await complete('mcp-progress-on', { config: { name: 'mcp-user', model: 'scripted:mcp', mcp_servers: [testServer] }, task: 'Use MCP' });
+    const { result, events } = await complete('mcp-progress-on', {
+      config: { name: 'mcp-user', model: 'scripted:mcp', mcp_servers: [testServer] },
+      task: 'Use MCP',
+    });
     expect(result.output).toBe('HELLO / counted to 3');
     expect(result.toolResults.map((toolResult) => [toolResult.toolName, toolResult.isError])).toEqual([
       ['test__shout', false],
@@ -100,7 +111,10 @@ describe('MCP tools', () => {
     ['shows progress live to a follower while the call runs, each note once', true],
     ['shows no live progress when emit_mcp_progress is false', false],
   ])('%s', async (_title, emit) => {
-    const run = await env.agents.startRun({ config: { name: 'counter', model: 'scripted:slowCount', mcp_servers: [testServer], emit_mcp_progress: emit }, task: 'Count slowly' });
+    const run = await env.agents.startRun({
+      config: { name: 'counter', model: 'scripted:slowCount', mcp_servers: [testServer], emit_mcp_progress: emit },
+      task: 'Count slowly',
+    });
     const { printed, progress, result } = await followCollecting(run);
     expect(result.output).toBe('counted to 6');
     const counts = progress.map((snapshot) => snapshot.count);
@@ -117,7 +131,10 @@ describe('MCP tools', () => {
   });
 
   it('calls tools of a streamable HTTP server named by URL', async () => {
-    const { result } = await complete('mcp-http', { config: { name: 'mcp-user', model: 'scripted:http', mcp_servers: [{ name: 'web', url: httpUrl }] }, task: 'Over HTTP' });
+    const { result } = await complete('mcp-http', {
+      config: { name: 'mcp-user', model: 'scripted:http', mcp_servers: [{ name: 'web', url: httpUrl }] },
+      task: 'Over HTTP',
+    });
     expect(result.output).toBe('OVER HTTP');
   });
 
@@ -132,7 +149,10 @@ describe('MCP tools', () => {
   });
 
   it('turns a server that dies mid-call into an error result, and reconnects for the next call', async () => {
-    const { result } = await complete('mcp-crash', { config: { name: 'mcp-user', model: 'scripted:crash', mcp_servers: [testServer] }, task: 'Crash' });
+    const { result } = await complete('mcp-crash', {
+      config: { name: 'mcp-user', model: 'scripted:crash', mcp_servers: [testServer] },
+      task: 'Crash',
+    });
     expect(result.toolResults[0]).toMatchObject({ toolName: 'test__crash', isError: true });
     expect(result.toolResults[1]).toMatchObject({ toolName: 'test__shout', isError: false, content: 'BACK' });
     expect(result.output).toBe('BACK');
@@ -154,7 +174,13 @@ describe('MCP progress notes', () => {
     try {
       for (let call = 1; call <= 10; call++) {
         const activity = new MockActivityEnvironment({ heartbeatTimeoutMs: 10_000, startToCloseTimeoutMs: 60_000 });
-        const result: ToolResult = await activity.run(callMcpTool, { server, mcpName: 'count', call: { id: `call-${call}`, name: 'test__count', args: { n: 5, pause_ms: 0 } }, step: 1, injectedArgNames: [] });
+        const result: ToolResult = await activity.run(callMcpTool, {
+          server,
+          mcpName: 'count',
+          call: { id: `call-${call}`, name: 'test__count', args: { n: 5, pause_ms: 0 } },
+          step: 1,
+          injectedArgNames: [],
+        });
         expect(result.content).toBe('counted to 5');
         counts.push(result.progress?.length ?? 0);
         expect(result.progress?.at(-1)).toEqual({ progress: 5, total: 5, message: 'counted 5' });

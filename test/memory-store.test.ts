@@ -110,7 +110,11 @@ describe.each(backends)('the %s memory store', (_name, backend) => {
     expect(otherResource.entry.id).not.toBe(first.entry.id);
     await store.remember({ resource: 'user:1', text: 'Likes hiking.' });
     await store.remember({ resource: 'user:1', text: 'Likes hiking.' });
-    expect((await store.recall({ resource: 'user:1' })).map((entry) => entry.text)).toEqual(['Likes hiking.', 'Likes hiking.', 'Has a dog named Rex.']);
+    expect((await store.recall({ resource: 'user:1' })).map((entry) => entry.text)).toEqual([
+      'Likes hiking.',
+      'Likes hiking.',
+      'Has a dog named Rex.',
+    ]);
   });
 
   it('recalls entries with any of the words, those with more of them first, then the newest; an empty query lists the newest', async () => {
@@ -138,9 +142,21 @@ describe.each(backends)('the %s memory store', (_name, backend) => {
     const kept = (await store.remember({ resource: 'user:b', text: 'Lives in Berlin too.' })).entry;
     expect((await store.recall({ resource: 'user:a', text: 'berlin' })).map((entry) => entry.resource)).toEqual(['user:a']);
     expect(await store.forget({ resource: 'user:a', id: kept.id })).toEqual([]);
-    expect(await forgetResource('user:a', { memory: store })).toEqual({ resource: 'user:a', memoryEntries: 2, threads: null, threadArtifacts: null, workflowExecutions: null });
+    expect(await forgetResource('user:a', { memory: store })).toEqual({
+      resource: 'user:a',
+      memoryEntries: 2,
+      threads: null,
+      threadArtifacts: null,
+      workflowExecutions: null,
+    });
     expect(await store.recall({ resource: 'user:a' })).toEqual([]);
-    expect(await forgetResource('user:a', { memory: store })).toEqual({ resource: 'user:a', memoryEntries: 0, threads: null, threadArtifacts: null, workflowExecutions: null });
+    expect(await forgetResource('user:a', { memory: store })).toEqual({
+      resource: 'user:a',
+      memoryEntries: 0,
+      threads: null,
+      threadArtifacts: null,
+      workflowExecutions: null,
+    });
     expect(await store.recall({ resource: 'user:b' })).toEqual([kept]);
   });
 
@@ -161,10 +177,14 @@ describe.each(backends)('the %s memory store', (_name, backend) => {
   it('refuses bad input with InvalidMemoryInput, storing nothing', async () => {
     const { store } = backend.fresh();
     expect(await failureCode(store.remember({ resource: 'user:1', text: '   ' }))).toBe(ErrorCode.invalidMemoryInput);
-    expect(await failureCode(store.remember({ resource: 'user:1', text: 'x'.repeat(MEMORY_LIMITS.textCharacters + 1) }))).toBe(ErrorCode.invalidMemoryInput);
+    expect(await failureCode(store.remember({ resource: 'user:1', text: 'x'.repeat(MEMORY_LIMITS.textCharacters + 1) }))).toBe(
+      ErrorCode.invalidMemoryInput,
+    );
     expect(await failureCode(store.remember({ resource: '', text: 'A fact.' }))).toBe(ErrorCode.invalidMemoryInput);
     expect(await failureCode(store.remember({ resource: 'user:1\n', text: 'A fact.' }))).toBe(ErrorCode.invalidMemoryInput);
-    expect(await failureCode(store.remember({ resource: 'user:1', text: 'A fact.', tags: Array.from({ length: 11 }, (_, index) => `tag${index}`) }))).toBe(ErrorCode.invalidMemoryInput);
+    expect(
+      await failureCode(store.remember({ resource: 'user:1', text: 'A fact.', tags: Array.from({ length: 11 }, (_, index) => `tag${index}`) })),
+    ).toBe(ErrorCode.invalidMemoryInput);
     expect(await failureCode(store.recall({ resource: 'user:1', limit: 0 }))).toBe(ErrorCode.invalidMemoryInput);
     expect(await failureCode(store.forget({ resource: 'user:1', matching: ' ' }))).toBe(ErrorCode.invalidMemoryInput);
     expect(await store.recall({ resource: 'user:1' })).toEqual([]);
@@ -200,7 +220,9 @@ describe('the PostgreSQL memory store', () => {
 
   it('is unavailable (MemoryUnavailable) when the server cannot be reached, naming the server but never the password', async () => {
     const port = await freePort();
-    const store = track(new PostgresMemoryStore({ connectionString: `postgres://agents:very-secret@127.0.0.1:${port}/agents`, connectionTimeoutMs: 2_000 }));
+    const store = track(
+      new PostgresMemoryStore({ connectionString: `postgres://agents:very-secret@127.0.0.1:${port}/agents`, connectionTimeoutMs: 2_000 }),
+    );
     const failure = await store.open().then(
       () => null,
       (error: Error & { code?: string }) => error,

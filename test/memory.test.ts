@@ -65,16 +65,25 @@ beforeAll(async () => {
     scripts: {
       rememberer: {
         replies: [
-          { toolCalls: [{ name: 'remember', args: { text: 'Prefers answers in French.', tags: ['language'] } }], expect: { toolsInclude: ['remember', 'recall', 'forget'] } },
+          {
+            toolCalls: [{ name: 'remember', args: { text: 'Prefers answers in French.', tags: ['language'] } }],
+            expect: { toolsInclude: ['remember', 'recall', 'forget'] },
+          },
           { text: 'Noted: {{tool:remember}}' },
         ],
       },
       recaller: { replies: [{ toolCalls: [{ name: 'recall', args: { query: 'language french' } }] }, { text: 'I recall: {{tool:recall}}' }] },
-      lateRememberer: { replies: [{ toolCalls: [{ name: 'remember', args: { text: 'Has a cat. [answers late once]' } }] }, { text: '{{tool:remember}}' }] },
+      lateRememberer: {
+        replies: [{ toolCalls: [{ name: 'remember', args: { text: 'Has a cat. [answers late once]' } }] }, { text: '{{tool:remember}}' }],
+      },
       forgetter: { replies: [{ toolCalls: [{ name: 'forget', args: { matching: 'french' } }] }, { text: '{{tool:forget}}' }] },
       triage: { replies: [{ toolCalls: [{ name: 'transfer_to_keeper', args: {} }] }, { text: 'unused' }] },
       keeper: {
-        replies: [{ text: 'unused: step 1 is triage' }, { toolCalls: [{ name: 'remember', args: { text: 'Asked for a refund.' } }] }, { text: 'kept: {{tool:remember}}' }],
+        replies: [
+          { text: 'unused: step 1 is triage' },
+          { toolCalls: [{ name: 'remember', args: { text: 'Asked for a refund.' } }] },
+          { text: 'kept: {{tool:remember}}' },
+        ],
       },
       threadMemory: {
         replies: [
@@ -86,7 +95,9 @@ beforeAll(async () => {
       },
       delegator: {
         replies: [{ toolCalls: [{ name: 'spawn_self', args: { task: 'child: recall the language' } }] }, { text: 'child said {{tool:spawn_self}}' }],
-        variants: [{ taskIncludes: 'child: recall', replies: [{ toolCalls: [{ name: 'recall', args: { query: 'language' } }] }, { text: '{{tool:recall}}' }] }],
+        variants: [
+          { taskIncludes: 'child: recall', replies: [{ toolCalls: [{ name: 'recall', args: { query: 'language' } }] }, { text: '{{tool:recall}}' }] },
+        ],
       },
     },
   });
@@ -104,7 +115,11 @@ describe('memory across runs (folder store)', () => {
     const remembered = await first.result();
     expect(remembered.output).toMatch(/^Noted: Remembered as mem-[0-9a-f]{32}\.$/);
     const [entry] = await memory.recall({ resource: 'user:42' });
-    expect(entry).toMatchObject({ text: 'Prefers answers in French.', tags: ['language'], source: { workflowId: first.workflowId, callId: remembered.toolResults[0]!.callId } });
+    expect(entry).toMatchObject({
+      text: 'Prefers answers in French.',
+      tags: ['language'],
+      source: { workflowId: first.workflowId, callId: remembered.toolResults[0]!.callId },
+    });
 
     const second = await env.agents.startRun({ config: assistant('recaller'), task: 'How should you answer me?', resourceId: 'user:42' });
     expect((await second.result()).output).toBe(`I recall: - ${entry!.id} (${entry!.createdAt.slice(0, 10)}): Prefers answers in French. [language]`);
@@ -116,17 +131,24 @@ describe('memory across runs (folder store)', () => {
 
   it('refuses a run of an agent with memory and no (or a malformed) resource id before anything starts', async () => {
     for (const resourceId of [undefined, ' user:1', 'user\n1']) {
-      const refusal = await env.agents.startRun({ config: assistant('recaller'), task: 'Hi', ...(resourceId !== undefined ? { resourceId } : {}) }).then(
-        () => null,
-        (error: { code?: string; problems?: string[] }) => error,
-      );
+      const refusal = await env.agents
+        .startRun({ config: assistant('recaller'), task: 'Hi', ...(resourceId !== undefined ? { resourceId } : {}) })
+        .then(
+          () => null,
+          (error: { code?: string; problems?: string[] }) => error,
+        );
       expect(refusal?.code).toBe(ErrorCode.agentConfigInvalid);
       expect(refusal?.problems?.[0]).toMatch(/^resourceId: /);
     }
   });
 
   it('stores one entry when the remember call is retried after its first attempt stored the fact', async () => {
-    const run = await env.agents.startRun({ config: assistant('lateRememberer'), task: 'I have a cat.', resourceId: 'user:retry', timeouts: { toolMs: 2_000 } });
+    const run = await env.agents.startRun({
+      config: assistant('lateRememberer'),
+      task: 'I have a cat.',
+      resourceId: 'user:retry',
+      timeouts: { toolMs: 2_000 },
+    });
     const result = await run.result();
     const entries = await memory.recall({ resource: 'user:retry' });
     expect(entries.map((entry) => entry.text)).toEqual(['Has a cat. [answers late once]']);
@@ -134,7 +156,9 @@ describe('memory across runs (folder store)', () => {
     // The first attempt stored it and timed out; the second found it.
     expect(memory.lateAnswers).toHaveLength(1);
     const history = await run.workflow.fetchHistory();
-    const attempts = (history.events ?? []).flatMap((event) => (event.activityTaskStartedEventAttributes ? [event.activityTaskStartedEventAttributes.attempt] : []));
+    const attempts = (history.events ?? []).flatMap((event) =>
+      event.activityTaskStartedEventAttributes ? [event.activityTaskStartedEventAttributes.attempt] : [],
+    );
     expect(attempts).toContain(2);
   });
 
@@ -150,7 +174,10 @@ describe('memory across runs (folder store)', () => {
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as { entries: Array<{ text: string }> }).entries.map((entry) => entry.text)).toEqual(['Lives in Quebec.']);
     const forgotten = await runCli(['memory', 'forget', 'user:50'], environment);
-    expect(forgotten).toMatchObject({ code: 0, stdout: 'Forgot user:50:\n  1 memory entry deleted\n  0 thread(s) deleted: 0 artifact(s), 0 workflow execution(s)\n' });
+    expect(forgotten).toMatchObject({
+      code: 0,
+      stdout: 'Forgot user:50:\n  1 memory entry deleted\n  0 thread(s) deleted: 0 artifact(s), 0 workflow execution(s)\n',
+    });
     expect(await memory.recall({ resource: 'user:50' })).toEqual([]);
     expect((await memory.recall({ resource: 'user:51' })).map((entry) => entry.text)).toEqual(['Speaks French too.']);
     const badResource = await runCli(['memory', 'list', ' '], environment);
@@ -158,14 +185,23 @@ describe('memory across runs (folder store)', () => {
     expect(badResource.stderr).toContain('resource:');
   });
 
-  it("keeps the resource through a handoff, and gives it to sub-agents", async () => {
+  it('keeps the resource through a handoff, and gives it to sub-agents', async () => {
     const keeper = { name: 'keeper', model: 'scripted:keeper', memory: true };
-    const handedOff = await env.agents.startRun({ config: { name: 'triage', model: 'scripted:triage', handoffs: ['keeper'] }, task: 'Refund', resourceId: 'user:60', agents: { keeper } });
+    const handedOff = await env.agents.startRun({
+      config: { name: 'triage', model: 'scripted:triage', handoffs: ['keeper'] },
+      task: 'Refund',
+      resourceId: 'user:60',
+      agents: { keeper },
+    });
     expect((await handedOff.result()).output).toMatch(/^kept: Remembered as mem-/);
     expect((await memory.recall({ resource: 'user:60' })).map((entry) => entry.source?.workflowId)).toEqual([handedOff.workflowId]);
 
     await memory.remember({ resource: 'user:61', text: 'Reads Portuguese.', tags: ['language'] });
-    const parent = await env.agents.startRun({ config: { ...assistant('delegator'), tools: ['spawn_self'] }, task: 'Ask a helper', resourceId: 'user:61' });
+    const parent = await env.agents.startRun({
+      config: { ...assistant('delegator'), tools: ['spawn_self'] },
+      task: 'Ask a helper',
+      resourceId: 'user:61',
+    });
     expect((await parent.result()).output).toContain('Reads Portuguese.');
     await recordHistory('memory-handoff', handedOff);
     await recordHistory('memory-subagent', parent);

@@ -11,7 +11,12 @@ beforeAll(async () => {
     scripts: {
       replaying: {
         replies: [
-          { toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }, { name: 'echo', args: { text: 'x' } }] },
+          {
+            toolCalls: [
+              { name: 'add', args: { a: 1, b: 2 } },
+              { name: 'echo', args: { text: 'x' } },
+            ],
+          },
           { toolCalls: [{ name: 'no_such_tool', args: {} }] },
           { text: 'sum {{tool:add}}' },
         ],

@@ -14,7 +14,12 @@ import { createTestEnvironment, type TestEnvironment } from './support/test-env'
  * a workflow task or an activity completion for ever) is offloaded, or refused with a typed error.
  */
 
-const writeFile = defineTool({ name: 'write_file', description: 'Writes a file.', parameters: z.object({ text: z.string() }), execute: ({ text }) => `wrote ${text.length}` });
+const writeFile = defineTool({
+  name: 'write_file',
+  description: 'Writes a file.',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => `wrote ${text.length}`,
+});
 const dump = defineTool({ name: 'dump', description: 'Returns 700,000 characters.', parameters: z.object({}), execute: () => 'd'.repeat(700_000) });
 
 let env: TestEnvironment;
@@ -26,7 +31,9 @@ beforeAll(async () => {
     tools: [writeFile, dump],
     artifacts: new FolderArtifactStore(scratch),
     scripts: {
-      hugeArguments: { replies: [{ toolCalls: [{ name: 'write_file', args: { text: 'x'.repeat(1_200_000) } }] }, { text: 'It said {{tool:write_file}}' }] },
+      hugeArguments: {
+        replies: [{ toolCalls: [{ name: 'write_file', args: { text: 'x'.repeat(1_200_000) } }] }, { text: 'It said {{tool:write_file}}' }],
+      },
       hugeResult: { replies: [{ toolCalls: [{ name: 'dump', args: {} }] }, { text: 'done' }] },
       hugeReply: { replies: [{ text: 'y'.repeat(1_600_000) }] },
     },
@@ -44,11 +51,16 @@ describe('payload bounds', () => {
     const result = await run.result();
     expect(result.stopReason).toBe('completed');
     expect(result.toolResults[0]).toMatchObject({ isError: true, errorCode: ErrorCode.payloadTooLarge });
-    expect(result.toolResults[0]!.content).toMatch(/^Error: the arguments of 'write_file' are \d+ bytes, more than a tool call may carry \(1000000\)/);
+    expect(result.toolResults[0]!.content).toMatch(
+      /^Error: the arguments of 'write_file' are \d+ bytes, more than a tool call may carry \(1000000\)/,
+    );
   });
 
   it('offloads a tool result past the hard limit even when the agent’s threshold is higher', async () => {
-    const run = await env.agents.startRun({ config: { name: 'dumper', model: 'scripted:hugeResult', tools: ['dump'], offload_threshold: 10_000_000 }, task: 'Dump' });
+    const run = await env.agents.startRun({
+      config: { name: 'dumper', model: 'scripted:hugeResult', tools: ['dump'], offload_threshold: 10_000_000 },
+      task: 'Dump',
+    });
     const result = await run.result();
     expect(result.stopReason).toBe('completed');
     expect(result.toolResults[0]!.metadata.offloaded_artifact_id).toMatch(/^sha256-/);

@@ -63,6 +63,10 @@ describe('a worker made with AgentPlugin and no workflows of its own', () => {
     const options = new AgentPlugin().configureReplayWorker({});
     expect(options).toMatchObject({ workflowsPath: agentWorkflowsPath() });
     expect(options).not.toHaveProperty('workflowBundle');
-    expect(info).toHaveBeenCalledWith(expect.stringContaining('bundling the agent workflows now (webpack, some seconds), not the prebuilt bundle: there is no prebuilt bundle (running from the sources)'));
+    expect(info).toHaveBeenCalledWith(
+      expect.stringContaining(
+        'bundling the agent workflows now (webpack, some seconds), not the prebuilt bundle: there is no prebuilt bundle (running from the sources)',
+      ),
+    );
   });
 });

@@ -6,7 +6,14 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { AgentClient } from '../src/client/agent-client';
 import type { RunHandle } from '../src/client/run-handle';
 import { resolveTemporalTarget } from '../src/connection/temporal-target';
-import { limiterStatusQuery, limiterWorkflowId, limitKey, ProviderLimitWireName, type LimitGrant, type LimitRequest } from '../src/protocol/provider-limits';
+import {
+  limiterStatusQuery,
+  limiterWorkflowId,
+  limitKey,
+  ProviderLimitWireName,
+  type LimitGrant,
+  type LimitRequest,
+} from '../src/protocol/provider-limits';
 import { GRANT_HORIZON_MS } from '../src/workflows/limiter-schedule';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
@@ -35,7 +42,12 @@ const config = { name: 'limited', model: MODEL, max_retries: 1, provider_limits:
 const FAIR_MODEL = 'openai:gpt-4o';
 const FAIR_PER_MINUTE = 240;
 const FAIR_INTERVAL_MS = 60_000 / FAIR_PER_MINUTE;
-const fairConfig = { name: 'limited-fairly', model: FAIR_MODEL, max_retries: 1, provider_limits: { [FAIR_MODEL]: { requests_per_minute: FAIR_PER_MINUTE } } };
+const fairConfig = {
+  name: 'limited-fairly',
+  model: FAIR_MODEL,
+  max_retries: 1,
+  provider_limits: { [FAIR_MODEL]: { requests_per_minute: FAIR_PER_MINUTE } },
+};
 
 beforeAll(async () => {
   server = await startFakeProviderServer({ limit: PROVIDER_LIMIT, reply: () => openAiReply({ text: 'done' }) });
@@ -48,14 +60,19 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The limiter completes on its own after 10 idle minutes; a test does not leave it behind.
-  await terminateLeftovers(agents, [MODEL, FAIR_MODEL].map((model) => limiterWorkflowId(limitKey(agents?.taskQueue ?? '', model))));
+  await terminateLeftovers(
+    agents,
+    [MODEL, FAIR_MODEL].map((model) => limiterWorkflowId(limitKey(agents?.taskQueue ?? '', model))),
+  );
   await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
   await connection?.close();
   await server?.close();
 });
 
 async function startRuns(count: number, tenant: string, label: string, runConfig: typeof config | typeof fairConfig = config): Promise<RunHandle[]> {
-  return Promise.all(Array.from({ length: count }, (_, index) => agents.startRun({ config: runConfig, task: `${label} ${index}`, priority: { fairnessKey: tenant } })));
+  return Promise.all(
+    Array.from({ length: count }, (_, index) => agents.startRun({ config: runConfig, task: `${label} ${index}`, priority: { fairnessKey: tenant } })),
+  );
 }
 
 async function finishTimes(runs: RunHandle[]): Promise<number[]> {
@@ -88,7 +105,8 @@ async function grantsBeforeEachRequest(limiterId: string, tenant: string): Promi
   for await (const execution of agents.temporal.workflow.list({ query: `WorkflowId = '${limiterId}'` })) executions.push(execution.runId);
   const histories = await Promise.all(executions.map((runId) => agents.temporal.workflow.getHandle(limiterId, runId).fetchHistory()));
   // Each execution's events in their order; the executions in the order they started.
-  const startedAt = (history: (typeof histories)[number]) => Number(history.events?.[0]?.eventTime?.seconds ?? 0) * 1e9 + Number(history.events?.[0]?.eventTime?.nanos ?? 0);
+  const startedAt = (history: (typeof histories)[number]) =>
+    Number(history.events?.[0]?.eventTime?.seconds ?? 0) * 1e9 + Number(history.events?.[0]?.eventTime?.nanos ?? 0);
   const events = histories.sort((a, b) => startedAt(a) - startedAt(b)).flatMap((history) => history.events ?? []);
   for (const event of events) {
     const signaled = event.workflowExecutionSignaledEventAttributes;
@@ -123,7 +141,9 @@ describe('provider limits', () => {
     const refused = server.rateLimited.filter((request) => request.at >= started).length;
     const arrivals = server.requests.slice(before).map((request) => request.at);
     const refusedTimes = server.rateLimited.filter((request) => request.at >= started).map((request) => request.at - arrivals[0]!);
-    console.log(`provider limits: 200 runs in ${elapsedMs} ms, ${calls} calls, ${refused} refused (429)${refused > 0 ? ` at ${refusedTimes.join(', ')} ms after the first call` : ''}; first call after ${arrivals[0]! - started} ms, last after ${arrivals[arrivals.length - 1]! - started} ms`);
+    console.log(
+      `provider limits: 200 runs in ${elapsedMs} ms, ${calls} calls, ${refused} refused (429)${refused > 0 ? ` at ${refusedTimes.join(', ')} ms after the first call` : ''}; first call after ${arrivals[0]! - started} ms, last after ${arrivals[arrivals.length - 1]! - started} ms`,
+    );
     expect(calls - refused).toBe(200);
     expect(refused / calls).toBeLessThan(0.02);
     // Paced at the declared rate: 200 calls need at least 199 intervals.
@@ -154,7 +174,9 @@ describe('provider limits', () => {
     const waits = await grantsBeforeEachRequest(limiter.workflowId, 'tenant-small');
     const boundGrants = 10 + Math.ceil(GRANT_HORIZON_MS / FAIR_INTERVAL_MS);
     const mostBigGrants = Math.max(...waits.map((wait) => wait.otherTenantGrants));
-    console.log(`fairness: small tenant done after ${smallLatest - smallStarted} ms, at most ${mostBigGrants} big grants before a small request's (bound ${boundGrants}), ${bigServedMeanwhile} big runs finished meanwhile, ${queuedBefore} were queued before it, the last big one after ${Math.max(...bigDone) - started} ms`);
+    console.log(
+      `fairness: small tenant done after ${smallLatest - smallStarted} ms, at most ${mostBigGrants} big grants before a small request's (bound ${boundGrants}), ${bigServedMeanwhile} big runs finished meanwhile, ${queuedBefore} were queued before it, the last big one after ${Math.max(...bigDone) - started} ms`,
+    );
     expect(waits).toHaveLength(10);
     expect(mostBigGrants).toBeLessThanOrEqual(boundGrants);
     expect(mostBigGrants).toBeLessThan(queuedBefore);

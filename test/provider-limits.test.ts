@@ -2,7 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AiSdkProvider } from '../src/models/ai-sdk-provider';
 import type { RunHandle } from '../src/client/run-handle';
-import { limiterStatusQuery, limiterWorkflowId, limitKey, limitRequestSignal, ProviderLimitWireName, type ProviderLimiterInput } from '../src/protocol/provider-limits';
+import {
+  limiterStatusQuery,
+  limiterWorkflowId,
+  limitKey,
+  limitRequestSignal,
+  ProviderLimitWireName,
+  type ProviderLimiterInput,
+} from '../src/protocol/provider-limits';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, terminateLeftovers, type TestEnvironment } from './support/test-env';
@@ -32,7 +39,9 @@ beforeAll(async () => {
           return 'You answer in one word.';
         }),
     },
-    providers: { openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }) },
+    providers: {
+      openai: new AiSdkProvider('openai', { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.baseUrl}/v1`, AGENT_MODEL_STREAMING: 'off' }),
+    },
   });
 });
 
@@ -47,13 +56,23 @@ const limiter = () => env.agents.temporal.workflow.getHandle(limiterWorkflowId(l
 describe('a run under a provider limit', () => {
   it('waits for its turn on a durable timer, shows it in status and the current details, and reports its usage', async () => {
     // 10 requests a minute: the second call of the run waits 6 s after the first.
-    const config = { name: 'paced', model: MODEL, tools: ['add'], provider_limits: { [MODEL]: { requests_per_minute: 10, tokens_per_minute: 100_000 } } };
-    server.respond(openAiReply({ toolCalls: [{ id: 'call_1', name: 'add', args: { a: 1, b: 2 } }], usage: [120, 10] }), openAiReply({ text: 'Three.', usage: [150, 5] }));
+    const config = {
+      name: 'paced',
+      model: MODEL,
+      tools: ['add'],
+      provider_limits: { [MODEL]: { requests_per_minute: 10, tokens_per_minute: 100_000 } },
+    };
+    server.respond(
+      openAiReply({ toolCalls: [{ id: 'call_1', name: 'add', args: { a: 1, b: 2 } }], usage: [120, 10] }),
+      openAiReply({ text: 'Three.', usage: [150, 5] }),
+    );
     const run = await env.agents.startRun({ config, task: 'Add 1 and 2', priority: { priorityKey: 2, fairnessKey: 'tenant-a' } });
     // The second call waits about 3 s: first queued at the limiter, then (within a second of its time) on a timer.
     const waiting = await eventually(async () => {
       const [status, metadata] = await Promise.all([run.status(), run.workflow.query<{ currentDetails: string }>('__temporal_workflow_metadata')]);
-      return status.phase === 'provider_limit' && status.step === 2 && metadata.currentDetails.includes(`awaiting provider limit of ${MODEL}`) ? status : undefined;
+      return status.phase === 'provider_limit' && status.step === 2 && metadata.currentDetails.includes(`awaiting provider limit of ${MODEL}`)
+        ? status
+        : undefined;
     }, 30_000);
     expect(waiting.providerLimitWait?.model).toBe(MODEL);
     expect(waiting.providerLimitWait?.sinceMs).toBeGreaterThan(0);
@@ -62,7 +81,10 @@ describe('a run under a provider limit', () => {
     const history = await run.workflow.fetchHistory();
     const grants = (history.events ?? [])
       .filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === ProviderLimitWireName.grantSignal)
-      .map((event) => JSON.parse(Buffer.from(event.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!.data!).toString()) as { notBeforeMs: number });
+      .map(
+        (event) =>
+          JSON.parse(Buffer.from(event.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!.data!).toString()) as { notBeforeMs: number },
+      );
     expect(grants).toHaveLength(2);
     // (less the catch-up allowed after idle time: the first call found the schedule idle).
     expect(grants[1]!.notBeforeMs - grants[0]!.notBeforeMs).toBeGreaterThanOrEqual(6_000 - CATCH_UP_MS);
@@ -97,13 +119,23 @@ describe('a run under a provider limit', () => {
     await recordHistory('provider-limit-429', refused);
   });
 
-  it('sends compaction\'s summary call through the limiter of the agent\'s model, as a model step', async () => {
+  it("sends compaction's summary call through the limiter of the agent's model, as a model step", async () => {
     const model = 'scripted:limited-compacting';
-    const config = { name: 'compacting', model, tools: ['bulk'], budget_awareness: 'limit:25', context_window: 2000, loop_detection: false as const, provider_limits: { [model]: { requests_per_minute: 6_000, tokens_per_minute: 1_000_000 } } };
+    const config = {
+      name: 'compacting',
+      model,
+      tools: ['bulk'],
+      budget_awareness: 'limit:25',
+      context_window: 2000,
+      loop_detection: false as const,
+      provider_limits: { [model]: { requests_per_minute: 6_000, tokens_per_minute: 1_000_000 } },
+    };
     const run = await env.agents.startRun({ config, task: 'Read a lot' });
     expect((await run.result()).output).toBe('read it all');
     const history = await run.workflow.fetchHistory();
-    const activityIds = (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes?.activityId ? [event.activityTaskScheduledEventAttributes.activityId] : []));
+    const activityIds = (history.events ?? []).flatMap((event) =>
+      event.activityTaskScheduledEventAttributes?.activityId ? [event.activityTaskScheduledEventAttributes.activityId] : [],
+    );
     const compactions = activityIds.filter((id) => /^step-\d+\.compaction$/.test(id));
     expect(compactions.length).toBeGreaterThanOrEqual(1);
     // Each compaction asked the limiter first, as every model step did.
@@ -119,9 +151,14 @@ describe('a run under a provider limit', () => {
     await recordHistory('provider-limit-compaction', run);
   });
 
-  it('lets an instructions provider\'s own model call wait for the same limiter as the run\'s model steps', async () => {
+  it("lets an instructions provider's own model call wait for the same limiter as the run's model steps", async () => {
     // 6 requests a minute: the provider's call and the run's model step go 10 s apart.
-    const config = { name: 'prompted', model: MODEL, instructions_provider: 'limited-prompt', provider_limits: { [MODEL]: { requests_per_minute: 6 } } };
+    const config = {
+      name: 'prompted',
+      model: MODEL,
+      instructions_provider: 'limited-prompt',
+      provider_limits: { [MODEL]: { requests_per_minute: 6 } },
+    };
     server.respond(openAiReply({ text: 'Yes.' }));
     const before = server.requests.length;
     const run = await env.agents.startRun({ config, task: 'Is it raining?' });
@@ -148,7 +185,16 @@ describe('a run under a provider limit', () => {
         taskQueue: env.taskQueue,
         args: [input],
         signal: limitRequestSignal,
-        signalArgs: [{ requestId: `gone-${index}`, workflowId: 'no-such-run', estimatedTokens: 10, priorityKey: 3, fairnessKey: '', limit: { requestsPerMinute: 600 } }],
+        signalArgs: [
+          {
+            requestId: `gone-${index}`,
+            workflowId: 'no-such-run',
+            estimatedTokens: 10,
+            priorityKey: 3,
+            fairnessKey: '',
+            limit: { requestsPerMinute: 600 },
+          },
+        ],
       });
       firstRunId ??= started.signaledRunId;
     }

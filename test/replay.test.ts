@@ -34,7 +34,11 @@ describe('the replay corpus', () => {
 });
 
 /** Replays `histories` against one bundle, keeping each file's result. */
-async function replayInto(results: Map<string, ReplayResult>, histories: Array<{ file: string; workflowId: string; history: ReturnType<typeof readCorpusHistory> }>, workflowBundle: { codePath: string } | { code: string }): Promise<void> {
+async function replayInto(
+  results: Map<string, ReplayResult>,
+  histories: Array<{ file: string; workflowId: string; history: ReturnType<typeof readCorpusHistory> }>,
+  workflowBundle: { codePath: string } | { code: string },
+): Promise<void> {
   // The replayer takes one history at a time, in order, and yields its result before the next.
   let current = 0;
   const inOrder = histories.map(({ workflowId, history }) => ({ workflowId, history }));

@@ -48,17 +48,24 @@ async function histories(client: Client, workflowId: string): Promise<temporal.a
 
 /** The builds that completed the history's workflow tasks. */
 function taskBuilds(history: temporal.api.history.v1.IHistory): string[] {
-  return (history.events ?? []).filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED).map((event) => event.workflowTaskCompletedEventAttributes?.deploymentVersion?.buildId ?? '(none)');
+  return (history.events ?? [])
+    .filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)
+    .map((event) => event.workflowTaskCompletedEventAttributes?.deploymentVersion?.buildId ?? '(none)');
 }
 
 /** The activity types the history scheduled. */
 function activities(history: temporal.api.history.v1.IHistory): string[] {
-  return (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name ?? ''] : []));
+  return (history.events ?? []).flatMap((event) =>
+    event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityType?.name ?? ''] : [],
+  );
 }
 
 /** Waits until the deployment knows the build (its workers polled), then makes it current. */
 async function rollOut(deployments: WorkerDeployments, deploymentName: string, buildId: string): Promise<void> {
-  await eventually(async () => (await deployments.describe(deploymentName).catch(() => null))?.builds.some((build) => build.buildId === buildId), 60_000);
+  await eventually(
+    async () => (await deployments.describe(deploymentName).catch(() => null))?.builds.some((build) => build.buildId === buildId),
+    60_000,
+  );
   await deployments.setCurrent(deploymentName, buildId);
 }
 
@@ -76,8 +83,17 @@ describe('a rolling upgrade between two builds of a Worker Deployment', () => {
       stringifyYaml({
         replies: [{ toolCalls: [{ name: 'record', args: { label: 'new-run' } }] }, { text: 'new run done: {{tool:record}}' }],
         variants: [
-          { taskIncludes: 'approve me', replies: [{ toolCalls: [{ name: 'record', args: { label: 'approved-1' } }] }, { text: 'approved run done: {{tool:record}}' }] },
-          { taskIncludes: 'wait for release', replies: [{ toolCalls: [{ name: 'wait_for_release', args: { label: 'released-1', release } }] }, { text: 'released run done: {{tool:wait_for_release}}' }] },
+          {
+            taskIncludes: 'approve me',
+            replies: [{ toolCalls: [{ name: 'record', args: { label: 'approved-1' } }] }, { text: 'approved run done: {{tool:record}}' }],
+          },
+          {
+            taskIncludes: 'wait for release',
+            replies: [
+              { toolCalls: [{ name: 'wait_for_release', args: { label: 'released-1', release } }] },
+              { text: 'released run done: {{tool:wait_for_release}}' },
+            ],
+          },
           { taskIncludes: 'thread', replies: [{ text: 'turn 1: {{user}}' }, { text: 'turn 2: {{user}}' }, { text: 'turn 3: {{user}}' }] },
         ],
       }),
@@ -86,12 +102,19 @@ describe('a rolling upgrade between two builds of a Worker Deployment', () => {
       name: 'upgrade-runs',
       model,
       tools: ['record', 'wait_for_release'],
-      tool_policies: [{ tool: 'record', when: { properties: { label: { const: 'approved-1' } }, required: ['label'] }, action: 'require_approval' as const }],
+      tool_policies: [
+        { tool: 'record', when: { properties: { label: { const: 'approved-1' } }, required: ['label'] }, action: 'require_approval' as const },
+      ],
       provider_limits: { [model]: { requests_per_minute: 6000 } },
       max_concurrent_runs: 10,
     };
     const chatConfig = { name: 'upgrade-chat', model, tools: ['record'] };
-    const versioned = (buildId: string, extra: Record<string, string> = {}) => ({ CRASH_LOG: logFile, AGENT_DEPLOYMENT_NAME: deploymentName, AGENT_BUILD_ID: buildId, ...extra });
+    const versioned = (buildId: string, extra: Record<string, string> = {}) => ({
+      CRASH_LOG: logFile,
+      AGENT_DEPLOYMENT_NAME: deploymentName,
+      AGENT_BUILD_ID: buildId,
+      ...extra,
+    });
 
     // Build 1: runs, a run waiting on an approval, a run in a long tool call, two threads.
     const buildOne = await fixture.startWorker(versioned('1'));
@@ -106,7 +129,8 @@ describe('a rolling upgrade between two builds of a Worker Deployment', () => {
     await eventually(() => loggedExecutions(logFile).includes('start released-1'), LONG);
     const limiterId = limiterWorkflowId(limitKey(agents.taskQueue, model));
     const slotsId = concurrencySlotsWorkflowId(agents.taskQueue, agentCapKey(runConfig.name));
-    for (const id of [approved.workflowId, released.workflowId, idle.threadId, busy.threadId, limiterId, slotsId]) expect(await buildOf(client, id)).toBe('1');
+    for (const id of [approved.workflowId, released.workflowId, idle.threadId, busy.threadId, limiterId, slotsId])
+      expect(await buildOf(client, id)).toBe('1');
     const before = await eventually(async () => {
       const held = await deployments.holdings(deploymentName, '1');
       return held.awaitingApproval === 1 && held.byType.agentThread === 2 ? held : undefined;
@@ -160,7 +184,10 @@ describe('a rolling upgrade between two builds of a Worker Deployment', () => {
     for await (const execution of client.workflow.list({ query: `TaskQueue = '${agents.taskQueue}'` })) {
       const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
       const failed = (history.events ?? []).filter((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
-      expect({ workflowId: execution.workflowId, failed: failed.map((event) => event.workflowTaskFailedEventAttributes?.failure?.message) }).toEqual({ workflowId: execution.workflowId, failed: [] });
+      expect({ workflowId: execution.workflowId, failed: failed.map((event) => event.workflowTaskFailedEventAttributes?.failure?.message) }).toEqual({
+        workflowId: execution.workflowId,
+        failed: [],
+      });
     }
     const done = loggedExecutions(logFile).filter((line) => line.startsWith('done '));
     expect(done.sort()).toEqual(['done approved-1', 'done new-run', 'done released-1']);

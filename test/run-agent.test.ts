@@ -57,7 +57,11 @@ async function withWorker<T>(namespace: string, body: (client: Client, taskQueue
 describe('runAgent in your own workflow', () => {
   it("returns the agent's answer, the agent running as a child workflow", async () => {
     const answer = await withWorker(target.namespace, async (client, taskQueue) => {
-      const handle = await client.workflow.start<typeof answerTicket>('answerTicket', { taskQueue, workflowId: `ticket-${randomUUID().slice(0, 8)}`, args: ['Where is order 7?', 'scripted:support'] });
+      const handle = await client.workflow.start<typeof answerTicket>('answerTicket', {
+        taskQueue,
+        workflowId: `ticket-${randomUUID().slice(0, 8)}`,
+        args: ['Where is order 7?', 'scripted:support'],
+      });
       const output = await handle.result();
       await recordHistory('run-agent', new RunHandle(client, handle, null));
       return output;
@@ -67,16 +71,26 @@ describe('runAgent in your own workflow', () => {
 
   it('starts the agent under the concurrency cap it names: the child waits for a slot of its key first', async () => {
     const { answer, activities } = await withWorker(target.namespace, async (client, taskQueue) => {
-      const handle = await client.workflow.start<typeof answerTicketCapped>('answerTicketCapped', { taskQueue, workflowId: `capped-${randomUUID().slice(0, 8)}`, args: ['Where is order 8?', 'scripted:support', 'tenant-7'] });
+      const handle = await client.workflow.start<typeof answerTicketCapped>('answerTicketCapped', {
+        taskQueue,
+        workflowId: `capped-${randomUUID().slice(0, 8)}`,
+        args: ['Where is order 8?', 'scripted:support', 'tenant-7'],
+      });
       const result = await handle.result();
       const parentHistory = await handle.fetchHistory();
-      const childId = parentHistory.events!.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)!.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!;
+      const childId = parentHistory.events!.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)!
+        .startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!;
       const childHistory = await client.workflow.getHandle(childId).fetchHistory();
       await client.workflow
         .getHandle(`durable-agents-concurrency:${taskQueue}/key:tenant-7`)
         .terminate('test over')
         .catch(() => undefined);
-      return { answer: result, activities: (childHistory.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityId!] : [])) };
+      return {
+        answer: result,
+        activities: (childHistory.events ?? []).flatMap((event) =>
+          event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes.activityId!] : [],
+        ),
+      };
     });
     expect(answer).toBe('Your order ships tomorrow.');
     expect(activities).toEqual(['concurrency-slot-1', 'step-1.model']);
@@ -88,7 +102,10 @@ describe('runAgent in your own workflow', () => {
     const failure = await withWorker(namespace, async (client, taskQueue) => {
       const workflowId = `ticket-${randomUUID().slice(0, 8)}`;
       // A namespace just created may not be known to every service for a moment.
-      const handle = await eventually(() => client.workflow.start<typeof answerTicket>('answerTicket', { taskQueue, workflowId, args: ['Where is order 7?', 'scripted:support'] }), 60_000);
+      const handle = await eventually(
+        () => client.workflow.start<typeof answerTicket>('answerTicket', { taskQueue, workflowId, args: ['Where is order 7?', 'scripted:support'] }),
+        60_000,
+      );
       const started = Date.now();
       const error = await handle.result().then(
         () => null,

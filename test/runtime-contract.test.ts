@@ -89,9 +89,18 @@ describe('planner phase', () => {
     // The planner's tool call and result stay in the planner's transcript.
     expect(plannerCalls[1]?.request.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
     const firstExecutorMessages = executorCalls[0]?.request.messages ?? [];
-    expect(firstExecutorMessages).toEqual([{ role: 'user', content: 'What is 2 + 2?\n\nPlan from the planning phase:\nPlan:\n1. Add the numbers\n2. Answer briefly' }]);
-    expect(executorCalls.flatMap((call) => call.request.messages).some((message: Message) => message.role === 'tool' && message.toolName === 'echo')).toBe(false);
-    expect(result.plan).toEqual({ text: 'Plan:\n1. Add the numbers\n2. Answer briefly', steps: ['Add the numbers', 'Answer briefly'], model: 'scripted:planned', plannerSteps: 2 });
+    expect(firstExecutorMessages).toEqual([
+      { role: 'user', content: 'What is 2 + 2?\n\nPlan from the planning phase:\nPlan:\n1. Add the numbers\n2. Answer briefly' },
+    ]);
+    expect(
+      executorCalls.flatMap((call) => call.request.messages).some((message: Message) => message.role === 'tool' && message.toolName === 'echo'),
+    ).toBe(false);
+    expect(result.plan).toEqual({
+      text: 'Plan:\n1. Add the numbers\n2. Answer briefly',
+      steps: ['Add the numbers', 'Answer briefly'],
+      model: 'scripted:planned',
+      plannerSteps: 2,
+    });
     expect(result.toolResults.map((toolResult) => toolResult.toolName)).toEqual(['add']);
     expect(result.output).toBe('It is 4.');
     expect(events.find((event) => event.type === 'plan-created')).toMatchObject({ plan: { steps: ['Add the numbers', 'Answer briefly'] } });
@@ -105,7 +114,9 @@ describe('planner phase', () => {
       task: 'Add',
     });
     const calls = callsFor(before);
-    expect(calls.filter((call) => call.request.purpose === 'planner').map((call) => [call.modelId, call.request.system])).toEqual([['plannerModel', DEFAULT_PLANNER_PROMPT]]);
+    expect(calls.filter((call) => call.request.purpose === 'planner').map((call) => [call.modelId, call.request.system])).toEqual([
+      ['plannerModel', DEFAULT_PLANNER_PROMPT],
+    ]);
     expect(new Set(calls.filter((call) => call.request.purpose === 'executor').map((call) => call.modelId))).toEqual(new Set(['advised']));
     expect(Object.keys(result.usage.byModel).sort()).toEqual(['scripted:advised', 'scripted:plannerModel']);
   });
@@ -146,7 +157,10 @@ describe('budget awareness', () => {
     expect(calls.map((call) => call.request.purpose)).toEqual(['executor', 'executor', 'executor', 'compaction', 'executor']);
     const afterCompaction = calls[4]!.request.messages;
     expect(afterCompaction[0]).toEqual({ role: 'user', content: 'Read a lot' });
-    expect(afterCompaction[1]).toEqual({ role: 'user', content: 'Summary of the earlier part of this conversation:\nEarlier: bulk returned 150 words.' });
+    expect(afterCompaction[1]).toEqual({
+      role: 'user',
+      content: 'Summary of the earlier part of this conversation:\nEarlier: bulk returned 150 words.',
+    });
     expect(afterCompaction.slice(2).map((message) => message.role)).toEqual(['assistant', 'tool', 'assistant', 'tool']);
     expect(events.find((event) => event.type === 'context-compacted')).toMatchObject({ step: 4, removedMessages: 2 });
   });
@@ -174,7 +188,10 @@ describe('budget awareness', () => {
     });
     expect(result.stopReason).toBe('budget_limit');
     expect(callsFor(before).map((call) => call.request.purpose)).toEqual(['executor', 'executor', 'executor', 'compaction']);
-    expect(events.map((event) => event.type).filter((type) => type === 'context-compacted' || type === 'budget-stopped')).toEqual(['context-compacted', 'budget-stopped']);
+    expect(events.map((event) => event.type).filter((type) => type === 'context-compacted' || type === 'budget-stopped')).toEqual([
+      'context-compacted',
+      'budget-stopped',
+    ]);
     expect(result.stopDetail).toContain('even after compaction');
   });
 });
@@ -184,7 +201,12 @@ describe('injected tool args', () => {
     const before = env.modelCalls.length;
     const executionsBefore = testTools.executions.length;
     const { result } = await complete('injected-args', {
-      config: { name: 'injected', model: 'scripted:injectedArgs', tools: ['echo'], injected_tool_args: { ui_request_id: 'Correlation id', run_origin: 'Caller surface' } },
+      config: {
+        name: 'injected',
+        model: 'scripted:injectedArgs',
+        tools: ['echo'],
+        injected_tool_args: { ui_request_id: 'Correlation id', run_origin: 'Caller surface' },
+      },
       task: 'Echo',
     });
     const schema = callsFor(before)[0]!.request.tools[0]!.parameters as { properties: Record<string, unknown>; required: string[] };
@@ -209,10 +231,19 @@ describe('live message injection', () => {
     testTools.gateControl.open();
     await run.result();
     const second = callsFor(before)[1]!.request.messages;
-    expect(second.map((message) => `${message.role}:${message.content}`)).toEqual(['user:Wait', 'assistant:', 'tool:gate passed', 'user:first note', 'user:second note', 'user:third note']);
+    expect(second.map((message) => `${message.role}:${message.content}`)).toEqual([
+      'user:Wait',
+      'assistant:',
+      'tool:gate passed',
+      'user:first note',
+      'user:second note',
+      'user:third note',
+    ]);
     const events: RunEvent[] = [];
     for await (const event of run.events()) events.push(event);
-    expect(events.filter((event) => event.type === 'message-injected').map((event) => event.type === 'message-injected' && [event.step, event.text])).toEqual([
+    expect(
+      events.filter((event) => event.type === 'message-injected').map((event) => event.type === 'message-injected' && [event.step, event.text]),
+    ).toEqual([
       [2, 'first note'],
       [2, 'second note'],
       [2, 'third note'],
@@ -238,8 +269,12 @@ describe('live message injection', () => {
 describe('MCP progress toggle', () => {
   it('emits progress events when on and suppresses only them when off', async () => {
     const on = await complete('progress-on', { config: { name: 'progress', model: 'scripted:progress', tools: ['progressive'] }, task: 'Go' });
-    const off = await complete('progress-off', { config: { name: 'progress', model: 'scripted:progress', tools: ['progressive'], emit_mcp_progress: false }, task: 'Go' });
-    const progressOf = (events: RunEvent[]) => events.filter((event) => event.type === 'mcp-progress').map((event) => event.type === 'mcp-progress' && event.progress);
+    const off = await complete('progress-off', {
+      config: { name: 'progress', model: 'scripted:progress', tools: ['progressive'], emit_mcp_progress: false },
+      task: 'Go',
+    });
+    const progressOf = (events: RunEvent[]) =>
+      events.filter((event) => event.type === 'mcp-progress').map((event) => event.type === 'mcp-progress' && event.progress);
     expect(progressOf(on.events)).toEqual([
       { progress: 1, total: 3, message: 'part 1' },
       { progress: 2, total: 3, message: 'part 2' },

@@ -62,8 +62,14 @@ describe('S3 artifact store', () => {
     const counting = new CountingArtifactStore(store('snapshots/'));
     const writer = new ConversationSnapshots(counting);
     // A snapshot written before indexes existed (a whole message array) starts the chain.
-    const messages: Message[] = [{ role: 'user', content: 'task' }, { role: 'assistant', content: 'first', toolCalls: [] }];
-    let base = { artifactId: await counting.put(JSON.stringify(messages), { workflowId: 'chain', toolName: 'conversation-snapshot', callId: 'old' }), count: 2 };
+    const messages: Message[] = [
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: 'first', toolCalls: [] },
+    ];
+    let base = {
+      artifactId: await counting.put(JSON.stringify(messages), { workflowId: 'chain', toolName: 'conversation-snapshot', callId: 'old' }),
+      count: 2,
+    };
     for (let continuation = 1; continuation <= 40; continuation++) {
       const added: Message[] = [{ role: 'user', content: `note ${continuation} `.padEnd(1_000, '.') }];
       messages.push(...added);
@@ -76,9 +82,15 @@ describe('S3 artifact store', () => {
   }, 120_000);
 
   it('is selected by AGENT_ARTIFACT_STORE, and a malformed value names the variable', async () => {
-    const fromEnvironment = artifactStoreFromEnvironment({ AGENT_ARTIFACT_STORE: `s3://${BUCKET}/runs`, AGENT_S3_ENDPOINT: server.endpoint, AWS_ACCESS_KEY_ID: 'x' });
+    const fromEnvironment = artifactStoreFromEnvironment({
+      AGENT_ARTIFACT_STORE: `s3://${BUCKET}/runs`,
+      AGENT_S3_ENDPOINT: server.endpoint,
+      AWS_ACCESS_KEY_ID: 'x',
+    });
     expect(fromEnvironment).toBeInstanceOf(S3ArtifactStore);
-    expect(() => artifactStoreFromEnvironment({ AGENT_ARTIFACT_STORE: '/var/artifacts' })).toThrow('AGENT_ARTIFACT_STORE must be an s3://bucket/prefix URL');
+    expect(() => artifactStoreFromEnvironment({ AGENT_ARTIFACT_STORE: '/var/artifacts' })).toThrow(
+      'AGENT_ARTIFACT_STORE must be an s3://bucket/prefix URL',
+    );
   });
 
   it('lets a second worker read what the first offloaded, and continue a run from the first one’s conversation snapshot', async () => {
@@ -138,9 +150,12 @@ describe('a worker whose artifact store cannot write and read back', () => {
   it('passes the probe with a bucket it may write, leaving one small object', async () => {
     await probeArtifactStore(store('probe/'));
     await probeArtifactStore(store('probe/'));
-    const objects = await new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: S3_TEST_CREDENTIALS }).send(
-      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'probe/' }),
-    );
+    const objects = await new S3Client({
+      region: 'us-east-1',
+      endpoint: server.endpoint,
+      forcePathStyle: true,
+      credentials: S3_TEST_CREDENTIALS,
+    }).send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'probe/' }));
     expect(objects.Contents?.map((object) => object.Size)).toEqual([ARTIFACT_STORE_PROBE.length]);
   });
 
@@ -148,7 +163,9 @@ describe('a worker whose artifact store cannot write and read back', () => {
     const missing = new S3ArtifactStore({ bucket: 'no-such-bucket', endpoint: server.endpoint, credentials: S3_TEST_CREDENTIALS });
     await expect(probeArtifactStore(missing, 'AGENT_ARTIFACT_STORE')).rejects.toMatchObject({
       code: ErrorCode.artifactStoreUnavailable,
-      message: expect.stringContaining(`The worker cannot write to its artifact store s3://no-such-bucket/ at ${server.endpoint} (AGENT_ARTIFACT_STORE)`),
+      message: expect.stringContaining(
+        `The worker cannot write to its artifact store s3://no-such-bucket/ at ${server.endpoint} (AGENT_ARTIFACT_STORE)`,
+      ),
     });
     const worker = await runCli(['worker'], s3Environment({ AGENT_ARTIFACT_STORE: 's3://no-such-bucket/runs' }));
     expect(worker.code).toBe(2);
@@ -160,7 +177,9 @@ describe('a worker whose artifact store cannot write and read back', () => {
   it('refuses credentials the server does not accept, saying which variables to set (worker exits 2)', async () => {
     const worker = await runCli(['worker'], s3Environment({ AWS_SECRET_ACCESS_KEY: 'not-the-secret' }));
     expect(worker.code).toBe(2);
-    expect(worker.stderr).toContain(`The worker cannot write to its artifact store s3://${BUCKET}/probe/ at ${server.endpoint} (AGENT_ARTIFACT_STORE)`);
+    expect(worker.stderr).toContain(
+      `The worker cannot write to its artifact store s3://${BUCKET}/probe/ at ${server.endpoint} (AGENT_ARTIFACT_STORE)`,
+    );
     expect(worker.stderr).toContain('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   });
 

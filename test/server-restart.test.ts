@@ -43,7 +43,10 @@ describe('the dev server restarted mid-run', () => {
         },
       },
     });
-    const run = await env.agents.startRun({ config: { name: 'restart', model: 'scripted:restart', tools: ['record', 'wait_for_release'] }, task: 'Go' });
+    const run = await env.agents.startRun({
+      config: { name: 'restart', model: 'scripted:restart', tools: ['record', 'wait_for_release'] },
+      task: 'Go',
+    });
     const log = () => (existsSync(process.env.CRASH_LOG!) ? readFileSync(process.env.CRASH_LOG!, 'utf8') : '');
     await eventually(() => log().includes('start B'), 60_000);
 
@@ -53,7 +56,11 @@ describe('the dev server restarted mid-run', () => {
 
     const result = await run.result();
     expect(result.output).toBe('Survived: released B');
-    expect(log().split('\n').filter((line) => line === 'done A')).toHaveLength(1);
+    expect(
+      log()
+        .split('\n')
+        .filter((line) => line === 'done A'),
+    ).toHaveLength(1);
   });
 
   it('keeps a run waiting for approval across a server restart; the approval then applies', async () => {
@@ -68,7 +75,10 @@ describe('the dev server restarted mid-run', () => {
       tools,
       scripts: { gated: { replies: [{ toolCalls: [{ name: 'record', args: { label: 'payment' } }] }, { text: 'Paid: {{tool:record}}' }] } },
     });
-    const run = await env.agents.startRun({ config: { name: 'payer', model: 'scripted:gated', tools: ['record'], hitl_tools: ['record'] }, task: 'Pay' });
+    const run = await env.agents.startRun({
+      config: { name: 'payer', model: 'scripted:gated', tools: ['record'], hitl_tools: ['record'] },
+      task: 'Pay',
+    });
     await eventually(async () => ((await run.status()).pendingApprovals.length === 1 ? true : undefined), 30_000);
 
     await server.stop();

@@ -11,7 +11,14 @@ function bundlerConfig(): WebpackConfig {
     module: {
       rules: [
         { test: /\.js$/, enforce: 'pre', use: ['source-map-loader'] },
-        { test: /\.ts$/, exclude: /node_modules/, use: { loader: '/x/node_modules/swc-loader/index.js', options: { sourceMap: true, jsc: { target: 'es2017', parser: { syntax: 'typescript', decorators: true } } } } },
+        {
+          test: /\.ts$/,
+          exclude: /node_modules/,
+          use: {
+            loader: '/x/node_modules/swc-loader/index.js',
+            options: { sourceMap: true, jsc: { target: 'es2017', parser: { syntax: 'typescript', decorators: true } } },
+          },
+        },
       ],
     },
   };
@@ -22,7 +29,10 @@ describe('bundles made from the sources', () => {
     const config = compileSourcesForTheBuildTarget(bundlerConfig());
     const [js, ts] = config.module!.rules!;
     expect(js).toEqual(bundlerConfig().module!.rules![0]);
-    expect(ts).toMatchObject({ test: /\.ts$/, use: { options: { sourceMap: true, jsc: { target: SOURCE_BUNDLE_TARGET, parser: { syntax: 'typescript', decorators: true } } } } });
+    expect(ts).toMatchObject({
+      test: /\.ts$/,
+      use: { options: { sourceMap: true, jsc: { target: SOURCE_BUNDLE_TARGET, parser: { syntax: 'typescript', decorators: true } } } },
+    });
   });
 
   it("are made so by the plugin's bundler hook, before the app's own hook (which may change it again)", () => {
@@ -42,6 +52,7 @@ describe('bundles made from the sources', () => {
     // The bundle of a user's worker with the plugin: the test's workflows and the agent's, from the sources, through webpack.
     const code = await userWorkflowBundle();
     expect(code).toContain('agentRun');
-    for (const helper of ['function _object_spread(', 'function _object_without_properties(', 'function _define_property(']) expect(code).not.toContain(helper);
+    for (const helper of ['function _object_spread(', 'function _object_without_properties(', 'function _define_property('])
+      expect(code).not.toContain(helper);
   });
 });

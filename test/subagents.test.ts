@@ -30,7 +30,16 @@ beforeAll(async () => {
       parent: {
         replies: [{ toolCalls: [{ name: 'spawn_subagents', args: { jobs } }] }, { text: 'aggregated' }],
         variants: [
-          { taskIncludes: 'job-ok-1', replies: [{ toolCalls: [{ name: 'echo', args: { text: 'hi' } }], expect: { toolsInclude: ['echo'], toolsExclude: ['add', 'spawn_subagents', 'spawn_self'] } }, { text: 'said {{tool:echo}}' }] },
+          {
+            taskIncludes: 'job-ok-1',
+            replies: [
+              {
+                toolCalls: [{ name: 'echo', args: { text: 'hi' } }],
+                expect: { toolsInclude: ['echo'], toolsExclude: ['add', 'spawn_subagents', 'spawn_self'] },
+              },
+              { text: 'said {{tool:echo}}' },
+            ],
+          },
           { taskIncludes: 'job-ok-2', replies: [{ toolCalls: [{ name: 'add', args: { a: 20, b: 22 } }] }, { text: '{{tool:add}}' }] },
           { taskIncludes: 'job-structured', replies: [{ text: '{"city": "Lisbon"}' }] },
           { taskIncludes: 'job-schema-fail', replies: [{ text: '{"town": 1}' }, { text: 'still no city' }] },
@@ -38,7 +47,12 @@ beforeAll(async () => {
           { taskIncludes: 'job-ok-', replies: [{ text: 'plain answer', expect: { systemIncludes: 'Parent instructions.' } }] },
         ],
       },
-      tooMany: { replies: [{ toolCalls: [{ name: 'spawn_subagents', args: { jobs: Array.from({ length: 8 }, (_, index) => ({ task: `t${index}` })) } }] }, { text: 'refused' }] },
+      tooMany: {
+        replies: [
+          { toolCalls: [{ name: 'spawn_subagents', args: { jobs: Array.from({ length: 8 }, (_, index) => ({ task: `t${index}` })) } }] },
+          { text: 'refused' },
+        ],
+      },
       notSubset: {
         replies: [
           {
@@ -52,8 +66,13 @@ beforeAll(async () => {
         ],
       },
       single: {
-        replies: [{ toolCalls: [{ name: 'spawn_self', args: { task: 'child-single', tool_names: ['add'] } }] }, { text: 'child said {{tool:spawn_self}}' }],
-        variants: [{ taskIncludes: 'child-single', replies: [{ text: 'forty-two', expect: { toolsInclude: ['add'], toolsExclude: ['echo', 'spawn_self'] } }] }],
+        replies: [
+          { toolCalls: [{ name: 'spawn_self', args: { task: 'child-single', tool_names: ['add'] } }] },
+          { text: 'child said {{tool:spawn_self}}' },
+        ],
+        variants: [
+          { taskIncludes: 'child-single', replies: [{ text: 'forty-two', expect: { toolsInclude: ['add'], toolsExclude: ['echo', 'spawn_self'] } }] },
+        ],
       },
       blocked: {
         replies: [{ toolCalls: [{ name: 'spawn_self', args: { task: 'child-blocked' } }] }, { text: 'never' }],
@@ -70,7 +89,12 @@ beforeAll(async () => {
           },
           { text: 'done' },
         ],
-        variants: [{ taskIncludes: 'child-guarded-all', replies: [{ text: 'no money tools', expect: { toolsInclude: ['echo', 'add'], toolsExclude: ['transfer_funds'] } }] }],
+        variants: [
+          {
+            taskIncludes: 'child-guarded-all',
+            replies: [{ text: 'no money tools', expect: { toolsInclude: ['echo', 'add'], toolsExclude: ['transfer_funds'] } }],
+          },
+        ],
       },
     },
   });
@@ -87,7 +111,15 @@ function results(content: string | undefined): Array<Record<string, unknown>> {
 describe('sub-agents', () => {
   it('runs 7 parallel children and aggregates per-job success and error entries', async () => {
     const run = await env.agents.startRun({
-      config: { name: 'boss', model: 'scripted:parent', instructions: 'Parent instructions.', tools: ['echo', 'add'], allow_parallel_subagents: true, max_parallel_subagents: 7, max_steps: 2 },
+      config: {
+        name: 'boss',
+        model: 'scripted:parent',
+        instructions: 'Parent instructions.',
+        tools: ['echo', 'add'],
+        allow_parallel_subagents: true,
+        max_parallel_subagents: 7,
+        max_steps: 2,
+      },
       task: 'Fan out',
     });
     const result = await run.result();
@@ -98,7 +130,13 @@ describe('sub-agents', () => {
     for await (const event of run.events()) if (event.type === 'tool-completed') full = event.content;
     const entries = results(full);
     expect(entries.map((entry) => [entry.job, entry.status])).toEqual([
-      [0, 'success'], [1, 'success'], [2, 'success'], [3, 'error'], [4, 'error'], [5, 'success'], [6, 'success'],
+      [0, 'success'],
+      [1, 'success'],
+      [2, 'success'],
+      [3, 'error'],
+      [4, 'error'],
+      [5, 'success'],
+      [6, 'success'],
     ]);
     expect(entries[0]).toMatchObject({ output: 'said hi', workflow_id: `${run.workflowId}.step-1.sub-1` });
     expect(entries[1]).toMatchObject({ output: '42' });
@@ -113,14 +151,20 @@ describe('sub-agents', () => {
   });
 
   it('refuses more jobs than max_parallel_subagents, naming the limit', async () => {
-    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:tooMany', tools: ['echo'], allow_parallel_subagents: true, max_parallel_subagents: 7 }, task: 'Too many' });
+    const run = await env.agents.startRun({
+      config: { name: 'boss', model: 'scripted:tooMany', tools: ['echo'], allow_parallel_subagents: true, max_parallel_subagents: 7 },
+      task: 'Too many',
+    });
     const result = await run.result();
     expect(result.toolResults[0]).toMatchObject({ isError: true, errorCode: 'SubagentRefused' });
     expect(result.toolResults[0]?.content).toContain('8 jobs requested, but max_parallel_subagents is 7');
   });
 
   it('requires tool_names to be a strict subset of the child-safe tools', async () => {
-    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:notSubset', tools: ['echo', 'add', 'spawn_self'] }, task: 'Subsets' });
+    const run = await env.agents.startRun({
+      config: { name: 'boss', model: 'scripted:notSubset', tools: ['echo', 'add', 'spawn_self'] },
+      task: 'Subsets',
+    });
     const result = await run.result();
     expect(result.toolResults.map((toolResult) => toolResult.errorCode)).toEqual(['SubagentRefused', 'SubagentRefused', 'SubagentRefused']);
     expect(result.toolResults[0]?.content).toContain('must be a strict subset of the child-safe tools (echo, add)');
@@ -139,7 +183,10 @@ describe('sub-agents', () => {
   });
 
   it('runs one child with spawn_self and a narrowed tool set', async () => {
-    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'] }, task: 'Delegate' });
+    const run = await env.agents.startRun({
+      config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'] },
+      task: 'Delegate',
+    });
     const result = await run.result();
     expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'forty-two' })]);
     await recordHistory('subagents-single', run);
@@ -147,20 +194,28 @@ describe('sub-agents', () => {
 
   it('shortens a child workflow id past 255 characters under a long parent id (bounded-child-ids)', async () => {
     const workflowId = `boss-${'x'.repeat(245)}`;
-    const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'] }, task: 'Delegate', workflowId });
+    const run = await env.agents.startRun({
+      config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'] },
+      task: 'Delegate',
+      workflowId,
+    });
     const result = await run.result();
     expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'forty-two' })]);
     const history = await run.workflow.fetchHistory();
-    const childId = history.events?.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+    const childId = history.events?.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)
+      ?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
     expect(childId).toBe(boundedWorkflowId(`${workflowId}.step-1.sub-1`));
     expect(childId).toHaveLength(MAX_WORKFLOW_ID_LENGTH);
     await recordHistory('subagents-long-workflow-id', run);
   });
 
-  it("starts a sub-agent of a run with skill sources with them as AgentSkillSources, so the skills watcher finds it (subagent-skill-sources)", async () => {
+  it('starts a sub-agent of a run with skill sources with them as AgentSkillSources, so the skills watcher finds it (subagent-skill-sources)', async () => {
     const folder = tempSkillRoot();
     try {
-      const run = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'], skill_sources: [folder] }, task: 'Delegate' });
+      const run = await env.agents.startRun({
+        config: { name: 'boss', model: 'scripted:single', tools: ['echo', 'add', 'spawn_self'], skill_sources: [folder] },
+        task: 'Delegate',
+      });
       const result = await run.result();
       expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'forty-two' })]);
       const child = await env.client.workflow.getHandle(`${run.workflowId}.step-1.sub-1`).describe();
@@ -179,10 +234,14 @@ describe('sub-agents', () => {
 
   it('cancels its children when the parent is cancelled', async () => {
     testTools.gateControl.reset();
-    const run: RunHandle = await env.agents.startRun({ config: { name: 'boss', model: 'scripted:blocked', tools: ['gate', 'spawn_self'] }, task: 'Block' });
+    const run: RunHandle = await env.agents.startRun({
+      config: { name: 'boss', model: 'scripted:blocked', tools: ['gate', 'spawn_self'] },
+      task: 'Block',
+    });
     await testTools.gateControl.reached();
     await run.workflow.cancel();
-    const childStatus = async (): Promise<WorkflowExecutionStatusName> => (await env.client.workflow.getHandle(`${run.workflowId}.step-1.sub-1`).describe()).status.name;
+    const childStatus = async (): Promise<WorkflowExecutionStatusName> =>
+      (await env.client.workflow.getHandle(`${run.workflowId}.step-1.sub-1`).describe()).status.name;
     await eventually(async () => ((await childStatus()) === 'CANCELLED' ? true : undefined), 20_000);
     testTools.gateControl.open();
     await expect(run.result()).rejects.toThrow();

@@ -51,19 +51,27 @@ describe('a run traced on one worker and replayed on another without tracing', (
     });
     const workflowId = `mixed-ticket-${randomUUID().slice(0, 8)}`;
     const answer = await worker.runUntil(async () => {
-      const handle = await client.workflow.start<typeof answerTicket>('answerTicket', { taskQueue, workflowId, args: ['Where is order 7?', 'scripted:support'] });
+      const handle = await client.workflow.start<typeof answerTicket>('answerTicket', {
+        taskQueue,
+        workflowId,
+        args: ['Where is order 7?', 'scripted:support'],
+      });
       return handle.result();
     });
     expect(answer).toBe('Your order ships tomorrow.');
 
     const parentHistory = await client.workflow.getHandle(workflowId).fetchHistory();
-    const childId = parentHistory.events?.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+    const childId = parentHistory.events?.find((event) => event.startChildWorkflowExecutionInitiatedEventAttributes)
+      ?.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
     expect(childId).toMatch(new RegExp(`^${workflowId}\\.agent-support-[0-9a-f]{8}`));
     const childHistory = await client.workflow.getHandle(childId!).fetchHistory();
 
     // The same histories on a worker without tracing: the user's bundle as an untraced worker has it.
     const code = await userWorkflowBundle();
-    for (const [id, history] of [[workflowId, parentHistory], [childId!, childHistory]] as const) {
+    for (const [id, history] of [
+      [workflowId, parentHistory],
+      [childId!, childHistory],
+    ] as const) {
       await expect(Worker.runReplayHistory({ workflowBundle: { code } }, history, id)).resolves.toBeUndefined();
     }
 

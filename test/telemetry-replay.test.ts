@@ -17,7 +17,11 @@ beforeAll(async () => {
   collector = await startCollector();
   telemetry = await startAgentTelemetry({ tracesEndpoint: `${collector.endpoint}/v1/traces`, spanExportDelayMs: 50 });
   // The bundle a tracing worker makes: the agent workflows with the tracing workflow interceptors.
-  const { code } = await bundleWorkflowCode({ workflowsPath: agentWorkflowsPath(), workflowInterceptorModules: telemetry.workflowInterceptorModules, plugins: [new AgentPlugin()] });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: agentWorkflowsPath(),
+    workflowInterceptorModules: telemetry.workflowInterceptorModules,
+    plugins: [new AgentPlugin()],
+  });
   const histories = files.map((file) => {
     const history = readCorpusHistory(file);
     return { workflowId: workflowIdOf(history) ?? file, history };

@@ -79,7 +79,13 @@ describe('traces of an agent run', () => {
       script,
       stringifyYaml({
         replies: [
-          { toolCalls: [{ name: 'record', args: { label: 'A' } }, { name: 'record', args: { label: 'B' } }, { name: 'spawn_self', args: { task: 'child-task', tool_names: ['record'] } }] },
+          {
+            toolCalls: [
+              { name: 'record', args: { label: 'A' } },
+              { name: 'record', args: { label: 'B' } },
+              { name: 'spawn_self', args: { task: 'child-task', tool_names: ['record'] } },
+            ],
+          },
           { toolCalls: [{ name: 'chaos_gated', args: { label: 'gated', ms: 0 } }] },
           { toolCalls: [{ name: 'wait_for_release', args: { label: 'C', release } }] },
           { text: 'All done' },
@@ -88,14 +94,26 @@ describe('traces of an agent run', () => {
       }),
     );
     // No prebuilt bundle: the worker bundles with the tracing workflow interceptors (a bundle made without them would ignore them).
-    const environment = { AGENT_WORKFLOW_BUNDLE: '', CRASH_LOG: logFile, OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_SERVICE_NAME: 'agent-worker', OTEL_BSP_SCHEDULE_DELAY: '100' };
+    const environment = {
+      AGENT_WORKFLOW_BUNDLE: '',
+      CRASH_LOG: logFile,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_SERVICE_NAME: 'agent-worker',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    };
     const first = await startWorkerProcess(agents.taskQueue, environment);
     workers.push(first);
     const tracer = callerProvider.getTracer('test');
     const run = await tracer.startActiveSpan('caller', async (span) => {
       try {
         return await agents.startRun({
-          config: { name: 'traced', model: `scripted:${script}`, tools: ['record', 'chaos_gated', 'wait_for_release', 'spawn_self'], hitl_tools: ['chaos_gated'], hitl_timeout: '1h' },
+          config: {
+            name: 'traced',
+            model: `scripted:${script}`,
+            tools: ['record', 'chaos_gated', 'wait_for_release', 'spawn_self'],
+            hitl_tools: ['chaos_gated'],
+            hitl_timeout: '1h',
+          },
           task: 'Trace me',
           timeouts: { heartbeatMs: 2_000 },
         });
@@ -109,7 +127,12 @@ describe('traces of an agent run', () => {
     // Spans the first worker ended wait in a 100 ms batch, which a SIGKILL loses: let them reach the
     // collector first (the last is step 3's model call, which asked for the tool now running).
     // Its chat span's parents too: the workflow's StartActivity span ends, and is batched, later.
-    await collector.waitForSpans((spans) => spans.some((span) => span.name === 'execute_tool chaos_gated') && hasParentChain(spans, (span) => span.name.startsWith('chat ') && span.attributes['durable_agents.step'] === 3, 2), 60_000);
+    await collector.waitForSpans(
+      (spans) =>
+        spans.some((span) => span.name === 'execute_tool chaos_gated') &&
+        hasParentChain(spans, (span) => span.name.startsWith('chat ') && span.attributes['durable_agents.step'] === 3, 2),
+      60_000,
+    );
     await first.kill('SIGKILL');
 
     writeFileSync(release, 'go');
@@ -118,7 +141,10 @@ describe('traces of an agent run', () => {
     expect((await run.result()).output).toBe('All done');
 
     const caller = only(await collector.waitForSpans((spans) => spans.some((span) => span.name === 'caller'), 60_000), 'caller');
-    const received = await collector.waitForSpans((spans) => spans.filter((span) => span.traceId === caller.traceId && span.name.startsWith('invoke_agent')).length === 2, 60_000);
+    const received = await collector.waitForSpans(
+      (spans) => spans.filter((span) => span.traceId === caller.traceId && span.name.startsWith('invoke_agent')).length === 2,
+      60_000,
+    );
     const trace = received.filter((span) => span.traceId === caller.traceId);
 
     // No span twice: the second worker replayed the run's history and exported nothing it replayed,
@@ -133,13 +159,23 @@ describe('traces of an agent run', () => {
     const parentRun = runWorkflows.find((span) => span.parentSpanId === startWorkflow.spanId)!;
     expect(parentRun.service).toBe('agent-worker');
     const invoke = only(childrenOf(trace, parentRun), 'invoke_agent traced');
-    expect(invoke.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'traced', 'gen_ai.provider.name': 'scripted', 'durable_agents.stop_reason': 'completed' });
+    expect(invoke.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'traced',
+      'gen_ai.provider.name': 'scripted',
+      'durable_agents.stop_reason': 'completed',
+    });
 
     const underRun = descendants(trace, invoke);
     // Four model steps of the parent run, each a chat span with the GenAI attributes.
     const chats = underRun.filter((span) => span.name.startsWith('chat ') && span.attributes['durable_agents.purpose'] === 'executor');
     expect(chats.filter((span) => !descendants(trace, only(underRun, 'StartChildWorkflow:agentRun')).includes(span))).toHaveLength(4);
-    expect(chats[0]?.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted', 'gen_ai.usage.input_tokens': expect.any(Number), 'gen_ai.usage.output_tokens': expect.any(Number) });
+    expect(chats[0]?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.usage.input_tokens': expect.any(Number),
+      'gen_ai.usage.output_tokens': expect.any(Number),
+    });
     expect(chats[0]?.attributes['gen_ai.input.messages']).toBeUndefined(); // contents only when opted in
 
     // The two parallel record calls: one execute_tool span each, overlapping in time.

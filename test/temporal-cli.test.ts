@@ -23,18 +23,28 @@ async function machineWithCli(place: (home: string) => string): Promise<{ home: 
 }
 
 describe('finding a Temporal CLI the machine already has', () => {
-
   it('uses the one the Temporal installer put in ~/.temporalio/bin instead of building', async () => {
     const machine = await machineWithCli((home) => path.join(home, '.temporalio', 'bin', 'temporal'));
     const lines: string[] = [];
-    const found = await findOrBuildTemporalCli({ ignorePath: true, environment: { HOME: machine.home }, localBinDir: machine.localBinDir, log: (line) => lines.push(line) });
+    const found = await findOrBuildTemporalCli({
+      ignorePath: true,
+      environment: { HOME: machine.home },
+      localBinDir: machine.localBinDir,
+      log: (line) => lines.push(line),
+    });
     expect(found).toBe(machine.cli);
     expect(lines).toEqual([`Temporal CLI: ${machine.cli} (from the Temporal installer’s ~/.temporalio/bin)`]);
   });
 
   it('uses one that `go install` put in $GOPATH/bin', async () => {
     const machine = await machineWithCli((home) => path.join(home, 'gopath', 'bin', 'temporal'));
-    expect(findTemporalCli({ ignorePath: true, environment: { HOME: machine.home, GOPATH: path.join(machine.home, 'gopath') }, localBinDir: machine.localBinDir })).toEqual({
+    expect(
+      findTemporalCli({
+        ignorePath: true,
+        environment: { HOME: machine.home, GOPATH: path.join(machine.home, 'gopath') },
+        localBinDir: machine.localBinDir,
+      }),
+    ).toEqual({
       path: machine.cli,
       source: `Go's bin folder ${path.join(machine.home, 'gopath', 'bin')}`,
     });
@@ -58,6 +68,7 @@ describe('building with Go', () => {
     expect(record).toEqual({ built: '.', seconds: expect.any(Number), packages: expect.any(Number), at: expect.any(String) });
     expect(record.packages).toBeGreaterThanOrEqual(1); // example.com/hello itself
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^ {2}\.\.\.building hello: \d+ s so far, \d+ packages compiled \(the last build here: 1 m 40 s, 900 packages\)$/);
+    for (const line of lines)
+      expect(line).toMatch(/^ {2}\.\.\.building hello: \d+ s so far, \d+ packages compiled \(the last build here: 1 m 40 s, 900 packages\)$/);
   });
 });

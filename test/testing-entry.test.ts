@@ -39,9 +39,15 @@ describe('durable-agents/testing', () => {
 
   beforeAll(async () => {
     const cli = await findOrBuildTemporalCli();
-    environment = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [...agentSearchAttributes] } });
+    environment = await TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [...agentSearchAttributes] },
+    });
     // The agent bundle the test run built once (a user's worker takes the package's prebuilt one).
-    testWorker = await startAgentTestWorker(environment, { tools: [lookupOrder], scripts, workerOptions: { workflowBundle: { codePath: process.env.AGENT_WORKFLOW_BUNDLE! } } });
+    testWorker = await startAgentTestWorker(environment, {
+      tools: [lookupOrder],
+      scripts,
+      workerOptions: { workflowBundle: { codePath: process.env.AGENT_WORKFLOW_BUNDLE! } },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -50,19 +56,29 @@ describe('durable-agents/testing', () => {
   });
 
   it('runs an agent with a real tool and the scripted model, recording each model call and the replies left unused', async () => {
-    const run = await testWorker.agents.startRun({ config: { name: 'support', model: 'scripted:support', tools: ['lookup_order'] }, task: 'Where is order 42?' });
+    const run = await testWorker.agents.startRun({
+      config: { name: 'support', model: 'scripted:support', tools: ['lookup_order'] },
+      task: 'Where is order 42?',
+    });
     const result = await run.result();
     expect(result).toMatchObject({ output: 'Order 42: order 42 shipped', stopReason: 'completed', steps: 2 });
-    expect(testWorker.modelCalls.map((call) => [call.modelId, call.replyIndex])).toEqual([['support', 0], ['support', 1]]);
+    expect(testWorker.modelCalls.map((call) => [call.modelId, call.replyIndex])).toEqual([
+      ['support', 0],
+      ['support', 1],
+    ]);
     expect(testWorker.scripted.unusedReplies()).toEqual(['support: executor reply 3 of 3', 'hello: executor reply 1 of 1']);
   });
 
   it('refuses a blank task with AgentConfigError, starting nothing', async () => {
     const callsBefore = testWorker.modelCalls.length;
-    const error = await testWorker.agents.startRun({ config: { name: 'support', model: 'scripted:support' }, task: '  ' }).catch((caught: unknown) => caught);
+    const error = await testWorker.agents
+      .startRun({ config: { name: 'support', model: 'scripted:support' }, task: '  ' })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AgentConfigError);
     expect(error).toMatchObject({ code: 'AgentConfigError', problems: ['task: must not be empty'] });
-    const notString = await testWorker.agents.startRun({ config: { name: 'support' }, task: undefined as unknown as string }).catch((caught: unknown) => caught);
+    const notString = await testWorker.agents
+      .startRun({ config: { name: 'support' }, task: undefined as unknown as string })
+      .catch((caught: unknown) => caught);
     expect(notString).toMatchObject({ code: 'AgentConfigError', problems: ['task: must be a string, not undefined'] });
     expect(testWorker.modelCalls.length).toBe(callsBefore);
   });
@@ -77,18 +93,29 @@ describe('durable-agents/testing', () => {
   describe("with the user's own workflows (runAgent)", () => {
     let userWorker: AgentTestWorker;
     beforeAll(async () => {
-      userWorker = await startAgentTestWorker(environment, { scripts, workerOptions: { workflowsPath: require.resolve('./support/user-workflows') } });
+      userWorker = await startAgentTestWorker(environment, {
+        scripts,
+        workerOptions: { workflowsPath: require.resolve('./support/user-workflows') },
+      });
     }, 240_000);
     afterAll(async () => userWorker?.close());
 
     it('runs the agent as a child of the user workflow', async () => {
-      const answer = await environment.client.workflow.execute<typeof greetThroughAgent>('greetThroughAgent', { taskQueue: userWorker.taskQueue, workflowId: `greet-${Date.now()}`, args: ['Say hello'] });
+      const answer = await environment.client.workflow.execute<typeof greetThroughAgent>('greetThroughAgent', {
+        taskQueue: userWorker.taskQueue,
+        workflowId: `greet-${Date.now()}`,
+        args: ['Say hello'],
+      });
       expect(answer).toBe('Hello!');
     });
 
     it('fails the user workflow with AgentConfigError for a blank task, as the client refuses it', async () => {
       const error = await environment.client.workflow
-        .execute<typeof greetThroughAgent>('greetThroughAgent', { taskQueue: userWorker.taskQueue, workflowId: `greet-blank-${Date.now()}`, args: [' '] })
+        .execute<typeof greetThroughAgent>('greetThroughAgent', {
+          taskQueue: userWorker.taskQueue,
+          workflowId: `greet-blank-${Date.now()}`,
+          args: [' '],
+        })
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(WorkflowFailedError);
       const cause = (error as WorkflowFailedError).cause;

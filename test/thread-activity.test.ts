@@ -42,7 +42,10 @@ async function namespaceWithoutLastActivity(): Promise<string> {
   // A namespace just created may not be known to the operator API for a moment.
   await eventually(async () => {
     const double = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DOUBLE;
-    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { AgentName: keyword, AgentStatus: keyword, AgentResource: keyword, AgentCostUsd: double } });
+    await connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: { AgentName: keyword, AgentStatus: keyword, AgentResource: keyword, AgentCostUsd: double },
+    });
     return true;
   }, 60_000);
   return namespace;
@@ -121,7 +124,13 @@ describe('AgentLastActivity', () => {
     try {
       // A namespace just created may not be known to every service for a moment: only this error ends the wait.
       const error = await eventually(async () => {
-        const sent = await other.agents.thread(`activity-${randomUUID().slice(0, 8)}`, { config }).send('hello').then(() => null, (caught: unknown) => caught);
+        const sent = await other.agents
+          .thread(`activity-${randomUUID().slice(0, 8)}`, { config })
+          .send('hello')
+          .then(
+            () => null,
+            (caught: unknown) => caught,
+          );
         return sent instanceof SearchAttributesMissingError ? sent : undefined;
       }, 60_000);
       expect(error).toMatchObject({ code: ErrorCode.searchAttributesMissing });
@@ -132,7 +141,11 @@ describe('AgentLastActivity', () => {
       // A thread an older client created there (without the attribute) keeps answering, and never sets it.
       const threadId = `activity-legacy-${randomUUID().slice(0, 8)}`;
       const parsed = parseAgentConfig(config);
-      const input: AgentThreadInput = { config: parsed, configHash: configHashOf(parsed), settings: { policy: 'enqueue', idleTimeoutMs: null, resourceId: null } };
+      const input: AgentThreadInput = {
+        config: parsed,
+        configHash: configHashOf(parsed),
+        settings: { policy: 'enqueue', idleTimeoutMs: null, resourceId: null },
+      };
       const receipt = await other.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
         args: [{ messageId: 'legacy-1', text: 'from an older client' }],
         startWorkflowOperation: new WithStartWorkflowOperation<typeof agentThread>(WireName.agentThreadWorkflow, {

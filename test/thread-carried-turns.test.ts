@@ -16,7 +16,10 @@ let env: TestEnvironment;
 
 beforeAll(async () => {
   // Each turn: one step calling echo five times, then the answer.
-  const turn = [{ toolCalls: Array.from({ length: CALLS_PER_TURN }, (_, call) => ({ name: 'echo', args: { text: `${call} ${LONG_TEXT}` } })) }, { text: 'Echoed for {{user}}' }];
+  const turn = [
+    { toolCalls: Array.from({ length: CALLS_PER_TURN }, (_, call) => ({ name: 'echo', args: { text: `${call} ${LONG_TEXT}` } })) },
+    { text: 'Echoed for {{user}}' },
+  ];
   env = await createTestEnvironment({ tools: testTools.tools, scripts: { echoing: { replies: Array.from({ length: TURNS }, () => turn).flat() } } });
 });
 
@@ -40,7 +43,9 @@ describe('a continued thread', () => {
     expect(executions.length).toBeGreaterThan(1);
     const newest = executions.at(-1)!;
     const history = await env.client.workflow.getHandle(thread.threadId, newest).fetchHistory();
-    const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<AgentThreadWorkflowInput>(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
+    const input = env.client.options.loadedDataConverter.payloadConverter.fromPayload<AgentThreadWorkflowInput>(
+      history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
+    );
     const carriedTurns = input.carriedThread!.recentTurns;
     expect(carriedTurns.length).toBeGreaterThan(0);
     for (const carried of carriedTurns) expect(carried).toMatchObject({ toolResults: [], toolResultsStored: CALLS_PER_TURN });
@@ -64,7 +69,7 @@ describe('a continued thread', () => {
 
 async function executionsOf(threadId: string): Promise<string[]> {
   const runs: Array<{ runId: string; startTime: Date }> = [];
-  for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${threadId}'` })) runs.push({ runId: execution.runId, startTime: execution.startTime });
+  for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${threadId}'` }))
+    runs.push({ runId: execution.runId, startTime: execution.startTime });
   return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((run) => run.runId);
 }
-

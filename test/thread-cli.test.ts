@@ -38,7 +38,10 @@ afterAll(async () => {
 /** The CLI's `chat` with `lines` piped to its standard input (its own process group, ended after). */
 function chat(args: string[], lines: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'chat', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'chat', ...args], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -53,7 +56,19 @@ function chat(args: string[], lines: string[]): Promise<CliResult> {
 describe('thread commands', () => {
   it('sends, follows, shows, lists and closes a thread', async () => {
     const threadId = `cli-thread-${randomUUID().slice(0, 8)}`;
-    const first = await runCli(['thread', 'send', threadId, 'hello there', '-c', config, '--resource', 'user:cli', '--follow', '--task-queue', env.taskQueue]);
+    const first = await runCli([
+      'thread',
+      'send',
+      threadId,
+      'hello there',
+      '-c',
+      config,
+      '--resource',
+      'user:cli',
+      '--follow',
+      '--task-queue',
+      env.taskQueue,
+    ]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`turn 1 of thread ${threadId} (started)`);
@@ -77,7 +92,10 @@ describe('thread commands', () => {
 
   it('chats: streams answers, asks for approvals, and leaves the thread waiting on /quit', async () => {
     const threadId = `cli-chat-${randomUUID().slice(0, 8)}`;
-    const session = await chat(['-c', config, '--thread', threadId, '--task-queue', env.taskQueue], ['hi', 'add twenty and twenty-two', 'y', '/quit']);
+    const session = await chat(
+      ['-c', config, '--thread', threadId, '--task-queue', env.taskQueue],
+      ['hi', 'add twenty and twenty-two', 'y', '/quit'],
+    );
     expect(session.stderr).toBe('');
     expect(session.code).toBe(0);
     expect(session.stdout).toContain('First answer to hi');

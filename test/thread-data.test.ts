@@ -29,7 +29,13 @@ let agents: AgentClient;
 const scripts = {
   many: { replies: Array.from({ length: 40 }, () => ({ text: 'Reply to {{user}}' })) },
   // Turn 1 answers at once; turn 2 calls a tool, then answers.
-  chat: { replies: [{ text: 'Answer 1: {{user}}' }, { toolCalls: [{ name: 'echo', args: { text: 'looked up' } }] }, { text: 'Answer 2: {{user}} / {{tool:echo}}' }] },
+  chat: {
+    replies: [
+      { text: 'Answer 1: {{user}}' },
+      { toolCalls: [{ name: 'echo', args: { text: 'looked up' } }] },
+      { text: 'Answer 2: {{user}} / {{tool:echo}}' },
+    ],
+  },
 };
 
 beforeAll(async () => {
@@ -76,12 +82,22 @@ describe("a thread's messages", () => {
   it('reads the whole conversation across continue-as-new, while the thread is open and once it is closed', async () => {
     const thread = await continuedThread();
     expect((await executionsOf(thread.threadId)).length).toBeGreaterThan(1);
-    const expected = [`hello from ${thread.threadId}`, `Answer 1: hello from ${thread.threadId}`, 'again', '', 'looked up', 'Answer 2: again / looked up'];
+    const expected = [
+      `hello from ${thread.threadId}`,
+      `Answer 1: hello from ${thread.threadId}`,
+      'again',
+      '',
+      'looked up',
+      'Answer 2: again / looked up',
+    ];
     const open = await thread.messages();
     expect(open.map((message) => message.content)).toEqual(expected);
     expect(open.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
     // Without the artifact store, the snapshot part cannot be read: a typed error naming what to give.
-    await expect(env.agents.thread(thread.threadId).messages()).rejects.toMatchObject({ code: ErrorCode.agentConfigInvalid, problems: [expect.stringContaining('artifacts:')] });
+    await expect(env.agents.thread(thread.threadId).messages()).rejects.toMatchObject({
+      code: ErrorCode.agentConfigInvalid,
+      problems: [expect.stringContaining('artifacts:')],
+    });
     const shown = await printed(() => threadShowCommand(thread.threadId, { messages: true }, agents));
     expect(shown).toContain('[user] again');
     expect(shown).toContain('[tool echo] looked up');
@@ -107,7 +123,17 @@ describe('deleting a thread', () => {
     expect(artifactFiles().filter((name) => !before.has(name))).toEqual([]);
     for (const runId of runs) {
       // Temporal deletes executions asynchronously (a task after the request): wait for it.
-      await eventually(() => env.client.workflow.getHandle(thread.threadId, runId).describe().then(() => false, (error: unknown) => error instanceof WorkflowNotFoundError), 90_000);
+      await eventually(
+        () =>
+          env.client.workflow
+            .getHandle(thread.threadId, runId)
+            .describe()
+            .then(
+              () => false,
+              (error: unknown) => error instanceof WorkflowNotFoundError,
+            ),
+        90_000,
+      );
     }
     await expect(thread.delete()).rejects.toMatchObject({ code: ErrorCode.threadNotFound, threadId: thread.threadId });
     await expect(thread.messages()).rejects.toBeDefined();
@@ -117,7 +143,10 @@ describe('deleting a thread', () => {
     await expect(agents.thread(`no-such-thread-${randomUUID()}`).delete()).rejects.toMatchObject({ code: ErrorCode.threadNotFound });
     const run = await agents.startRun({ config: { name: 'runner', model: 'scripted:many' }, task: 'hi', checkWorkerTools: false });
     await run.result();
-    await expect(agents.thread(run.workflowId).delete()).rejects.toMatchObject({ code: ErrorCode.threadNotFound, message: expect.stringContaining('not a thread') });
+    await expect(agents.thread(run.workflowId).delete()).rejects.toMatchObject({
+      code: ErrorCode.threadNotFound,
+      message: expect.stringContaining('not a thread'),
+    });
     const thread = agents.thread(`thread-kept-${randomUUID().slice(0, 8)}`, { config: { name: 'assistant', model: 'scripted:many' } });
     await (await thread.send('keep me')).result();
     await expect(env.agents.thread(thread.threadId).delete()).rejects.toMatchObject({ code: ErrorCode.agentConfigInvalid });
@@ -133,17 +162,26 @@ describe('forgetting a resource', () => {
     const memory = new FolderMemoryStore(path.join(folder, 'memory'));
     await memory.remember({ resource, text: 'prefers tea' });
     const open = await continuedThread(resource);
-    const closed = agents.thread(`thread-closed-${randomUUID().slice(0, 8)}`, { config: { name: 'assistant', model: 'scripted:many' }, resourceId: resource });
+    const closed = agents.thread(`thread-closed-${randomUUID().slice(0, 8)}`, {
+      config: { name: 'assistant', model: 'scripted:many' },
+      resourceId: resource,
+    });
     await (await closed.send('bye')).result();
     await closed.close();
     await closed.run.workflow.result();
-    const other = agents.thread(`thread-other-${randomUUID().slice(0, 8)}`, { config: { name: 'assistant', model: 'scripted:many' }, resourceId: `${resource}-other` });
+    const other = agents.thread(`thread-other-${randomUUID().slice(0, 8)}`, {
+      config: { name: 'assistant', model: 'scripted:many' },
+      resourceId: `${resource}-other`,
+    });
     await (await other.send('stay')).result();
     // Visibility is eventually consistent: wait until both threads are listed under the resource.
     let listed: Awaited<ReturnType<typeof agents.listThreads>> = [];
     await eventually(async () => {
       listed = [...(await agents.listThreads({ resourceId: resource })), ...(await agents.listThreads({ resourceId: resource, status: 'closed' }))];
-      return listed.some((entry) => entry.threadId === open.threadId && entry.open) && listed.some((entry) => entry.threadId === closed.threadId && !entry.open);
+      return (
+        listed.some((entry) => entry.threadId === open.threadId && entry.open) &&
+        listed.some((entry) => entry.threadId === closed.threadId && !entry.open)
+      );
     }).catch((error: unknown) => {
       throw new Error(`${String(error)}; listed ${JSON.stringify(listed)}`);
     });
@@ -153,7 +191,13 @@ describe('forgetting a resource', () => {
     expect(report).toMatchObject({ resource, memoryEntries: 1, threads: 2, workflowExecutions: openRuns + 1 });
     expect(report.threadArtifacts).toBeGreaterThan(0);
     expect((await other.status()).turnsCompleted).toBe(1);
-    expect(await forgetResource(`${resource}-nobody`, { memory })).toEqual({ resource: `${resource}-nobody`, memoryEntries: 0, threads: null, threadArtifacts: null, workflowExecutions: null });
+    expect(await forgetResource(`${resource}-nobody`, { memory })).toEqual({
+      resource: `${resource}-nobody`,
+      memoryEntries: 0,
+      threads: null,
+      threadArtifacts: null,
+      workflowExecutions: null,
+    });
     const memoryOnly = await printed(() => memoryForgetCommand(resource, { memoryOnly: true }, memory, agents));
     expect(memoryOnly).toContain('threads left alone (--memory-only)');
     await other.close();
@@ -175,11 +219,17 @@ describe('config hash of a thread', () => {
     const given = { name: 'assistant', model: 'scripted:many' };
     const { config } = prepareAgents(given, undefined, undefined, 'thread');
     const threadId = `thread-old-hash-${randomUUID().slice(0, 8)}`;
-    const input: AgentThreadInput = { config, configHash: parsedConfigHashOf(config), settings: { policy: 'enqueue', idleTimeoutMs: null, resourceId: null } };
+    const input: AgentThreadInput = {
+      config,
+      configHash: parsedConfigHashOf(config),
+      settings: { policy: 'enqueue', idleTimeoutMs: null, resourceId: null },
+    };
     await env.client.workflow.start(WireName.agentThreadWorkflow, { workflowId: threadId, taskQueue: env.taskQueue, args: [input] });
     const thread = env.agents.thread(threadId, { config: given });
     expect((await (await thread.send('hello')).result()).output).toBe('Reply to hello');
-    await expect(env.agents.thread(threadId, { config: { ...given, name: 'someone-else' } }).send('hi')).rejects.toMatchObject({ code: ErrorCode.threadConfigMismatch });
+    await expect(env.agents.thread(threadId, { config: { ...given, name: 'someone-else' } }).send('hi')).rejects.toMatchObject({
+      code: ErrorCode.threadConfigMismatch,
+    });
     await thread.close();
   });
 

@@ -70,9 +70,18 @@ describe('history of a thread, turn by turn', () => {
     expect(tools(one!.entries).map((entry) => entry.tool)).toEqual(['gate']);
     expect(one!.result).toMatchObject({ stopReason: 'completed', output: 'Answer 1: also this', firstStep: 1, lastStep: 2 });
     expect(two!.messages.map((message) => message.text)).toEqual(['add two and three']);
-    expect(tools(two!.entries)).toEqual([expect.objectContaining({ tool: 'add', result: expect.objectContaining({ content: '5', metadata: expect.objectContaining({ approval_status: 'approved' }) }) })]);
+    expect(tools(two!.entries)).toEqual([
+      expect.objectContaining({
+        tool: 'add',
+        result: expect.objectContaining({ content: '5', metadata: expect.objectContaining({ approval_status: 'approved' }) }),
+      }),
+    ]);
     // The decision itself, in the turn it belongs to.
-    expect(two!.entries).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'update', payload: expect.objectContaining({ decision: 'approve', decidedBy: 'alice' }) })]));
+    expect(two!.entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'update', payload: expect.objectContaining({ decision: 'approve', decidedBy: 'alice' }) }),
+      ]),
+    );
     expect(two!.result).toMatchObject({ output: 'Sum: 5', firstStep: 3, lastStep: 4 });
     expect(two!.result!.usage.outputTokens).toBeGreaterThan(0);
     expect(tools(three!.entries).map((entry) => entry.tool)).toEqual(['echo']);
@@ -80,8 +89,14 @@ describe('history of a thread, turn by turn', () => {
     // A turn cut by continue-as-new goes on in the next execution, under the same header.
     expect(history.turns.some((turn) => turn.entries.some((entry) => entry.kind === 'finished' && entry.status === 'continued as new'))).toBe(true);
     // Every model step is in its turn.
-    const steps = history.turns.map((turn) => turn.entries.filter((entry) => entry.kind === 'model').map((entry) => ('step' in entry ? entry.step : 0)));
-    expect(steps).toEqual([[1, 2], [3, 4], [5, 6]]);
+    const steps = history.turns.map((turn) =>
+      turn.entries.filter((entry) => entry.kind === 'model').map((entry) => ('step' in entry ? entry.step : 0)),
+    );
+    expect(steps).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
 
     const rendered = renderThreadTranscript(history);
     expect(rendered).toContain(`Thread ${thread.threadId}: 3 turn(s) in ${history.runIds.length} execution(s)`);
@@ -95,7 +110,10 @@ describe('history of a thread, turn by turn', () => {
     expect(onlyTwo).toContain('tool add({"a":2,"b":3})');
     expect(onlyTwo).not.toContain('── Turn 1');
     expect(onlyTwo).not.toContain('── Turn 3');
-    await expect(historyCommand(thread.threadId, { turn: '9' }, env.agents)).rejects.toMatchObject({ code: ErrorCode.agentConfigInvalid, problems: [expect.stringContaining('has turns 1, 2, 3, not 9')] });
+    await expect(historyCommand(thread.threadId, { turn: '9' }, env.agents)).rejects.toMatchObject({
+      code: ErrorCode.agentConfigInvalid,
+      problems: [expect.stringContaining('has turns 1, 2, 3, not 9')],
+    });
     await expect(historyCommand(thread.threadId, { turn: 'x' }, env.agents)).rejects.toMatchObject({ code: ErrorCode.agentConfigInvalid });
 
     // Closed: the history alone (the answers recorded, the last turn in the result).
@@ -103,7 +121,9 @@ describe('history of a thread, turn by turn', () => {
     await thread.run.workflow.result();
     const closed = await thread.history();
     expect(closed.turns.map((turn) => turn.result?.output)).toEqual(['Answer 1: also this', 'Sum: 5', 'Echo: said again']);
-    const json = JSON.parse(await printed(() => historyCommand(thread.threadId, { json: true, turn: '3' }, env.agents))) as { turns: Array<{ turn: number }> };
+    const json = JSON.parse(await printed(() => historyCommand(thread.threadId, { json: true, turn: '3' }, env.agents))) as {
+      turns: Array<{ turn: number }>;
+    };
     expect(json.turns.map((turn) => turn.turn)).toEqual([3]);
   });
 });

@@ -36,7 +36,8 @@ async function executionsOf(threadId: string, atLeast = 1): Promise<string[]> {
 
 async function listExecutions(threadId: string): Promise<string[]> {
   const found: Array<{ runId: string; startTime: Date }> = [];
-  for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${threadId}'` })) found.push({ runId: execution.runId, startTime: execution.startTime });
+  for await (const execution of env.client.workflow.list({ query: `WorkflowId = '${threadId}'` }))
+    found.push({ runId: execution.runId, startTime: execution.startTime });
   return found.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((execution) => execution.runId);
 }
 
@@ -51,7 +52,11 @@ describe('reopening closed threads', () => {
     expect(await (await thread.send('hello', { messageId: 'first' })).result()).toMatchObject({ turn: 1, output: 'Reply to hello' });
     await thread.close('for now');
     const closed = await closedResult(thread);
-    expect(closed).toMatchObject({ turnsCompleted: 1, closedReason: 'for now', reopenWith: { settings: { whenClosed: 'reopen', resourceId: 'user:reopen' } } });
+    expect(closed).toMatchObject({
+      turnsCompleted: 1,
+      closedReason: 'for now',
+      reopenWith: { settings: { whenClosed: 'reopen', resourceId: 'user:reopen' } },
+    });
     const [closedRunId] = await executionsOf(thread.threadId);
 
     const again = await thread.send('back again');
@@ -83,7 +88,9 @@ describe('reopening closed threads', () => {
     expect(await closedResult(thread)).toMatchObject({ closedReason: 'idle for 2 s', turnsCompleted: 1 });
     const after = await thread.send('after the pause');
     expect(await after.result()).toMatchObject({ turn: 2, output: 'Reply to after the pause' });
-    expect(env.modelCalls.at(-1)!.request.messages.map((message) => message.content)).toEqual(expect.arrayContaining(['before the pause', 'Reply to before the pause']));
+    expect(env.modelCalls.at(-1)!.request.messages.map((message) => message.content)).toEqual(
+      expect.arrayContaining(['before the pause', 'Reply to before the pause']),
+    );
     await thread.close();
   });
 

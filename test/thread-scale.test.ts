@@ -7,7 +7,10 @@ const TURNS = 1_000;
 let env: TestEnvironment;
 
 beforeAll(async () => {
-  env = await createTestEnvironment({ tools: [], scripts: { echoing: { replies: Array.from({ length: TURNS }, () => ({ text: 'Reply to {{user}}' })) } } });
+  env = await createTestEnvironment({
+    tools: [],
+    scripts: { echoing: { replies: Array.from({ length: TURNS }, () => ({ text: 'Reply to {{user}}' })) } },
+  });
 });
 
 afterAll(async () => {

@@ -34,7 +34,10 @@ describe('a thread whose worker stalls', () => {
 async function waitForWorkflowTaskAttempt(threadId: string, attempt: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const description = await fixture.agents.temporal.workflowService.describeWorkflowExecution({ namespace: fixture.agents.namespace, execution: { workflowId: threadId } });
+    const description = await fixture.agents.temporal.workflowService.describeWorkflowExecution({
+      namespace: fixture.agents.namespace,
+      execution: { workflowId: threadId },
+    });
     if ((description.pendingWorkflowTask?.attempt ?? 0) >= attempt) return;
     if (Date.now() > deadline) throw new Error(`the workflow task of ${threadId} did not reach attempt ${attempt} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -19,7 +19,13 @@ let env: TestEnvironment;
 
 /** Replies indexed by the thread's overall step: each text reply answers (and quotes) its turn's message. */
 const scripts = {
-  chat: { replies: [{ text: 'Answer 1: {{user}}' }, { toolCalls: [{ name: 'echo', args: { text: 'looked up' } }] }, { text: 'Answer 2: {{user}} / {{tool:echo}}' }] },
+  chat: {
+    replies: [
+      { text: 'Answer 1: {{user}}' },
+      { toolCalls: [{ name: 'echo', args: { text: 'looked up' } }] },
+      { text: 'Answer 2: {{user}} / {{tool:echo}}' },
+    ],
+  },
   // Turn 1 waits in the gate tool (step 1), then answers (step 2); later turns answer at once.
   gated: {
     replies: [
@@ -35,7 +41,12 @@ const scripts = {
   // With planning, each turn's planner takes a step number of its own (steps 1 and 3 here).
   planned: {
     planner: [{ text: '1. Read the message\n2. Answer it' }],
-    replies: [{ text: 'unused: the planner step' }, { text: 'Planned answer to: {{user}}' }, { text: 'unused: the planner step' }, { text: 'Planned answer to: {{user}}' }],
+    replies: [
+      { text: 'unused: the planner step' },
+      { text: 'Planned answer to: {{user}}' },
+      { text: 'unused: the planner step' },
+      { text: 'Planned answer to: {{user}}' },
+    ],
   },
 };
 
@@ -74,8 +85,16 @@ describe('threads', () => {
     expect(turnTwoCall.request.messages.map((message) => message.content)).toEqual(expect.arrayContaining(['hello', 'Answer 1: hello', 'and then?']));
 
     const status = await thread.status();
-    expect(status).toMatchObject({ phase: 'idle', turnsCompleted: 2, currentTurn: null, queued: [], settings: { policy: 'enqueue', resourceId: 'user:7' } });
-    const listed = await eventually(async () => (await env.agents.listThreads({ resourceId: 'user:7' })).find((entry) => entry.threadId === thread.threadId));
+    expect(status).toMatchObject({
+      phase: 'idle',
+      turnsCompleted: 2,
+      currentTurn: null,
+      queued: [],
+      settings: { policy: 'enqueue', resourceId: 'user:7' },
+    });
+    const listed = await eventually(async () =>
+      (await env.agents.listThreads({ resourceId: 'user:7' })).find((entry) => entry.threadId === thread.threadId),
+    );
     expect(listed).toMatchObject({ agent: 'assistant', status: 'idle', open: true });
     await recordHistory('thread-turns', thread.run);
     await thread.close('done');
@@ -84,7 +103,10 @@ describe('threads', () => {
   it('makes one thread of two first messages sent at the same moment, and answers both', async () => {
     const threadId = `thread-race-${randomUUID().slice(0, 8)}`;
     const options = { config: { name: 'assistant', model: 'scripted:many', tools: [] } };
-    const [a, b] = await Promise.all([env.agents.thread(threadId, options).send('first of two'), env.agents.thread(threadId, options).send('second of two')]);
+    const [a, b] = await Promise.all([
+      env.agents.thread(threadId, options).send('first of two'),
+      env.agents.thread(threadId, options).send('second of two'),
+    ]);
     expect([a.turn, b.turn].sort()).toEqual([1, 2]);
     const outputs = await Promise.all([a.result(), b.result()]);
     expect(outputs.map((result) => result.output).sort()).toEqual(['Reply to first of two', 'Reply to second of two']);
@@ -166,7 +188,10 @@ describe('threads', () => {
     const again = await thread.send('only once', { messageId: 'm-1' });
     expect(again.receipt).toEqual(first.receipt);
     // Another client's send of the same message (another update id): the thread itself knows the id.
-    const other = await thread.run.workflow.executeUpdate(sendMessageUpdate, { args: [{ messageId: 'm-1', text: 'only once' }], updateId: 'another-client' });
+    const other = await thread.run.workflow.executeUpdate(sendMessageUpdate, {
+      args: [{ messageId: 'm-1', text: 'only once' }],
+      updateId: 'another-client',
+    });
     expect(other).toMatchObject({ turn: 1, duplicate: true });
     await first.result();
     const status = await thread.status();
@@ -188,7 +213,9 @@ describe('threads', () => {
     const thread = threadOf('many');
     await (await thread.send('hi')).result();
     await expect(thread.send('   ')).rejects.toMatchObject({ code: ErrorCode.emptyMessage });
-    await expect(thread.run.workflow.executeUpdate(sendMessageUpdate, { args: [{ messageId: 'x', text: 42 } as never] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    await expect(thread.run.workflow.executeUpdate(sendMessageUpdate, { args: [{ messageId: 'x', text: 42 } as never] })).rejects.toBeInstanceOf(
+      WorkflowUpdateFailedError,
+    );
     const otherConfig = env.agents.thread(thread.threadId, { config: { name: 'someone-else', model: 'scripted:many' } });
     await expect(otherConfig.send('hello')).rejects.toMatchObject({ code: ErrorCode.threadConfigMismatch });
     await expect(env.agents.thread(`no-such-thread-${randomUUID()}`).send('hello')).rejects.toMatchObject({ code: ErrorCode.threadNotFound });
@@ -203,7 +230,9 @@ describe('threads', () => {
   });
 
   it('plans each turn when the agent has planning enabled', async () => {
-    const thread = env.agents.thread(`thread-planned-${randomUUID().slice(0, 8)}`, { config: { name: 'planner-agent', model: 'scripted:planned', planning_enabled: true } });
+    const thread = env.agents.thread(`thread-planned-${randomUUID().slice(0, 8)}`, {
+      config: { name: 'planner-agent', model: 'scripted:planned', planning_enabled: true },
+    });
     const first = await (await thread.send('first question')).result();
     expect(first).toMatchObject({ firstStep: 1, lastStep: 2, output: expect.stringContaining('Planned answer to: first question') });
     const second = await (await thread.send('second question')).result();
@@ -220,15 +249,27 @@ describe('threads', () => {
     const temporal = await findOrBuildTemporalCli();
     const signal = (input: unknown) =>
       promisify(execFile)(temporal, [
-        'workflow', 'signal', '--address', target.address, '--namespace', target.namespace,
-        '--workflow-id', thread.threadId, '--name', 'sendMessageSignal', '--input', JSON.stringify(input),
+        'workflow',
+        'signal',
+        '--address',
+        target.address,
+        '--namespace',
+        target.namespace,
+        '--workflow-id',
+        thread.threadId,
+        '--name',
+        'sendMessageSignal',
+        '--input',
+        JSON.stringify(input),
       ]);
     await signal({ messageId: 'from-cli', text: 'sent by the Temporal CLI' });
     await signal({ messageId: 'blank', text: '   ' });
     expect(await thread.turn(2).result()).toMatchObject({ messageIds: ['from-cli'], output: 'Reply to sent by the Temporal CLI' });
     const events: RunEvent[] = [];
     for await (const event of thread.run.events({ signal: AbortSignal.timeout(3_000) })) events.push(event);
-    expect(events).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'signal-ignored', signal: 'sendMessageSignal', reason: 'text: must not be empty' })]));
+    expect(events).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'signal-ignored', signal: 'sendMessageSignal', reason: 'text: must not be empty' })]),
+    );
     expect((await thread.status()).turnsCompleted).toBe(2);
     await recordHistory('thread-signal', thread.run);
     await thread.close();

@@ -19,14 +19,24 @@ const { refund, deleteUser, sendEmail, executions } = createShopTools();
 const scripts = {
   refunds: {
     replies: [
-      { toolCalls: [{ name: 'refund', args: { order: 'A-1', amount: 250 } }, { name: 'refund', args: { order: 'A-2', amount: 40 } }] },
+      {
+        toolCalls: [
+          { name: 'refund', args: { order: 'A-1', amount: 250 } },
+          { name: 'refund', args: { order: 'A-2', amount: 40 } },
+        ],
+      },
       { text: 'Done: {{tool:refund}}' },
     ],
   },
   deleting: { replies: [{ toolCalls: [{ name: 'delete_user', args: { user: 'u-7' } }] }, { text: 'I could not: {{tool:delete_user}}' }] },
   mailing: {
     replies: [
-      { toolCalls: [{ name: 'send_email', args: { to: 'eve@elsewhere.test', subject: 'Hi' } }, { name: 'send_email', args: { to: 'bob@example.com', subject: 'Hi' } }] },
+      {
+        toolCalls: [
+          { name: 'send_email', args: { to: 'eve@elsewhere.test', subject: 'Hi' } },
+          { name: 'send_email', args: { to: 'bob@example.com', subject: 'Hi' } },
+        ],
+      },
       { text: 'Mail handled' },
     ],
   },
@@ -34,9 +44,18 @@ const scripts = {
 };
 
 const policies: ToolPolicyRule[] = [
-  { tool: 'refund', when: { properties: { amount: { type: 'number', exclusiveMinimum: 100 } }, required: ['amount'] }, action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' },
+  {
+    tool: 'refund',
+    when: { properties: { amount: { type: 'number', exclusiveMinimum: 100 } }, required: ['amount'] },
+    action: 'require_approval',
+    reason: 'Refunds over 100 need a second pair of eyes',
+  },
   { tool: 'delete_*', action: 'deny', reason: 'This agent never deletes accounts' },
-  { tool: 'send_email', when: { properties: { to: { type: 'string', format: 'email', not: { pattern: '@example\\.com$' } } }, required: ['to'] }, action: 'require_approval' },
+  {
+    tool: 'send_email',
+    when: { properties: { to: { type: 'string', format: 'email', not: { pattern: '@example\\.com$' } } }, required: ['to'] },
+    action: 'require_approval',
+  },
 ];
 
 let env: TestEnvironment;
@@ -79,7 +98,12 @@ describe('tool policies', () => {
     const result = await run.result();
     await recordHistory('policy-approval', run);
     const [big, small] = result.toolResults;
-    expect(big?.metadata).toMatchObject({ status: 'success', approval_status: 'approved', approval_decided_by: 'finance@example.com', decided_by: [{ kind: 'policy', rule: 0, action: 'require_approval' }] });
+    expect(big?.metadata).toMatchObject({
+      status: 'success',
+      approval_status: 'approved',
+      approval_decided_by: 'finance@example.com',
+      decided_by: [{ kind: 'policy', rule: 0, action: 'require_approval' }],
+    });
     expect(small?.metadata).toMatchObject({ status: 'success', approval_status: 'not_required' });
     expect(small?.metadata.decided_by).toBeUndefined();
     const requested = (await eventsOf(run)).find((event) => event.type === 'approval-requested');
@@ -93,19 +117,35 @@ describe('tool policies', () => {
     await recordHistory('policy-deny', run);
     const [denied] = result.toolResults;
     expect(denied).toMatchObject({ toolName: 'delete_user', isError: true, errorCode: ErrorCode.toolDenied });
-    expect(denied?.metadata).toMatchObject({ status: 'denied', approval_status: 'not_required', decided_by: [{ kind: 'policy', rule: 1, action: 'deny', reason: 'This agent never deletes accounts' }] });
-    expect(result.output).toBe("I could not: Error: the call to 'delete_user' was denied by policy (tool_policies[1]): This agent never deletes accounts. The tool did not run.");
+    expect(denied?.metadata).toMatchObject({
+      status: 'denied',
+      approval_status: 'not_required',
+      decided_by: [{ kind: 'policy', rule: 1, action: 'deny', reason: 'This agent never deletes accounts' }],
+    });
+    expect(result.output).toBe(
+      "I could not: Error: the call to 'delete_user' was denied by policy (tool_policies[1]): This agent never deletes accounts. The tool did not run.",
+    );
     expect(ran('delete_user').length).toBe(before);
   });
 
   it('sends mail outside the company domain for approval; a rejection reaches the model with the rule', async () => {
     const run = await env.agents.startRun({ config: config('mailing'), task: 'Mail Eve and Bob' });
     const [request] = await pendingApprovalsOf(run, 1);
-    expect(request).toMatchObject({ toolName: 'send_email', args: { to: 'eve@elsewhere.test' }, requiredBy: [{ kind: 'policy', rule: 2, reason: 'tool_policies[2]: calls to send_email with arguments matching its condition need an approval' }] });
+    expect(request).toMatchObject({
+      toolName: 'send_email',
+      args: { to: 'eve@elsewhere.test' },
+      requiredBy: [
+        { kind: 'policy', rule: 2, reason: 'tool_policies[2]: calls to send_email with arguments matching its condition need an approval' },
+      ],
+    });
     await run.reject(request!.approvalId, { reason: 'not to outsiders', decidedBy: 'compliance' });
     const result = await run.result();
     const [outside, inside] = result.toolResults;
-    expect(outside).toMatchObject({ isError: true, errorCode: 'ToolRejected', metadata: { status: 'rejected', approval_reason: 'not to outsiders', decided_by: [{ kind: 'policy', rule: 2 }] } });
+    expect(outside).toMatchObject({
+      isError: true,
+      errorCode: 'ToolRejected',
+      metadata: { status: 'rejected', approval_reason: 'not to outsiders', decided_by: [{ kind: 'policy', rule: 2 }] },
+    });
     expect(inside).toMatchObject({ isError: false, content: 'sent to bob@example.com', metadata: { approval_status: 'not_required' } });
     expect(ran('send_email').map((execution) => (execution.args as { to: string }).to)).toEqual(['bob@example.com']);
   });
@@ -119,6 +159,9 @@ describe('tool policies', () => {
     expect(request?.requiredBy).toBeUndefined();
     await run.approve(request!.approvalId);
     const result = await run.result();
-    expect(result.toolResults[0]?.metadata).toMatchObject({ approval_status: 'approved', decided_by: [{ kind: 'policy', rule: 0, action: 'allow' }] });
+    expect(result.toolResults[0]?.metadata).toMatchObject({
+      approval_status: 'approved',
+      decided_by: [{ kind: 'policy', rule: 0, action: 'allow' }],
+    });
   });
 });

@@ -17,7 +17,12 @@ describe('a worker killed mid-run', () => {
       script,
       stringifyYaml({
         replies: [
-          { toolCalls: [{ name: 'record', args: { label: 'A' } }, { name: 'record', args: { label: 'B' } }] },
+          {
+            toolCalls: [
+              { name: 'record', args: { label: 'A' } },
+              { name: 'record', args: { label: 'B' } },
+            ],
+          },
           { toolCalls: [{ name: 'wait_for_release', args: { label: 'C', release } }] },
           { text: 'All done: {{tool:wait_for_release}}' },
         ],
@@ -46,14 +51,19 @@ describe('a worker killed mid-run', () => {
     expect(lines.filter((line) => line === 'done C')).toHaveLength(1);
     const history = await run.workflow.fetchHistory();
     const toolC = (history.events ?? []).find((event) => event.activityTaskScheduledEventAttributes?.activityId === 'step-2.tool-1.wait_for_release');
-    const startedC = (history.events ?? []).find((event) => event.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === toolC?.eventId?.toString());
+    const startedC = (history.events ?? []).find(
+      (event) => event.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === toolC?.eventId?.toString(),
+    );
     expect(startedC?.activityTaskStartedEventAttributes?.attempt).toBe(2);
   });
 
   it('keeps a run waiting for approval while no worker runs; the decision sent then is applied by a new worker', async () => {
     const logFile = path.join(fixture.folder, 'approval.log');
     const script = path.join(fixture.folder, 'approval-model.yaml');
-    writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'record', args: { label: 'deploy' } }] }, { text: 'Shipped: {{tool:record}}' }] }));
+    writeFileSync(
+      script,
+      stringifyYaml({ replies: [{ toolCalls: [{ name: 'record', args: { label: 'deploy' } }] }, { text: 'Shipped: {{tool:record}}' }] }),
+    );
     const environment = { CRASH_LOG: logFile };
     const first = await fixture.startWorker(environment);
     const run = await fixture.agents.startRun({

@@ -23,8 +23,15 @@ function executions(logFile: string): ChaosExecution[] {
  */
 async function startWorkRun(agents: AgentClient, label: string, ms: number) {
   const script = path.join(fixture.folder, `${label}.yaml`);
-  writeFileSync(script, stringifyYaml({ replies: [{ toolCalls: [{ name: 'chaos_work', args: { label, ms } }] }, { text: 'Done: {{tool:chaos_work}}' }] }));
-  return agents.startRun({ config: { name: 'deploy', model: `scripted:${script}`, tools: ['chaos_work'] }, task: 'Work through a deploy', timeouts: { heartbeatMs: 10_000 } });
+  writeFileSync(
+    script,
+    stringifyYaml({ replies: [{ toolCalls: [{ name: 'chaos_work', args: { label, ms } }] }, { text: 'Done: {{tool:chaos_work}}' }] }),
+  );
+  return agents.startRun({
+    config: { name: 'deploy', model: `scripted:${script}`, tools: ['chaos_work'] },
+    task: 'Work through a deploy',
+    timeouts: { heartbeatMs: 10_000 },
+  });
 }
 
 function start(taskQueue: string, environment: Record<string, string>): Promise<WorkerProcess> {
@@ -81,7 +88,9 @@ describe('a worker stopped with SIGTERM while a tool runs', () => {
     ]);
     // Temporal retried it (attempt 2) after a retryable failure saying why, not a tool error.
     const history = await run.workflow.fetchHistory();
-    const started = (history.events ?? []).find((event) => event.activityTaskStartedEventAttributes?.attempt === 2)?.activityTaskStartedEventAttributes;
+    const started = (history.events ?? []).find(
+      (event) => event.activityTaskStartedEventAttributes?.attempt === 2,
+    )?.activityTaskStartedEventAttributes;
     expect(started?.lastFailure?.applicationFailureInfo?.type).toBe('WorkerShutdown');
     expect(started?.lastFailure?.message).toContain("Tool 'chaos_work' was cancelled because its worker shut down");
   });
@@ -94,8 +103,18 @@ describe('a worker stopped with SIGTERM while a model step runs', () => {
     const script = path.join(fixture.folder, 'slow-model.yaml');
     // The first attempt waits for the abort; the next answers at once.
     writeFileSync(script, stringifyYaml({ replies: [{ text: 'Answered', delayMs: 120_000, delayAttempts: 1 }] }));
-    const run = await agents.startRun({ config: { name: 'slow', model: `scripted:${script}`, max_retries: 1 }, task: 'Answer slowly', timeouts: { heartbeatMs: 10_000 } });
-    await eventually(async () => ((await run.workflow.describe()).raw.pendingActivities ?? []).some((activity) => activity.activityType?.name === 'modelStep' && Number(activity.state) === 2), 60_000);
+    const run = await agents.startRun({
+      config: { name: 'slow', model: `scripted:${script}`, max_retries: 1 },
+      task: 'Answer slowly',
+      timeouts: { heartbeatMs: 10_000 },
+    });
+    await eventually(
+      async () =>
+        ((await run.workflow.describe()).raw.pendingActivities ?? []).some(
+          (activity) => activity.activityType?.name === 'modelStep' && Number(activity.state) === 2,
+        ),
+      60_000,
+    );
 
     stopping.child.kill('SIGTERM');
     await start(agents.taskQueue, { CRASH_LOG: path.join(fixture.folder, 'model.log') });

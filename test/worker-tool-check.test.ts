@@ -24,7 +24,11 @@ const countProbes: WorkflowClientInterceptor = {
 };
 
 beforeAll(async () => {
-  env = await createTestEnvironment({ tools: createTestTools().tools, scripts: { helper: { replies: [{ text: 'Done.' }] } }, clientInterceptors: [countProbes] });
+  env = await createTestEnvironment({
+    tools: createTestTools().tools,
+    scripts: { helper: { replies: [{ text: 'Done.' }] } },
+    clientInterceptors: [countProbes],
+  });
   // Until its worker has polled, a task queue has no workers to ask (and runs start unchecked).
   await eventually(async () => {
     const described = await env.client.workflowService.describeTaskQueue({
@@ -59,7 +63,8 @@ describe('the tools of the workers, checked when a run starts', () => {
       problems: [`tools: agent 'clerk' names tool 'stamp', which the workers on task queue '${env.taskQueue}' do not have`],
     });
     const runs = [];
-    for (let index = 0; index < 3; index++) runs.push(await env.agents.startRun({ config: { name: 'helper', model: 'scripted:helper', tools: ['echo', 'add'] }, task: 'Hi' }));
+    for (let index = 0; index < 3; index++)
+      runs.push(await env.agents.startRun({ config: { name: 'helper', model: 'scripted:helper', tools: ['echo', 'add'] }, task: 'Hi' }));
     for (const run of runs) expect((await run.result()).output).toBe('Done.');
     // The first test's answer is still fresh: no start of this test asked again.
     expect(probes).toBe(before);
@@ -69,7 +74,9 @@ describe('the tools of the workers, checked when a run starts', () => {
     // A client of its own, so no answer is cached yet.
     const fresh = new AgentClient(env.client, { taskQueue: env.taskQueue });
     const before = probes;
-    const runs = await Promise.all(Array.from({ length: 20 }, () => fresh.startRun({ config: { name: 'helper', model: 'scripted:helper', tools: ['echo'] }, task: 'Hi' })));
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, () => fresh.startRun({ config: { name: 'helper', model: 'scripted:helper', tools: ['echo'] }, task: 'Hi' })),
+    );
     for (const run of runs) expect((await run.result()).output).toBe('Done.');
     expect(probes - before).toBe(1);
   });
@@ -99,7 +106,17 @@ describe('the tools of the workers, checked when a run starts', () => {
     const refused = await runCli(['run', '--config', 'examples/weather-agent.yaml', '--task', 'Hi', '--task-queue', env.taskQueue, '--json']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("names tool 'get_weather', which the workers on task queue");
-    const started = await runCli(['run', '--config', 'examples/weather-agent.yaml', '--task', 'Hi', '--task-queue', env.taskQueue, '--json', '--no-tool-check']);
+    const started = await runCli([
+      'run',
+      '--config',
+      'examples/weather-agent.yaml',
+      '--task',
+      'Hi',
+      '--task-queue',
+      env.taskQueue,
+      '--json',
+      '--no-tool-check',
+    ]);
     expect(started.code).toBe(0);
     const { workflowId } = JSON.parse(started.stdout) as { workflowId: string };
     await env.client.workflow.getHandle(workflowId).terminate('test done');

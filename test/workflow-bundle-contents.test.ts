@@ -16,7 +16,16 @@ describe('the agent workflow bundle', () => {
   it('holds only the Temporal workflow runtime, its small dependencies, and the small pure libraries the loop uses', () => {
     // safe-stable-stringify: the canonical JSON of a tool call's arguments, for loop detection;
     // @cfworker/json-schema and picomatch: tool policies' argument conditions and name patterns.
-    expect([...bundledPackages].sort()).toEqual(['@cfworker/json-schema', '@temporalio/common', '@temporalio/workflow', 'long', 'ms', 'nexus-rpc', 'picomatch', 'safe-stable-stringify']);
+    expect([...bundledPackages].sort()).toEqual([
+      '@cfworker/json-schema',
+      '@temporalio/common',
+      '@temporalio/workflow',
+      'long',
+      'ms',
+      'nexus-rpc',
+      'picomatch',
+      'safe-stable-stringify',
+    ]);
   });
 
   it('does not build the agent config schemas (the client and the worker validate configs)', () => {

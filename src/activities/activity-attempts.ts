@@ -31,7 +31,14 @@ export interface CallFailure {
  * another try may succeed, the attempts so far, the server's retry-after) for the workflow to
  * decide on.
  */
-export function callFailure(workflowRetries: WorkflowRetriesInput | undefined, { type, message, retryable, retryAfterMs }: CallFailure): ApplicationFailure {
-  const details: RetryableFailureDetails = { retryable, attempts: attemptNumber(workflowRetries), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+export function callFailure(
+  workflowRetries: WorkflowRetriesInput | undefined,
+  { type, message, retryable, retryAfterMs }: CallFailure,
+): ApplicationFailure {
+  const details: RetryableFailureDetails = {
+    retryable,
+    attempts: attemptNumber(workflowRetries),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
   return ApplicationFailure.create({ type, message, nonRetryable: true, details: [details] });
 }

@@ -29,7 +29,11 @@ export interface ActivityModelCallOptions {
  */
 export function activityModelCallLimit(client: Client | undefined, limits: Record<string, ProviderLimitConfig> | undefined) {
   let calls = 0;
-  return async function withinProviderLimit<Result>(model: string, call: () => Promise<Result>, options: ActivityModelCallOptions = {}): Promise<Result> {
+  return async function withinProviderLimit<Result>(
+    model: string,
+    call: () => Promise<Result>,
+    options: ActivityModelCallOptions = {},
+  ): Promise<Result> {
     // An instructions provider's own model calls (docs/provider-limits.md).
     const declared = limits?.[model];
     if (!declared || !client) return call();

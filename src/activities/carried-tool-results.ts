@@ -25,7 +25,11 @@ export async function storeToolResults(artifacts: ArtifactStore, input: StoreToo
   const earlier = input.carried && input.toolResults.length < KEPT_TOOL_RESULTS ? await readToolResults(artifacts, input.carried) : [];
   const newest = [...earlier, ...input.toolResults].slice(-KEPT_TOOL_RESULTS);
   const execution = currentRunExecution();
-  const artifactId = await artifacts.put(JSON.stringify({ format: CARRIED_TOOL_RESULTS_FORMAT, owner: execution.workflowId, results: newest }), { workflowId: execution.workflowId, toolName: 'carried-tool-results', callId: `${execution.runId}-tool-results` });
+  const artifactId = await artifacts.put(JSON.stringify({ format: CARRIED_TOOL_RESULTS_FORMAT, owner: execution.workflowId, results: newest }), {
+    workflowId: execution.workflowId,
+    toolName: 'carried-tool-results',
+    callId: `${execution.runId}-tool-results`,
+  });
   return { artifactId, count: newest.length };
 }
 

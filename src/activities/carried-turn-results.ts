@@ -45,7 +45,8 @@ export async function readTurnToolResults(artifacts: ArtifactStore, stored: Stor
 /** The activities a continued thread calls: store its recent turns' tool results before continuing, read them back when a caller asks for one. */
 export function createTurnResultActivities(dependencies: { artifacts?: ArtifactStore }) {
   const store = (): ArtifactStore => {
-    if (!dependencies.artifacts) throw new Error("A continued thread keeps its recent turns' tool results in the artifact store: this worker has none");
+    if (!dependencies.artifacts)
+      throw new Error("A continued thread keeps its recent turns' tool results in the artifact store: this worker has none");
     return dependencies.artifacts;
   };
   return {

@@ -28,7 +28,16 @@ export function createCompactConversation(dependencies: Omit<ModelStepDependenci
     const older = conversation.messages.slice(input.taskIndex + 1, input.keepFrom);
     const messages: Message[] = [{ role: 'user', content: transcript(older) }];
     const attempt = attemptNumber(input.workflowRetries);
-    const traced = { model: input.model, purpose: 'compaction' as const, step: input.sequence, attempt, temperature: 0, maxTokens: null, system: COMPACTION_PROMPT, messages };
+    const traced = {
+      model: input.model,
+      purpose: 'compaction' as const,
+      step: input.sequence,
+      attempt,
+      temperature: 0,
+      maxTokens: null,
+      system: COMPACTION_PROMPT,
+      messages,
+    };
     const response = await withHeartbeat(async () => {
       try {
         const { provider, modelId } = dependencies.models.resolve(input.model);
@@ -51,10 +60,16 @@ export function createCompactConversation(dependencies: Omit<ModelStepDependenci
         // Cancelled by its stopping worker: not the provider's failure, so it uses no retry.
         rethrowIfWorkerShutdown('The compaction of a conversation');
         const classified = classifyProviderError(error);
-        throw input.providerLimited && classified.code === ErrorCode.modelRateLimited ? limiterFailure(classified, input.workflowRetries) : toApplicationFailure(classified, input.workflowRetries);
+        throw input.providerLimited && classified.code === ErrorCode.modelRateLimited
+          ? limiterFailure(classified, input.workflowRetries)
+          : toApplicationFailure(classified, input.workflowRetries);
       }
     });
-    return { summary: response.text, usage: response.usage, costUsd: (dependencies.prices ?? DEFAULT_PRICES).costOf(input.model, response.usage, input.price) };
+    return {
+      summary: response.text,
+      usage: response.usage,
+      costUsd: (dependencies.prices ?? DEFAULT_PRICES).costOf(input.model, response.usage, input.price),
+    };
   };
 }
 

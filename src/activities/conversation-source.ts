@@ -73,14 +73,20 @@ export class QueryConversationSource implements ConversationSource {
 
   /** Reads what the cache lacks through the `conversation` query: at least one (it brings the current system prompt), then pages. */
   private async query(execution: RunExecution, ref: ConversationRef, cached: CachedConversation | undefined): Promise<CachedConversation> {
-    const stale = !cached || cached.epoch !== ref.epoch || cached.messages.length > ref.count || (ref.revision !== undefined && cached.revision !== ref.revision);
+    const stale =
+      !cached || cached.epoch !== ref.epoch || cached.messages.length > ref.count || (ref.revision !== undefined && cached.revision !== ref.revision);
     let messages = stale ? [] : cached.messages;
     let revision = stale ? undefined : cached.revision;
     let base = stale ? undefined : cached.base;
     const handle = this.client.workflow.getHandle(execution.workflowId, execution.runId);
     for (;;) {
       const from = messages.length;
-      const slice = await handle.query(conversationQuery, { ...(ref.thread ? { thread: ref.thread } : {}), epoch: ref.epoch, from, count: ref.count });
+      const slice = await handle.query(conversationQuery, {
+        ...(ref.thread ? { thread: ref.thread } : {}),
+        epoch: ref.epoch,
+        from,
+        count: ref.count,
+      });
       if (slice.epoch !== ref.epoch || slice.from !== from) {
         throw new AgentRuntimeError(
           ErrorCode.conversationUnavailable,
@@ -99,7 +105,10 @@ export class QueryConversationSource implements ConversationSource {
       messages = messages.concat(added);
       if (messages.length >= ref.count) return { epoch: ref.epoch, revision, system: slice.system, messages, ...(base ? { base } : {}) };
       if (added.length === 0) {
-        throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Run ${execution.runId} has no conversation messages from ${from} (the step needs ${ref.count})`);
+        throw new AgentRuntimeError(
+          ErrorCode.conversationUnavailable,
+          `Run ${execution.runId} has no conversation messages from ${from} (the step needs ${ref.count})`,
+        );
       }
     }
   }
@@ -109,7 +118,11 @@ export class QueryConversationSource implements ConversationSource {
    * (the run's cached conversation holds them afterwards); its segments once per worker.
    */
   private async snapshot(base: ConversationBase): Promise<Message[]> {
-    if (!this.snapshots) throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} needs an artifact store on this worker`);
+    if (!this.snapshots)
+      throw new AgentRuntimeError(
+        ErrorCode.conversationUnavailable,
+        `Conversation snapshot ${base.artifactId} needs an artifact store on this worker`,
+      );
     return this.snapshots.read(base);
   }
 

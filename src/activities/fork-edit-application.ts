@@ -27,7 +27,10 @@ export function applyForkEdits(messages: readonly Message[], edits: readonly For
         ErrorCode.forkEditInvalid,
       );
     }
-    edited[index] = edit.kind === 'tool-result' && message.role === 'tool' ? { ...message, content: edit.content, isError: edit.isError } : { ...message, content: edit.content };
+    edited[index] =
+      edit.kind === 'tool-result' && message.role === 'tool'
+        ? { ...message, content: edit.content, isError: edit.isError }
+        : { ...message, content: edit.content };
   }
   return edited;
 }
@@ -48,8 +51,15 @@ function toolMessageIndex(messages: readonly Message[], edit: Extract<ForkEdit, 
 function addPendingResult(messages: Message[], edit: Extract<ForkEdit, { kind: 'tool-result' }>): void {
   const reply = messages[edit.index];
   const trailing = messages.slice(edit.index + 1);
-  if (reply?.role !== 'assistant' || !reply.toolCalls.some((call) => call.id === edit.callId) || trailing.some((message) => message.role !== 'tool')) {
-    throw ApplicationFailure.nonRetryable(`Cannot add ${describeForkEdit(edit)}: message ${edit.index} of the origin's conversation is not the reply that made the call, last in the conversation`, ErrorCode.forkEditInvalid);
+  if (
+    reply?.role !== 'assistant' ||
+    !reply.toolCalls.some((call) => call.id === edit.callId) ||
+    trailing.some((message) => message.role !== 'tool')
+  ) {
+    throw ApplicationFailure.nonRetryable(
+      `Cannot add ${describeForkEdit(edit)}: message ${edit.index} of the origin's conversation is not the reply that made the call, last in the conversation`,
+      ErrorCode.forkEditInvalid,
+    );
   }
   messages.push({ role: 'tool', toolCallId: edit.callId, toolName: edit.tool, content: edit.content, isError: edit.isError });
 }

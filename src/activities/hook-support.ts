@@ -39,6 +39,10 @@ export function whileHeartbeating<T>(hooks: () => Promise<T>): Promise<T> {
 /** Each failure in the worker's log, with the hook's name and point and what it failed (or that it was ignored). */
 export function logHookFailures(failures: readonly HookFailureReport[], outcome: 'failed' | 'ignored'): void {
   for (const failure of failures) {
-    Context.current().log.warn(`${describeHookFailure(failure)} (${outcome === 'failed' ? 'the call fails' : 'ignored'})`, { hook: failure.hook, point: failure.point, outcome });
+    Context.current().log.warn(`${describeHookFailure(failure)} (${outcome === 'failed' ? 'the call fails' : 'ignored'})`, {
+      hook: failure.hook,
+      point: failure.point,
+      outcome,
+    });
   }
 }

@@ -18,7 +18,10 @@ import { applyForkEdits } from './fork-edit-application';
 export function createLoadForkOrigin(dependencies: SaveConversationDependencies) {
   return async function loadForkOrigin(input: LoadForkOriginInput): Promise<CarriedConversation> {
     if (!dependencies.artifacts) {
-      throw ApplicationFailure.nonRetryable('Forking a run needs an artifact store on the worker (AGENT_ARTIFACT_STORE or AGENT_ARTIFACT_DIR)', ErrorCode.conversationUnavailable);
+      throw ApplicationFailure.nonRetryable(
+        'Forking a run needs an artifact store on the worker (AGENT_ARTIFACT_STORE or AGENT_ARTIFACT_DIR)',
+        ErrorCode.conversationUnavailable,
+      );
     }
     let messages;
     try {

@@ -60,10 +60,18 @@ export function createMcpActivities(dependencies: McpDependencies) {
       const startedAt = Date.now();
       const { executable, injected } = splitInjectedArgs(input.call.args, input.injectedArgNames);
       const live = new LiveHeartbeat(activity);
-      const progress = new ProgressReporter(live, { step: input.step, callId: input.call.id, toolName: input.call.name, quiet: Boolean(input.quietProgress) });
+      const progress = new ProgressReporter(live, {
+        step: input.step,
+        callId: input.call.id,
+        toolName: input.call.name,
+        quiet: Boolean(input.quietProgress),
+      });
       const finish = async (content: string, isError: boolean): Promise<ToolResult> => {
         // The hooks see the server's answer before it is recorded (and may redact it).
-        const { hookFailures, ...outcome } = await runToolHooks(dependencies.hooks, input, activity.info.attempt, { content, ...(isError ? { errorCode: ErrorCode.toolFailed } : {}) });
+        const { hookFailures, ...outcome } = await runToolHooks(dependencies.hooks, input, activity.info.attempt, {
+          content,
+          ...(isError ? { errorCode: ErrorCode.toolFailed } : {}),
+        });
         return {
           ...buildToolResult({
             call: input.call,
@@ -107,7 +115,10 @@ export function createMcpActivities(dependencies: McpDependencies) {
         await stopListening();
         rethrowIfWorkerShutdown(`MCP tool '${input.mcpName}' of server '${input.server.name}'`);
         await dependencies.mcp.discard(input.server);
-        return await finish(`Error: MCP server '${input.server.name}' could not run '${input.mcpName}': ${error instanceof Error ? error.message : String(error)}`, true);
+        return await finish(
+          `Error: MCP server '${input.server.name}' could not run '${input.mcpName}': ${error instanceof Error ? error.message : String(error)}`,
+          true,
+        );
       } finally {
         silence.stop();
       }

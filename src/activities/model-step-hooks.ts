@@ -78,12 +78,21 @@ export class ModelStepHookRun {
     const injectedNames = Object.keys(this.input.injectedToolArgs);
     for (const call of reply.toolCalls.filter((candidate) => this.isAgentTool(candidate.name))) {
       const { executable, injected } = splitInjectedArgs(call.args, injectedNames);
-      const { decision, ignored } = await this.runner.decideToolCall(this.context, { ...this.base(), step: this.input.step, call: { ...call, args: executable }, injectedArgs: injected });
+      const { decision, ignored } = await this.runner.decideToolCall(this.context, {
+        ...this.base(),
+        step: this.input.step,
+        call: { ...call, args: executable },
+        injectedArgs: injected,
+      });
       this.ignored.push(...ignored);
       if (decision) toolDecisions[call.id] = decision;
     }
     const failed = Object.values(toolDecisions).filter((decision) => decision.action === 'fail');
-    if (failed.length > 0) logHookFailures(failed.map((decision) => ({ hook: decision.hook, point: 'before-tool', message: decision.reason ?? '' })), 'failed');
+    if (failed.length > 0)
+      logHookFailures(
+        failed.map((decision) => ({ hook: decision.hook, point: 'before-tool', message: decision.reason ?? '' })),
+        'failed',
+      );
     logHookFailures(this.ignored, 'ignored');
     return {
       text: changed.text,

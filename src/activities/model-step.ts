@@ -82,8 +82,24 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     const prices = dependencies.prices ?? DEFAULT_PRICES;
     if (input.costLimit) {
       const { remainingUsd } = input.costLimit;
-      const overCostLimit = worstCaseRefusal(prices, { model: input.model, agentPrice: input.price, maxTokens: input.maxTokens, remainingUsd, system: conversation.system, tools, messages, countedPromptTokens: tokens });
-      if (overCostLimit) return { message: { role: 'assistant', content: '', toolCalls: [] }, usage: { inputTokens: 0, outputTokens: 0 }, model: input.model, costUsd: 0, overCostLimit };
+      const overCostLimit = worstCaseRefusal(prices, {
+        model: input.model,
+        agentPrice: input.price,
+        maxTokens: input.maxTokens,
+        remainingUsd,
+        system: conversation.system,
+        tools,
+        messages,
+        countedPromptTokens: tokens,
+      });
+      if (overCostLimit)
+        return {
+          message: { role: 'assistant', content: '', toolCalls: [] },
+          usage: { inputTokens: 0, outputTokens: 0 },
+          model: input.model,
+          costUsd: 0,
+          overCostLimit,
+        };
     }
     const purpose = input.purpose ?? 'executor';
     const attempt = attemptNumber(input.workflowRetries);
@@ -91,7 +107,17 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     const holdText = hooks?.holdsText() ?? false;
     const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
     // Text after-model hooks may redact is not streamed, nor captured on the span.
-    const traced = { model: input.model, purpose, step: input.step, attempt, temperature: input.temperature, maxTokens: input.maxTokens, system: conversation.system, messages, holdOutput: holdText };
+    const traced = {
+      model: input.model,
+      purpose,
+      step: input.step,
+      attempt,
+      temperature: input.temperature,
+      maxTokens: input.maxTokens,
+      system: conversation.system,
+      messages,
+      holdOutput: holdText,
+    };
     const response = await withHeartbeat(async (live) => {
       let streamedText = '';
       const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
@@ -126,7 +152,9 @@ export function createModelStep(dependencies: ModelStepDependencies) {
         rethrowIfWorkerShutdown(`Model step ${input.step}`);
         const classified = classifyProviderError(error);
         await hooks?.failed(classified);
-        throw input.providerLimited && classified.code === ErrorCode.modelRateLimited ? limiterFailure(classified, input.workflowRetries) : toApplicationFailure(classified, input.workflowRetries);
+        throw input.providerLimited && classified.code === ErrorCode.modelRateLimited
+          ? limiterFailure(classified, input.workflowRetries)
+          : toApplicationFailure(classified, input.workflowRetries);
       } finally {
         reports.stop();
       }
@@ -193,7 +221,12 @@ function refuseInvalidConfig(input: ModelStepInput, tools: ToolRegistry): void {
     }
   }
   if (problems.length > 0) {
-    throw ApplicationFailure.create({ type: ErrorCode.agentConfigInvalid, message: `Invalid agent config: ${problems.join('; ')}`, nonRetryable: true, details: [{ problems }] });
+    throw ApplicationFailure.create({
+      type: ErrorCode.agentConfigInvalid,
+      message: `Invalid agent config: ${problems.join('; ')}`,
+      nonRetryable: true,
+      details: [{ problems }],
+    });
   }
 }
 
@@ -206,7 +239,10 @@ function reportUnavailableTools(input: ModelStepInput, tools: ToolRegistry): voi
   const missing = input.toolNames.filter((name) => !tools.get(name));
   if (missing.length === 0) return;
   const workflowId = Context.current().info.workflowExecution?.workflowId;
-  Context.current().log.warn(`tools-unavailable: run ${workflowId} names tools this worker does not have: ${missing.join(', ')}`, { workflowId, tools: missing });
+  Context.current().log.warn(`tools-unavailable: run ${workflowId} names tools this worker does not have: ${missing.join(', ')}`, {
+    workflowId,
+    tools: missing,
+  });
 }
 
 /**
@@ -215,7 +251,11 @@ function reportUnavailableTools(input: ModelStepInput, tools: ToolRegistry): voi
  */
 /** A 429 of a call under a provider limit: not retried by the activity, the run asks its limiter again (with the provider's retry-after). */
 export function limiterFailure(error: ModelError, workflowRetries?: WorkflowRetriesInput): ApplicationFailure {
-  const details: RetryableFailureDetails = { retryable: false, attempts: attemptNumber(workflowRetries), ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}) };
+  const details: RetryableFailureDetails = {
+    retryable: false,
+    attempts: attemptNumber(workflowRetries),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  };
   return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: true, details: [details] });
 }
 

@@ -18,7 +18,11 @@ import { decode } from '../history/history-events';
  * A store that lacks the artifact is not shared with the client that evaluated: retrying cannot help.
  */
 async function readStoredCalls(artifacts: ArtifactStore | undefined, artifactId: string): Promise<DatasetRecordedCall[]> {
-  if (!artifacts) throw ApplicationFailure.nonRetryable(`The dataset example's recorded tool results are artifact ${artifactId}, and this worker has no artifact store`, ErrorCode.artifactStoreUnavailable);
+  if (!artifacts)
+    throw ApplicationFailure.nonRetryable(
+      `The dataset example's recorded tool results are artifact ${artifactId}, and this worker has no artifact store`,
+      ErrorCode.artifactStoreUnavailable,
+    );
   try {
     return JSON.parse((await artifacts.read(artifactId)).content) as DatasetRecordedCall[];
   } catch (error) {
@@ -90,7 +94,14 @@ export class RecordedRuns {
     return recordedCalls.map(({ tool, args, result }) => ({
       key: toolCallKey(tool, args),
       result: {
-        ...buildToolResult({ call: { id: '', name: tool, args: (args ?? {}) as Record<string, unknown> }, step: 0, content: result.content, startedAt: 0, completedAt: 0, ...(result.isError ? { errorCode: result.errorCode ?? ErrorCode.toolFailed } : {}) }),
+        ...buildToolResult({
+          call: { id: '', name: tool, args: (args ?? {}) as Record<string, unknown> },
+          step: 0,
+          content: result.content,
+          startedAt: 0,
+          completedAt: 0,
+          ...(result.isError ? { errorCode: result.errorCode ?? ErrorCode.toolFailed } : {}),
+        }),
       },
     }));
   }
@@ -115,7 +126,11 @@ export function createReplayToolCall(dependencies: ReplayDependencies) {
     if (!match) return null;
     // A recorded result longer than a tool result may be inline is offloaded as a live call's would be.
     const { workflowId } = currentRunExecution();
-    const offloaded = await offloadToolContent(dependencies.artifacts, match.result.content, TOOL_CONTENT_LIMIT_CHARACTERS, { workflowId, toolName: input.call.name, callId: input.call.id });
+    const offloaded = await offloadToolContent(dependencies.artifacts, match.result.content, TOOL_CONTENT_LIMIT_CHARACTERS, {
+      workflowId,
+      toolName: input.call.name,
+      callId: input.call.id,
+    });
     const result = { ...match.result, callId: input.call.id, step: input.step };
     if (!offloaded) return { ...result, content: cutToLimit(result.content) };
     return { ...result, content: offloaded.preview, metadata: { ...result.metadata, offloaded_artifact_id: offloaded.artifactId } };

@@ -2,7 +2,15 @@
 import type { Client } from '@temporalio/client';
 import { Context } from '@temporalio/activity';
 import { promptTokens } from '../budget/budget-advisory';
-import { limitKey, limiterWorkflowId, limitRequestSignal, ProviderLimitWireName, type LimitRequest, type ProviderLimiterInput, type ReserveModelCallInput } from '../protocol/provider-limits';
+import {
+  limitKey,
+  limiterWorkflowId,
+  limitRequestSignal,
+  ProviderLimitWireName,
+  type LimitRequest,
+  type ProviderLimiterInput,
+  type ReserveModelCallInput,
+} from '../protocol/provider-limits';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ConversationSource } from './conversation-source';
 import { modelToolSpecs } from './model-tool-specs';

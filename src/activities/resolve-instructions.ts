@@ -26,7 +26,9 @@ export interface InstructionsDependencies {
  * within the agent's `max_retries`.
  */
 export function createResolveInstructions(dependencies: InstructionsDependencies) {
-  return async function resolveInstructions(input: InstructionsRequest & { workflowRetries?: WorkflowRetriesInput }): Promise<InstructionsResolution> {
+  return async function resolveInstructions(
+    input: InstructionsRequest & { workflowRetries?: WorkflowRetriesInput },
+  ): Promise<InstructionsResolution> {
     const providers = dependencies.instructionsProviders ?? {};
     const provider = Object.hasOwn(providers, input.provider) ? providers[input.provider] : undefined;
     if (!provider) {
@@ -41,12 +43,19 @@ export function createResolveInstructions(dependencies: InstructionsDependencies
       answer = await whileHeartbeating(async () => provider({ ...context, ...execution, withinProviderLimit }));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw callFailure(input.workflowRetries, { type: 'InstructionsProviderFailed', message: `instructions provider '${input.provider}' failed: ${message}`, retryable: true });
+      throw callFailure(input.workflowRetries, {
+        type: 'InstructionsProviderFailed',
+        message: `instructions provider '${input.provider}' failed: ${message}`,
+        retryable: true,
+      });
     }
-    if (answer === null || answer === undefined || answer === '') return { unavailable: `instructions provider '${input.provider}' gave no instructions` };
+    if (answer === null || answer === undefined || answer === '')
+      return { unavailable: `instructions provider '${input.provider}' gave no instructions` };
     if (typeof answer !== 'string') return { unavailable: `instructions provider '${input.provider}' returned a ${typeof answer}, not text` };
     if (answer.length > MAX_PROVIDED_INSTRUCTIONS_CHARACTERS) {
-      return { unavailable: `instructions provider '${input.provider}' gave ${answer.length} characters, more than ${MAX_PROVIDED_INSTRUCTIONS_CHARACTERS}` };
+      return {
+        unavailable: `instructions provider '${input.provider}' gave ${answer.length} characters, more than ${MAX_PROVIDED_INSTRUCTIONS_CHARACTERS}`,
+      };
     }
     return { instructions: answer };
   };

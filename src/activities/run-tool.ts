@@ -39,7 +39,9 @@ export interface RunToolDependencies {
 export function createRunTool(dependencies: RunToolDependencies) {
   const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
   return async function runTool(input: RunToolInput): Promise<ToolResult> {
-    return telemetry.toolCall({ call: input.call, step: input.step, attempt: attemptNumber(input.workflowRetries) }, () => runToolCall(input, dependencies));
+    return telemetry.toolCall({ call: input.call, step: input.step, attempt: attemptNumber(input.workflowRetries) }, () =>
+      runToolCall(input, dependencies),
+    );
   };
 }
 
@@ -49,7 +51,17 @@ async function runToolCall(input: RunToolInput, dependencies: RunToolDependencie
   const { call, step } = input;
   const { executable, injected } = splitInjectedArgs(call.args, input.injectedArgNames);
   const finish = (content: string, errorCode?: string, artifactId: string | null = null): ToolResult =>
-    buildToolResult({ call, step, content, startedAt, completedAt: Date.now(), errorCode, approvalId: input.approvalId, injectedArgs: injected, artifactId });
+    buildToolResult({
+      call,
+      step,
+      content,
+      startedAt,
+      completedAt: Date.now(),
+      errorCode,
+      approvalId: input.approvalId,
+      injectedArgs: injected,
+      artifactId,
+    });
 
   const tool = dependencies.tools.get(call.name);
   if (!tool) {
@@ -100,7 +112,11 @@ async function runToolCall(input: RunToolInput, dependencies: RunToolDependencie
   try {
     // Past the hard limit a result is offloaded whatever the agent's threshold (or cut, without a store).
     const threshold = Math.min(input.offloadThreshold ?? TOOL_CONTENT_LIMIT_CHARACTERS, TOOL_CONTENT_LIMIT_CHARACTERS);
-    const offloaded = await offloadToolContent(dependencies.artifacts, outcome.content, threshold, { workflowId, toolName: call.name, callId: call.id });
+    const offloaded = await offloadToolContent(dependencies.artifacts, outcome.content, threshold, {
+      workflowId,
+      toolName: call.name,
+      callId: call.id,
+    });
     const result = offloaded ? finish(offloaded.preview, undefined, offloaded.artifactId) : finish(cutToLimit(outcome.content));
     return { ...result, ...(progress.notes.length > 0 ? { progress: progress.notes } : {}), ...reported };
   } catch (error) {

@@ -24,7 +24,10 @@ export interface SaveConversationDependencies {
  */
 export function createSaveConversation(dependencies: SaveConversationDependencies) {
   const snapshots = dependencies.artifacts ? new ConversationSnapshots(dependencies.artifacts) : undefined;
-  return async function saveConversation(input: { conversation: ConversationRef; toolResults?: StoreToolResultsInput }): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
+  return async function saveConversation(input: {
+    conversation: ConversationRef;
+    toolResults?: StoreToolResultsInput;
+  }): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
     if (!snapshots || !dependencies.artifacts) throw new Error('Continuing a long run as new needs an artifact store on the worker');
     const execution = currentRunExecution();
     const { messages, base } = await dependencies.conversations.load(execution, input.conversation);

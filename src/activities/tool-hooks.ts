@@ -42,13 +42,21 @@ async function hooksOn(
   const ignored: HookFailureReport[] = [];
   if (outcome.errorCode !== undefined && runner.has('error', context.agent)) {
     // An error hook only observes: its own failure never changes the result.
-    const observed = await runner.observe('error', { ...context, onError: 'ignore' }, { ...base, where: 'tool', errorType: outcome.errorCode, message: outcome.content, toolName: request.call.name });
+    const observed = await runner.observe(
+      'error',
+      { ...context, onError: 'ignore' },
+      { ...base, where: 'tool', errorType: outcome.errorCode, message: outcome.content, toolName: request.call.name },
+    );
     ignored.push(...observed.ignored);
   }
   const changed = await runner.changeContent(context, {
     ...base,
     call: request.call,
-    result: { content: outcome.content, isError: outcome.errorCode !== undefined, ...(outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}) },
+    result: {
+      content: outcome.content,
+      isError: outcome.errorCode !== undefined,
+      ...(outcome.errorCode !== undefined ? { errorCode: outcome.errorCode } : {}),
+    },
   });
   ignored.push(...changed.ignored);
   logHookFailures(ignored, 'ignored');

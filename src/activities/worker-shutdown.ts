@@ -27,5 +27,8 @@ export function cancelledByWorkerShutdown(context: Context = Context.current()):
  */
 export function rethrowIfWorkerShutdown(what: string): void {
   if (!cancelledByWorkerShutdown()) return;
-  throw ApplicationFailure.retryable(`${what} was cancelled because its worker shut down before it finished; another worker runs it again`, WORKER_SHUTDOWN_FAILURE);
+  throw ApplicationFailure.retryable(
+    `${what} was cancelled because its worker shut down before it finished; another worker runs it again`,
+    WORKER_SHUTDOWN_FAILURE,
+  );
 }

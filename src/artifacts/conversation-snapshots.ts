@@ -84,7 +84,10 @@ export class ConversationSnapshots {
     const content = await this.content(base.artifactId);
     const messages = content.kind === 'segment' ? content.messages : await this.readParts(content.index.parts);
     if (messages.length < base.count) {
-      throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Conversation snapshot ${base.artifactId} has ${messages.length} messages; the run continued from ${base.count}`);
+      throw new AgentRuntimeError(
+        ErrorCode.conversationUnavailable,
+        `Conversation snapshot ${base.artifactId} has ${messages.length} messages; the run continued from ${base.count}`,
+      );
     }
     return messages.length === base.count ? messages : messages.slice(0, base.count);
   }
@@ -142,7 +145,12 @@ export class ConversationSnapshots {
  * (written before owners, or offloaded tool results, named by content alone and so possibly
  * another workflow's too) and missing ones are left out. For deleting a thread's data.
  */
-export async function ownedSnapshotArtifacts(store: ArtifactStore, artifactId: string, owner: string, found = new Set<string>()): Promise<Set<string>> {
+export async function ownedSnapshotArtifacts(
+  store: ArtifactStore,
+  artifactId: string,
+  owner: string,
+  found = new Set<string>(),
+): Promise<Set<string>> {
   if (found.has(artifactId)) return found;
   let text: string;
   let content: SnapshotContent;
@@ -168,7 +176,9 @@ export async function ownedSnapshotArtifacts(store: ArtifactStore, artifactId: s
 function ownerOf(text: string): string | undefined {
   try {
     const parsed = JSON.parse(text) as { format?: unknown; owner?: unknown } | null;
-    return parsed && typeof parsed.format === 'string' && parsed.format.startsWith('durable-agents.') && typeof parsed.owner === 'string' ? parsed.owner : undefined;
+    return parsed && typeof parsed.format === 'string' && parsed.format.startsWith('durable-agents.') && typeof parsed.owner === 'string'
+      ? parsed.owner
+      : undefined;
   } catch {
     return undefined;
   }
@@ -187,6 +197,10 @@ function parseSnapshot(artifactId: string, text: string): SnapshotContent {
     return { kind: 'segment', messages: segment.messages as Message[], ...(typeof segment.owner === 'string' ? { owner: segment.owner } : {}) };
   }
   const index = parsed as Partial<ConversationIndex> | null;
-  if (index?.format === CONVERSATION_INDEX_FORMAT && Array.isArray(index.parts) && typeof index.count === 'number') return { kind: 'index', index: index as ConversationIndex };
-  throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `Artifact ${artifactId} is not a conversation snapshot (neither a message array, a '${CONVERSATION_SEGMENT_FORMAT}' segment nor a '${CONVERSATION_INDEX_FORMAT}' index)`);
+  if (index?.format === CONVERSATION_INDEX_FORMAT && Array.isArray(index.parts) && typeof index.count === 'number')
+    return { kind: 'index', index: index as ConversationIndex };
+  throw new AgentRuntimeError(
+    ErrorCode.conversationUnavailable,
+    `Artifact ${artifactId} is not a conversation snapshot (neither a message array, a '${CONVERSATION_SEGMENT_FORMAT}' segment nor a '${CONVERSATION_INDEX_FORMAT}' index)`,
+  );
 }

@@ -51,7 +51,9 @@ export async function probeArtifactStore(store: ArtifactStore, source?: string):
     stage = 'read back from';
     const { content } = await store.read(id);
     if (content !== ARTIFACT_STORE_PROBE) {
-      throw new ArtifactStoreUnavailableError(`The worker's artifact store ${name} returned other content than it was given (${content.length} characters for ${ARTIFACT_STORE_PROBE.length}).`);
+      throw new ArtifactStoreUnavailableError(
+        `The worker's artifact store ${name} returned other content than it was given (${content.length} characters for ${ARTIFACT_STORE_PROBE.length}).`,
+      );
     }
   } catch (error) {
     if (error instanceof ArtifactStoreUnavailableError) throw error;
@@ -66,7 +68,15 @@ function describeStore(store: ArtifactStore): string {
   return text === '[object Object]' ? (store.constructor?.name ?? 'ArtifactStore') : text;
 }
 
-const CREDENTIAL_ERRORS = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'CredentialsProviderError', 'ExpiredToken', 'InvalidToken', 'Forbidden']);
+const CREDENTIAL_ERRORS = new Set([
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'AccessDenied',
+  'CredentialsProviderError',
+  'ExpiredToken',
+  'InvalidToken',
+  'Forbidden',
+]);
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH']);
 const FOLDER_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'ENOTDIR', 'EEXIST']);
 
@@ -77,12 +87,15 @@ function fixFor(error: unknown): string {
   if (message?.includes('@aws-sdk/client-s3')) {
     return 'Install it next to durable-agents (npm install @aws-sdk/client-s3; the worker image of the Dockerfile has it), or unset AGENT_ARTIFACT_STORE to use a folder.';
   }
-  if (name === 'NoSuchBucket') return 'Create the bucket (for example `aws s3 mb s3://<bucket>` with --endpoint-url for an S3-compatible server), or correct AGENT_ARTIFACT_STORE.';
+  if (name === 'NoSuchBucket')
+    return 'Create the bucket (for example `aws s3 mb s3://<bucket>` with --endpoint-url for an S3-compatible server), or correct AGENT_ARTIFACT_STORE.';
   if ((name && CREDENTIAL_ERRORS.has(name)) || status === 401 || status === 403) {
     return 'Give the worker credentials that may write and read the bucket: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE, or an instance role).';
   }
   const errorCode = code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
-  if (errorCode && UNREACHABLE_CODES.has(errorCode)) return 'No server answered: check AGENT_S3_ENDPOINT (or AWS_ENDPOINT_URL_S3) and that the server is up.';
-  if (errorCode && FOLDER_CODES.has(errorCode)) return 'Use a folder this process may create and write (AGENT_ARTIFACT_DIR), shared by every worker of the task queue.';
+  if (errorCode && UNREACHABLE_CODES.has(errorCode))
+    return 'No server answered: check AGENT_S3_ENDPOINT (or AWS_ENDPOINT_URL_S3) and that the server is up.';
+  if (errorCode && FOLDER_CODES.has(errorCode))
+    return 'Use a folder this process may create and write (AGENT_ARTIFACT_DIR), shared by every worker of the task queue.';
   return 'Check the store settings (AGENT_ARTIFACT_STORE, AGENT_S3_ENDPOINT, AGENT_ARTIFACT_DIR) in docs/deployment.md.';
 }

@@ -37,7 +37,9 @@ export class S3ArtifactStore implements ArtifactStore {
   async put(content: string): Promise<string> {
     const id = `sha256-${createHash('sha256').update(content).digest('hex')}`;
     const { PutObjectCommand } = loadS3();
-    await this.s3().send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(id), Body: content, ContentType: 'text/plain; charset=utf-8' }));
+    await this.s3().send(
+      new PutObjectCommand({ Bucket: this.options.bucket, Key: this.key(id), Body: content, ContentType: 'text/plain; charset=utf-8' }),
+    );
     return id;
   }
 

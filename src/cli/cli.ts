@@ -49,7 +49,10 @@ program
   .option('--workflow-id <id>', 'workflow id (default: <agent>-<random>)')
   .option('--task-queue <name>', 'task queue of the workers')
   .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
-  .option('--heartbeat-timeout <duration>', "retry a model step or tool elsewhere when its worker stops heartbeating this long (default: the config's timeouts.heartbeat, else 10s)")
+  .option(
+    '--heartbeat-timeout <duration>',
+    "retry a model step or tool elsewhere when its worker stops heartbeating this long (default: the config's timeouts.heartbeat, else 10s)",
+  )
   .option('--tool-timeout <duration>', "one attempt of a tool call (default: the config's timeouts.tool, else 10m)")
   .option('--history-event-limit <events>', 'continue as new at this many history events (default: when Temporal suggests it); docs/long-runs.md')
   .option('--history-size-limit <size>', 'continue as new at this much history, e.g. 2MB (default: when Temporal suggests it)')
@@ -66,9 +69,17 @@ program
   .option('-c, --config <file>', "agent config to continue under (default: the origin agent's)")
   .option('-m, --model <provider:model>', 'continue on this model')
   .option('-t, --task <text>', 'a user message the fork adds after the step')
-  .option('--edit-tool-result <target=text>', "replace a tool call's result: <call id>=<text> or <step>:<tool>[#n]=<text>; @file reads the text from a file (repeatable)", collectFlag)
+  .option(
+    '--edit-tool-result <target=text>',
+    "replace a tool call's result: <call id>=<text> or <step>:<tool>[#n]=<text>; @file reads the text from a file (repeatable)",
+    collectFlag,
+  )
   .option('--edit-tool-error <target=text>', 'as --edit-tool-result, given to the model as an error result (repeatable)', collectFlag)
-  .option('--edit-message <step:role=text>', "replace the user message step N answered or the model's reply text: <step>:<user|assistant>=<text|@file> (repeatable)", collectFlag)
+  .option(
+    '--edit-message <step:role=text>',
+    "replace the user message step N answered or the model's reply text: <step>:<user|assistant>=<text|@file> (repeatable)",
+    collectFlag,
+  )
   .option('-f, --follow', 'print events live and wait for the result')
   .option('--run-id <id>', 'read the origin chain from this execution (default: the latest)')
   .option('--workflow-id <id>', "the fork's workflow id (default: <agent>-fork-<random>)")
@@ -79,7 +90,9 @@ program
 
 const evalCommand = program
   .command('eval')
-  .description("replay recorded runs' tasks (or a dataset's examples) under a changed config, answering tool calls from the recordings; exit 1 when runs diverge or examples fail")
+  .description(
+    "replay recorded runs' tasks (or a dataset's examples) under a changed config, answering tool calls from the recordings; exit 1 when runs diverge or examples fail",
+  )
   .option('-c, --config <file>', 'the changed agent config (required)')
   .option('--dataset <file.jsonl>', 'evaluate the examples of a dataset file (`eval export` writes one) instead of recorded runs')
   .option('--scorers <file>', 'scorers (YAML/JSON list) for --dataset (default: exact answer, tool calls in any order)')
@@ -92,7 +105,10 @@ const evalCommand = program
   .option('--markdown <file>', "save the experiment's comparison as Markdown")
   .option('--max-regressions <k>', 'an experiment passes while at most this many examples regress (default 0)')
   .option('--runs <ids...>', 'workflow ids of recorded runs')
-  .option('--query <visibility query>', `recorded runs to replay, e.g. "AgentName='support'" (completed, top-level, neither evaluation runs nor forks)`)
+  .option(
+    '--query <visibility query>',
+    `recorded runs to replay, e.g. "AgentName='support'" (completed, top-level, neither evaluation runs nor forks)`,
+  )
   .option('--limit <n>', 'at most this many runs from --query (default 50)')
   .option('-m, --model <provider:model>', "use this model instead of the config's")
   .option('--live-tools', 'run tool calls the recording lacks for real (default: they get an error result)')
@@ -114,7 +130,11 @@ evalCommand
   // `eval`'s own --runs, --query, --limit and --task-queue are parsed by it: merged here.
   .action(async (_options, command: Command) => (await commands.evaluate()).evalExportCommand(command.optsWithGlobals()));
 
-program.command('status <run>').description("a run's live status").option('--json', 'machine-readable output').action(async (run, options) => (await commands.status()).statusCommand(run, options));
+program
+  .command('status <run>')
+  .description("a run's live status")
+  .option('--json', 'machine-readable output')
+  .action(async (run, options) => (await commands.status()).statusCommand(run, options));
 
 program
   .command('history <run>')
@@ -129,15 +149,25 @@ program
   .description('what closed agent runs cost, by agent, model or day (from the AgentCostUsd search attribute)')
   .option('--since <duration>', 'runs closed in this long back from now (24h, 7d)', '7d')
   .option('--agent <name>', 'only runs of this agent')
-  .option('--by <grouping>', 'agent, model (reads each run\'s result) or day', 'agent')
+  .option('--by <grouping>', "agent, model (reads each run's result) or day", 'agent')
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.usage()).usageCommand(options));
 
-program.command('watch <run>').description("print a run's events live until it finishes").action(async (run) => (await commands.watch()).watchCommand(run));
+program
+  .command('watch <run>')
+  .description("print a run's events live until it finishes")
+  .action(async (run) => (await commands.watch()).watchCommand(run));
 
-program.command('inject <run> <text>').description('push a user message into a running run (before its next model call)').action(async (run, text) => (await commands.inject()).injectCommand(run, text));
+program
+  .command('inject <run> <text>')
+  .description('push a user message into a running run (before its next model call)')
+  .action(async (run, text) => (await commands.inject()).injectCommand(run, text));
 
-program.command('approvals').description('pending tool approvals across running runs').option('--json', 'machine-readable output').action(async (options) => (await commands.approvals()).approvalsCommand(options));
+program
+  .command('approvals')
+  .description('pending tool approvals across running runs')
+  .option('--json', 'machine-readable output')
+  .action(async (options) => (await commands.approvals()).approvalsCommand(options));
 
 program
   .command('approve <run> <approvalId>')
@@ -172,8 +202,14 @@ program
   .option('--task-queue <name>', 'task queue to poll')
   .option('--setup', 'register the search attributes first (see `setup`)')
   .option('--health-file <path>', 'rewrite this file every 5 s while the worker polls, for health checks (default: AGENT_WORKER_HEALTH_FILE)')
-  .option('--shutdown-grace <duration>', 'on SIGTERM / SIGINT, let in-flight tasks finish this long, then hand the rest to other workers (default: AGENT_WORKER_SHUTDOWN_GRACE, else 10m)')
-  .option('--deployment-name <name>', 'Worker Versioning: the deployment this worker belongs to, with --build-id (default: AGENT_DEPLOYMENT_NAME); docs/deployment.md')
+  .option(
+    '--shutdown-grace <duration>',
+    'on SIGTERM / SIGINT, let in-flight tasks finish this long, then hand the rest to other workers (default: AGENT_WORKER_SHUTDOWN_GRACE, else 10m)',
+  )
+  .option(
+    '--deployment-name <name>',
+    'Worker Versioning: the deployment this worker belongs to, with --build-id (default: AGENT_DEPLOYMENT_NAME); docs/deployment.md',
+  )
   .option('--build-id <id>', 'Worker Versioning: this build of the deployment; runs stay on the build that started them (default: AGENT_BUILD_ID)')
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
@@ -196,7 +232,9 @@ deployment
   .action(async (name, buildId, percentage) => (await commands.deployment()).deploymentRampCommand(name, buildId, percentage));
 deployment
   .command('move <deployment>')
-  .description('wake the threads, provider limiters and concurrency slots still on older builds: each moves to the current build at its next safe point')
+  .description(
+    'wake the threads, provider limiters and concurrency slots still on older builds: each moves to the current build at its next safe point',
+  )
   .action(async (name) => (await commands.deployment()).deploymentMoveCommand(name));
 deployment
   .command('drained <deployment> <buildId>')
@@ -208,14 +246,16 @@ program
   .command('setup')
   .description('once per cluster namespace (idempotent): create the namespace if missing and register the search attributes agent runs use')
   .option('--retention <duration>', 'how long closed runs stay readable, for a namespace setup creates (default 30d; at least 1h)')
-  .option('--update-retention', "also set --retention on an existing namespace (default: report its retention, keep it)")
+  .option('--update-retention', 'also set --retention on an existing namespace (default: report its retention, keep it)')
   .option('--wait <duration>', 'keep retrying this long while the server is starting (e.g. 3m; default: fail at once)')
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.setup()).setupCommand(options));
 
 const memory = program
   .command('memory')
-  .description("a resource's memory (agents with memory: true), in the store the workers use: AGENT_MEMORY_URL, else AGENT_MEMORY_DIR or .temporal-data/memory");
+  .description(
+    "a resource's memory (agents with memory: true), in the store the workers use: AGENT_MEMORY_URL, else AGENT_MEMORY_DIR or .temporal-data/memory",
+  );
 memory
   .command('list <resource>')
   .description('the newest entries of a resource (user:42)')
@@ -230,7 +270,9 @@ memory
   .action(async (resource, query, options) => (await commands.memory()).memorySearchCommand(resource, query, options));
 memory
   .command('forget <resource>')
-  .description("forget a resource (a request to be forgotten): its memory entries and its threads (their artifacts and executions); with --id, one memory entry")
+  .description(
+    'forget a resource (a request to be forgotten): its memory entries and its threads (their artifacts and executions); with --id, one memory entry',
+  )
   .option('--id <entry>', 'delete only this memory entry (mem-…)')
   .option('--memory-only', "delete the memory only, not the resource's threads (no Temporal server needed)")
   .option('--json', 'machine-readable output')
@@ -270,7 +312,10 @@ thread
 thread
   .command('show <thread>')
   .description("a thread's phase, queued messages and newest turns; with --messages, its whole conversation")
-  .option('--messages', 'the conversation, every message oldest first (a continued thread: from the artifact store, AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR)')
+  .option(
+    '--messages',
+    'the conversation, every message oldest first (a continued thread: from the artifact store, AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR)',
+  )
   .option('--json', 'machine-readable output')
   .action(async (id, options) => (await commands.thread()).threadShowCommand(id, options));
 thread
@@ -291,7 +336,9 @@ thread
   .action(async (id, options) => (await commands.thread()).threadCloseCommand(id, options));
 thread
   .command('delete <thread>')
-  .description("delete a thread: end it if open, delete its artifacts (the workers' store: AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR), then its workflow executions")
+  .description(
+    "delete a thread: end it if open, delete its artifacts (the workers' store: AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR), then its workflow executions",
+  )
   .option('--json', 'machine-readable output')
   .action(async (id, options) => (await commands.thread()).threadDeleteCommand(id, options));
 

@@ -30,11 +30,11 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'approval-ignored':
       return `! ignored a decision for ${event.approvalId}: ${event.reason}`;
     case 'skills-changed':
-      return `✦ skills from ${event.source} (version ${event.version}${event.reloaded ? ', reloaded' : ''}): ${[
-        ...event.added.map((name) => `+${name}`),
-        ...event.modified.map((name) => `~${name}`),
-        ...event.removed.map((name) => `-${name}`),
-      ].join(' ') || 'no change'}`;
+      return `✦ skills from ${event.source} (version ${event.version}${event.reloaded ? ', reloaded' : ''}): ${
+        [...event.added.map((name) => `+${name}`), ...event.modified.map((name) => `~${name}`), ...event.removed.map((name) => `-${name}`)].join(
+          ' ',
+        ) || 'no change'
+      }`;
     case 'skill-shadowed':
       return `! skill '${event.name}' from ${event.hidden} is hidden by the one from ${event.winner} (listed first in skill_sources)`;
     case 'skill-error':

@@ -20,13 +20,15 @@ export interface ForkEditFlags {
  * forkEditsFromFlags({ editToolResult: ['2:lookup_order={"status":"lost"}'], editMessage: ['1:user=@question.txt'] }, process.cwd());
  */
 export function forkEditsFromFlags(flags: ForkEditFlags, folder: string): ForkEditRequest[] {
-  const toolResult = (flag: string, isError: boolean) => (value: string): ForkEditRequest => {
-    const { target, content } = split(flag, value, '<call id>=<text> or <step>:<tool>[#n]=<text>', folder);
-    const byStep = /^(\d+):([^#]+)(?:#(\d+))?$/.exec(target);
-    if (!byStep) return { toolResult: { callId: target }, content, isError };
-    const [, step, tool, index] = byStep;
-    return { toolResult: { step: Number(step), tool: tool!, ...(index !== undefined ? { index: Number(index) } : {}) }, content, isError };
-  };
+  const toolResult =
+    (flag: string, isError: boolean) =>
+    (value: string): ForkEditRequest => {
+      const { target, content } = split(flag, value, '<call id>=<text> or <step>:<tool>[#n]=<text>', folder);
+      const byStep = /^(\d+):([^#]+)(?:#(\d+))?$/.exec(target);
+      if (!byStep) return { toolResult: { callId: target }, content, isError };
+      const [, step, tool, index] = byStep;
+      return { toolResult: { step: Number(step), tool: tool!, ...(index !== undefined ? { index: Number(index) } : {}) }, content, isError };
+    };
   const message = (value: string): ForkEditRequest => {
     const expected = '<step>:<user|assistant>=<text>';
     const { target, content } = split('--edit-message', value, expected, folder);

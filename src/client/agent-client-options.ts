@@ -84,4 +84,3 @@ export interface AgentClientOptions {
    */
   tracing?: boolean;
 }
-

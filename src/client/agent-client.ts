@@ -69,7 +69,12 @@ export class AgentClient {
     const dataConverter = dataConverterFromEnvironment();
     const connection = await connectClient(target);
     const interceptors = options.tracing ? { workflow: [await tracingClientInterceptor()] } : undefined;
-    const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}), ...(interceptors ? { interceptors } : {}) });
+    const client = new Client({
+      connection,
+      namespace: target.namespace,
+      ...(dataConverter ? { dataConverter } : {}),
+      ...(interceptors ? { interceptors } : {}),
+    });
     return new AgentClient(client, { uiUrl: target.uiUrl, ...options, namespace: target.namespace });
   }
 
@@ -101,9 +106,14 @@ export class AgentClient {
       ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
       ...(concurrency ? { concurrency } : {}),
     };
-    if (options.checkWorkerTools ?? this.checkWorkerTools) await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
+    if (options.checkWorkerTools ?? this.checkWorkerTools)
+      await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
-    return startAgentWorkflow(this, input, { workflowId, summary: `${config.name}: ${oneLine(options.task, 100)}`, ...(priority ? { priority } : {}) });
+    return startAgentWorkflow(this, input, {
+      workflowId,
+      summary: `${config.name}: ${oneLine(options.task, 100)}`,
+      ...(priority ? { priority } : {}),
+    });
   }
 
   /**
@@ -179,7 +189,10 @@ export class AgentClient {
    * const report = await forgetResource('user:42', { memory, threads: agents });
    */
   deleteThreadsOf(resourceId: string): Promise<ResourceThreadsDeleted> {
-    return deleteResourceThreads({ temporal: this.temporal, namespace: this.namespace, ...(this.artifacts ? { artifacts: this.artifacts } : {}) }, resourceId);
+    return deleteResourceThreads(
+      { temporal: this.temporal, namespace: this.namespace, ...(this.artifacts ? { artifacts: this.artifacts } : {}) },
+      resourceId,
+    );
   }
 
   /** A handle on an existing run (latest execution unless `runId` is given). */

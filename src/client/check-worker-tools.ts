@@ -45,7 +45,9 @@ async function askWorkers(client: Client, taskQueue: string, timeout: Duration, 
     });
   } finally {
     // Best effort: a probe left behind is harmless, and the caller's answer matters more.
-    await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } }).catch(() => undefined);
+    await client.workflowService
+      .deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } })
+      .catch(() => undefined);
   }
 }
 
@@ -53,7 +55,9 @@ async function askWorkers(client: Client, taskQueue: string, timeout: Duration, 
 function refuseMissing(wanted: readonly WantedTool[], available: readonly string[], taskQueue: string): void {
   const missing = wanted.filter(({ tool }) => !available.includes(tool));
   if (missing.length === 0) return;
-  const problems = missing.map(({ agent, tool }) => `tools: agent '${agent}' names tool '${tool}', which the workers on task queue '${taskQueue}' do not have`);
+  const problems = missing.map(
+    ({ agent, tool }) => `tools: agent '${agent}' names tool '${tool}', which the workers on task queue '${taskQueue}' do not have`,
+  );
   const names = [...new Set(missing.map(({ tool }) => tool))].join(', ');
   throw new AgentConfigError(
     `Invalid agent config:\n  ${problems.join('\n  ')}\n  (the workers have: ${available.join(', ')})\n` +

@@ -21,21 +21,33 @@ import { WireName } from '../protocol/wire-names';
  */
 export type ForkEditRequest =
   | {
-      toolResult: { callId: string } | { step: number; tool: string; /** Which of the tool's calls in the step, from 1 (needed when it called the tool more than once). */ index?: number };
+      toolResult:
+        | { callId: string }
+        | {
+            step: number;
+            tool: string;
+            /** Which of the tool's calls in the step, from 1 (needed when it called the tool more than once). */ index?: number;
+          };
       content: string | number | boolean | null | unknown[] | Record<string, unknown>;
       /** The model sees the result as an error result. */
       isError?: boolean;
     }
   | { message: { step: number; role: 'user' | 'assistant' }; content: string };
 
-const jsonContent = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())], { error: 'expected the replacement: a text, or a JSON value' });
+const jsonContent = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())], {
+  error: 'expected the replacement: a text, or a JSON value',
+});
 const stepNumber = z.number().int().min(1, 'expected a step number from 1');
 
 const forkEditRequestSchema = z.union([
   z.strictObject({
     toolResult: z.union([
       z.strictObject({ callId: z.string().min(1, 'expected a tool call id') }),
-      z.strictObject({ step: stepNumber, tool: z.string().min(1, 'expected a tool name'), index: z.number().int().min(1, 'expected 1 for the first call of the tool in the step').optional() }),
+      z.strictObject({
+        step: stepNumber,
+        tool: z.string().min(1, 'expected a tool name'),
+        index: z.number().int().min(1, 'expected 1 for the first call of the tool in the step').optional(),
+      }),
     ]),
     content: jsonContent,
     isError: z.boolean().optional(),
@@ -75,12 +87,19 @@ export interface ForkedExecution {
 export function resolveForkEdits(requests: readonly unknown[], execution: ForkedExecution): ForkEdit[] {
   const edits = requests.map((request, position) => resolveEdit(parseRequest(request, position), position, execution));
   edits.forEach((edit, position) => {
-    const earlier = edits.findIndex((other) => other.kind === edit.kind && other.index === edit.index && (edit.kind !== 'tool-result' || (other.kind === 'tool-result' && other.callId === edit.callId)));
+    const earlier = edits.findIndex(
+      (other) =>
+        other.kind === edit.kind &&
+        other.index === edit.index &&
+        (edit.kind !== 'tool-result' || (other.kind === 'tool-result' && other.callId === edit.callId)),
+    );
     if (earlier !== position) throw invalid(`edits[${position}]: changes ${describeForkEdit(edit)}, as does edits[${earlier}]; give one edit for it`);
   });
   const bytes = jsonBytes(edits);
   if (bytes > FORK_EDITS_LIMIT_BYTES) {
-    throw invalid(`edits: ${bytes} bytes of edited content; at most ${FORK_EDITS_LIMIT_BYTES} travel in the fork's input. Give a shorter replacement (a tool that returned more would have had it offloaded to the artifact store).`);
+    throw invalid(
+      `edits: ${bytes} bytes of edited content; at most ${FORK_EDITS_LIMIT_BYTES} travel in the fork's input. Give a shorter replacement (a tool that returned more would have had it offloaded to the artifact store).`,
+    );
   }
   return edits;
 }
@@ -88,11 +107,18 @@ export function resolveForkEdits(requests: readonly unknown[], execution: Forked
 function parseRequest(request: unknown, position: number): z.output<typeof forkEditRequestSchema> {
   const parsed = forkEditRequestSchema.safeParse(request);
   if (parsed.success) return parsed.data;
-  if (!keyOf(request)) throw invalid(`edits[${position}]: expected { toolResult: … } (a tool call's result) or { message: … } (a message of a step) to edit`);
+  if (!keyOf(request))
+    throw invalid(`edits[${position}]: expected { toolResult: … } (a tool call's result) or { message: … } (a message of a step) to edit`);
   // A union reports its branches' issues; the branch named by the request's own key says most.
-  const issues = parsed.error.issues.flatMap((issue) => (issue.code === 'invalid_union' ? issue.errors.find((branch) => branch.some((inner) => inner.path[0] === keyOf(request))) ?? issue.errors[0] ?? [issue] : [issue]));
+  const issues = parsed.error.issues.flatMap((issue) =>
+    issue.code === 'invalid_union'
+      ? (issue.errors.find((branch) => branch.some((inner) => inner.path[0] === keyOf(request))) ?? issue.errors[0] ?? [issue])
+      : [issue],
+  );
   const problems = issues.map((issue) => `edits[${position}]${issue.path.map((key) => `.${String(key)}`).join('')}: ${issue.message}`);
-  throw invalid(`${problems.join('; ')} (an edit is { toolResult: { callId } | { step, tool, index? }, content, isError? } or { message: { step, role: 'user' | 'assistant' }, content })`);
+  throw invalid(
+    `${problems.join('; ')} (an edit is { toolResult: { callId } | { step, tool, index? }, content, isError? } or { message: { step, role: 'user' | 'assistant' }, content })`,
+  );
 }
 
 function keyOf(request: unknown): string | undefined {
@@ -103,7 +129,8 @@ function resolveEdit(request: z.output<typeof forkEditRequestSchema>, position: 
   const field = `edits[${position}]`;
   if ('toolResult' in request) {
     const target = request.toolResult;
-    const { entry, call } = 'callId' in target ? callById(target.callId, `${field}.toolResult.callId`, execution) : callByTool(target, `${field}.toolResult`, execution);
+    const { entry, call } =
+      'callId' in target ? callById(target.callId, `${field}.toolResult.callId`, execution) : callByTool(target, `${field}.toolResult`, execution);
     const recorded = execution.entries.find((other) => other.kind === 'tool' && other.step === entry.step && other.callId === call.id);
     const content = typeof request.content === 'string' ? request.content : JSON.stringify(request.content);
     return {
@@ -119,9 +146,17 @@ function resolveEdit(request: z.output<typeof forkEditRequestSchema>, position: 
   }
   const { step, role } = request.message;
   const entry = modelEntryAt(step, `${field}.message.step`, execution);
-  if (role === 'assistant') return { kind: 'message', step, index: entry.conversation!.count, role, content: request.content, recorded: preview(entry.text ?? '') };
+  if (role === 'assistant')
+    return { kind: 'message', step, index: entry.conversation!.count, role, content: request.content, recorded: preview(entry.text ?? '') };
   if (!request.content.trim()) throw invalid(`${field}.content: the user message of step ${step} must not be empty`);
-  return { kind: 'message', step, index: userMessageIndex(entry, `${field}.message`, execution), role, content: request.content, recorded: userMessageText(entry, execution) };
+  return {
+    kind: 'message',
+    step,
+    index: userMessageIndex(entry, `${field}.message`, execution),
+    role,
+    content: request.content,
+    recorded: userMessageText(entry, execution),
+  };
 }
 
 /** The model entries of the conversation the fork keeps: same execution and epoch as the forked step, up to it. */
@@ -129,16 +164,27 @@ function keptSteps(execution: ForkedExecution): ModelEntry[] {
   const epoch = execution.entry.conversation!.epoch;
   const byStep = new Map<number, ModelEntry>();
   for (const other of execution.entries) {
-    if (other.kind === 'model' && other.activityId.startsWith('step-') && other.step <= execution.step && other.conversation?.epoch === epoch && !other.failure) byStep.set(other.step, other);
+    if (
+      other.kind === 'model' &&
+      other.activityId.startsWith('step-') &&
+      other.step <= execution.step &&
+      other.conversation?.epoch === epoch &&
+      !other.failure
+    )
+      byStep.set(other.step, other);
   }
   return [...byStep.values()];
 }
 
 function modelEntryAt(step: number, field: string, execution: ForkedExecution): ModelEntry {
-  if (step > execution.step) throw invalid(`${field}: step ${step} is after step ${execution.step}, where the fork starts; the fork keeps steps up to ${execution.step} only`);
+  if (step > execution.step)
+    throw invalid(`${field}: step ${step} is after step ${execution.step}, where the fork starts; the fork keeps steps up to ${execution.step} only`);
   const kept = keptSteps(execution);
   const entry = kept.find((candidate) => candidate.step === step);
-  if (!entry) throw invalid(`${field}: step ${step} of run ${execution.workflowId} is not in the conversation the fork keeps (${describeSteps(kept)}: the execution and conversation of step ${execution.step}; a continue-as-new or a compaction came in between)`);
+  if (!entry)
+    throw invalid(
+      `${field}: step ${step} of run ${execution.workflowId} is not in the conversation the fork keeps (${describeSteps(kept)}: the execution and conversation of step ${execution.step}; a continue-as-new or a compaction came in between)`,
+    );
   return entry;
 }
 
@@ -149,16 +195,25 @@ function callById(callId: string, field: string, execution: ForkedExecution): { 
     if (call) return { entry, call };
   }
   const known = kept.flatMap((entry) => entry.toolCalls.map((call) => `${call.id} (step ${entry.step}, ${call.name})`));
-  throw invalid(`${field}: run ${execution.workflowId} has no tool call '${callId}' in the conversation the fork keeps (${describeSteps(kept)}); its calls there: ${known.join(', ') || 'none'}`);
+  throw invalid(
+    `${field}: run ${execution.workflowId} has no tool call '${callId}' in the conversation the fork keeps (${describeSteps(kept)}); its calls there: ${known.join(', ') || 'none'}`,
+  );
 }
 
-function callByTool(target: { step: number; tool: string; index?: number | undefined }, field: string, execution: ForkedExecution): { entry: ModelEntry; call: ModelEntry['toolCalls'][number] } {
+function callByTool(
+  target: { step: number; tool: string; index?: number | undefined },
+  field: string,
+  execution: ForkedExecution,
+): { entry: ModelEntry; call: ModelEntry['toolCalls'][number] } {
   const entry = modelEntryAt(target.step, `${field}.step`, execution);
   const calls = entry.toolCalls.filter((call) => call.name === target.tool);
   const made = entry.toolCalls.map((call) => call.name).join(', ') || 'no tool';
-  if (calls.length === 0) throw invalid(`${field}.tool: step ${target.step} of run ${execution.workflowId} made no call of '${target.tool}' (it called ${made})`);
+  if (calls.length === 0)
+    throw invalid(`${field}.tool: step ${target.step} of run ${execution.workflowId} made no call of '${target.tool}' (it called ${made})`);
   if (target.index === undefined && calls.length > 1) {
-    throw invalid(`${field}.index: step ${target.step} called '${target.tool}' ${calls.length} times; say which (${calls.map((call, index) => `#${index + 1}: ${call.id}`).join(', ')})`);
+    throw invalid(
+      `${field}.index: step ${target.step} called '${target.tool}' ${calls.length} times; say which (${calls.map((call, index) => `#${index + 1}: ${call.id}`).join(', ')})`,
+    );
   }
   const call = calls[(target.index ?? 1) - 1];
   if (!call) throw invalid(`${field}.index: step ${target.step} called '${target.tool}' ${calls.length} time(s); there is no #${target.index}`);
@@ -171,7 +226,9 @@ function callByTool(target: { step: number; tool: string; index?: number | undef
  */
 function userMessageIndex(entry: ModelEntry, field: string, execution: ForkedExecution): number {
   const count = entry.conversation!.count;
-  const previous = keptSteps(execution).filter((other) => other.step < entry.step).at(-1);
+  const previous = keptSteps(execution)
+    .filter((other) => other.step < entry.step)
+    .at(-1);
   if (previous) {
     const end = previous.conversation!.count + 1 + previous.toolCalls.length + (previous.outputError ? 1 : 0);
     if (count > end) return count - 1;
@@ -182,7 +239,9 @@ function userMessageIndex(entry: ModelEntry, field: string, execution: ForkedExe
   }
   const started = execution.entries.find((other) => other.kind === 'started');
   if (started?.kind === 'started' && !started.continued) return count - 1;
-  throw invalid(`${field}.role: step ${entry.step} is the first step of an execution that continued from an earlier one: its last input message is not known to be a user message; fork from a later step of it, or from the earlier execution`);
+  throw invalid(
+    `${field}.role: step ${entry.step} is the first step of an execution that continued from an earlier one: its last input message is not known to be a user message; fork from a later step of it, or from the earlier execution`,
+  );
 }
 
 /** The user message's text as recorded: the run's task, or the message injected before the step. */
@@ -192,7 +251,9 @@ function userMessageText(entry: ModelEntry, execution: ForkedExecution): string 
   while (previousModel >= 0 && execution.entries[previousModel]!.kind !== 'model') previousModel--;
   const injected = execution.entries
     .slice(previousModel + 1, position)
-    .flatMap((other) => ((other.kind === 'signal' || other.kind === 'update') && INJECTIONS.has(other.name) && !other.ignored ? [injectedText(other.payload)] : []))
+    .flatMap((other) =>
+      (other.kind === 'signal' || other.kind === 'update') && INJECTIONS.has(other.name) && !other.ignored ? [injectedText(other.payload)] : [],
+    )
     .filter((text): text is string => text !== null)
     .at(-1);
   if (injected !== undefined) return preview(injected);

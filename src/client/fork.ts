@@ -64,17 +64,29 @@ type ModelEntry = Extract<TranscriptEntry, { kind: 'model' }>;
 export async function planFork(client: Client, workflowId: string, options: ForkOptions): Promise<PlannedFork> {
   const step = options.fromStep;
   if (!Number.isInteger(step) || step < 1) {
-    throw refused(`--from-step: expected a step number from 1 (as \`durable-agents history ${workflowId}\` prints them; the planner's 'plan N' calls cannot be forked from, step 1 keeps the plan), got '${String(step)}'`);
+    throw refused(
+      `--from-step: expected a step number from 1 (as \`durable-agents history ${workflowId}\` prints them; the planner's 'plan N' calls cannot be forked from, step 1 keeps the plan), got '${String(step)}'`,
+    );
   }
   const given = options.config === undefined ? undefined : parseAgentConfig(options.config, 'the fork config');
   const chain = await readChain(client, workflowId, options.runId);
   const found = findStep(chain, workflowId, step);
   const { execution, entries, entry, input: originInput } = found;
   const stepLimit = stepLimitOf(upgradeConfig(originInput.config), originInput.carried);
-  const reply = { message: { role: 'assistant', content: entry.text ?? '', toolCalls: entry.toolCalls }, usage: { inputTokens: 0, outputTokens: 0 }, model: entry.model, ...(entry.outputError ? { outputError: entry.outputError } : {}) } as ModelStepResult;
+  const reply = {
+    message: { role: 'assistant', content: entry.text ?? '', toolCalls: entry.toolCalls },
+    usage: { inputTokens: 0, outputTokens: 0 },
+    model: entry.model,
+    ...(entry.outputError ? { outputError: entry.outputError } : {}),
+  } as ModelStepResult;
   const move = nextMove(reply, step, stepLimit);
   const resolved = resolveForkEdits(options.edits ?? [], { workflowId, step, entries, entry });
-  const unfinished = move.kind === 'run-tools' ? move.calls.filter((call) => !entries.some((other) => other.kind === 'tool' && other.step === step && other.callId === call.id && other.result !== null)) : [];
+  const unfinished =
+    move.kind === 'run-tools'
+      ? move.calls.filter(
+          (call) => !entries.some((other) => other.kind === 'tool' && other.step === step && other.callId === call.id && other.result !== null),
+        )
+      : [];
   const resultsGiven = new Set(resolved.flatMap((edit) => (edit.kind === 'tool-result' && edit.step === step ? [edit.callId] : [])));
   // Between a reply and its tool calls: a step none of whose calls has a result yet (waiting for an
   // approval, say) can be forked when the edits give every result; its conversation ends at the reply.
@@ -82,10 +94,14 @@ export async function planFork(client: Client, workflowId: string, options: Fork
   if (move.kind === 'run-tools' && unfinished.length > 0 && !between) {
     throw refused(
       `step ${step} of run ${workflowId} has not finished: ${move.calls.length - unfinished.length} of its ${move.calls.length} tool calls have a result. Fork from an earlier step, or wait` +
-        (unfinished.length === move.calls.length ? `, or give the result of each call (--edit-tool-result ${unfinished.map((call) => `${call.id}=…`).join(' ')})` : ''),
+        (unfinished.length === move.calls.length
+          ? `, or give the result of each call (--edit-tool-result ${unfinished.map((call) => `${call.id}=…`).join(' ')})`
+          : ''),
     );
   }
-  const edits = between ? resolved.map((edit) => (edit.kind === 'tool-result' && edit.step === step ? { ...edit, pending: true as const } : edit)) : resolved;
+  const edits = between
+    ? resolved.map((edit) => (edit.kind === 'tool-result' && edit.step === step ? { ...edit, pending: true as const } : edit))
+    : resolved;
   if (move.kind === 'finish' && (options.task === undefined || !options.task.trim())) {
     const edited = edits.findIndex((edit) => edit.step === step);
     if (edited !== -1) {
@@ -106,7 +122,10 @@ export async function planFork(client: Client, workflowId: string, options: Fork
         `Fork from step ${later.step} or later (or from a step of an earlier execution of the run).`,
     );
   }
-  const conversation = { epoch: entry.conversation!.epoch, count: entry.conversation!.count + 1 + (move.kind === 'correct-output' ? 1 : move.kind === 'run-tools' && !between ? move.calls.length : 0) };
+  const conversation = {
+    epoch: entry.conversation!.epoch,
+    count: entry.conversation!.count + 1 + (move.kind === 'correct-output' ? 1 : move.kind === 'run-tools' && !between ? move.calls.length : 0),
+  };
   const base = given ?? originInput.config;
   const config = withSkillSourceKeys(options.model ? parseAgentConfig({ ...base, model: options.model }, 'the fork config') : base);
   const agents = resolveHandoffAgents(config, options.agents ?? originInput.agents ?? {}, (agent) => withSkillSourceKeys(agent));
@@ -139,14 +158,21 @@ async function readChain(client: Client, workflowId: string, runId: string | und
     return await fetchRunChain(client, workflowId, runId);
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) {
-      throw new AgentRuntimeError(ErrorCode.runNotFound, `Unknown run '${workflowId}'${runId ? ` (execution ${runId})` : ''}: no workflow with that id in this namespace`);
+      throw new AgentRuntimeError(
+        ErrorCode.runNotFound,
+        `Unknown run '${workflowId}'${runId ? ` (execution ${runId})` : ''}: no workflow with that id in this namespace`,
+      );
     }
     throw error;
   }
 }
 
 /** The execution of the chain that took executor step `step`, its transcript, the step's (last) model entry and the execution's input. */
-function findStep(chain: ChainExecution[], workflowId: string, step: number): { execution: ChainExecution; entries: TranscriptEntry[]; entry: ModelEntry; input: AgentRunWorkflowInput } {
+function findStep(
+  chain: ChainExecution[],
+  workflowId: string,
+  step: number,
+): { execution: ChainExecution; entries: TranscriptEntry[]; entry: ModelEntry; input: AgentRunWorkflowInput } {
   let lastStep = 0;
   let firstInput: AgentRunWorkflowInput | null = null;
   for (const execution of chain) {
@@ -158,14 +184,21 @@ function findStep(chain: ChainExecution[], workflowId: string, step: number): { 
     lastStep = Math.max(lastStep, ...models.map((entry) => entry.step));
     const entry = models.filter((candidate) => candidate.step === step).at(-1);
     if (!entry) continue;
-    if (entry.failure || entry.durationMs === null) throw refused(`step ${step} of run ${workflowId} has not finished (its model call ${entry.failure ? `failed: ${entry.failure}` : 'is still running'})`);
-    if (!entry.conversation) throw refused(`step ${step} of run ${workflowId} was recorded by a version of the runtime that did not pass conversations by reference; it cannot be forked`);
+    if (entry.failure || entry.durationMs === null)
+      throw refused(
+        `step ${step} of run ${workflowId} has not finished (its model call ${entry.failure ? `failed: ${entry.failure}` : 'is still running'})`,
+      );
+    if (!entry.conversation)
+      throw refused(
+        `step ${step} of run ${workflowId} was recorded by a version of the runtime that did not pass conversations by reference; it cannot be forked`,
+      );
     return { execution, entries, entry, input };
   }
   if (lastStep === 0) throw refused(`run ${workflowId} has no finished executor step yet`);
   if (step > lastStep) throw refused(`step ${step} is beyond the last step of run ${workflowId} (${lastStep})`);
   const forkOf = firstInput?.fork;
-  if (forkOf && step <= forkOf.step) throw refused(`step ${step} of run ${workflowId} was taken by the run it was forked from: fork ${forkOf.workflowId} from step ${step} instead`);
+  if (forkOf && step <= forkOf.step)
+    throw refused(`step ${step} of run ${workflowId} was taken by the run it was forked from: fork ${forkOf.workflowId} from step ${step} instead`);
   throw refused(`run ${workflowId} has no executor step ${step}`);
 }
 

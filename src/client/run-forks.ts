@@ -37,7 +37,12 @@ export async function listRunForks(client: Client, workflowId: string, limit = 5
       const byStart = [...executions].sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
       const first = byStart[0]!;
       const latest = byStart.at(-1)!;
-      return { workflowId: first.workflowId, ...(await forkStart(client, first)), status: latest.status.name.toLowerCase().replace(/_/g, ' '), startedAt: first.startTime.toISOString() };
+      return {
+        workflowId: first.workflowId,
+        ...(await forkStart(client, first)),
+        status: latest.status.name.toLowerCase().replace(/_/g, ' '),
+        startedAt: first.startTime.toISOString(),
+      };
     }),
   );
   return forks.sort((a, b) => a.startedAt.localeCompare(b.startedAt));

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Client, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from '@temporalio/client';
+import {
+  Client,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { RunEvent } from '../protocol/run-events';
 import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots';
 import { liveSnapshots } from './live-snapshot-stream';
@@ -156,7 +162,9 @@ export class RunHandle {
       return { delivery: 'signal', approvalId: decision.approvalId, outcome: null };
     }
     try {
-      const result = await this.temporal.withDeadline(deadline, () => this.workflow.executeUpdate(decideApprovalUpdate, { args: [decision], updateId }));
+      const result = await this.temporal.withDeadline(deadline, () =>
+        this.workflow.executeUpdate(decideApprovalUpdate, { args: [decision], updateId }),
+      );
       return { delivery: 'update', approvalId: result.approvalId, outcome: result.outcome };
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw refusalOf(error);
@@ -167,10 +175,14 @@ export class RunHandle {
   /** The outcome the run recorded for this very decision (same id, decision and decider), if any. */
   private async recordedDecision(decision: ApprovalDecision): Promise<ApprovalOutcome | null> {
     const expected = decision.decision === 'approve' ? 'approved' : 'rejected';
-    for (let cursor = 0; ; ) {
+    for (let cursor = 0; ;) {
       const page = await this.workflow.query(eventsQuery, cursor, 500);
       const decided = page.events.find(
-        (event) => event.type === 'approval-decided' && event.approvalId === decision.approvalId && event.outcome === expected && event.decidedBy === (decision.decidedBy ?? null),
+        (event) =>
+          event.type === 'approval-decided' &&
+          event.approvalId === decision.approvalId &&
+          event.outcome === expected &&
+          event.decidedBy === (decision.decidedBy ?? null),
       );
       if (decided) return expected;
       if (page.events.length === 0 || page.finished) return null;
@@ -252,7 +264,10 @@ export class RunHandle {
 
 /** A decision for a run the server does not know, or one that has ended (a user error: `RunNotFound`). */
 function runNotFound(workflowId: string, error: WorkflowNotFoundError): AgentRuntimeError {
-  return new AgentRuntimeError(ErrorCode.runNotFound, `No running run '${workflowId}' in this namespace to decide on (${error.message}): check the run id, or \`status\` it`);
+  return new AgentRuntimeError(
+    ErrorCode.runNotFound,
+    `No running run '${workflowId}' in this namespace to decide on (${error.message}): check the run id, or \`status\` it`,
+  );
 }
 
 /** The typed error for an update the run's validator refused, by the refusal's stable type. */

@@ -10,6 +10,8 @@ import { AGENT_SEARCH_ATTRIBUTES } from '../protocol/search-attributes';
 export function searchAttributesMissing(error: unknown, namespace: string): SearchAttributesMissingError | null {
   const messages: string[] = [];
   for (let current: unknown = error; current instanceof Error && messages.length < 4; current = current.cause) messages.push(current.message);
-  const detail = messages.find((message) => /search attribute/i.test(message) && AGENT_SEARCH_ATTRIBUTES.some((attribute) => message.includes(attribute.name)));
+  const detail = messages.find(
+    (message) => /search attribute/i.test(message) && AGENT_SEARCH_ATTRIBUTES.some((attribute) => message.includes(attribute.name)),
+  );
   return detail ? new SearchAttributesMissingError(namespace, detail) : null;
 }

@@ -37,5 +37,8 @@ export async function readThreadConversation(workflow: WorkflowHandle, artifacts
       messages.push(...slice.messages);
     }
   }
-  throw new AgentRuntimeError(ErrorCode.conversationUnavailable, `thread ${workflow.workflowId}: its conversation was rewritten ${READ_ATTEMPTS} times while it was read; try again`);
+  throw new AgentRuntimeError(
+    ErrorCode.conversationUnavailable,
+    `thread ${workflow.workflowId}: its conversation was rewritten ${READ_ATTEMPTS} times while it was read; try again`,
+  );
 }

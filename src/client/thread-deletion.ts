@@ -41,16 +41,22 @@ export interface ThreadDeletionTarget {
 export async function deleteThread(target: ThreadDeletionTarget, threadId: string): Promise<ThreadDeletion> {
   const { temporal, namespace, artifacts } = target;
   if (!artifacts?.delete) {
-    const problem = 'artifacts: deleting a thread needs the workers\' artifact store, with delete (AgentClientOptions.artifacts; the CLI reads AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR)';
+    const problem =
+      "artifacts: deleting a thread needs the workers' artifact store, with delete (AgentClientOptions.artifacts; the CLI reads AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR)";
     throw new AgentConfigError(problem, [problem]);
   }
   const handle = temporal.workflow.getHandle(threadId);
   const description = await handle.describe().catch((error: unknown) => {
-    if (error instanceof WorkflowNotFoundError) throw new ThreadError(ErrorCode.threadNotFound, threadId, `no thread ${threadId} (never created, or deleted already)`);
+    if (error instanceof WorkflowNotFoundError)
+      throw new ThreadError(ErrorCode.threadNotFound, threadId, `no thread ${threadId} (never created, or deleted already)`);
     throw error;
   });
   if (description.type !== WireName.agentThreadWorkflow) {
-    throw new ThreadError(ErrorCode.threadNotFound, threadId, `${threadId} is a ${description.type} workflow, not a thread: delete runs with Temporal's own tools`);
+    throw new ThreadError(
+      ErrorCode.threadNotFound,
+      threadId,
+      `${threadId} is a ${description.type} workflow, not a thread: delete runs with Temporal's own tools`,
+    );
   }
   if (description.status.name === 'RUNNING') {
     await handle.terminate('thread deleted').catch((error: unknown) => {
@@ -92,7 +98,8 @@ export async function deleteResourceThreads(target: ThreadDeletionTarget, resour
   const deleted: ResourceThreadsDeleted = { threads: 0, artifacts: 0, workflowExecutions: 0 };
   const ids = new Set<string>();
   for (const status of ['closed', undefined] as const) {
-    for (const thread of await listThreads(target.temporal, { resourceId, ...(status ? { status } : {}), limit: Number.MAX_SAFE_INTEGER })) ids.add(thread.threadId);
+    for (const thread of await listThreads(target.temporal, { resourceId, ...(status ? { status } : {}), limit: Number.MAX_SAFE_INTEGER }))
+      ids.add(thread.threadId);
   }
   for (const threadId of ids) {
     const one = await deleteThread(target, threadId).catch((error: unknown) => {

@@ -10,7 +10,14 @@ import type { SearchAttributePair } from '@temporalio/common';
 import { isDuration, parseDuration } from '../config/duration';
 import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
-import { AgentCostUsdAttribute, AgentLastActivityAttribute, AgentNameAttribute, AgentResourceAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import {
+  AgentCostUsdAttribute,
+  AgentLastActivityAttribute,
+  AgentNameAttribute,
+  AgentResourceAttribute,
+  AgentSkillSourcesAttribute,
+  AgentStatusAttribute,
+} from '../protocol/search-attributes';
 import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
 import {
   THREAD_CLOSED_POLICIES,
@@ -70,10 +77,14 @@ export class ThreadHandle {
     private readonly options: ThreadOptions = {},
   ) {
     if (!threadId.trim() || threadId.length > ThreadMessageLimits.messageId) {
-      throw new InvalidMessageError(`threadId: must be 1 to ${ThreadMessageLimits.messageId} characters, not ${JSON.stringify(threadId.slice(0, 40))}`);
+      throw new InvalidMessageError(
+        `threadId: must be 1 to ${ThreadMessageLimits.messageId} characters, not ${JSON.stringify(threadId.slice(0, 40))}`,
+      );
     }
     if (options.policy !== undefined && !THREAD_POLICIES.includes(options.policy)) {
-      throw new AgentConfigError(`policy: must be one of ${THREAD_POLICIES.join(', ')}`, [`policy: must be one of ${THREAD_POLICIES.join(', ')}, not ${JSON.stringify(options.policy)}`]);
+      throw new AgentConfigError(`policy: must be one of ${THREAD_POLICIES.join(', ')}`, [
+        `policy: must be one of ${THREAD_POLICIES.join(', ')}, not ${JSON.stringify(options.policy)}`,
+      ]);
     }
     if (options.whenClosed !== undefined && !THREAD_CLOSED_POLICIES.includes(options.whenClosed)) {
       const problem = `whenClosed: must be one of ${THREAD_CLOSED_POLICIES.join(', ')}, not ${JSON.stringify(options.whenClosed)}`;
@@ -257,7 +268,8 @@ export class ThreadHandle {
       const type = (error.cause as { type?: string } | undefined)?.type;
       const reason = error.cause?.message ?? error.message;
       if (type === ErrorCode.emptyMessage) return new EmptyMessageError();
-      if (type === ErrorCode.threadBusy || type === ErrorCode.threadClosed || type === ErrorCode.threadConfigMismatch) return new ThreadError(type, this.threadId, `thread ${this.threadId}: ${reason}`);
+      if (type === ErrorCode.threadBusy || type === ErrorCode.threadClosed || type === ErrorCode.threadConfigMismatch)
+        return new ThreadError(type, this.threadId, `thread ${this.threadId}: ${reason}`);
       return new InvalidMessageError(reason);
     }
     if (error instanceof WorkflowExecutionAlreadyStartedError || (creating && isClosedError(error))) {
@@ -265,10 +277,19 @@ export class ThreadHandle {
     }
     if (error instanceof WorkflowNotFoundError || isClosedError(error)) {
       // A thread that closed still has its last execution (until the namespace's retention).
-      const closed = creating || (await this.run.workflow.describe().then(() => true, () => false));
+      const closed =
+        creating ||
+        (await this.run.workflow.describe().then(
+          () => true,
+          () => false,
+        ));
       return closed
         ? new ThreadError(ErrorCode.threadClosed, this.threadId, `thread ${this.threadId} is closed: start a new thread (another id)`)
-        : new ThreadError(ErrorCode.threadNotFound, this.threadId, `no thread ${this.threadId}: give a config (agents.thread(id, { config })) to create it`);
+        : new ThreadError(
+            ErrorCode.threadNotFound,
+            this.threadId,
+            `no thread ${this.threadId}: give a config (agents.thread(id, { config })) to create it`,
+          );
     }
     return error;
   }

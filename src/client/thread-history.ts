@@ -24,8 +24,10 @@ async function openThreadResults(temporal: Client, threadId: string): Promise<Tu
   );
   if (!running) return [];
   // A thread whose workers are all down answers nothing: its history alone is shown then.
-  return temporal.withDeadline(Date.now() + 5_000, () => handle.query(threadQuery)).then(
-    (status) => status.recentTurns,
-    () => [],
-  );
+  return temporal
+    .withDeadline(Date.now() + 5_000, () => handle.query(threadQuery))
+    .then(
+      (status) => status.recentTurns,
+      () => [],
+    );
 }

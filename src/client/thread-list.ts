@@ -55,7 +55,8 @@ export function threadListQuery(filter: ThreadFilter, now: Date = new Date()): s
     clauses.push(`ExecutionStatus = 'Running'`);
     if (filter.status) clauses.push(`${AgentStatusAttribute.name} = ${quote(filter.status)}`);
   }
-  if (filter.idleForMs !== undefined) clauses.push(`${AgentLastActivityAttribute.name} < ${quote(new Date(now.getTime() - filter.idleForMs).toISOString())}`);
+  if (filter.idleForMs !== undefined)
+    clauses.push(`${AgentLastActivityAttribute.name} < ${quote(new Date(now.getTime() - filter.idleForMs).toISOString())}`);
   return clauses.join(' AND ');
 }
 

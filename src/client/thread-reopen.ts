@@ -21,7 +21,12 @@ import type { agentThread } from '../workflows/agent-thread';
  * this start arrived, starts from the older state (the second closing needs a turn answered and a
  * close in between, so this is milliseconds against a model call).
  */
-export async function reopenThread(temporal: Client, threadId: string, message: ThreadMessage, updateId: string): Promise<ThreadMessageReceipt | null> {
+export async function reopenThread(
+  temporal: Client,
+  threadId: string,
+  message: ThreadMessage,
+  updateId: string,
+): Promise<ThreadMessageReceipt | null> {
   const latest = temporal.workflow.getHandle(threadId);
   const description = await latest.describe().catch(() => null);
   if (!description) return null;
@@ -32,7 +37,8 @@ export async function reopenThread(temporal: Client, threadId: string, message: 
   if (!closed.reopenWith) return null;
   const updates: SearchAttributeUpdatePair[] = [{ key: AgentStatusAttribute, value: 'idle' }];
   // Only where the thread had it: its namespace may have been set up before the attribute.
-  if (description.typedSearchAttributes.get(AgentLastActivityAttribute) !== undefined) updates.push({ key: AgentLastActivityAttribute, value: new Date() });
+  if (description.typedSearchAttributes.get(AgentLastActivityAttribute) !== undefined)
+    updates.push({ key: AgentLastActivityAttribute, value: new Date() });
   return temporal.workflow.executeUpdateWithStart(sendMessageUpdate, {
     args: [message],
     updateId,

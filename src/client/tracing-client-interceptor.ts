@@ -14,6 +14,9 @@ export async function tracingClientInterceptor(): Promise<WorkflowClientIntercep
     return new OpenTelemetryWorkflowClientInterceptor();
   } catch (error) {
     if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error(`AgentClient's tracing needs OpenTelemetry, an optional peer dependency of durable-agents: npm install ${TELEMETRY_PACKAGES.slice(0, 1).join(' ')} @temporalio/interceptors-opentelemetry`, { cause: error });
+    throw new Error(
+      `AgentClient's tracing needs OpenTelemetry, an optional peer dependency of durable-agents: npm install ${TELEMETRY_PACKAGES.slice(0, 1).join(' ')} @temporalio/interceptors-opentelemetry`,
+      { cause: error },
+    );
   }
 }

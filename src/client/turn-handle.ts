@@ -103,7 +103,11 @@ export class TurnHandle {
   }
 
   private unavailable(reason: string): ThreadError {
-    return new ThreadError(ErrorCode.turnResultUnavailable, this.workflow.workflowId, `turn ${this.turn} of thread ${this.workflow.workflowId}: no result to read (${reason})`);
+    return new ThreadError(
+      ErrorCode.turnResultUnavailable,
+      this.workflow.workflowId,
+      `turn ${this.turn} of thread ${this.workflow.workflowId}: no result to read (${reason})`,
+    );
   }
 }
 

@@ -86,7 +86,12 @@ export async function usageReport(temporal: Client, options: UsageReportOptions)
     });
   } else {
     for (const execution of executions) {
-      add(options.by === 'agent' ? (execution.typedSearchAttributes.get(AgentNameAttribute) ?? '(no agent)') : (execution.closeTime ?? execution.startTime).toISOString().slice(0, 10), costOf(execution));
+      add(
+        options.by === 'agent'
+          ? (execution.typedSearchAttributes.get(AgentNameAttribute) ?? '(no agent)')
+          : (execution.closeTime ?? execution.startTime).toISOString().slice(0, 10),
+        costOf(execution),
+      );
     }
   }
   return {

@@ -70,7 +70,9 @@ export class WorkerDeployments {
    */
   async describe(deploymentName: string): Promise<DeploymentDescription> {
     checkName(deploymentName);
-    const response = await this.call(deploymentName, () => this.client.workflowService.describeWorkerDeployment({ namespace: this.client.options.namespace, deploymentName }));
+    const response = await this.call(deploymentName, () =>
+      this.client.workflowService.describeWorkerDeployment({ namespace: this.client.options.namespace, deploymentName }),
+    );
     const info = response.workerDeploymentInfo;
     const routing = info?.routingConfig;
     const currentBuildId = routing?.currentDeploymentVersion?.buildId || null;
@@ -91,7 +93,12 @@ export class WorkerDeployments {
   async setCurrent(deploymentName: string, buildId: string): Promise<void> {
     await this.knownBuild(deploymentName, buildId);
     await this.call(deploymentName, () =>
-      this.client.workflowService.setWorkerDeploymentCurrentVersion({ namespace: this.client.options.namespace, deploymentName, buildId, identity: this.identity }),
+      this.client.workflowService.setWorkerDeploymentCurrentVersion({
+        namespace: this.client.options.namespace,
+        deploymentName,
+        buildId,
+        identity: this.identity,
+      }),
     );
   }
 
@@ -106,7 +113,13 @@ export class WorkerDeployments {
     }
     if (buildId !== null) await this.knownBuild(deploymentName, buildId);
     await this.call(deploymentName, () =>
-      this.client.workflowService.setWorkerDeploymentRampingVersion({ namespace: this.client.options.namespace, deploymentName, buildId: buildId ?? '', percentage, identity: this.identity }),
+      this.client.workflowService.setWorkerDeploymentRampingVersion({
+        namespace: this.client.options.namespace,
+        deploymentName,
+        buildId: buildId ?? '',
+        percentage,
+        identity: this.identity,
+      }),
     );
   }
 
@@ -123,7 +136,13 @@ export class WorkerDeployments {
     const byType = Object.fromEntries(types.map((type, index) => [type, perType[index]!]).filter(([, count]) => count !== 0));
     const { currentBuildId, rampingBuildId } = await this.describe(deploymentName);
     const blockedBy =
-      buildId === currentBuildId ? 'it is the current build' : buildId === rampingBuildId ? 'it is the ramping build' : total > 0 ? `${total} open execution(s) are pinned to it` : null;
+      buildId === currentBuildId
+        ? 'it is the current build'
+        : buildId === rampingBuildId
+          ? 'it is the ramping build'
+          : total > 0
+            ? `${total} open execution(s) are pinned to it`
+            : null;
     return { buildId, byType, total, awaitingApproval, retirable: blockedBy === null, blockedBy };
   }
 
@@ -163,8 +182,10 @@ export class WorkerDeployments {
    */
   private async routingPropagated(deploymentName: string, waitMs: number): Promise<void> {
     const inProgress = temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_IN_PROGRESS;
-    for (const deadline = Date.now() + waitMs; ; ) {
-      const response = await this.call(deploymentName, () => this.client.workflowService.describeWorkerDeployment({ namespace: this.client.options.namespace, deploymentName }));
+    for (const deadline = Date.now() + waitMs; ;) {
+      const response = await this.call(deploymentName, () =>
+        this.client.workflowService.describeWorkerDeployment({ namespace: this.client.options.namespace, deploymentName }),
+      );
       if (response.workerDeploymentInfo?.routingConfigUpdateState !== inProgress) return;
       if (Date.now() >= deadline) {
         throw new DeploymentError(
@@ -201,7 +222,11 @@ export class WorkerDeployments {
       return await request();
     } catch (error) {
       if (grpcCode(error) !== NOT_FOUND) throw error;
-      throw new DeploymentError(ErrorCode.deploymentNotFound, 'deploymentName', `No worker deployment '${deploymentName}' in namespace '${this.client.options.namespace}': no worker of it has polled yet`);
+      throw new DeploymentError(
+        ErrorCode.deploymentNotFound,
+        'deploymentName',
+        `No worker deployment '${deploymentName}' in namespace '${this.client.options.namespace}': no worker of it has polled yet`,
+      );
     }
   }
 }

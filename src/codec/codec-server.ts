@@ -48,7 +48,9 @@ export async function startCodecServer(
     request.on('end', () => {
       void answer(route, Buffer.concat(chunks).toString('utf8'))
         .then((body) => response.writeHead(200, { 'content-type': 'application/json' }).end(body))
-        .catch((error: unknown) => response.writeHead(400, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`));
+        .catch((error: unknown) =>
+          response.writeHead(400, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`),
+        );
     });
   });
 

@@ -45,7 +45,10 @@ export class EncryptionCodec implements PayloadCodec {
       if (fromBytes(payload.metadata?.encoding) !== ENCRYPTED_ENCODING) return payload;
       const keyId = fromBytes(payload.metadata?.[KEY_ID_METADATA]);
       const key = this.keys.find((candidate) => candidate.id === keyId);
-      if (!key) throw new Error(`A payload was encrypted with key '${keyId}', which is not among the configured keys (${this.keys.map((known) => known.id).join(', ')})`);
+      if (!key)
+        throw new Error(
+          `A payload was encrypted with key '${keyId}', which is not among the configured keys (${this.keys.map((known) => known.id).join(', ')})`,
+        );
       const data = Buffer.from(payload.data ?? []);
       const decipher = createDecipheriv('aes-256-gcm', key.secret, data.subarray(0, IV_BYTES));
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
@@ -67,8 +70,10 @@ export function payloadKeysFromEnvironment(environment: NodeJS.ProcessEnv = proc
     const separator = entry.indexOf(':');
     const id = entry.slice(0, separator).trim();
     const secret = Buffer.from(entry.slice(separator + 1).trim(), 'base64');
-    if (separator <= 0 || !/^[\w.-]+$/.test(id)) throw new Error(`AGENT_PAYLOAD_KEYS entry ${index + 1}: expected "<id>:<base64 key>" with an id of letters, digits, '.', '_' or '-'`);
-    if (secret.length !== 32) throw new Error(`AGENT_PAYLOAD_KEYS entry ${index + 1} ('${id}'): the key must be 32 bytes in base64 (got ${secret.length} bytes)`);
+    if (separator <= 0 || !/^[\w.-]+$/.test(id))
+      throw new Error(`AGENT_PAYLOAD_KEYS entry ${index + 1}: expected "<id>:<base64 key>" with an id of letters, digits, '.', '_' or '-'`);
+    if (secret.length !== 32)
+      throw new Error(`AGENT_PAYLOAD_KEYS entry ${index + 1} ('${id}'): the key must be 32 bytes in base64 (got ${secret.length} bytes)`);
     return { id, secret };
   });
 }

@@ -64,5 +64,8 @@ export function resourceIdProblems(configs: ReadonlyArray<Pick<AgentConfig, 'nam
   }
   return configs
     .filter((config) => config.memory)
-    .map((config) => `resourceId: agent '${config.name}' has memory: true, so its runs need a resource id whose memory they use (startRun({ resourceId: 'user:42' }), run --resource user:42)`);
+    .map(
+      (config) =>
+        `resourceId: agent '${config.name}' has memory: true, so its runs need a resource id whose memory they use (startRun({ resourceId: 'user:42' }), run --resource user:42)`,
+    );
 }

@@ -51,12 +51,10 @@ export type RunTimeoutsConfig = z.output<typeof runTimeoutsSchema>;
 const modelString = z.string().regex(MODEL_PATTERN, MODEL_MESSAGE);
 const toolName = z.string().regex(TOOL_NAME_PATTERN, 'must be 1-64 letters, digits, "_", "." or "-"');
 
-const budgetAwareness = z
-  .string()
-  .refine((value) => {
-    const match = BUDGET_PATTERN.exec(value);
-    return match !== null && (match[2] === undefined || Number(match[2]) <= 100);
-  }, 'must be "per-message" or "limit:<0-100>"');
+const budgetAwareness = z.string().refine((value) => {
+  const match = BUDGET_PATTERN.exec(value);
+  return match !== null && (match[2] === undefined || Number(match[2]) <= 100);
+}, 'must be "per-message" or "limit:<0-100>"');
 
 /**
  * The zod schema of one entry of an agent's `mcp_servers`: a command for stdio, or a URL for
@@ -134,9 +132,7 @@ export const agentConfigSchema = z
     /** How long a gated tool call waits for a human decision before it times out. */
     hitl_timeout: z.string().refine(isDuration, DURATION_MESSAGE).default('24h'),
     emit_mcp_progress: z.boolean().default(true),
-    injected_tool_args: z
-      .record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string())
-      .default({}),
+    injected_tool_args: z.record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string()).default({}),
     mcp_servers: z.array(mcpServerSchema).default([]),
     /** Skill sources (folders or git URLs) whose skills this agent follows while it runs. */
     skill_sources: z.array(z.string().min(1)).default([]),
@@ -159,7 +155,11 @@ export const agentConfigSchema = z
      * instructions at the start of each run and thread turn; `instructions` is the fallback
      * (docs/hooks.md). Null: the static instructions.
      */
-    instructions_provider: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits, "_", ".", ":" or "-"').nullable().default(null),
+    instructions_provider: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits, "_", ".", ":" or "-"')
+      .nullable()
+      .default(null),
     /** What a worker's hook that throws does (docs/hooks.md): `fail` the call it belongs to (default), or be reported and `ignore`d. */
     hook_errors: z.enum(['fail', 'ignore']).default('fail'),
     /** Activity timeouts of this agent's runs (`model_step`, `tool`, `heartbeat`); unset ones keep the runtime's defaults. */
@@ -191,13 +191,20 @@ export const agentConfigSchema = z
       });
     }
     for (const problem of toolPolicyProblems(config)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
-    for (const [field, text] of [['instructions', config.instructions], ['planning_instructions', config.planning_instructions]] as const) {
+    for (const [field, text] of [
+      ['instructions', config.instructions],
+      ['planning_instructions', config.planning_instructions],
+    ] as const) {
       const unknown = unknownTemplateVariables(text);
       if (unknown.length > 0) {
         context.addIssue({
           code: 'custom',
           path: [field],
-          message: `uses unknown template variable(s) ${unknown.map((name) => `{{${name}}}`).join(', ')} (known: ${Object.keys(INSTRUCTIONS_TEMPLATE_VARIABLES).map((name) => `{{${name}}}`).join(', ')})`,
+          message: `uses unknown template variable(s) ${unknown.map((name) => `{{${name}}}`).join(', ')} (known: ${Object.keys(
+            INSTRUCTIONS_TEMPLATE_VARIABLES,
+          )
+            .map((name) => `{{${name}}}`)
+            .join(', ')})`,
         });
       }
     }

@@ -26,14 +26,23 @@ export function duplicateNameProblems(config: NamedParts): DuplicateNameProblem[
   for (const name of repeated(config.mcp_servers.map((server) => server.name))) {
     problems.push({ path: ['mcp_servers'], message: `Duplicate MCP server name '${name}' on agent '${config.name}'` });
   }
-  for (const name of repeated(config.handoffs)) problems.push({ path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` });
+  for (const name of repeated(config.handoffs))
+    problems.push({ path: ['handoffs'], message: `Duplicate handoff name '${name}' on agent '${config.name}'` });
   const targets = new Map<string, string>();
   for (const name of new Set(config.handoffs)) {
     const tool = handoffToolName(name);
     const earlier = targets.get(tool);
-    if (earlier !== undefined) problems.push({ path: ['handoffs'], message: `Duplicate handoff target: '${earlier}' and '${name}' both become the tool '${tool}' on agent '${config.name}'` });
+    if (earlier !== undefined)
+      problems.push({
+        path: ['handoffs'],
+        message: `Duplicate handoff target: '${earlier}' and '${name}' both become the tool '${tool}' on agent '${config.name}'`,
+      });
     else targets.set(tool, name);
-    if (config.tools.includes(tool)) problems.push({ path: ['tools'], message: `Duplicate tool name '${tool}' on agent '${config.name}': the handoff to '${name}' is a tool of that name` });
+    if (config.tools.includes(tool))
+      problems.push({
+        path: ['tools'],
+        message: `Duplicate tool name '${tool}' on agent '${config.name}': the handoff to '${name}' is a tool of that name`,
+      });
   }
   return problems;
 }

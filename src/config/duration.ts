@@ -21,7 +21,12 @@ export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)}ms`;
   const parts: string[] = [];
   let rest = Math.round(ms / 1_000);
-  for (const [unit, seconds] of [['d', 86_400], ['h', 3_600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, seconds] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= seconds) {
       parts.push(`${Math.floor(rest / seconds)}${unit}`);
       rest %= seconds;

@@ -18,9 +18,10 @@ export function resolveHandoffAgents(
     if (resolved[name] || name === config.name) continue;
     const raw = known[name];
     if (!raw) {
-      throw new AgentConfigError(`Invalid agent config:\n  handoffs: no config for agent '${name}' (known agents: ${Object.keys(known).join(', ') || 'none'})`, [
-        `handoffs: no config for agent '${name}'`,
-      ]);
+      throw new AgentConfigError(
+        `Invalid agent config:\n  handoffs: no config for agent '${name}' (known agents: ${Object.keys(known).join(', ') || 'none'})`,
+        [`handoffs: no config for agent '${name}'`],
+      );
     }
     resolved[name] = normalize(parseAgentConfig(raw, `agent '${name}'`));
     pending.push(...resolved[name]!.handoffs);

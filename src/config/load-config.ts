@@ -114,7 +114,9 @@ export function formatForFile(file: string): 'yaml' | 'json' {
 export function loadAgentDirectory(folder: string): Record<string, AgentConfig> {
   const agents: Record<string, AgentConfig> = {};
   const files = new Map<string, string>();
-  for (const file of readdirSync(folder).filter((name) => /\.(ya?ml|json)$/i.test(name)).sort()) {
+  for (const file of readdirSync(folder)
+    .filter((name) => /\.(ya?ml|json)$/i.test(name))
+    .sort()) {
     const full = path.join(folder, file);
     const raw = parseYaml(readFileSync(full, 'utf8')) as { replies?: unknown } | null;
     if (!raw || typeof raw !== 'object' || 'replies' in raw) continue; // scripted-model scripts live beside configs

@@ -10,7 +10,10 @@ export const providerLimitSchema = z
     requests_per_minute: perMinute.optional(),
     tokens_per_minute: perMinute.optional(),
   })
-  .refine((limit) => limit.requests_per_minute !== undefined || limit.tokens_per_minute !== undefined, 'must set requests_per_minute, tokens_per_minute or both');
+  .refine(
+    (limit) => limit.requests_per_minute !== undefined || limit.tokens_per_minute !== undefined,
+    'must set requests_per_minute, tokens_per_minute or both',
+  );
 
 /** One model's limit as a config writes it. */
 export type ProviderLimitConfig = z.output<typeof providerLimitSchema>;
@@ -27,7 +30,11 @@ export const providerLimitsSchema = z
   // Checked here rather than as the record's key schema, whose failure zod reports as "Invalid key in record".
   .superRefine((limits, context) => {
     for (const model of Object.keys(limits).filter((key) => !MODEL_KEY_PATTERN.test(key))) {
-      context.addIssue({ code: 'custom', path: [model], message: 'must be "provider:model", as the config\'s model field names it ("openai:gpt-4o")' });
+      context.addIssue({
+        code: 'custom',
+        path: [model],
+        message: 'must be "provider:model", as the config\'s model field names it ("openai:gpt-4o")',
+      });
     }
   })
   .optional();

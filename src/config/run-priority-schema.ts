@@ -27,6 +27,10 @@ export type RunPriority = z.output<typeof runPrioritySchema>;
 export function parseRunPriority(input: unknown): RunPriority {
   const result = runPrioritySchema.safeParse(input);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => `priority.${key}: unknown field (known: priorityKey, fairnessKey, fairnessWeight)`).join('; ') : `priority${issue.path.length > 0 ? `.${issue.path.join('.')}` : ''}: ${issue.message}`));
+  const problems = result.error.issues.map((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => `priority.${key}: unknown field (known: priorityKey, fairnessKey, fairnessWeight)`).join('; ')
+      : `priority${issue.path.length > 0 ? `.${issue.path.join('.')}` : ''}: ${issue.message}`,
+  );
   throw new AgentConfigError(`Invalid run priority:\n  ${problems.join('\n  ')}`, problems);
 }

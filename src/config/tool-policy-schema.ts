@@ -63,7 +63,11 @@ export function toolPolicyProblems(config: PolicyContext): ToolPolicyProblem[] {
     // A `when` that is not an object at all is reported by the shape check.
     if (rule.when !== null && typeof rule.when === 'object' && !Array.isArray(rule.when)) {
       const problem = conditionProblem(rule.when);
-      if (problem) problems.push({ path: ['tool_policies', index, 'when'], message: `is not a valid condition (a JSON Schema, draft ${CONDITION_DRAFT}): ${problem}` });
+      if (problem)
+        problems.push({
+          path: ['tool_policies', index, 'when'],
+          message: `is not a valid condition (a JSON Schema, draft ${CONDITION_DRAFT}): ${problem}`,
+        });
     }
     const patterns = toolPatternsOf(rule);
     // A pattern that is not a glob is reported by its own check.
@@ -89,7 +93,14 @@ const BUILT_IN_TOOLS = [READ_ARTIFACT_TOOL, SPAWN_SELF_TOOL, SPAWN_PARALLEL_TOOL
 function conditionProblem(when: Record<string, unknown>): string | null {
   const { Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
   const { format } = require('@cfworker/json-schema') as typeof import('@cfworker/json-schema');
-  const ajv = new Ajv2020({ strictSchema: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false, formats: Object.fromEntries(Object.keys(format).map((name) => [name, true])) });
+  const ajv = new Ajv2020({
+    strictSchema: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    logger: false,
+    formats: Object.fromEntries(Object.keys(format).map((name) => [name, true])),
+  });
   try {
     ajv.compile(when);
     return null;

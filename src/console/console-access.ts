@@ -33,7 +33,9 @@ export interface ConsoleAccess {
 
 const accessFileSchema = z
   .object({
-    tokens: z.array(z.object({ identity: z.string().trim().min(1).max(200), token: z.string().min(16, 'must be at least 16 characters') }).strict()).optional(),
+    tokens: z
+      .array(z.object({ identity: z.string().trim().min(1).max(200), token: z.string().min(16, 'must be at least 16 characters') }).strict())
+      .optional(),
     trusted_header: z
       .string()
       .regex(/^[A-Za-z0-9-]+$/, 'must be a header name')

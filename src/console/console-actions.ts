@@ -33,20 +33,37 @@ export interface ConsoleDecision {
  * when two people decide at the same time, the run applies the first and refuses the second, who
  * is told who decided and how (read back from the run's event log).
  */
-export async function decideApproval(agents: AgentClient, approvers: readonly ApproverRule[] | undefined, request: ConsoleDecision): Promise<ActionResult> {
+export async function decideApproval(
+  agents: AgentClient,
+  approvers: readonly ApproverRule[] | undefined,
+  request: ConsoleDecision,
+): Promise<ActionResult> {
   const handle = agents.getRun(request.workflowId);
   const status = await agents.temporal.withDeadline(Date.now() + 5_000, () => handle.workflow.query(statusQuery)).catch(() => null);
   const pending = status?.pendingApprovals.find((approval) => approval.approvalId === request.approvalId);
   if (status && !pending) return alreadyDecided(agents, request);
   if (pending && !mayDecide(approvers, request.identity, pending.toolName)) {
-    return { ok: false, httpStatus: 403, message: `${request.identity} may not decide calls of ${pending.toolName} (the console's approvers rules).` };
+    return {
+      ok: false,
+      httpStatus: 403,
+      message: `${request.identity} may not decide calls of ${pending.toolName} (the console's approvers rules).`,
+    };
   }
   if (!pending && (approvers?.length ?? 0) > 0) {
     // No worker answered: the tool is unknown here, so approver rules cannot be checked.
-    return { ok: false, httpStatus: 409, message: `No worker answered for ${request.workflowId}; decisions under approver rules need the run's worker. Try again when it runs.` };
+    return {
+      ok: false,
+      httpStatus: 409,
+      message: `No worker answered for ${request.workflowId}; decisions under approver rules need the run's worker. Try again when it runs.`,
+    };
   }
   try {
-    const receipt = await handle.decide({ approvalId: request.approvalId, decision: request.decision, decidedBy: request.identity, ...(request.reason ? { reason: request.reason } : {}) });
+    const receipt = await handle.decide({
+      approvalId: request.approvalId,
+      decision: request.decision,
+      decidedBy: request.identity,
+      ...(request.reason ? { reason: request.reason } : {}),
+    });
     const message =
       receipt.delivery === 'update'
         ? `${request.approvalId} ${receipt.outcome} by ${request.identity}.`
@@ -66,7 +83,8 @@ export async function decideApproval(agents: AgentClient, approvers: readonly Ap
 
 async function alreadyDecided(agents: AgentClient, request: ConsoleDecision): Promise<ActionResult> {
   const recorded = await recordedDecision(agents, request.workflowId, request.approvalId).catch(() => null);
-  if (!recorded) return { ok: false, httpStatus: 404, message: `${request.approvalId} is not pending in ${request.workflowId} (unknown or expired).` };
+  if (!recorded)
+    return { ok: false, httpStatus: 404, message: `${request.approvalId} is not pending in ${request.workflowId} (unknown or expired).` };
   const who = recorded.decidedBy ?? (recorded.outcome === 'timed_out' ? 'its timeout' : 'someone without a name');
   return {
     ok: false,
@@ -101,7 +119,12 @@ export async function sendToThread(agents: AgentClient, threadId: string, text: 
 export async function forkRun(agents: AgentClient, workflowId: string, fromStep: number, message: string | undefined): Promise<ActionResult> {
   try {
     const fork = await agents.fork(workflowId, { fromStep, ...(message ? { task: message } : {}) });
-    return { ok: true, httpStatus: 200, message: `Started ${fork.workflowId}, a fork of ${workflowId} after step ${fromStep}.`, link: `/runs/${encodeURIComponent(fork.workflowId)}` };
+    return {
+      ok: true,
+      httpStatus: 200,
+      message: `Started ${fork.workflowId}, a fork of ${workflowId} after step ${fromStep}.`,
+      link: `/runs/${encodeURIComponent(fork.workflowId)}`,
+    };
   } catch (error) {
     return failure(error);
   }

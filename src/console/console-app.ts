@@ -67,8 +67,12 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     context.header('Referrer-Policy', 'same-origin');
     options.log?.(`${context.req.method} ${new URL(context.req.url).pathname} ${context.res.status} ${context.get('identity') ?? '-'}`);
   });
-  app.get('/assets/console.css', (context) => context.body(consoleStyle, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }));
-  app.get('/assets/console.js', (context) => context.body(consoleScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }));
+  app.get('/assets/console.css', (context) =>
+    context.body(consoleStyle, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }),
+  );
+  app.get('/assets/console.js', (context) =>
+    context.body(consoleScript, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }),
+  );
   app.get('/favicon.ico', (context) => context.body(null, 204));
   app.get('/login', (context) => context.html(loginPage(false)));
   app.post('/login', async (context) => {
@@ -89,7 +93,8 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     if (context.req.method === 'POST') {
       const body = await context.req.parseBody();
       const token = context.req.header('x-csrf-token') ?? (typeof body.csrf === 'string' ? body.csrf : undefined);
-      if (!sameOrigin(context) || !sessions.validCsrf(identity, token)) return context.json({ ok: false, message: 'Refused: the request did not come from a console page (CSRF check).' }, 403);
+      if (!sameOrigin(context) || !sessions.validCsrf(identity, token))
+        return context.json({ ok: false, message: 'Refused: the request did not come from a console page (CSRF check).' }, 403);
     }
     await next();
   });
@@ -98,15 +103,32 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     return context.redirect(sessions.signInRequired ? '/login' : '/', 303);
   });
 
-  const render = (context: Context<{ Variables: Variables }>, title: string, section: 'inbox' | 'runs' | 'none', content: Html, streamUrl?: string) => {
+  const render = (
+    context: Context<{ Variables: Variables }>,
+    title: string,
+    section: 'inbox' | 'runs' | 'none',
+    content: Html,
+    streamUrl?: string,
+  ) => {
     const identity = context.get('identity');
-    return context.html(page({ title, identity, section, csrf: sessions.signInRequired ? sessions.csrfToken(identity) : undefined, ...(streamUrl ? { streamUrl } : {}) }, content));
+    return context.html(
+      page(
+        { title, identity, section, csrf: sessions.signInRequired ? sessions.csrfToken(identity) : undefined, ...(streamUrl ? { streamUrl } : {}) },
+        content,
+      ),
+    );
   };
 
   app.get('/', async (context) => {
     const order = context.req.query('order') === 'newest' ? 'newest' : 'oldest';
     const inbox = await readInbox(agents, order);
-    return render(context, 'Approvals inbox', 'inbox', inboxContent(inbox, order, sessions.csrfToken(context.get('identity')), Date.now()), '/inbox/stream');
+    return render(
+      context,
+      'Approvals inbox',
+      'inbox',
+      inboxContent(inbox, order, sessions.csrfToken(context.get('identity')), Date.now()),
+      '/inbox/stream',
+    );
   });
   app.get('/inbox/stream', (context) => inboxStream(context, agents, pollMs, feeds));
   app.get('/runs', async (context) => {
@@ -124,7 +146,13 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     const workflowId = context.req.param('id');
     try {
       const data = await readRunPage(agents, workflowId);
-      return render(context, workflowId, 'runs', runContent(data, sessions.csrfToken(context.get('identity')), Date.now()), `${runPath(workflowId)}/stream`);
+      return render(
+        context,
+        workflowId,
+        'runs',
+        runContent(data, sessions.csrfToken(context.get('identity')), Date.now()),
+        `${runPath(workflowId)}/stream`,
+      );
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return render(context, 'Not found', 'runs', notFound(workflowId));
       throw error;
@@ -133,7 +161,7 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
   app.get('/runs/:id/stream', (context) => runStream(context, agents, context.req.param('id'), pollMs, feeds));
   app.get('/runs/:id/artifacts/:artifactId', async (context) => {
     const artifactId = context.req.param('artifactId');
-    if (!options.artifacts) return context.text('The console has no artifact store (start it with the workers\' artifact settings).', 404);
+    if (!options.artifacts) return context.text("The console has no artifact store (start it with the workers' artifact settings).", 404);
     // Only an artifact the run's own history names: an id alone does not open another run's data.
     const data = await readRunPage(agents, context.req.param('id')).catch((error: unknown) => {
       if (error instanceof WorkflowNotFoundError) return null;
@@ -149,7 +177,9 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
   });
 
   const respond = (context: Context<{ Variables: Variables }>, result: ActionResult, back: string) =>
-    (context.req.header('accept') ?? '').includes('application/json') ? context.json(result, result.httpStatus) : context.html(resultPage(context.get('identity'), result, back), result.httpStatus);
+    (context.req.header('accept') ?? '').includes('application/json')
+      ? context.json(result, result.httpStatus)
+      : context.html(resultPage(context.get('identity'), result, back), result.httpStatus);
   const field = async (context: Context, name: string): Promise<string> => {
     const value = (await context.req.parseBody())[name];
     return typeof value === 'string' ? value.trim() : '';
@@ -158,9 +188,16 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
   app.post('/runs/:id/approvals/:approvalId', async (context) => {
     const workflowId = context.req.param('id');
     const decision = await field(context, 'decision');
-    if (decision !== 'approve' && decision !== 'reject') return respond(context, { ok: false, httpStatus: 400, message: 'decision: must be approve or reject' }, '/');
+    if (decision !== 'approve' && decision !== 'reject')
+      return respond(context, { ok: false, httpStatus: 400, message: 'decision: must be approve or reject' }, '/');
     const reason = (await field(context, 'reason')) || undefined;
-    const result = await decideApproval(agents, access.approvers, { workflowId, approvalId: context.req.param('approvalId'), decision, reason, identity: context.get('identity') });
+    const result = await decideApproval(agents, access.approvers, {
+      workflowId,
+      approvalId: context.req.param('approvalId'),
+      decision,
+      reason,
+      identity: context.get('identity'),
+    });
     return respond(context, result, '/');
   });
   app.post('/runs/:id/inject', async (context) => {
@@ -176,7 +213,8 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
   app.post('/runs/:id/fork', async (context) => {
     const workflowId = context.req.param('id');
     const fromStep = Number(await field(context, 'fromStep'));
-    if (!Number.isInteger(fromStep) || fromStep < 1) return respond(context, { ok: false, httpStatus: 400, message: 'fromStep: must be a step number from 1' }, runPath(workflowId));
+    if (!Number.isInteger(fromStep) || fromStep < 1)
+      return respond(context, { ok: false, httpStatus: 400, message: 'fromStep: must be a step number from 1' }, runPath(workflowId));
     return respond(context, await forkRun(agents, workflowId, fromStep, (await field(context, 'text')) || undefined), runPath(workflowId));
   });
   app.post('/runs/:id/cancel', async (context) => {

@@ -96,7 +96,12 @@ function listedRun(execution: Omit<WorkflowExecutionInfo, 'raw'>): ListedRun {
 
 /** The visibility query of the run list (values quoted, so a search cannot change the query). */
 export function runListQuery(filter: RunListFilter): string {
-  const types = filter.kind === 'thread' ? [WireName.agentThreadWorkflow] : filter.kind === 'run' ? [WireName.agentRunWorkflow] : [WireName.agentRunWorkflow, WireName.agentThreadWorkflow];
+  const types =
+    filter.kind === 'thread'
+      ? [WireName.agentThreadWorkflow]
+      : filter.kind === 'run'
+        ? [WireName.agentRunWorkflow]
+        : [WireName.agentRunWorkflow, WireName.agentThreadWorkflow];
   const clauses = [`WorkflowType IN (${types.map(quote).join(', ')})`];
   const search = filter.search?.trim();
   if (search) clauses.push(`(${AgentNameAttribute.name} = ${quote(search)} OR WorkflowId STARTS_WITH ${quote(search)})`);
@@ -143,7 +148,9 @@ export async function readRunPage(agents: AgentClient, workflowId: string): Prom
   const description = await agents.temporal.workflow.getHandle(workflowId).describe();
   const run = listedRun(description);
   const status = run.open
-    ? await agents.temporal.withDeadline(Date.now() + QUERY_WAIT_MS, () => agents.temporal.workflow.getHandle(workflowId).query(statusQuery)).catch(() => null)
+    ? await agents.temporal
+        .withDeadline(Date.now() + QUERY_WAIT_MS, () => agents.temporal.workflow.getHandle(workflowId).query(statusQuery))
+        .catch(() => null)
     : null;
   const thread = run.kind === 'thread' ? await readThreadTranscript(agents.temporal, workflowId) : null;
   const transcript = run.kind === 'run' ? await buildTranscript(agents.temporal, workflowId) : null;
@@ -151,12 +158,17 @@ export async function readRunPage(agents: AgentClient, workflowId: string): Prom
 }
 
 /** Who decided `approvalId` and how, from the run's event log (null while undecided). */
-export async function recordedDecision(agents: AgentClient, workflowId: string, approvalId: string): Promise<{ outcome: string; decidedBy: string | null; reason: string | null } | null> {
+export async function recordedDecision(
+  agents: AgentClient,
+  workflowId: string,
+  approvalId: string,
+): Promise<{ outcome: string; decidedBy: string | null; reason: string | null } | null> {
   const handle = agents.temporal.workflow.getHandle(workflowId);
-  for (let cursor = 0; ; ) {
+  for (let cursor = 0; ;) {
     const page = await handle.query(eventsQuery, cursor, 500);
     for (const event of page.events) {
-      if (event.type === 'approval-decided' && event.approvalId === approvalId) return { outcome: event.outcome, decidedBy: event.decidedBy, reason: event.reason };
+      if (event.type === 'approval-decided' && event.approvalId === approvalId)
+        return { outcome: event.outcome, decidedBy: event.decidedBy, reason: event.reason };
     }
     if (page.events.length === 0 || page.finished) return null;
     cursor = page.nextCursor;
@@ -165,5 +177,7 @@ export async function recordedDecision(agents: AgentClient, workflowId: string, 
 
 /** A short fingerprint of the inbox (what changed: an approval came or went), for live updates. */
 export function inboxFingerprint(inbox: Inbox): string {
-  return [...inbox.items.map((item) => `${item.run.workflowId}/${item.approval.approvalId}`), ...inbox.unreachable.map((run) => `?${run.workflowId}`)].sort().join(',');
+  return [...inbox.items.map((item) => `${item.run.workflowId}/${item.approval.approvalId}`), ...inbox.unreachable.map((run) => `?${run.workflowId}`)]
+    .sort()
+    .join(',');
 }

@@ -42,15 +42,17 @@ export class LiveFeeds {
  * is added to any history.
  */
 export function inboxStream(context: Context, agents: AgentClient, pollMs: number, feeds: LiveFeeds): Response {
-  return streamSSE(context, (stream) => feeds.track(async () => {
-    let last: string | null = null;
-    while (!stream.aborted && !feeds.stopped) {
-      const fingerprint = await readInbox(agents).then(inboxFingerprint, () => last);
-      if (last !== null && fingerprint !== last) await stream.writeSSE({ event: 'changed', data: '' });
-      last = fingerprint;
-      await stream.sleep(pollMs);
-    }
-  }));
+  return streamSSE(context, (stream) =>
+    feeds.track(async () => {
+      let last: string | null = null;
+      while (!stream.aborted && !feeds.stopped) {
+        const fingerprint = await readInbox(agents).then(inboxFingerprint, () => last);
+        if (last !== null && fingerprint !== last) await stream.writeSSE({ event: 'changed', data: '' });
+        last = fingerprint;
+        await stream.sleep(pollMs);
+      }
+    }),
+  );
 }
 
 /**
@@ -59,35 +61,41 @@ export function inboxStream(context: Context, agents: AgentClient, pollMs: numbe
  * written so far (from its heartbeats, never recorded). Ends when the client goes away.
  */
 export function runStream(context: Context, agents: AgentClient, workflowId: string, pollMs: number, feeds: LiveFeeds): Response {
-  return streamSSE(context, (stream) => feeds.track(async () => {
-    const aborted = new AbortController();
-    stream.onAbort(() => aborted.abort());
-    feeds.signal.addEventListener('abort', () => aborted.abort(), { once: true });
-    const run = agents.getRun(workflowId);
-    const streamLive = (async () => {
-      while (!aborted.signal.aborted) {
-        try {
-          for await (const snapshot of run.live({ signal: aborted.signal, pollMs: 250 })) {
-            if (snapshot.kind === 'model-text') await stream.writeSSE({ event: 'live', data: JSON.stringify({ step: snapshot.step, text: snapshot.text }) });
+  return streamSSE(context, (stream) =>
+    feeds.track(async () => {
+      const aborted = new AbortController();
+      stream.onAbort(() => aborted.abort());
+      feeds.signal.addEventListener('abort', () => aborted.abort(), { once: true });
+      const run = agents.getRun(workflowId);
+      const streamLive = (async () => {
+        while (!aborted.signal.aborted) {
+          try {
+            for await (const snapshot of run.live({ signal: aborted.signal, pollMs: 250 })) {
+              if (snapshot.kind === 'model-text')
+                await stream.writeSSE({ event: 'live', data: JSON.stringify({ step: snapshot.step, text: snapshot.text }) });
+            }
+          } catch {
+            // A run that cannot be described now (a restarting server) is tried again below.
           }
-        } catch {
-          // A run that cannot be described now (a restarting server) is tried again below.
+          await stream.sleep(pollMs);
         }
+      })();
+      // The page was rendered just before: the first look only sets where the feed starts from.
+      let cursor: number | null = null;
+      let open: boolean | null = null;
+      while (!aborted.signal.aborted) {
+        const stillOpen = await run.workflow.describe().then(
+          (description) => description.status.name === 'RUNNING',
+          () => open,
+        );
+        const page: EventPage | null = stillOpen ? await run.workflow.query(eventsQuery, cursor ?? 0, 500).catch(() => null) : null;
+        const moved = page !== null && cursor !== null && page.nextCursor !== cursor;
+        if (moved || (open !== null && stillOpen !== open)) await stream.writeSSE({ event: 'changed', data: '' });
+        if (page) cursor = page.nextCursor;
+        open = stillOpen;
         await stream.sleep(pollMs);
       }
-    })();
-    // The page was rendered just before: the first look only sets where the feed starts from.
-    let cursor: number | null = null;
-    let open: boolean | null = null;
-    while (!aborted.signal.aborted) {
-      const stillOpen = await run.workflow.describe().then((description) => description.status.name === 'RUNNING', () => open);
-      const page: EventPage | null = stillOpen ? await run.workflow.query(eventsQuery, cursor ?? 0, 500).catch(() => null) : null;
-      const moved = page !== null && cursor !== null && page.nextCursor !== cursor;
-      if (moved || (open !== null && stillOpen !== open)) await stream.writeSSE({ event: 'changed', data: '' });
-      if (page) cursor = page.nextCursor;
-      open = stillOpen;
-      await stream.sleep(pollMs);
-    }
-    await streamLive;
-  }));
+      await streamLive;
+    }),
+  );
 }

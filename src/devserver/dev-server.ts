@@ -192,7 +192,12 @@ async function launchDevServer(cliPath: string, options: DevServerOptions): Prom
 }
 
 /** Says every `everyMs` that the server is still starting (and why a first start takes longer). */
-function progressReporter(log: ((line: string) => void) | undefined, address: string, freshDbFile: string | null, everyMs: number): NodeJS.Timeout | undefined {
+function progressReporter(
+  log: ((line: string) => void) | undefined,
+  address: string,
+  freshDbFile: string | null,
+  everyMs: number,
+): NodeJS.Timeout | undefined {
   if (!log) return undefined;
   const startedAt = Date.now();
   const timer = setInterval(() => {
@@ -209,7 +214,10 @@ function startFailureMessage(reason: string, serverLines: string[], command: str
   const lines = [reason];
   if (serverLines.length > 0) lines.push(`The server's last log lines:`, ...serverLines.map((line) => `  ${line}`));
   else lines.push('The server wrote nothing (set TEMPORAL_DEV_SERVER_LOG=<file> to keep its whole log).');
-  lines.push(`Command: ${command.join(' ')}`, 'A second start reuses the database and is usually much faster; or start the server yourself and set TEMPORAL_ADDRESS.');
+  lines.push(
+    `Command: ${command.join(' ')}`,
+    'A second start reuses the database and is usually much faster; or start the server yourself and set TEMPORAL_ADDRESS.',
+  );
   return lines.join('\n');
 }
 
@@ -223,12 +231,7 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
   }
 }
 
-async function waitUntilServing(
-  address: string,
-  namespace: string,
-  exited: Promise<number | null>,
-  timeoutMs: number,
-): Promise<void> {
+async function waitUntilServing(address: string, namespace: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));

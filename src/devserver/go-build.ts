@@ -65,7 +65,12 @@ export async function goInstall(
   const staging = mkdtempSync(path.join(binDir, '.go-install-'));
   try {
     const started = Date.now();
-    const { packages: compiled } = await runGo(['install', '-v', ...packages], { cwd: progress?.cwd, env: { ...progress?.env, GOBIN: staging } }, log, progress);
+    const { packages: compiled } = await runGo(
+      ['install', '-v', ...packages],
+      { cwd: progress?.cwd, env: { ...progress?.env, GOBIN: staging } },
+      log,
+      progress,
+    );
     for (const binary of readdirSync(staging)) renameSync(path.join(staging, binary), path.join(binDir, binary));
     return { built: packages.join(' '), seconds: Math.round((Date.now() - started) / 100) / 10, packages: compiled, at: new Date().toISOString() };
   } finally {
@@ -78,7 +83,12 @@ export async function goInstall(
  * messages (`go: downloading …`) are echoed as they come; package names that `-v` prints are counted
  * instead, and every `progress.everyMs` a line says how long it has run and how far it got.
  */
-export function runGo(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }, log: (line: string) => void, progress?: GoProgress): Promise<{ packages: number }> {
+export function runGo(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv },
+  log: (line: string) => void,
+  progress?: GoProgress,
+): Promise<{ packages: number }> {
   const name = `go ${args.join(' ')}`;
   const label = progress?.label ?? name;
   const started = Date.now();

@@ -31,7 +31,11 @@ const GO_VERSION = '1.26.10';
  */
 const SOURCE_CHANGES: readonly { file: string; from: string; to: string }[] = [
   { file: 'temporalcli/devserver/server.go', from: 'dynamicconfig.Key(k)', to: 'dynamicconfig.MakeKey(k)' },
-  { file: 'temporalcli/devserver/server.go', from: '\t"go.temporal.io/server/components/callbacks"', to: '\tcallbacks "go.temporal.io/server/chasm/lib/callback"' },
+  {
+    file: 'temporalcli/devserver/server.go',
+    from: '\t"go.temporal.io/server/components/callbacks"',
+    to: '\tcallbacks "go.temporal.io/server/chasm/lib/callback"',
+  },
   { file: 'temporalcli/commands.worker.go', from: 'info.GetProcessKey()', to: 'info.GetWorkerGroupingKey()' },
 ];
 
@@ -61,7 +65,9 @@ export async function writeTemporalBuildModule(folder: string, log: (line: strin
     const file = path.join(copy, change.file);
     const text = readFileSync(file, 'utf8');
     if (text.split(change.from).length !== 2) {
-      throw new Error(`Building the Temporal CLI ${TEMPORAL_CLI_VERSION} with server ${TEMPORAL_SERVER_VERSION}: expected "${change.from}" once in ${change.file}`);
+      throw new Error(
+        `Building the Temporal CLI ${TEMPORAL_CLI_VERSION} with server ${TEMPORAL_SERVER_VERSION}: expected "${change.from}" once in ${change.file}`,
+      );
     }
     chmodSync(file, 0o644);
     writeFileSync(file, text.replace(change.from, change.to));

@@ -4,7 +4,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatSeconds, goInstall, readBuildRecord, writeBuildRecord } from './go-build';
-import { BUILD_MODULE_GO_ENV, TEMPORAL_BUILD_NAME, TEMPORAL_CLI_VERSION, TEMPORAL_SERVER_VERSION, writeTemporalBuildModule } from './temporal-build-module';
+import {
+  BUILD_MODULE_GO_ENV,
+  TEMPORAL_BUILD_NAME,
+  TEMPORAL_CLI_VERSION,
+  TEMPORAL_SERVER_VERSION,
+  writeTemporalBuildModule,
+} from './temporal-build-module';
 
 /** The CLI's package, built in the module of temporal-build-module.ts. */
 const CLI_PACKAGE = 'github.com/temporalio/cli/cmd/temporal';
@@ -85,7 +91,9 @@ export async function findOrBuildTemporalCli(options: FindCliOptions = {}): Prom
   const binDir = options.localBinDir ?? LOCAL_BIN_DIR;
   if (!findOnPath('go')) {
     throw new Error(
-      `No Temporal CLI found (TEMPORAL_CLI, PATH, ${temporalCliCandidates(options.environment, binDir).map((candidate) => candidate.path).join(', ')}) and no Go toolchain to build one. ` +
+      `No Temporal CLI found (TEMPORAL_CLI, PATH, ${temporalCliCandidates(options.environment, binDir)
+        .map((candidate) => candidate.path)
+        .join(', ')}) and no Go toolchain to build one. ` +
         'Install the Temporal CLI (https://docs.temporal.io/cli), or Go, or set TEMPORAL_ADDRESS to use an existing cluster.',
     );
   }
@@ -100,7 +108,12 @@ export async function findOrBuildTemporalCli(options: FindCliOptions = {}): Prom
   const module = mkdtempSync(path.join(os.tmpdir(), 'temporal-cli-build-'));
   try {
     await writeTemporalBuildModule(module, log);
-    const record = await goInstall(CLI_PACKAGE, path.dirname(built), log, { label: 'the Temporal CLI', lastBuild, cwd: module, env: BUILD_MODULE_GO_ENV });
+    const record = await goInstall(CLI_PACKAGE, path.dirname(built), log, {
+      label: 'the Temporal CLI',
+      lastBuild,
+      cwd: module,
+      env: BUILD_MODULE_GO_ENV,
+    });
     if (!existsSync(built)) throw new Error(`go install finished but ${built} does not exist`);
     writeBuildRecord(built, { ...record, built: TEMPORAL_BUILD_NAME });
     log(`Temporal CLI built in ${formatSeconds(record.seconds)} (${record.packages} packages compiled): ${built}`);

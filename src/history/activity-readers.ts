@@ -148,7 +148,11 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
       entry,
       completed: (result) => {
         const snapshots = decode<SkillSnapshot[]>(result) ?? [];
-        entry.sources = snapshots.map((snapshot) => ({ source: snapshot.source, skills: snapshot.skills.map((skill) => skill.name), errors: snapshot.errors }));
+        entry.sources = snapshots.map((snapshot) => ({
+          source: snapshot.source,
+          skills: snapshot.skills.map((skill) => skill.name),
+          errors: snapshot.errors,
+        }));
       },
     };
   },

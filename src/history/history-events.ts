@@ -20,22 +20,58 @@ export function recordedToolResults(events: HistoryEvent[]): Map<string, ToolRes
   return results;
 }
 
-export function childOutcome(event: HistoryEvent): { initiatedEventId: string; runId: string | null; status: string; result: AgentRunResult | null; failure: string | null } | null {
+export function childOutcome(
+  event: HistoryEvent,
+): { initiatedEventId: string; runId: string | null; status: string; result: AgentRunResult | null; failure: string | null } | null {
   const startedChild = event.childWorkflowExecutionStartedEventAttributes;
-  if (startedChild) return { initiatedEventId: String(startedChild.initiatedEventId), runId: startedChild.workflowExecution?.runId ?? null, status: 'running', result: null, failure: null };
+  if (startedChild)
+    return {
+      initiatedEventId: String(startedChild.initiatedEventId),
+      runId: startedChild.workflowExecution?.runId ?? null,
+      status: 'running',
+      result: null,
+      failure: null,
+    };
   const completedChild = event.childWorkflowExecutionCompletedEventAttributes;
   if (completedChild) {
-    return { initiatedEventId: String(completedChild.initiatedEventId), runId: completedChild.workflowExecution?.runId ?? null, status: 'completed', result: decode<AgentRunResult>(completedChild.result?.payloads?.[0]), failure: null };
+    return {
+      initiatedEventId: String(completedChild.initiatedEventId),
+      runId: completedChild.workflowExecution?.runId ?? null,
+      status: 'completed',
+      result: decode<AgentRunResult>(completedChild.result?.payloads?.[0]),
+      failure: null,
+    };
   }
   const failedChild = event.childWorkflowExecutionFailedEventAttributes;
-  if (failedChild) return { initiatedEventId: String(failedChild.initiatedEventId), runId: failedChild.workflowExecution?.runId ?? null, status: 'failed', result: null, failure: failureText(failedChild.failure) };
+  if (failedChild)
+    return {
+      initiatedEventId: String(failedChild.initiatedEventId),
+      runId: failedChild.workflowExecution?.runId ?? null,
+      status: 'failed',
+      result: null,
+      failure: failureText(failedChild.failure),
+    };
   const other =
     (event.childWorkflowExecutionTimedOutEventAttributes && { ids: event.childWorkflowExecutionTimedOutEventAttributes, status: 'timed out' }) ||
     (event.childWorkflowExecutionCanceledEventAttributes && { ids: event.childWorkflowExecutionCanceledEventAttributes, status: 'cancelled' }) ||
     (event.childWorkflowExecutionTerminatedEventAttributes && { ids: event.childWorkflowExecutionTerminatedEventAttributes, status: 'terminated' });
-  if (other) return { initiatedEventId: String(other.ids.initiatedEventId), runId: other.ids.workflowExecution?.runId ?? null, status: other.status, result: null, failure: null };
+  if (other)
+    return {
+      initiatedEventId: String(other.ids.initiatedEventId),
+      runId: other.ids.workflowExecution?.runId ?? null,
+      status: other.status,
+      result: null,
+      failure: null,
+    };
   const notStarted = event.startChildWorkflowExecutionFailedEventAttributes;
-  if (notStarted) return { initiatedEventId: String(notStarted.initiatedEventId), runId: null, status: 'not started', result: null, failure: String(notStarted.cause ?? 'failed') };
+  if (notStarted)
+    return {
+      initiatedEventId: String(notStarted.initiatedEventId),
+      runId: null,
+      status: 'not started',
+      result: null,
+      failure: String(notStarted.cause ?? 'failed'),
+    };
   return null;
 }
 
@@ -61,9 +97,15 @@ export function stepOf(activityId: string): number {
   return Number(/^step-(\d+)/.exec(activityId)?.[1] ?? 0);
 }
 
-export function finishedStatus(event: HistoryEvent): { status: string; result: AgentRunResult | null; failure: string | null; failureType?: string | null } | null {
+export function finishedStatus(
+  event: HistoryEvent,
+): { status: string; result: AgentRunResult | null; failure: string | null; failureType?: string | null } | null {
   if (event.workflowExecutionCompletedEventAttributes) {
-    return { status: 'completed', result: decode<AgentRunResult>(event.workflowExecutionCompletedEventAttributes.result?.payloads?.[0]), failure: null };
+    return {
+      status: 'completed',
+      result: decode<AgentRunResult>(event.workflowExecutionCompletedEventAttributes.result?.payloads?.[0]),
+      failure: null,
+    };
   }
   const failed = event.workflowExecutionFailedEventAttributes?.failure;
   if (event.workflowExecutionFailedEventAttributes) {

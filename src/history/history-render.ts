@@ -19,14 +19,23 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
     const time = entry.at.slice(11, 23);
     switch (entry.kind) {
       case 'started':
-        if (entry.continued) lines.push(`${time}  continued (new run): agent ${entry.agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`);
+        if (entry.continued)
+          lines.push(
+            `${time}  continued (new run): agent ${entry.agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`,
+          );
         else lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`, `              task: ${entry.task}`);
-        if (entry.forkOf) lines.push(`              forked from ${entry.forkOf.workflowId} (${entry.forkOf.runId}) after step ${entry.forkOf.step}: steps 1-${entry.forkOf.step} are in that run's history`);
+        if (entry.forkOf)
+          lines.push(
+            `              forked from ${entry.forkOf.workflowId} (${entry.forkOf.runId}) after step ${entry.forkOf.step}: steps 1-${entry.forkOf.step} are in that run's history`,
+          );
         for (const edit of entry.forkOf?.edits ?? []) lines.push(...renderForkEdit(edit));
         break;
       case 'model': {
         lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
-        if (entry.overBudget) lines.push(`              over the budget: prompt ${entry.overBudget.promptTokens} tokens, limit ${entry.overBudget.limitTokens} (no model call)`);
+        if (entry.overBudget)
+          lines.push(
+            `              over the budget: prompt ${entry.overBudget.promptTokens} tokens, limit ${entry.overBudget.limitTokens} (no model call)`,
+          );
         if (entry.overCostLimit) lines.push(`              over the cost limit: ${describeOverCostLimit(entry.overCostLimit)} (no model call)`);
         if (entry.usage) lines.push(`              ${describeCall(entry.usage, entry.costUsd)}`);
         if (entry.text) lines.push(indent(entry.text));
@@ -36,7 +45,9 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
         break;
       }
       case 'compaction':
-        lines.push(`${time}  ${stepLabel(entry.activityId)} · compaction of ${entry.summarisedMessages} messages · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
+        lines.push(
+          `${time}  ${stepLabel(entry.activityId)} · compaction of ${entry.summarisedMessages} messages · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`,
+        );
         if (entry.summary) lines.push(indent(`summary: ${truncate(entry.summary, 400)}`));
         if (entry.usage) lines.push(`              ${describeCall(entry.usage, entry.costUsd)}`);
         if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
@@ -59,7 +70,9 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
         break;
       case 'child': {
         const duration = entry.durationMs === null ? '' : ` (${formatDuration(entry.durationMs)})`;
-        lines.push(`${time}  sub-agent ${entry.workflowId}${entry.runId ? ` (${entry.runId})` : ''} · agent ${entry.agent}: ${entry.status}${duration}`);
+        lines.push(
+          `${time}  sub-agent ${entry.workflowId}${entry.runId ? ` (${entry.runId})` : ''} · agent ${entry.agent}: ${entry.status}${duration}`,
+        );
         lines.push(indent(`task: ${truncate(entry.task, 200)}`));
         if (entry.result) lines.push(indent(`${entry.result.stopReason} after ${entry.result.steps} steps: ${truncate(entry.result.output, 400)}`));
         if (entry.failure) lines.push(`              ✗ ${entry.failure}`);
@@ -76,7 +89,10 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
           `${time}  ${entry.status}${entry.failureType ? ` (${entry.failureType})` : ''}${entry.result ? `: ${entry.result.stopReason} after ${entry.result.steps} steps` : ''}${entry.failure ? `: ${entry.failure}` : ''}`,
         );
         if (entry.result?.stopDetail) lines.push(indent(entry.result.stopDetail));
-        if (entry.result?.usage) lines.push(`              total: ${entry.result.usage.inputTokens} in / ${entry.result.usage.outputTokens} out tokens, ${describeCost(entry.result.usage)}`);
+        if (entry.result?.usage)
+          lines.push(
+            `              total: ${entry.result.usage.inputTokens} in / ${entry.result.usage.outputTokens} out tokens, ${describeCost(entry.result.usage)}`,
+          );
         if (entry.result?.output) lines.push(indent(entry.result.output));
         break;
     }
@@ -86,7 +102,14 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
 
 function renderTool(time: string, entry: ToolEntry): string[] {
   const mark = entry.failure || entry.result?.isError ? '✗' : entry.result || entry.via !== 'workflow' ? '✓' : '·';
-  const where = entry.via === 'mcp' ? ` · MCP ${entry.server ?? ''}` : entry.via === 'workflow' ? ' · by the workflow' : entry.via === 'recorded' ? ' · recorded result (not run)' : '';
+  const where =
+    entry.via === 'mcp'
+      ? ` · MCP ${entry.server ?? ''}`
+      : entry.via === 'workflow'
+        ? ' · by the workflow'
+        : entry.via === 'recorded'
+          ? ' · recorded result (not run)'
+          : '';
   const label = entry.via === 'workflow' ? `step ${entry.step}` : stepLabel(entry.activityId);
   const duration = entry.via === 'workflow' && !entry.result ? '' : ` (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`;
   const lines = [`${time}  ${label} · tool ${entry.tool}(${compact(entry.args)})${where} ${mark}${duration}`];
@@ -94,7 +117,9 @@ function renderTool(time: string, entry: ToolEntry): string[] {
   if (result) {
     lines.push(indent(truncate(result.content, 400)));
     for (const note of result.progress ?? []) {
-      lines.push(`              progress ${note.progress}${note.total !== undefined ? `/${note.total}` : ''}${note.message ? `: ${note.message}` : ''}`);
+      lines.push(
+        `              progress ${note.progress}${note.total !== undefined ? `/${note.total}` : ''}${note.message ? `: ${note.message}` : ''}`,
+      );
     }
     const metadata = result.metadata;
     const extras = [
@@ -116,7 +141,12 @@ function renderTool(time: string, entry: ToolEntry): string[] {
 
 /** An edit a fork made to its origin's conversation: at which step, what was recorded there, what replaced it. */
 function renderForkEdit(edit: ForkEdit): string[] {
-  const recorded = edit.kind === 'tool-result' && edit.pending ? '(none: the call had no result yet)' : edit.recorded === null ? "(not in the origin's history)" : truncate(edit.recorded, 400);
+  const recorded =
+    edit.kind === 'tool-result' && edit.pending
+      ? '(none: the call had no result yet)'
+      : edit.recorded === null
+        ? "(not in the origin's history)"
+        : truncate(edit.recorded, 400);
   return [
     `              step ${edit.step} · edited: ${describeForkEdit(edit)}`,
     indent(`  recorded: ${recorded}`),

@@ -94,7 +94,8 @@ function signalRefusal(name: string, payload: unknown, at: number, approvals: Ma
   const approval = approvals.get(approvalId);
   if (!approval) return `no approval '${approvalId}' was waiting in the run then`;
   if (approval.outcome === null && at >= approval.expiresAt) approval.outcome = 'timed out';
-  if (approval.outcome !== null) return `approval '${approvalId}' was already ${approval.outcome}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`;
+  if (approval.outcome !== null)
+    return `approval '${approvalId}' was already ${approval.outcome}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`;
   return null;
 }
 

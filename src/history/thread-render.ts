@@ -9,11 +9,15 @@ import type { ThreadTranscript, TurnTranscript } from './thread-transcript';
  */
 export function renderThreadTranscript(transcript: ThreadTranscript, turn?: number): string {
   const executions = transcript.runIds.length;
-  const lines = [`Thread ${transcript.threadId}: ${transcript.turns.length} turn(s) in ${executions} execution(s) (${transcript.runIds.at(-1) ?? ''})`];
+  const lines = [
+    `Thread ${transcript.threadId}: ${transcript.turns.length} turn(s) in ${executions} execution(s) (${transcript.runIds.at(-1) ?? ''})`,
+  ];
   if (turn === undefined) lines.push(...renderEntries(transcript.outsideTurns.filter((entry) => entry.kind === 'started' && !entry.continued)));
   for (const each of transcript.turns) if (turn === undefined || each.turn === turn) lines.push('', ...renderTurn(each));
   if (turn === undefined) {
-    const closing = transcript.outsideTurns.filter((entry) => !(entry.kind === 'started' && !entry.continued) && entry.kind !== 'mcp-tools' && entry.kind !== 'skills-loaded');
+    const closing = transcript.outsideTurns.filter(
+      (entry) => !(entry.kind === 'started' && !entry.continued) && entry.kind !== 'mcp-tools' && entry.kind !== 'skills-loaded',
+    );
     if (closing.length > 0) lines.push('', '── Between turns ──', ...renderEntries(closing));
   }
   return lines.join('\n');
@@ -32,7 +36,9 @@ function renderTurn(turn: TurnTranscript): string[] {
   }
   const steps = result.lastStep - result.firstStep + 1;
   const failure = result.failure ? ` (${result.failure.type ?? 'failure'}: ${result.failure.message})` : '';
-  lines.push(`   ⇒ ${result.stopReason}${failure} · steps ${result.firstStep}-${result.lastStep} (${steps}) · ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens`);
+  lines.push(
+    `   ⇒ ${result.stopReason}${failure} · steps ${result.firstStep}-${result.lastStep} (${steps}) · ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens`,
+  );
   if (result.stopDetail) lines.push(indent(result.stopDetail));
   const answer = result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput) : result.output;
   if (answer) lines.push(indent(`answer: ${truncate(answer, 2_000)}`));

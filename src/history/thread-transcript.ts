@@ -1,7 +1,14 @@
 // A thread's history read turn by turn: each turn's messages, its steps and tool calls, its result.
 import type { temporal } from '@temporalio/proto';
 import { AgentStatusAttribute } from '../protocol/search-attributes';
-import type { AgentThreadWorkflowInput, AwaitTurnReply, ThreadMessage, ThreadMessageReceipt, ThreadResult, TurnResult } from '../protocol/thread-types';
+import type {
+  AgentThreadWorkflowInput,
+  AwaitTurnReply,
+  ThreadMessage,
+  ThreadMessageReceipt,
+  ThreadResult,
+  TurnResult,
+} from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
 import type { TranscriptEntry } from './history-entries';
 import { decode } from './history-events';

@@ -45,12 +45,14 @@ export class TranscriptBuilder {
     const at = eventTime(event);
     this.lastEventAt = at;
     if (event.workflowExecutionStartedEventAttributes) this.started(event.workflowExecutionStartedEventAttributes, at);
-    else if (event.activityTaskScheduledEventAttributes) this.activityScheduled(String(event.eventId), event.activityTaskScheduledEventAttributes, at);
+    else if (event.activityTaskScheduledEventAttributes)
+      this.activityScheduled(String(event.eventId), event.activityTaskScheduledEventAttributes, at);
     else if (event.activityTaskStartedEventAttributes) this.activityStarted(event.activityTaskStartedEventAttributes);
     else if (event.activityTaskCompletedEventAttributes) this.activityCompleted(event.activityTaskCompletedEventAttributes, at);
     else if (event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes) {
       this.activityFailed((event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes)!, at);
-    } else if (event.startChildWorkflowExecutionInitiatedEventAttributes) this.childInitiated(String(event.eventId), event.startChildWorkflowExecutionInitiatedEventAttributes, at);
+    } else if (event.startChildWorkflowExecutionInitiatedEventAttributes)
+      this.childInitiated(String(event.eventId), event.startChildWorkflowExecutionInitiatedEventAttributes, at);
     else this.other(event, at);
   }
 
@@ -90,7 +92,16 @@ export class TranscriptBuilder {
       model: input.config.model,
       task: input.task,
       continued: Boolean(input.carried),
-      ...(input.fork ? { forkOf: { workflowId: input.fork.workflowId, runId: input.fork.runId, step: input.fork.step, ...(input.fork.edits?.length ? { edits: input.fork.edits } : {}) } } : {}),
+      ...(input.fork
+        ? {
+            forkOf: {
+              workflowId: input.fork.workflowId,
+              runId: input.fork.runId,
+              step: input.fork.step,
+              ...(input.fork.edits?.length ? { edits: input.fork.edits } : {}),
+            },
+          }
+        : {}),
       ...(handoff && handoff.to === input.config.name && handoff.step === input.carried?.step ? { handoffFrom: handoff.from } : {}),
     });
   }
@@ -116,7 +127,10 @@ export class TranscriptBuilder {
     activity.completed(completed.result?.payloads?.[0], this.context(at, ''));
   }
 
-  private activityFailed(failed: temporal.api.history.v1.IActivityTaskFailedEventAttributes | temporal.api.history.v1.IActivityTaskTimedOutEventAttributes, at: number): void {
+  private activityFailed(
+    failed: temporal.api.history.v1.IActivityTaskFailedEventAttributes | temporal.api.history.v1.IActivityTaskTimedOutEventAttributes,
+    at: number,
+  ): void {
     const activity = this.activities.get(String(failed.scheduledEventId));
     if (!activity) return;
     if ('durationMs' in activity.entry) activity.entry.durationMs = at - activity.scheduledAt;
@@ -158,7 +172,13 @@ export class TranscriptBuilder {
     const signaled = event.workflowExecutionSignaledEventAttributes;
     if (signaled) {
       const reason = this.ignored.get(String(event.eventId));
-      this.entries.push({ kind: 'signal', at: iso(at), name: signaled.signalName ?? '', payload: decode(signaled.input?.payloads?.[0]), ...(reason ? { ignored: reason } : {}) });
+      this.entries.push({
+        kind: 'signal',
+        at: iso(at),
+        name: signaled.signalName ?? '',
+        payload: decode(signaled.input?.payloads?.[0]),
+        ...(reason ? { ignored: reason } : {}),
+      });
       return;
     }
     const update = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;

@@ -51,7 +51,8 @@ export type AnyHook = { [P in HookPoint]: Hook<P> }[HookPoint];
 export function defineHook<P extends HookPoint>(definition: HookDefinition<P>): Hook<P> {
   const { name, point, agents, run } = definition;
   if (typeof name !== 'string' || name.trim() === '') throw new HookDefinitionError('A hook needs a name (it names the hook in reports)');
-  if (!HOOK_POINTS.includes(point)) throw new HookDefinitionError(`Hook '${name}': unknown point '${String(point)}' (points: ${HOOK_POINTS.join(', ')})`);
+  if (!HOOK_POINTS.includes(point))
+    throw new HookDefinitionError(`Hook '${name}': unknown point '${String(point)}' (points: ${HOOK_POINTS.join(', ')})`);
   if (typeof run !== 'function') throw new HookDefinitionError(`Hook '${name}': run must be a function`);
   if (agents !== undefined && (!Array.isArray(agents) || agents.some((agent) => typeof agent !== 'string' || agent === ''))) {
     throw new HookDefinitionError(`Hook '${name}': agents must be a list of agent names`);

@@ -41,7 +41,8 @@ export class HookRunner {
   constructor(hooks: Iterable<AnyHook> = []) {
     const names = new Set<string>();
     for (const hook of hooks) {
-      if (names.has(hook.name)) throw new HookDefinitionError(`Two hooks are named '${hook.name}': hook names must be unique on a worker (they name the hook in reports)`);
+      if (names.has(hook.name))
+        throw new HookDefinitionError(`Two hooks are named '${hook.name}': hook names must be unique on a worker (they name the hook in reports)`);
       names.add(hook.name);
       this.byPoint.set(hook.point, [...(this.byPoint.get(hook.point) ?? []), hook]);
     }
@@ -58,26 +59,41 @@ export class HookRunner {
 
   /** Runs the hooks of an observing point (their results are not used). */
   observe<P extends HookPoint>(point: P, context: HookContext, event: HookEvents[P]): Promise<ChainOutcome> {
-    return this.chain(point, context, () => event, () => false);
+    return this.chain(
+      point,
+      context,
+      () => event,
+      () => false,
+    );
   }
 
   /** After-model hooks: each may replace the text; the result is the text to record. */
   async changeText(context: HookContext, event: HookEvents['after-model']): Promise<ChainOutcome & { text: string }> {
     let text = event.text;
-    const outcome = await this.chain('after-model', context, () => ({ ...event, text }), (result) => {
-      if (result !== undefined) text = textChangeSchema.parse(result).text;
-      return false;
-    });
+    const outcome = await this.chain(
+      'after-model',
+      context,
+      () => ({ ...event, text }),
+      (result) => {
+        if (result !== undefined) text = textChangeSchema.parse(result).text;
+        return false;
+      },
+    );
     return { ...outcome, text };
   }
 
   /** After-tool hooks: each may replace the content; the result is the content to record. */
   async changeContent(context: HookContext, event: HookEvents['after-tool']): Promise<ChainOutcome & { content: string }> {
     let content = event.result.content;
-    const outcome = await this.chain('after-tool', context, () => ({ ...event, result: { ...event.result, content } }), (result) => {
-      if (result !== undefined) content = contentChangeSchema.parse(result).content;
-      return false;
-    });
+    const outcome = await this.chain(
+      'after-tool',
+      context,
+      () => ({ ...event, result: { ...event.result, content } }),
+      (result) => {
+        if (result !== undefined) content = contentChangeSchema.parse(result).content;
+        return false;
+      },
+    );
     return { ...outcome, content };
   }
 
@@ -108,7 +124,8 @@ export class HookRunner {
         return false;
       },
     );
-    if (outcome.failed) return { decision: { action: 'fail', hook: outcome.failed.hook, reason: describeHookFailure(outcome.failed) }, ignored: outcome.ignored };
+    if (outcome.failed)
+      return { decision: { action: 'fail', hook: outcome.failed.hook, reason: describeHookFailure(outcome.failed) }, ignored: outcome.ignored };
     const decider = verdicts.denial ?? verdicts.approval ?? verdicts.changedBy;
     if (!decider) return { decision: null, ignored: outcome.ignored };
     const action = verdicts.denial ? 'deny' : verdicts.approval ? 'require_approval' : 'allow';

@@ -47,7 +47,8 @@ async function connect(server: McpServerConfig): Promise<Client> {
 }
 
 function httpTransport(url: string) {
-  const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { StreamableHTTPClientTransport } =
+    require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   return new StreamableHTTPClientTransport(new URL(url));
 }
 

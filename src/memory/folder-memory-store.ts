@@ -102,7 +102,9 @@ export class FolderMemoryStore implements MemoryStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw this.unavailable(error);
     }
-    const entries = await Promise.all(names.filter((name) => /^mem-[0-9a-f]{32}\.json$/.test(name)).map((name) => this.readEntry(path.join(folder, name))));
+    const entries = await Promise.all(
+      names.filter((name) => /^mem-[0-9a-f]{32}\.json$/.test(name)).map((name) => this.readEntry(path.join(folder, name))),
+    );
     return entries.filter((entry): entry is MemoryEntry => entry !== null);
   }
 
@@ -154,6 +156,8 @@ export class FolderMemoryStore implements MemoryStore {
   }
 
   private unavailable(error: unknown): MemoryUnavailableError {
-    return new MemoryUnavailableError(`The memory folder ${this.folder} cannot be used: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    return new MemoryUnavailableError(`The memory folder ${this.folder} cannot be used: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -59,5 +59,11 @@ export interface ForgetResourceReport {
 export async function forgetResource(resource: string, stores: ResourceStores): Promise<ForgetResourceReport> {
   const memoryEntries = await stores.memory.forgetResource(resource);
   const threads = stores.threads ? await stores.threads.deleteThreadsOf(resource) : null;
-  return { resource, memoryEntries, threads: threads?.threads ?? null, threadArtifacts: threads?.artifacts ?? null, workflowExecutions: threads?.workflowExecutions ?? null };
+  return {
+    resource,
+    memoryEntries,
+    threads: threads?.threads ?? null,
+    threadArtifacts: threads?.artifacts ?? null,
+    workflowExecutions: threads?.workflowExecutions ?? null,
+  };
 }

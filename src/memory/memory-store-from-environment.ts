@@ -19,9 +19,12 @@ export function memoryStoreFromEnvironment(environment: NodeJS.ProcessEnv = proc
   const url = environment.AGENT_MEMORY_URL;
   if (!url) return new FolderMemoryStore(environment.AGENT_MEMORY_DIR ?? path.join(DEFAULT_DATA_DIR, 'memory'));
   if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new Error('AGENT_MEMORY_URL must be a postgres://user:password@host:port/database URL; unset it to keep memory in a folder (AGENT_MEMORY_DIR)');
+    throw new Error(
+      'AGENT_MEMORY_URL must be a postgres://user:password@host:port/database URL; unset it to keep memory in a folder (AGENT_MEMORY_DIR)',
+    );
   }
   const poolSize = environment.AGENT_MEMORY_POOL_SIZE;
-  if (poolSize !== undefined && !/^[1-9]\d{0,2}$/.test(poolSize)) throw new Error(`AGENT_MEMORY_POOL_SIZE must be a whole number of connections, 1 or more (got '${poolSize}')`);
+  if (poolSize !== undefined && !/^[1-9]\d{0,2}$/.test(poolSize))
+    throw new Error(`AGENT_MEMORY_POOL_SIZE must be a whole number of connections, 1 or more (got '${poolSize}')`);
   return new PostgresMemoryStore({ connectionString: url, ...(poolSize !== undefined ? { poolSize: Number(poolSize) } : {}) });
 }

@@ -163,14 +163,16 @@ export function validRememberRequest(request: RememberRequest): RememberRequest 
   assertResourceId(request.resource);
   const text = typeof request.text === 'string' ? request.text.trim() : '';
   if (!text) throw new MemoryInputError('text: must not be empty');
-  if (text.length > MEMORY_LIMITS.textCharacters) throw new MemoryInputError(`text: must be at most ${MEMORY_LIMITS.textCharacters} characters (got ${text.length}); store one fact at a time`);
+  if (text.length > MEMORY_LIMITS.textCharacters)
+    throw new MemoryInputError(`text: must be at most ${MEMORY_LIMITS.textCharacters} characters (got ${text.length}); store one fact at a time`);
   const tags = [...new Set((request.tags ?? []).map((tag) => tag.trim()).filter(Boolean))];
   if (tags.length > MEMORY_LIMITS.tags) throw new MemoryInputError(`tags: at most ${MEMORY_LIMITS.tags} (got ${tags.length})`);
   const longTag = tags.find((tag) => tag.length > MEMORY_LIMITS.tagCharacters);
   if (longTag) throw new MemoryInputError(`tags: '${longTag.slice(0, 20)}…' is longer than ${MEMORY_LIMITS.tagCharacters} characters`);
   const metadata = request.metadata ?? {};
   const metadataBytes = Buffer.byteLength(JSON.stringify(metadata));
-  if (metadataBytes > MEMORY_LIMITS.metadataBytes) throw new MemoryInputError(`metadata: at most ${MEMORY_LIMITS.metadataBytes} bytes of JSON (got ${metadataBytes})`);
+  if (metadataBytes > MEMORY_LIMITS.metadataBytes)
+    throw new MemoryInputError(`metadata: at most ${MEMORY_LIMITS.metadataBytes} bytes of JSON (got ${metadataBytes})`);
   return { ...request, text, tags, metadata };
 }
 
@@ -178,7 +180,8 @@ export function validRememberRequest(request: RememberRequest): RememberRequest 
 export function validRecallQuery(query: RecallQuery): { resource: string; text: string; limit: number } {
   assertResourceId(query.resource);
   const text = (query.text ?? '').trim();
-  if (text.length > MEMORY_LIMITS.queryCharacters) throw new MemoryInputError(`text: a query must be at most ${MEMORY_LIMITS.queryCharacters} characters (got ${text.length})`);
+  if (text.length > MEMORY_LIMITS.queryCharacters)
+    throw new MemoryInputError(`text: a query must be at most ${MEMORY_LIMITS.queryCharacters} characters (got ${text.length})`);
   const limit = query.limit ?? MEMORY_LIMITS.defaultRecallEntries;
   if (!Number.isInteger(limit) || limit < 1 || limit > MEMORY_LIMITS.recallEntries) {
     throw new MemoryInputError(`limit: must be a whole number from 1 to ${MEMORY_LIMITS.recallEntries} (got ${limit})`);

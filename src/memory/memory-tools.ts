@@ -27,7 +27,11 @@ export function createMemoryTools(store: MemoryStore): Tool[] {
       'Stores one fact about the user (or team) this conversation is for, to recall in later conversations: a preference, a decision, a detail they gave. One fact per call, in a full sentence.',
     parameters: z.object({
       text: z.string().min(1).max(MEMORY_LIMITS.textCharacters).describe('The fact, e.g. "Prefers answers in French."'),
-      tags: z.array(z.string().min(1).max(MEMORY_LIMITS.tagCharacters)).max(MEMORY_LIMITS.tags).optional().describe('Optional keywords to find it by'),
+      tags: z
+        .array(z.string().min(1).max(MEMORY_LIMITS.tagCharacters))
+        .max(MEMORY_LIMITS.tags)
+        .optional()
+        .describe('Optional keywords to find it by'),
     }),
     execute: async ({ text, tags }, context) => {
       const { entry } = await store.remember({
@@ -48,7 +52,13 @@ export function createMemoryTools(store: MemoryStore): Tool[] {
       'Searches what was remembered about the user (or team) in earlier conversations. Give words to look for; without a query, lists the newest memories. Entries containing more of the words come first.',
     parameters: z.object({
       query: z.string().max(MEMORY_LIMITS.queryCharacters).optional().describe('Words to look for, e.g. "language preference"'),
-      limit: z.number().int().min(1).max(RECALL_TOOL_LIMITS.entries).optional().describe(`How many memories at most (default ${RECALL_TOOL_LIMITS.defaultEntries})`),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(RECALL_TOOL_LIMITS.entries)
+        .optional()
+        .describe(`How many memories at most (default ${RECALL_TOOL_LIMITS.defaultEntries})`),
     }),
     execute: async ({ query, limit }, context) => {
       const entries = await store.recall({ resource: resourceOf(context), text: query ?? '', limit: limit ?? RECALL_TOOL_LIMITS.defaultEntries });
@@ -64,13 +74,19 @@ export function createMemoryTools(store: MemoryStore): Tool[] {
     parameters: z
       .object({
         id: z.string().min(1).optional().describe('A memory id from recall, e.g. "mem-0123…"'),
-        matching: z.string().min(1).max(MEMORY_LIMITS.queryCharacters).optional().describe('Delete every memory whose text contains this (ignoring case)'),
+        matching: z
+          .string()
+          .min(1)
+          .max(MEMORY_LIMITS.queryCharacters)
+          .optional()
+          .describe('Delete every memory whose text contains this (ignoring case)'),
       })
       .refine((args) => (args.id === undefined) !== (args.matching === undefined), 'give exactly one of id or matching'),
     execute: async ({ id, matching }, context) => {
       const resource = resourceOf(context);
       const deleted = await store.forget(id !== undefined ? { resource, id } : { resource, matching: matching! });
-      if (deleted.length === 0) return id !== undefined ? `No memory ${id} (already forgotten, or never stored).` : `No memory contains "${matching}".`;
+      if (deleted.length === 0)
+        return id !== undefined ? `No memory ${id} (already forgotten, or never stored).` : `No memory contains "${matching}".`;
       return `Forgot ${deleted.length} ${deleted.length === 1 ? 'memory' : 'memories'}:\n${deleted.map((entry) => `- ${entry.id}: ${cut(entry.text, 200)}`).join('\n')}`;
     },
   });
@@ -81,7 +97,9 @@ export function createMemoryTools(store: MemoryStore): Tool[] {
 /** The run's resource id. @throws Error telling how to start a run with one (the model sees it as the tool's error). */
 function resourceOf(context: ToolContext): string {
   if (context.resourceId === undefined) {
-    throw new Error("this run has no resource id, so there is no memory to use: start the run with one (startRun({ resourceId: 'user:42' }), run --resource user:42)");
+    throw new Error(
+      "this run has no resource id, so there is no memory to use: start the run with one (startRun({ resourceId: 'user:42' }), run --resource user:42)",
+    );
   }
   return context.resourceId;
 }

@@ -49,6 +49,7 @@ export function entryOf(row: MemoryRow): MemoryEntry {
     tags: row.tags,
     metadata: row.metadata,
     createdAt: row.created_at.toISOString(),
-    source: row.source_workflow_id !== null && row.source_call_id !== null ? { workflowId: row.source_workflow_id, callId: row.source_call_id } : null,
+    source:
+      row.source_workflow_id !== null && row.source_call_id !== null ? { workflowId: row.source_workflow_id, callId: row.source_call_id } : null,
   };
 }

@@ -60,9 +60,11 @@ export class PostgresMemoryStore implements MemoryStore {
 
   constructor(private readonly options: PostgresMemoryStoreOptions) {
     this.table = options.table ?? 'agent_memory';
-    if (!/^[a-z_][a-z0-9_]{0,40}$/.test(this.table)) throw new MemoryInputError(`table: '${this.table}' must be 1-41 lowercase letters, digits or _, starting with a letter or _`);
+    if (!/^[a-z_][a-z0-9_]{0,40}$/.test(this.table))
+      throw new MemoryInputError(`table: '${this.table}' must be 1-41 lowercase letters, digits or _, starting with a letter or _`);
     this.textSearchConfig = options.textSearchConfig ?? 'english';
-    if (!/^[a-z_]+$/.test(this.textSearchConfig)) throw new MemoryInputError(`textSearchConfig: '${this.textSearchConfig}' is not a text search configuration name (such as english or simple)`);
+    if (!/^[a-z_]+$/.test(this.textSearchConfig))
+      throw new MemoryInputError(`textSearchConfig: '${this.textSearchConfig}' is not a text search configuration name (such as english or simple)`);
   }
 
   /** Connects and creates the table if it is missing. @throws MemoryUnavailableError naming the server (never the password). */
@@ -82,7 +84,16 @@ export class PostgresMemoryStore implements MemoryStore {
        VALUES ($1, $2, $3, $4::text[], $5::jsonb, $6, $7, to_tsvector($8::regconfig, $3 || ' ' || array_to_string($4::text[], ' ')))
        ON CONFLICT (id) DO NOTHING
        RETURNING ${entryColumns}`,
-      [id, valid.resource, valid.text, valid.tags, JSON.stringify(valid.metadata), valid.source?.workflowId ?? null, valid.source?.callId ?? null, this.textSearchConfig],
+      [
+        id,
+        valid.resource,
+        valid.text,
+        valid.tags,
+        JSON.stringify(valid.metadata),
+        valid.source?.workflowId ?? null,
+        valid.source?.callId ?? null,
+        this.textSearchConfig,
+      ],
     );
     if (inserted[0]) return { entry: entryOf(inserted[0]), created: true };
     const existing = await this.query<MemoryRow>(`SELECT ${entryColumns} FROM ${this.table} WHERE id = $1`, [id]);
@@ -94,7 +105,12 @@ export class PostgresMemoryStore implements MemoryStore {
   async recall(query: RecallQuery): Promise<MemoryEntry[]> {
     const { resource, text, limit } = validRecallQuery(query);
     if (!text) {
-      return (await this.query<MemoryRow>(`SELECT ${entryColumns} FROM ${this.table} WHERE resource = $1 ORDER BY created_at DESC, id LIMIT $2`, [resource, limit])).map(entryOf);
+      return (
+        await this.query<MemoryRow>(`SELECT ${entryColumns} FROM ${this.table} WHERE resource = $1 ORDER BY created_at DESC, id LIMIT $2`, [
+          resource,
+          limit,
+        ])
+      ).map(entryOf);
     }
     // websearch_to_tsquery reads the words as the user wrote them (quotes for a phrase); joining
     // them with OR instead of AND finds entries that contain any of them, ranked by how well.
@@ -112,7 +128,9 @@ export class PostgresMemoryStore implements MemoryStore {
     const valid = validForgetRequest(request);
     if ('id' in valid) {
       if (!isMemoryEntryId(valid.id)) return [];
-      return (await this.query<MemoryRow>(`DELETE FROM ${this.table} WHERE resource = $1 AND id = $2 RETURNING ${entryColumns}`, [valid.resource, valid.id])).map(entryOf);
+      return (
+        await this.query<MemoryRow>(`DELETE FROM ${this.table} WHERE resource = $1 AND id = $2 RETURNING ${entryColumns}`, [valid.resource, valid.id])
+      ).map(entryOf);
     }
     const rows = await this.query<MemoryRow>(
       `DELETE FROM ${this.table} WHERE resource = $1 AND strpos(lower(text), lower($2)) > 0 RETURNING ${entryColumns}`,
@@ -182,7 +200,9 @@ export class PostgresMemoryStore implements MemoryStore {
   private unavailable(error: unknown): Error {
     if (error instanceof MemoryUnavailableError || error instanceof MemoryInputError) return error;
     const message = error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code || error.name : String(error);
-    return new MemoryUnavailableError(`The memory store (${describeServer(this.options.connectionString)}) cannot be reached: ${message}`, { cause: error });
+    return new MemoryUnavailableError(`The memory store (${describeServer(this.options.connectionString)}) cannot be reached: ${message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -7,7 +7,9 @@ import type { MemoryEntry } from './memory-store';
  * "what does the user like" looks for "user" and "like".
  */
 const STOP_WORDS = new Set(
-  'a an and are as at be but by did do does for from had has have he her his how i if in is it its me my not of on or our she so than that the their them then there they this to was we were what when where which who why will with you your'.split(' '),
+  'a an and are as at be but by did do does for from had has have he her his how i if in is it its me my not of on or our she so than that the their them then there they this to was we were what when where which who why will with you your'.split(
+    ' ',
+  ),
 );
 
 /** The shortest common start two words need to count as one (`prefer` / `preferred`, `coffee` / `coffees`). */

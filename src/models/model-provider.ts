@@ -52,11 +52,7 @@ export interface ModelProvider {
 }
 
 /** Failure classes, each with a stable code; the activity maps them onto Temporal retries. */
-const RETRYABLE: ReadonlySet<ErrorCodeValue> = new Set([
-  ErrorCode.modelRateLimited,
-  ErrorCode.modelServerError,
-  ErrorCode.modelTimeout,
-]);
+const RETRYABLE: ReadonlySet<ErrorCodeValue> = new Set([ErrorCode.modelRateLimited, ErrorCode.modelServerError, ErrorCode.modelTimeout]);
 
 /**
  * A model call that failed, with a stable code that decides whether Temporal retries the step:

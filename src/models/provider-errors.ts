@@ -58,7 +58,12 @@ export function retryAfterMs(headers: Record<string, string> | undefined): numbe
 }
 
 const RESET_DURATION_HEADERS = ['x-ratelimit-reset-requests', 'x-ratelimit-reset-tokens'];
-const RESET_DATE_HEADERS = ['anthropic-ratelimit-requests-reset', 'anthropic-ratelimit-tokens-reset', 'anthropic-ratelimit-input-tokens-reset', 'anthropic-ratelimit-output-tokens-reset'];
+const RESET_DATE_HEADERS = [
+  'anthropic-ratelimit-requests-reset',
+  'anthropic-ratelimit-tokens-reset',
+  'anthropic-ratelimit-input-tokens-reset',
+  'anthropic-ratelimit-output-tokens-reset',
+];
 const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 

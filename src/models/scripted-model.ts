@@ -27,7 +27,12 @@ const replySchema = z.strictObject({
     .default([]),
   /** Fail the first `attempts` tries of this step (all tries when absent) with this error. */
   error: z
-    .strictObject({ code: z.enum(errorCodes), message: z.string().default('scripted failure'), attempts: z.number().int().min(1).optional(), retryAfterMs: z.number().optional() })
+    .strictObject({
+      code: z.enum(errorCodes),
+      message: z.string().default('scripted failure'),
+      attempts: z.number().int().min(1).optional(),
+      retryAfterMs: z.number().optional(),
+    })
     .optional(),
   /** Checks on what the model is given; a failed check fails the step (non-retryable). */
   expect: z
@@ -201,7 +206,8 @@ export class ScriptedModel implements ModelProvider {
       );
     }
     this.markUsed(request.modelId, purpose === 'executor' && variant ? variantList(variant.taskIncludes) : purpose, replyIndex);
-    if (reply.delayMs && (reply.delayAttempts === undefined || request.attempt <= reply.delayAttempts)) await sleep(reply.delayMs, request.abortSignal);
+    if (reply.delayMs && (reply.delayAttempts === undefined || request.attempt <= reply.delayAttempts))
+      await sleep(reply.delayMs, request.abortSignal);
     if (reply.error && (reply.error.attempts === undefined || request.attempt <= reply.error.attempts)) {
       throw new ModelError(reply.error.code, reply.error.message, reply.error.retryAfterMs);
     }

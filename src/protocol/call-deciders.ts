@@ -18,8 +18,7 @@ import type { ToolPolicyMatch } from './tool-policy-types';
  *   decider.kind === 'policy' ? `tool_policies[${decider.rule}]: ${decider.reason}` : `hook ${decider.hook}: ${decider.reason ?? decider.action}`;
  */
 export type CallDecider =
-  | ({ kind: 'policy' } & ToolPolicyMatch)
-  | { kind: 'hook'; hook: string; action: ToolDecision['action']; reason: string | null; modified: boolean };
+  ({ kind: 'policy' } & ToolPolicyMatch) | { kind: 'hook'; hook: string; action: ToolDecision['action']; reason: string | null; modified: boolean };
 
 /** The record of a tool-policy rule that matched a call. */
 export function policyDecider(match: ToolPolicyMatch): CallDecider {

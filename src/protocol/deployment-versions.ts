@@ -19,7 +19,11 @@ export const checkVersionSignal = defineSignal<[]>(WireName.checkVersionSignal);
  * The workflow types that move to a new build by continue-as-new (they live for months); every
  * other type (`agentRun`, `agentWorkerTools`) finishes on the build that started it.
  */
-export const LONG_LIVED_WORKFLOW_TYPES = [WireName.agentThreadWorkflow, ProviderLimitWireName.limiterWorkflow, ConcurrencyWireName.slotsWorkflow] as const;
+export const LONG_LIVED_WORKFLOW_TYPES = [
+  WireName.agentThreadWorkflow,
+  ProviderLimitWireName.limiterWorkflow,
+  ConcurrencyWireName.slotsWorkflow,
+] as const;
 
 /**
  * The server's search attribute with an execution's Worker Deployment Version, as

@@ -8,5 +8,7 @@ import type { ForkEdit } from './fork-types';
  * describeForkEdit({ kind: 'message', step: 1, index: 0, role: 'user', content: 'Hi', recorded: 'Hello' }); // 'the user message of step 1'
  */
 export function describeForkEdit(edit: ForkEdit): string {
-  return edit.kind === 'tool-result' ? `the result of ${edit.tool} (${edit.callId}) at step ${edit.step}` : `the ${edit.role === 'user' ? 'user message' : "model's reply text"} of step ${edit.step}`;
+  return edit.kind === 'tool-result'
+    ? `the result of ${edit.tool} (${edit.callId}) at step ${edit.step}`
+    : `the ${edit.role === 'user' ? 'user message' : "model's reply text"} of step ${edit.step}`;
 }

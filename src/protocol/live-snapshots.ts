@@ -16,7 +16,12 @@ export interface ModelTextSnapshot {
 }
 
 export function isModelTextSnapshot(value: unknown): value is ModelTextSnapshot {
-  return Boolean(value) && typeof value === 'object' && (value as { kind?: unknown }).kind === 'model-text' && typeof (value as { text?: unknown }).text === 'string';
+  return (
+    Boolean(value) &&
+    typeof value === 'object' &&
+    (value as { kind?: unknown }).kind === 'model-text' &&
+    typeof (value as { text?: unknown }).text === 'string'
+  );
 }
 
 /**
@@ -40,5 +45,10 @@ export interface ToolProgressSnapshot {
 export type LiveSnapshot = ModelTextSnapshot | ToolProgressSnapshot;
 
 export function isToolProgressSnapshot(value: unknown): value is ToolProgressSnapshot {
-  return Boolean(value) && typeof value === 'object' && (value as { kind?: unknown }).kind === 'tool-progress' && typeof (value as { count?: unknown }).count === 'number';
+  return (
+    Boolean(value) &&
+    typeof value === 'object' &&
+    (value as { kind?: unknown }).kind === 'tool-progress' &&
+    typeof (value as { count?: unknown }).count === 'number'
+  );
 }

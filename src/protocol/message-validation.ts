@@ -32,7 +32,11 @@ export type RefusalType = 'ApprovalRefused' | 'InvalidMessage' | 'EmptyMessage' 
 /** A valid payload, or why it is not (with the refusal's stable type). */
 export type Validated<T> = { ok: true; value: T } | { ok: false; type: RefusalType; reason: string };
 
-export const refused = (reason: string, type: RefusalType = 'InvalidMessage'): { ok: false; type: RefusalType; reason: string } => ({ ok: false, type, reason });
+export const refused = (reason: string, type: RefusalType = 'InvalidMessage'): { ok: false; type: RefusalType; reason: string } => ({
+  ok: false,
+  type,
+  reason,
+});
 
 /** A value as a reader can see it in a reason: `42`, `{"x":1}`, `a string of 5,000 characters`. */
 export function shown(value: unknown): string {
@@ -83,7 +87,9 @@ export function validateApprovalDecision(payload: unknown): Validated<ApprovalDe
   if (!isRecord(payload)) return refused(`a decision must be an object with approvalId and decision, not ${shown(payload)}`);
   const problem =
     stringProblem('approvalId', payload.approvalId, MessageLimits.approvalId, true) ??
-    (payload.decision === 'approve' || payload.decision === 'reject' ? null : `decision: must be "approve" or "reject", not ${shown(payload.decision)}`) ??
+    (payload.decision === 'approve' || payload.decision === 'reject'
+      ? null
+      : `decision: must be "approve" or "reject", not ${shown(payload.decision)}`) ??
     optionalStringProblem('reason', payload.reason, MessageLimits.reason) ??
     optionalStringProblem('decidedBy', payload.decidedBy, MessageLimits.decidedBy) ??
     unknownField(payload, ['approvalId', 'decision', 'reason', 'decidedBy']);
@@ -109,7 +115,9 @@ export function validateInjectedMessage(payload: unknown): Validated<{ text: str
 /** Null when `value` is absent (undefined or null) or a whole number of at least 0. */
 function optionalCountProblem(field: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? null : `${field}: must be a whole number of at least 0, not ${shown(value)}`;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0
+    ? null
+    : `${field}: must be a whole number of at least 0, not ${shown(value)}`;
 }
 
 /**
@@ -127,7 +135,9 @@ export function validateConversationRequest(payload: unknown): Validated<Partial
   if (!isRecord(payload)) return refused(`a conversation request must be an object { thread?, epoch?, from?, count? }, not ${shown(payload)}`);
   const { thread, epoch, from, count } = payload;
   const problem =
-    (thread === undefined || thread === null || thread === 'executor' || thread === 'planner' ? null : `thread: must be "executor" or "planner", not ${shown(thread)}`) ??
+    (thread === undefined || thread === null || thread === 'executor' || thread === 'planner'
+      ? null
+      : `thread: must be "executor" or "planner", not ${shown(thread)}`) ??
     optionalCountProblem('epoch', epoch) ??
     optionalCountProblem('from', from) ??
     optionalCountProblem('count', count) ??
@@ -154,14 +164,16 @@ function skillInfoProblem(where: string, skill: unknown): string | null {
   }
   for (const field of ['allowedTools', 'tools']) {
     const list = skill[field];
-    if (!Array.isArray(list) || list.some((name) => typeof name !== 'string')) return `${where}.${field}: must be an array of strings, not ${shown(list)}`;
+    if (!Array.isArray(list) || list.some((name) => typeof name !== 'string'))
+      return `${where}.${field}: must be an array of strings, not ${shown(list)}`;
   }
   return null;
 }
 
 function skillChangeProblem(where: string, change: unknown): string | null {
   if (!isRecord(change)) return `${where}: must be an object { kind, skillName, skill, source }, not ${shown(change)}`;
-  if (!SKILL_CHANGE_KINDS.includes(change.kind as string)) return `${where}.kind: must be "added", "modified" or "removed", not ${shown(change.kind)}`;
+  if (!SKILL_CHANGE_KINDS.includes(change.kind as string))
+    return `${where}.kind: must be "added", "modified" or "removed", not ${shown(change.kind)}`;
   const nameProblem = stringProblem(`${where}.skillName`, change.skillName, MessageLimits.skillName, true);
   if (nameProblem) return nameProblem;
   if (change.kind === 'removed') return change.skill === null || change.skill === undefined ? null : skillInfoProblem(`${where}.skill`, change.skill);
@@ -190,7 +202,8 @@ export function validateSkillBatch(payload: unknown): Validated<SkillBatch> {
   if (problem === null) {
     problem = ((errors as unknown[] | undefined | null) ?? []).reduce<string | null>((found, error, index) => {
       if (found) return found;
-      if (!isRecord(error) || typeof error.file !== 'string' || typeof error.message !== 'string') return `errors[${index}]: must be an object { file, message } of strings, not ${shown(error)}`;
+      if (!isRecord(error) || typeof error.file !== 'string' || typeof error.message !== 'string')
+        return `errors[${index}]: must be an object { file, message } of strings, not ${shown(error)}`;
       return null;
     }, null);
   }

@@ -19,7 +19,8 @@ export type ModelPrices = Record<string, ModelPrice>;
 /** The cost in USD of a call's usage at `price`, rounded to a billionth of a dollar (so sums print cleanly). */
 export function costOf(usage: { inputTokens: number; outputTokens: number; cachedInputTokens?: number }, price: ModelPrice): number {
   const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-  const usd = ((usage.inputTokens - cached) * price.input + cached * (price.cached_input ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
+  const usd =
+    ((usage.inputTokens - cached) * price.input + cached * (price.cached_input ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
   return roundUsd(usd);
 }
 

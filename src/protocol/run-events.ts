@@ -45,7 +45,16 @@ export type RunEvent = EventBase &
     | { type: 'output-rejected'; step: number; reason: string }
     | { type: 'message-injected'; step: number; text: string }
     | { type: 'handoff'; step: number; from: string; to: string }
-    | { type: 'skills-changed'; step: number; source: string; version: number; added: string[]; modified: string[]; removed: string[]; reloaded: boolean }
+    | {
+        type: 'skills-changed';
+        step: number;
+        source: string;
+        version: number;
+        added: string[];
+        modified: string[];
+        removed: string[];
+        reloaded: boolean;
+      }
     | { type: 'skill-error'; source: string; file: string; message: string }
     /** Two sources have a skill of this name: the one listed first in skill_sources is used. */
     | { type: 'skill-shadowed'; name: string; winner: string; hidden: string }

@@ -15,7 +15,7 @@ export const MessageDescription = {
   status:
     'The run now: { phase, step, maxSteps (the last step this agent may take), activeTools, runningTools, usage, messageCount, stopReason, pendingApprovals, plan, budget, queuedMessages, skills }. No arguments.',
   events:
-    'The run\'s events after a cursor: args (cursor: number = 0, limit?: number = 200); returns { events, nextCursor, missed, finished }. Pass nextCursor back to read on.',
+    "The run's events after a cursor: args (cursor: number = 0, limit?: number = 200); returns { events, nextCursor, missed, finished }. Pass nextCursor back to read on.",
   conversation:
     'Messages of the run\'s conversation (read by its own model steps): optional arg { thread?: "executor" | "planner", epoch?, from?, count? } (none: the current conversation); returns { epoch, system, from, messages, base? }.',
   approval:
@@ -123,9 +123,7 @@ export const approvalSignal = defineSignal<[ApprovalDecision]>(WireName.approval
  *   .getHandle('support-42')
  *   .executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'step-3.call-1', decision: 'reject', reason: 'Refunds over $500 need a manager' }] });
  */
-export const decideApprovalUpdate = defineUpdate<{ approvalId: string; outcome: ApprovalOutcome }, [ApprovalDecision]>(
-  WireName.decideApprovalUpdate,
-);
+export const decideApprovalUpdate = defineUpdate<{ approvalId: string; outcome: ApprovalOutcome }, [ApprovalDecision]>(WireName.decideApprovalUpdate);
 
 /** A user message pushed into a running run; it joins the conversation before the next model call. */
 export interface InjectedMessage {

@@ -3,7 +3,8 @@ import type { CallDecider } from './call-deciders';
 import type { StopReason, UsageSummary } from './run-types';
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
-export type RunPhase = 'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle' | 'provider_limit' | 'concurrency_slot';
+export type RunPhase =
+  'starting' | 'planning' | 'model' | 'tools' | 'compacting' | 'completed' | 'failed' | 'idle' | 'provider_limit' | 'concurrency_slot';
 
 /** A run waiting for a slot of a concurrency cap (phase `concurrency_slot`): which cap, and since when. */
 export interface ConcurrencySlotWait {

@@ -7,6 +7,11 @@ import { AgentConfigError } from './errors';
  * client and users' workflows (`runAgent`) refuse the same tasks with the same error.
  */
 export function assertRunTask(task: unknown): asserts task is string {
-  const problem = typeof task !== 'string' ? `task: must be a string, not ${task === null ? 'null' : typeof task}` : task.trim() === '' ? 'task: must not be empty' : null;
+  const problem =
+    typeof task !== 'string'
+      ? `task: must be a string, not ${task === null ? 'null' : typeof task}`
+      : task.trim() === ''
+        ? 'task: must not be empty'
+        : null;
   if (problem) throw new AgentConfigError(problem, [problem]);
 }

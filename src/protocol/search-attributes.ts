@@ -119,8 +119,15 @@ export const agentSearchAttributes = [
 ] as const;
 
 /** Name and type of each attribute, for registration (the same list as `agentSearchAttributes`). */
-export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' | 'Double' | 'Datetime' }> = agentSearchAttributes.map((key) => ({
-  name: key.name,
-  type:
-    key.type === SearchAttributeType.KEYWORD_LIST ? 'KeywordList' : key.type === SearchAttributeType.DOUBLE ? 'Double' : key.type === SearchAttributeType.DATETIME ? 'Datetime' : 'Keyword',
-}));
+export const AGENT_SEARCH_ATTRIBUTES: ReadonlyArray<{ name: string; type: 'Keyword' | 'KeywordList' | 'Double' | 'Datetime' }> =
+  agentSearchAttributes.map((key) => ({
+    name: key.name,
+    type:
+      key.type === SearchAttributeType.KEYWORD_LIST
+        ? 'KeywordList'
+        : key.type === SearchAttributeType.DOUBLE
+          ? 'Double'
+          : key.type === SearchAttributeType.DATETIME
+            ? 'Datetime'
+            : 'Keyword',
+  }));

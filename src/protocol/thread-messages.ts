@@ -1,7 +1,14 @@
 // Update, query and signal definitions of threads and the validation of what clients send them.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { isRecord, MessageLimits, optionalStringProblem, refused, shown, stringProblem, unknownField, type Validated } from './message-validation';
-import { THREAD_POLICIES, type AwaitTurnReply, type ThreadMessage, type ThreadMessageReceipt, type ThreadPolicy, type ThreadStatus } from './thread-types';
+import {
+  THREAD_POLICIES,
+  type AwaitTurnReply,
+  type ThreadMessage,
+  type ThreadMessageReceipt,
+  type ThreadPolicy,
+  type ThreadStatus,
+} from './thread-types';
 import { WireName } from './wire-names';
 
 /** Bounds of a thread message's fields, in characters. */

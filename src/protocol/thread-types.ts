@@ -152,7 +152,14 @@ export interface TurnToolResults {
 export interface CarriedThreadState {
   turnsCompleted: number;
   /** Turn number of the turn in progress, when the thread continued in the middle of one. */
-  activeTurn: { turn: number; messageIds: string[]; firstStep: number; startedAt: number; usageAtStart: UsageSummary; toolResultsAtStart: number } | null;
+  activeTurn: {
+    turn: number;
+    messageIds: string[];
+    firstStep: number;
+    startedAt: number;
+    usageAtStart: UsageSummary;
+    toolResultsAtStart: number;
+  } | null;
   queued: QueuedThreadMessage[];
   recentTurns: TurnResult[];
   /** Recent message ids with their receipts, so a resent message is answered once. */

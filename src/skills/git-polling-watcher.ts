@@ -72,7 +72,8 @@ export class GitPollingWatcher implements SkillWatcher {
     try {
       await syncCheckout(this.source, this.folder, this.abort.signal);
     } catch (error) {
-      if (!this.stopped) this.options.logger?.warn({ source: this.source, error: String(error) }, 'git pull --ff-only failed; keeping the previous skills');
+      if (!this.stopped)
+        this.options.logger?.warn({ source: this.source, error: String(error) }, 'git pull --ff-only failed; keeping the previous skills');
       return;
     }
     if (this.stopped) return;
@@ -84,4 +85,3 @@ export class GitPollingWatcher implements SkillWatcher {
     return readSkillFolder(path.join(this.folder, this.options.subfolder ?? ''), this.source, this.resolver, this.tracker.skills);
   }
 }
-

@@ -92,4 +92,3 @@ export class LocalFolderWatcher implements SkillWatcher {
     if (batch) this.queue.push(batch);
   }
 }
-

@@ -27,7 +27,8 @@ export function isSkillFile(file: string): boolean {
   return SKILL_FILE_NAMES.includes(path.basename(file));
 }
 
-const FRONT_MATTER_SHAPE = "a SKILL.md starts with a line '---', then YAML fields (name, description, ...), then a line '---' before the Markdown body";
+const FRONT_MATTER_SHAPE =
+  "a SKILL.md starts with a line '---', then YAML fields (name, description, ...), then a line '---' before the Markdown body";
 
 /**
  * gray-matter reads a file without front matter as one with empty fields, and front matter that is
@@ -37,7 +38,8 @@ function frontMatterDelimiterProblem(text: string): string | null {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines.every((line) => line.trim() === '')) return `the file is empty: ${FRONT_MATTER_SHAPE}`;
   if (lines[0]!.trimEnd() !== '---') return `no front matter (the first line is not '---'): ${FRONT_MATTER_SHAPE}`;
-  if (!lines.slice(1).some((line) => line.trimEnd() === '---')) return `the front matter is never closed: add a line '---' after its last field (${FRONT_MATTER_SHAPE})`;
+  if (!lines.slice(1).some((line) => line.trimEnd() === '---'))
+    return `the front matter is never closed: add a line '---' after its last field (${FRONT_MATTER_SHAPE})`;
   return null;
 }
 

@@ -18,9 +18,7 @@ export interface LoadedSkills {
 export class SkillRegistry {
   private readonly sources: string[] = [];
 
-  constructor(
-    private readonly options: { resolver?: ToolResolver; cacheDir?: string } = {},
-  ) {}
+  constructor(private readonly options: { resolver?: ToolResolver; cacheDir?: string } = {}) {}
 
   registerSource(source: string): this {
     const key = skillSourceKey(source);
@@ -52,7 +50,9 @@ export class SkillRegistry {
       for (const skill of snapshot.skills) {
         const first = byName.get(skill.name);
         if (first) {
-          warnings.push(`skill '${skill.name}' is defined in ${first.source} and in ${source}; the one from ${first.source} (registered first) is used`);
+          warnings.push(
+            `skill '${skill.name}' is defined in ${first.source} and in ${source}; the one from ${first.source} (registered first) is used`,
+          );
           continue;
         }
         byName.set(skill.name, skill);

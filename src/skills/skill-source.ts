@@ -32,7 +32,10 @@ export function readSkillFolder(
       continue;
     }
     if (skills.has(parsed.skill.name)) {
-      errors.push({ file, message: `${file}: name: skill '${parsed.skill.name}' is already defined in ${skills.get(parsed.skill.name)!.file}; the first one (in path order) is kept` });
+      errors.push({
+        file,
+        message: `${file}: name: skill '${parsed.skill.name}' is already defined in ${skills.get(parsed.skill.name)!.file}; the first one (in path order) is kept`,
+      });
       continue;
     }
     skills.set(parsed.skill.name, { ...parsed.skill, tools: resolver.resolve(parsed.skill) });

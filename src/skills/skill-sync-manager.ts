@@ -115,10 +115,19 @@ export class SkillSyncManager {
     for (const error of batch.errors) this.options.logger?.warn({ file: error.file }, error.message);
     for (const change of batch.changes) {
       if (change.kind === 'added' && change.skill) await this.bus.emit('skill:added', { skill: change.skill, version });
-      if (change.kind === 'modified' && change.skill) await this.bus.emit('skill:modified', { oldSkill: before.get(change.skillName) ?? null, newSkill: change.skill, version });
-      if (change.kind === 'removed') await this.bus.emit('skill:removed', { skill: before.get(change.skillName) ?? null, skillName: change.skillName, version });
+      if (change.kind === 'modified' && change.skill)
+        await this.bus.emit('skill:modified', { oldSkill: before.get(change.skillName) ?? null, newSkill: change.skill, version });
+      if (change.kind === 'removed')
+        await this.bus.emit('skill:removed', { skill: before.get(change.skillName) ?? null, skillName: change.skillName, version });
     }
-    const signalled: SkillBatch = { source: state.watcher.source, version, previousHash, hash: state.hash, changes: batch.changes, errors: batch.errors };
+    const signalled: SkillBatch = {
+      source: state.watcher.source,
+      version,
+      previousHash,
+      hash: state.hash,
+      changes: batch.changes,
+      errors: batch.errors,
+    };
     const snapshot: SkillSnapshot = { source: state.watcher.source, skills: state.skills, hash: state.hash, errors: batch.errors };
     for (const listener of this.listeners) {
       try {

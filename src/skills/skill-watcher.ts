@@ -96,5 +96,8 @@ export class SkillSetTracker {
 }
 
 function errorKey(errors: SkillFileError[]): string {
-  return errors.map((error) => `${error.file}\n${error.message}`).sort().join('\n');
+  return errors
+    .map((error) => `${error.file}\n${error.message}`)
+    .sort()
+    .join('\n');
 }

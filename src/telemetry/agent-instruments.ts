@@ -25,13 +25,37 @@ export class AgentInstruments implements AgentTelemetry {
     meter: otel.Meter,
     private readonly captureMessageContent: boolean,
   ) {
-    this.tokenUsage = meter.createHistogram(MetricName.tokenUsage, { unit: '{token}', description: 'Tokens used by model calls', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } });
-    this.operationDuration = meter.createHistogram(MetricName.operationDuration, { unit: 's', description: 'Duration of model calls', advice: { explicitBucketBoundaries: DURATION_BUCKETS } });
-    this.toolCalls = meter.createCounter(MetricName.toolCalls, { unit: '{call}', description: 'Tool calls by tool and outcome (ok, error, retry, denied)' });
-    this.toolDuration = meter.createHistogram(MetricName.toolDuration, { unit: 's', description: 'Duration of tool calls', advice: { explicitBucketBoundaries: DURATION_BUCKETS } });
-    this.approvalsWaiting = meter.createUpDownCounter(MetricName.approvalsWaiting, { unit: '{approval}', description: 'Tool calls waiting for an approval' });
-    this.approvalWait = meter.createHistogram(MetricName.approvalWait, { unit: 's', description: 'Time from an approval request to its decision (or timeout)' });
-    this.runsFinished = meter.createCounter(MetricName.runsFinished, { unit: '{run}', description: 'Agent runs and thread turns finished, by stop reason' });
+    this.tokenUsage = meter.createHistogram(MetricName.tokenUsage, {
+      unit: '{token}',
+      description: 'Tokens used by model calls',
+      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
+    });
+    this.operationDuration = meter.createHistogram(MetricName.operationDuration, {
+      unit: 's',
+      description: 'Duration of model calls',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+    this.toolCalls = meter.createCounter(MetricName.toolCalls, {
+      unit: '{call}',
+      description: 'Tool calls by tool and outcome (ok, error, retry, denied)',
+    });
+    this.toolDuration = meter.createHistogram(MetricName.toolDuration, {
+      unit: 's',
+      description: 'Duration of tool calls',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+    this.approvalsWaiting = meter.createUpDownCounter(MetricName.approvalsWaiting, {
+      unit: '{approval}',
+      description: 'Tool calls waiting for an approval',
+    });
+    this.approvalWait = meter.createHistogram(MetricName.approvalWait, {
+      unit: 's',
+      description: 'Time from an approval request to its decision (or timeout)',
+    });
+    this.runsFinished = meter.createCounter(MetricName.runsFinished, {
+      unit: '{run}',
+      description: 'Agent runs and thread turns finished, by stop reason',
+    });
     this.cost = meter.createCounter('durable_agents.cost', { unit: 'USD', description: 'What model calls cost, when priced' });
   }
 
@@ -45,7 +69,9 @@ export class AgentInstruments implements AgentTelemetry {
       [Attribute.step]: description.step,
       [Attribute.attempt]: description.attempt,
       ...(description.maxTokens !== null ? { [Attribute.requestMaxTokens]: description.maxTokens } : {}),
-      ...(this.captureMessageContent ? { [Attribute.systemInstructions]: description.system, [Attribute.inputMessages]: JSON.stringify(description.messages) } : {}),
+      ...(this.captureMessageContent
+        ? { [Attribute.systemInstructions]: description.system, [Attribute.inputMessages]: JSON.stringify(description.messages) }
+        : {}),
     };
     const started = performance.now();
     return this.tracer.startActiveSpan(`${Operation.chat} ${model}`, { kind: otel.SpanKind.CLIENT, attributes }, async (span) => {
@@ -58,7 +84,9 @@ export class AgentInstruments implements AgentTelemetry {
           [Attribute.outputTokens]: outcome.usage.outputTokens,
           [Attribute.responseFinishReasons]: [outcome.toolCalls.length > 0 ? 'tool_calls' : 'stop'],
           ...(cached !== undefined ? { [Attribute.cachedInputTokens]: cached } : {}),
-          ...(this.captureMessageContent && !description.holdOutput ? { [Attribute.outputMessages]: JSON.stringify([{ role: 'assistant', content: outcome.text, toolCalls: outcome.toolCalls }]) } : {}),
+          ...(this.captureMessageContent && !description.holdOutput
+            ? { [Attribute.outputMessages]: JSON.stringify([{ role: 'assistant', content: outcome.text, toolCalls: outcome.toolCalls }]) }
+            : {}),
         });
         const measured = { ...labels, [Attribute.responseModel]: model };
         this.tokenUsage.record(outcome.usage.inputTokens, { ...measured, [Attribute.tokenType]: 'input' });
@@ -120,7 +148,12 @@ export class AgentInstruments implements AgentTelemetry {
     switch (event.kind) {
       case 'run-finished': {
         const { provider, model } = splitModel(event.model);
-        this.runsFinished.add(1, { [Attribute.agentName]: event.agent, [Attribute.stopReason]: event.stopReason, [Attribute.providerName]: provider, [Attribute.requestModel]: model });
+        this.runsFinished.add(1, {
+          [Attribute.agentName]: event.agent,
+          [Attribute.stopReason]: event.stopReason,
+          [Attribute.providerName]: provider,
+          [Attribute.requestModel]: model,
+        });
         break;
       }
       case 'tool-denied':
@@ -132,7 +165,11 @@ export class AgentInstruments implements AgentTelemetry {
         break;
       case 'approval-decided':
         this.approvalsWaiting.add(-1, { [Attribute.agentName]: event.agent, [Attribute.toolName]: event.toolName });
-        this.approvalWait.record(event.waitSeconds, { [Attribute.agentName]: event.agent, [Attribute.toolName]: event.toolName, [Attribute.approvalOutcome]: event.outcome });
+        this.approvalWait.record(event.waitSeconds, {
+          [Attribute.agentName]: event.agent,
+          [Attribute.toolName]: event.toolName,
+          [Attribute.approvalOutcome]: event.outcome,
+        });
         break;
     }
   }

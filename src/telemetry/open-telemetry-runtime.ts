@@ -28,7 +28,10 @@ export async function createTelemetryRuntime(options: AgentTelemetryOptions): Pr
   otel.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 
   const spanProcessor = options.tracesEndpoint
-    ? new BatchSpanProcessor(new OTLPTraceExporter({ url: options.tracesEndpoint }), options.spanExportDelayMs !== undefined ? { scheduledDelayMillis: options.spanExportDelayMs } : {})
+    ? new BatchSpanProcessor(
+        new OTLPTraceExporter({ url: options.tracesEndpoint }),
+        options.spanExportDelayMs !== undefined ? { scheduledDelayMillis: options.spanExportDelayMs } : {},
+      )
     : null;
   const tracerProvider = new BasicTracerProvider({ resource });
   if (spanProcessor) tracerProvider.addSpanProcessor(spanProcessor);
@@ -36,13 +39,20 @@ export async function createTelemetryRuntime(options: AgentTelemetryOptions): Pr
 
   const readers: MetricReader[] = [];
   if (options.metricsEndpoint) {
-    readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter({ url: options.metricsEndpoint }), exportIntervalMillis: options.metricExportIntervalMs ?? 60_000 }));
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: new OTLPMetricExporter({ url: options.metricsEndpoint }),
+        exportIntervalMillis: options.metricExportIntervalMs ?? 60_000,
+      }),
+    );
   }
   let prometheusUrl: string | null = null;
   if (options.prometheusPort !== undefined) {
     const host = options.prometheusHost ?? '0.0.0.0';
     const prometheus = await new Promise<PrometheusExporter>((resolve, reject) => {
-      const exporter: PrometheusExporter = new PrometheusExporter({ port: options.prometheusPort, host }, (error) => (error ? reject(new Error(`Prometheus' /metrics could not listen on ${host}:${options.prometheusPort}: ${String(error)}`)) : resolve(exporter)));
+      const exporter: PrometheusExporter = new PrometheusExporter({ port: options.prometheusPort, host }, (error) =>
+        error ? reject(new Error(`Prometheus' /metrics could not listen on ${host}:${options.prometheusPort}: ${String(error)}`)) : resolve(exporter),
+      );
     });
     readers.push(prometheus);
     prometheusUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${options.prometheusPort}/metrics`;
@@ -60,14 +70,20 @@ export async function createTelemetryRuntime(options: AgentTelemetryOptions): Pr
   // Temporal's spans first (made by ours, see temporal-workflow-interceptors.ts): the RunWorkflow
   // span is the parent of the run's invoke_agent span. Temporal's plugin would add its own module only to a worker that already has a
   // workflowsPath; the agent plugin picks the workflow source later, so the modules are added here.
-  const workflowInterceptorModules = [...(spanProcessor ? [require.resolve('./temporal-workflow-interceptors')] : []), require.resolve('./workflow-interceptors')];
+  const workflowInterceptorModules = [
+    ...(spanProcessor ? [require.resolve('./temporal-workflow-interceptors')] : []),
+    require.resolve('./workflow-interceptors'),
+  ];
   const withAgentInterceptors = <T extends WorkerOptions | ReplayWorkerOptions>(workerOptions: T): T => {
     // A worker given a workflowsPath gets Temporal's own module from its plugin as well: its spans
     // would double ours, so it is taken out.
     const existing = (workerOptions.interceptors?.workflowModules ?? []).filter((module) => module !== TEMPORAL_WORKFLOW_INTERCEPTORS);
     return {
       ...workerOptions,
-      interceptors: { ...workerOptions.interceptors, workflowModules: [...existing, ...workflowInterceptorModules.filter((module) => !existing.includes(module))] },
+      interceptors: {
+        ...workerOptions.interceptors,
+        workflowModules: [...existing, ...workflowInterceptorModules.filter((module) => !existing.includes(module))],
+      },
       sinks: { ...workerOptions.sinks, ...sinks },
     };
   };
@@ -77,7 +93,8 @@ export async function createTelemetryRuntime(options: AgentTelemetryOptions): Pr
     instruments,
     workflowInterceptorModules,
     configureWorker: (workerOptions) => withAgentInterceptors(temporalTracing ? temporalTracing.configureWorker(workerOptions) : workerOptions),
-    configureReplayWorker: (workerOptions) => withAgentInterceptors(temporalTracing ? temporalTracing.configureReplayWorker(workerOptions) : workerOptions),
+    configureReplayWorker: (workerOptions) =>
+      withAgentInterceptors(temporalTracing ? temporalTracing.configureReplayWorker(workerOptions) : workerOptions),
     prometheusUrl,
     tracing: spanProcessor !== null,
     async forceFlush() {

@@ -66,5 +66,7 @@ export function telemetryOptionsFromEnvironment(given: NodeJS.ProcessEnv): Agent
  * shell has none.
  */
 function withoutEmptyValues(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(environment).filter(([name, value]) => !name.startsWith('OTEL_') || (value !== undefined && value.trim() !== '')));
+  return Object.fromEntries(
+    Object.entries(environment).filter(([name, value]) => !name.startsWith('OTEL_') || (value !== undefined && value.trim() !== '')),
+  );
 }

@@ -32,7 +32,10 @@ function endSpan(span: otel.Span, error: unknown, acceptable?: (error: unknown) 
     span.setStatus({ code: otel.SpanStatusCode.OK });
   } else {
     const benign = error instanceof ApplicationFailure && error.category === ApplicationFailureCategory.BENIGN;
-    span.setStatus({ code: benign ? otel.SpanStatusCode.UNSET : otel.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    span.setStatus({
+      code: benign ? otel.SpanStatusCode.UNSET : otel.SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : String(error),
+    });
     span.recordException(error instanceof Error ? error : String(error));
   }
   span.end();
@@ -46,7 +49,12 @@ function endSpan(span: otel.Span, error: unknown, acceptable?: (error: unknown) 
  * Here a traced worker runs a workflow's code in exactly the order an untraced one does, and makes
  * one promise per span instead of about ten (each costs a stack capture in the sandbox).
  */
-function traced<T>(name: string, parent: otel.Context, call: (spanContext: otel.Context, span: otel.Span) => Promise<T>, acceptable?: (error: unknown) => boolean): Promise<T> {
+function traced<T>(
+  name: string,
+  parent: otel.Context,
+  call: (spanContext: otel.Context, span: otel.Span) => Promise<T>,
+  acceptable?: (error: unknown) => boolean,
+): Promise<T> {
   const span = workflowTracer().startSpan(name, undefined, parent);
   const spanContext = otel.trace.setSpan(parent, span);
   let promise: Promise<T>;
@@ -98,27 +106,40 @@ class TracingInbound implements WorkflowInboundCallsInterceptor {
 
 class TracingOutbound implements WorkflowOutboundCallsInterceptor {
   scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
-    return traced(`StartActivity:${input.activityType}`, otel.context.active(), (spanContext) => next({ ...input, headers: withTraceHeader(input.headers, spanContext) }));
+    return traced(`StartActivity:${input.activityType}`, otel.context.active(), (spanContext) =>
+      next({ ...input, headers: withTraceHeader(input.headers, spanContext) }),
+    );
   }
 
   scheduleLocalActivity(input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>): Promise<unknown> {
-    return traced(`StartActivity:${input.activityType}`, otel.context.active(), (spanContext) => next({ ...input, headers: withTraceHeader(input.headers, spanContext) }));
+    return traced(`StartActivity:${input.activityType}`, otel.context.active(), (spanContext) =>
+      next({ ...input, headers: withTraceHeader(input.headers, spanContext) }),
+    );
   }
 
   startChildWorkflowExecution(
     input: StartChildWorkflowExecutionInput,
     next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>,
   ): Promise<[Promise<string>, Promise<unknown>]> {
-    return traced(`StartChildWorkflow:${input.workflowType}`, otel.context.active(), (spanContext) => next({ ...input, headers: withTraceHeader(input.headers, spanContext) }));
+    return traced(`StartChildWorkflow:${input.workflowType}`, otel.context.active(), (spanContext) =>
+      next({ ...input, headers: withTraceHeader(input.headers, spanContext) }),
+    );
   }
 
   signalWorkflow(input: SignalWorkflowInput, next: Next<WorkflowOutboundCallsInterceptor, 'signalWorkflow'>): Promise<void> {
-    return traced(`SignalWorkflow:${input.signalName}`, otel.context.active(), (spanContext) => next({ ...input, headers: withTraceHeader(input.headers, spanContext) }));
+    return traced(`SignalWorkflow:${input.signalName}`, otel.context.active(), (spanContext) =>
+      next({ ...input, headers: withTraceHeader(input.headers, spanContext) }),
+    );
   }
 
   continueAsNew(input: ContinueAsNewInput, next: Next<WorkflowOutboundCallsInterceptor, 'continueAsNew'>): Promise<never> {
     const name = `ContinueAsNew:${input.options.workflowType ?? workflowInfo().workflowType}`;
-    return traced(name, otel.context.active(), (spanContext) => next({ ...input, headers: withTraceHeader(input.headers, spanContext) }), isContinueAsNew);
+    return traced(
+      name,
+      otel.context.active(),
+      (spanContext) => next({ ...input, headers: withTraceHeader(input.headers, spanContext) }),
+      isContinueAsNew,
+    );
   }
 
   /** The workflow logger's lines name the span they were written in. */

@@ -1,6 +1,14 @@
 // Workflow interceptors a tracing worker adds to the bundle: an `invoke_agent {agent}` span around each agent run and thread turn, and run events sent to the worker's metrics.
 import * as otel from '@opentelemetry/api';
-import { ContinueAsNew, proxySinks, workflowInfo, type WorkflowExecuteInput, type WorkflowInboundCallsInterceptor, type WorkflowInterceptorsFactory, type Next } from '@temporalio/workflow';
+import {
+  ContinueAsNew,
+  proxySinks,
+  workflowInfo,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptorsFactory,
+  type Next,
+} from '@temporalio/workflow';
 import type { RunEvent } from '../protocol/run-events';
 import { observeRunEvents } from '../workflows/run-event-observer';
 import { Attribute, Operation, splitModel } from './gen-ai-attributes';
@@ -84,13 +92,26 @@ function eventObserver(span: otel.Span, tracer: otel.Tracer, agent: string, mode
       case 'approval-decided': {
         const requestedAt = approvalsRequestedAt.get(event.approvalId) ?? event.at;
         approvalsRequestedAt.delete(event.approvalId);
-        agentTelemetry.runEvent({ kind: 'approval-decided', agent, toolName: event.toolName, outcome: event.outcome, waitSeconds: (event.at - requestedAt) / 1000 });
+        agentTelemetry.runEvent({
+          kind: 'approval-decided',
+          agent,
+          toolName: event.toolName,
+          outcome: event.outcome,
+          waitSeconds: (event.at - requestedAt) / 1000,
+        });
         break;
       }
       case 'turn-started':
         turns.set(
           event.turn,
-          tracer.startSpan(`${Operation.invokeAgent} ${agent}`, { kind: otel.SpanKind.INTERNAL, attributes: { [Attribute.operationName]: Operation.invokeAgent, [Attribute.agentName]: agent, [Attribute.turn]: event.turn } }, runContext),
+          tracer.startSpan(
+            `${Operation.invokeAgent} ${agent}`,
+            {
+              kind: otel.SpanKind.INTERNAL,
+              attributes: { [Attribute.operationName]: Operation.invokeAgent, [Attribute.agentName]: agent, [Attribute.turn]: event.turn },
+            },
+            runContext,
+          ),
         );
         break;
       case 'turn-completed':

@@ -51,7 +51,10 @@ function hash32(text: string, seed: number): number {
 
 function hexId(key: string, words: number): string {
   let id = '';
-  for (let word = 0; word < words; word++) id += hash32(key, word + 1).toString(16).padStart(8, '0');
+  for (let word = 0; word < words; word++)
+    id += hash32(key, word + 1)
+      .toString(16)
+      .padStart(8, '0');
   // An all-zero id is invalid in OpenTelemetry; 2^-64 at worst, but never emit one.
   return /^0+$/.test(id) ? `${id.slice(0, -1)}1` : id;
 }

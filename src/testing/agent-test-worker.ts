@@ -99,7 +99,11 @@ export async function startAgentTestWorker(server: AgentTestServer, options: Age
   const taskQueue = options.taskQueue ?? `agent-test-${randomUUID()}`;
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'durable-agents-test-'));
   const modelCalls: ScriptedCall[] = [];
-  const scripted = new ScriptedModel({ scripts: options.scripts, ...(options.scriptsDir ? { baseDir: options.scriptsDir } : {}), onCall: (call) => modelCalls.push(call) });
+  const scripted = new ScriptedModel({
+    scripts: options.scripts,
+    ...(options.scriptsDir ? { baseDir: options.scriptsDir } : {}),
+    onCall: (call) => modelCalls.push(call),
+  });
   const models = defaultModelRegistry(scripted);
   for (const [prefix, provider] of Object.entries(options.providers ?? {})) models.register(prefix, provider);
   const plugin = new AgentPlugin({

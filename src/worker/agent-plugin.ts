@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { Runtime, type BundleOptions, type BundlerPlugin, type ReplayWorkerOptions, type Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
+import {
+  Runtime,
+  type BundleOptions,
+  type BundlerPlugin,
+  type ReplayWorkerOptions,
+  type Worker,
+  type WorkerOptions,
+  type WorkerPlugin,
+} from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { RecordedRuns } from '../activities/replay-tool-call';
 import { QueryConversationSource } from '../activities/conversation-source';
@@ -146,7 +154,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
    * @throws DeploymentError when `deployment` has an empty, too long or unusable field.
    */
   constructor(private readonly options: AgentPluginOptions = {}) {
-    if (options.deployment) checkDeploymentVersion(options.deployment, { deploymentName: 'deployment.deploymentName', buildId: 'deployment.buildId' });
+    if (options.deployment)
+      checkDeploymentVersion(options.deployment, { deploymentName: 'deployment.deploymentName', buildId: 'deployment.buildId' });
     this.mcp = options.mcp ?? new McpConnections();
     this.hooks = new HookRunner(options.hooks ?? []);
     for (const [name, provider] of Object.entries(options.instructionsProviders ?? {})) {
@@ -209,7 +218,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     // the SDK (and the app's packages) where this app has them.
     const ours = agentsOnly
       ? sourceTarget
-      : (config: WebpackConfig) => sourceTarget({ ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), appNodeModules()] } });
+      : (config: WebpackConfig) =>
+          sourceTarget({ ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), appNodeModules()] } });
     return {
       ...options,
       preloadModules: agentPreloadModules(options.preloadModules),
@@ -247,9 +257,15 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       await this.memory().open();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new MemoryUnavailableError(`The agent worker does not start: ${message}. Check the memory store given to AgentPlugin (AGENT_MEMORY_URL for createAgentWorker and the CLI's worker).`, { cause: error });
+      throw new MemoryUnavailableError(
+        `The agent worker does not start: ${message}. Check the memory store given to AgentPlugin (AGENT_MEMORY_URL for createAgentWorker and the CLI's worker).`,
+        { cause: error },
+      );
     }
-    await probeArtifactStore(this.artifacts(), options.artifactsSource ?? (this.options.artifacts ? undefined : "the plugin's default folder; pass `artifacts` for another"));
+    await probeArtifactStore(
+      this.artifacts(),
+      options.artifactsSource ?? (this.options.artifacts ? undefined : "the plugin's default folder; pass `artifacts` for another"),
+    );
   }
 
   /** The artifact store given, or the plugin's own folder (made once). */
@@ -270,13 +286,18 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
    * Yours (with ours added by `configureBundler`), or the prebuilt bundle, or ours bundled now
    * (webpack, seconds): the worker's log says why the prebuilt one could not serve.
    */
-  private workflowSource(options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'interceptors' | 'dataConverter'>): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  private workflowSource(
+    options: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'interceptors' | 'dataConverter'>,
+  ): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
     if (options.workflowBundle || options.workflowsPath) return {};
     const prebuilt = prebuiltBundle(options);
     if ('codePath' in prebuilt) return { workflowBundle: prebuilt };
     // From the sources (this repository's CLI and demo) this is how it should be; an installed package says what to change.
     const logger = Runtime.instance().logger;
-    (prebuilt.fromSources ? logger.info : logger.warn).call(logger, `durable-agents: bundling the agent workflows now (webpack, some seconds), not the prebuilt bundle: ${prebuilt.reason}`);
+    (prebuilt.fromSources ? logger.info : logger.warn).call(
+      logger,
+      `durable-agents: bundling the agent workflows now (webpack, some seconds), not the prebuilt bundle: ${prebuilt.reason}`,
+    );
     return { workflowsPath: agentWorkflowsPath() };
   }
 
@@ -292,7 +313,9 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   private clientOn(options: WorkerOptions): Client {
     const { dataConverter } = options;
     if (!options.connection) {
-      throw new Error('AgentPlugin: pass `connection` (a NativeConnection) to Worker.create, or a `client` to AgentPlugin, so model steps can read their conversation.');
+      throw new Error(
+        'AgentPlugin: pass `connection` (a NativeConnection) to Worker.create, or a `client` to AgentPlugin, so model steps can read their conversation.',
+      );
     }
     return new Client({ connection: options.connection, namespace: options.namespace ?? 'default', ...(dataConverter ? { dataConverter } : {}) });
   }

@@ -154,7 +154,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // The SDK's default is 0: a stop would cancel every running tool at once.
     shutdownGraceTime: options.shutdownGraceMs ?? shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS,
     ...options.workerOptions,
-    plugins: [plugin, ...(options.memory ? [] : [closingWithWorker(memory)]), ...(ownTelemetry ? [closingWithWorker(ownTelemetry)] : []), ...(options.workerOptions?.plugins ?? [])],
+    plugins: [
+      plugin,
+      ...(options.memory ? [] : [closingWithWorker(memory)]),
+      ...(ownTelemetry ? [closingWithWorker(ownTelemetry)] : []),
+      ...(options.workerOptions?.plugins ?? []),
+    ],
   });
 }
 
@@ -166,7 +171,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 function bundleFromEnvironment(environment: NodeJS.ProcessEnv, telemetry: AgentTelemetrySetup | undefined): string | undefined {
   const bundle = environment.AGENT_WORKFLOW_BUNDLE;
   if (!bundle || !telemetry) return bundle || undefined;
-  Runtime.instance().logger.warn(`durable-agents: not using AGENT_WORKFLOW_BUNDLE (${bundle}): the worker traces, and a bundle made beforehand lacks the tracing workflow interceptors; bundling at start instead`);
+  Runtime.instance().logger.warn(
+    `durable-agents: not using AGENT_WORKFLOW_BUNDLE (${bundle}): the worker traces, and a bundle made beforehand lacks the tracing workflow interceptors; bundling at start instead`,
+  );
   return undefined;
 }
 

@@ -33,7 +33,10 @@ export interface DeploymentFieldNames {
  * @example
  * checkDeploymentVersion({ deploymentName: 'agents', buildId: '1.4.0-3f2c1ab' }, { deploymentName: '--deployment-name', buildId: '--build-id' });
  */
-export function checkDeploymentVersion(given: { deploymentName?: string | undefined; buildId?: string | undefined }, names: DeploymentFieldNames): AgentDeploymentVersion | undefined {
+export function checkDeploymentVersion(
+  given: { deploymentName?: string | undefined; buildId?: string | undefined },
+  names: DeploymentFieldNames,
+): AgentDeploymentVersion | undefined {
   const { deploymentName, buildId } = given;
   if (deploymentName === undefined && buildId === undefined) return undefined;
   if (deploymentName === undefined || buildId === undefined) {
@@ -42,7 +45,8 @@ export function checkDeploymentVersion(given: { deploymentName?: string | undefi
   }
   checkField(names.deploymentName, deploymentName);
   checkField(names.buildId, buildId);
-  if (/[.:]/.test(deploymentName)) throw invalid(names.deploymentName, `${names.deploymentName} '${deploymentName}' contains '.' or ':', which Temporal keeps for version strings`);
+  if (/[.:]/.test(deploymentName))
+    throw invalid(names.deploymentName, `${names.deploymentName} '${deploymentName}' contains '.' or ':', which Temporal keeps for version strings`);
   return { deploymentName, buildId };
 }
 
@@ -79,7 +83,11 @@ export function deploymentVersionFromEnvironment(environment: NodeJS.ProcessEnv 
  * });
  */
 export function agentWorkerDeploymentOptions(version: AgentDeploymentVersion): WorkerDeploymentOptions {
-  return { version: { deploymentName: version.deploymentName, buildId: version.buildId }, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' };
+  return {
+    version: { deploymentName: version.deploymentName, buildId: version.buildId },
+    useWorkerVersioning: true,
+    defaultVersioningBehavior: 'PINNED',
+  };
 }
 
 function checkField(name: string, value: string): void {
@@ -98,7 +106,10 @@ function invalid(field: string, message: string): DeploymentError {
  * @throws DeploymentError when both are given, or the worker's default behavior is `AUTO_UPGRADE`
  * (a run's history would replay on another build's code at its next task).
  */
-export function workerDeploymentFor(plugin: AgentDeploymentVersion | undefined, worker: WorkerDeploymentOptions | undefined): WorkerDeploymentOptions | undefined {
+export function workerDeploymentFor(
+  plugin: AgentDeploymentVersion | undefined,
+  worker: WorkerDeploymentOptions | undefined,
+): WorkerDeploymentOptions | undefined {
   if (plugin && worker) {
     throw invalid('deployment', "AgentPlugin's `deployment` and the worker's `workerDeploymentOptions` are both set: give the version in one place");
   }

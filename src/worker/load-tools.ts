@@ -18,7 +18,11 @@ export function importModuleFile(file: string): Promise<Record<string, unknown>>
 }
 
 const TYPESCRIPT_FILE = /\.[cm]?tsx?$/;
-const CANNOT_LOAD_TYPESCRIPT = new Set(['ERR_UNKNOWN_FILE_EXTENSION', 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX', 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING']);
+const CANNOT_LOAD_TYPESCRIPT = new Set([
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
+  'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING',
+]);
 
 export interface LoadToolsOptions {
   /** A module exporting `tools: Tool[]` (or a default array); also AGENT_TOOLS_MODULE. */
@@ -65,7 +69,8 @@ export async function loadWorkerExtensions(options: Pick<LoadToolsOptions, 'modu
   // A CommonJS module (or TypeScript run as one) may show its exports on `default` only.
   const loaded = { ...(imported.default as Record<string, unknown> | undefined), ...imported };
   const hooks = loaded.hooks ?? [];
-  if (!Array.isArray(hooks) || !hooks.every(isHook)) throw new ToolsModuleError(`${modulePath}: 'hooks' must be an array of hooks made with defineHook`);
+  if (!Array.isArray(hooks) || !hooks.every(isHook))
+    throw new ToolsModuleError(`${modulePath}: 'hooks' must be an array of hooks made with defineHook`);
   const providers = loaded.instructionsProviders ?? {};
   if (typeof providers !== 'object' || providers === null || !Object.values(providers).every((provider) => typeof provider === 'function')) {
     throw new ToolsModuleError(`${modulePath}: 'instructionsProviders' must map names to functions that return instructions`);

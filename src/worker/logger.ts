@@ -7,12 +7,15 @@ import { pino, type Logger as PinoLogger } from 'pino';
  * workflow and activity logs share one stream. Level from `LOG_LEVEL` (default info).
  */
 export function createProcessLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): PinoLogger {
-  return pino({
-    name,
-    level,
-    // Tool arguments and prompts may hold user data: never log them by default.
-    redact: { paths: ['args', 'prompt', 'messages', '*.args', '*.apiKey', 'apiKey'], censor: '[redacted]' },
-  }, pino.destination(2));
+  return pino(
+    {
+      name,
+      level,
+      // Tool arguments and prompts may hold user data: never log them by default.
+      redact: { paths: ['args', 'prompt', 'messages', '*.args', '*.apiKey', 'apiKey'], censor: '[redacted]' },
+    },
+    pino.destination(2),
+  );
 }
 
 const PINO_LEVEL: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {

@@ -29,7 +29,14 @@ export {
 } from '../protocol/run-messages';
 export type { InjectedMessage } from '../protocol/run-messages';
 // ... and of a thread (a durable multi-turn conversation: the `agentThread` workflow).
-export { awaitTurnUpdate, closeThreadSignal, closeThreadUpdate, sendMessageSignal, sendMessageUpdate, threadQuery } from '../protocol/thread-messages';
+export {
+  awaitTurnUpdate,
+  closeThreadSignal,
+  closeThreadUpdate,
+  sendMessageSignal,
+  sendMessageUpdate,
+  threadQuery,
+} from '../protocol/thread-messages';
 export type {
   AgentThreadInput,
   AwaitTurnReply,

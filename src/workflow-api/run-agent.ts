@@ -106,13 +106,20 @@ async function assertSearchAttributes(options: RunAgentOptions, child: { typedSe
   } catch (error) {
     if (error instanceof ReferenceError) {
       // A deployment problem, not your workflow's: the task retries until a worker with the plugin takes it.
-      throw new Error(`runAgent needs the durable-agents AgentPlugin on the worker that runs this workflow (task queue '${info.taskQueue}'): ${error.message}`);
+      throw new Error(
+        `runAgent needs the durable-agents AgentPlugin on the worker that runs this workflow (task queue '${info.taskQueue}'): ${error.message}`,
+      );
     }
     return;
   }
   if (answer.missing === null) return;
   const refusal = new SearchAttributesMissingError(info.namespace, answer.missing);
-  throw ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true, details: [{ namespace: info.namespace, attributes: names }] });
+  throw ApplicationFailure.create({
+    type: refusal.code,
+    message: refusal.message,
+    nonRetryable: true,
+    details: [{ namespace: info.namespace, attributes: names }],
+  });
 }
 
 function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: [AgentRunInput]; typedSearchAttributes: SearchAttributePair[] } {
@@ -162,7 +169,9 @@ function validated(options: RunAgentOptions): { config: AgentConfig; agents: Rec
 
 /** A workflow has no working directory: skill folders must be absolute (or repository URLs). */
 function absoluteSkillSources(config: AgentConfig): AgentConfig {
-  const relative = config.skill_sources.filter((source) => !source.startsWith('/') && !/^[a-zA-Z]:[\\/]/.test(source) && !/^[\w+.-]+:\/\/|^[\w.-]+@[\w.-]+:/.test(source));
+  const relative = config.skill_sources.filter(
+    (source) => !source.startsWith('/') && !/^[a-zA-Z]:[\\/]/.test(source) && !/^[\w+.-]+:\/\/|^[\w.-]+@[\w.-]+:/.test(source),
+  );
   if (relative.length === 0) return config;
   const problems = relative.map((source) => `skill_sources: '${source}' must be an absolute folder or a repository URL inside a workflow`);
   throw new AgentConfigError(`Invalid agent config '${config.name}':\n  ${problems.join('\n  ')}`, problems);

@@ -2,7 +2,15 @@
 import { ApplicationFailure, sleep, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
 import type { AgentConfig } from '../config/agent-config';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
-import { MODEL_BACKOFF, retryDecision, TOOL_BACKOFF, TOOL_TRY_LIMIT, tryActivityId, type Backoff, type RetryableFailureDetails } from '../protocol/workflow-retries';
+import {
+  MODEL_BACKOFF,
+  retryDecision,
+  TOOL_BACKOFF,
+  TOOL_TRY_LIMIT,
+  tryActivityId,
+  type Backoff,
+  type RetryableFailureDetails,
+} from '../protocol/workflow-retries';
 import type { RunState } from './run-state';
 import { settle } from './settle';
 
@@ -33,7 +41,10 @@ export interface CallTry {
 }
 
 /** The workflow's own tries of each kind of call, or null when the call's failures are results already (MCP). */
-const WORKFLOW_TRIES: Record<RetriedCall, { maxTries: (config: Pick<AgentConfig, 'max_retries'>) => number; backoff: Backoff; idempotencyKey: boolean } | null> = {
+const WORKFLOW_TRIES: Record<
+  RetriedCall,
+  { maxTries: (config: Pick<AgentConfig, 'max_retries'>) => number; backoff: Backoff; idempotencyKey: boolean } | null
+> = {
   model: { maxTries: (config) => config.max_retries, backoff: MODEL_BACKOFF, idempotencyKey: false },
   compaction: { maxTries: (config) => config.max_retries, backoff: MODEL_BACKOFF, idempotencyKey: false },
   tool: { maxTries: () => TOOL_TRY_LIMIT, backoff: TOOL_BACKOFF, idempotencyKey: true },
@@ -59,7 +70,8 @@ export function retriedCall<T>(state: RunState, kind: RetriedCall, activityId: s
   const tries = WORKFLOW_TRIES[kind];
   if (!tries) return call({ activityId, retry: CALL_RETRY_POLICY, input: {} });
   const idempotencyKey = tries.idempotencyKey ? { idempotencyKey: idempotencyKeyOf(activityId) } : {};
-  const tryCall = (tryId: string, attemptsBefore: number) => call({ activityId: tryId, retry: CALL_RETRY_POLICY, input: { workflowRetries: { attemptsBefore }, ...idempotencyKey } });
+  const tryCall = (tryId: string, attemptsBefore: number) =>
+    call({ activityId: tryId, retry: CALL_RETRY_POLICY, input: { workflowRetries: { attemptsBefore }, ...idempotencyKey } });
   const maxTries = tries.maxTries(state.config);
   // The handler repeats the loop's decision for try 1 so that a call that succeeds never enters the loop.
   return settle(() => tryCall(tryActivityId(activityId, 1), 0)).catch(async (error: unknown) => {
@@ -126,7 +138,9 @@ export function retryDetailsOf(error: unknown): RetryableFailureDetails | undefi
   while (current && typeof current === 'object') {
     if (current instanceof ApplicationFailure) {
       const details = current.details?.[0] as Partial<RetryableFailureDetails> | undefined;
-      return details && typeof details.retryable === 'boolean' && typeof details.attempts === 'number' ? (details as RetryableFailureDetails) : undefined;
+      return details && typeof details.retryable === 'boolean' && typeof details.attempts === 'number'
+        ? (details as RetryableFailureDetails)
+        : undefined;
     }
     current = (current as { cause?: unknown }).cause;
   }

@@ -1,7 +1,16 @@
 import type { AgentConfig } from '../config/agent-config';
 import { budgetMode, contextWindowOf } from '../config/agent-config-rules';
 import type { Message, ToolCall, ToolMessage, Usage } from '../protocol/messages';
-import type { AgentRunInput, ApprovalRecord, CarriedState, ModelUsage, PlanArtifact, StepBudget, ToolResult, UsageSummary } from '../protocol/run-types';
+import type {
+  AgentRunInput,
+  ApprovalRecord,
+  CarriedState,
+  ModelUsage,
+  PlanArtifact,
+  StepBudget,
+  ToolResult,
+  UsageSummary,
+} from '../protocol/run-types';
 import { roundUsd } from '../protocol/model-price';
 import { formatDuration } from '../config/duration';
 import { ErrorCode } from '../protocol/errors';
@@ -84,7 +93,14 @@ export function toToolMessage(result: ToolResult): ToolMessage {
 }
 
 /** A tool result made in the workflow itself (no tool activity ran): sub-agents, refusals. */
-export function workflowToolResult(call: ToolCall, step: number, startedAt: number, completedAt: number, content: string, errorCode?: string): ToolResult {
+export function workflowToolResult(
+  call: ToolCall,
+  step: number,
+  startedAt: number,
+  completedAt: number,
+  content: string,
+  errorCode?: string,
+): ToolResult {
   return buildToolResult({ call, step, content, startedAt, completedAt, errorCode });
 }
 
@@ -223,7 +239,11 @@ export function compactedMessages(messages: readonly Message[], taskIndex: numbe
  * continuationHeading('billing', 'Refund order 7', { step: 2, continuations: 1, handoffs: [{ from: 'triage', to: 'billing', step: 2 }], ... });
  * // "billing (handed off from triage after step 2): Refund order 7"
  */
-export function continuationHeading(agent: string, task: string, carried: Pick<CarriedState, 'step' | 'continuations' | 'handoffs'> | undefined): string | null {
+export function continuationHeading(
+  agent: string,
+  task: string,
+  carried: Pick<CarriedState, 'step' | 'continuations' | 'handoffs'> | undefined,
+): string | null {
   if (!carried) return null;
   const flatTask = task.replace(/\s+/g, ' ').trim();
   const shownTask = flatTask.length > 100 ? `${flatTask.slice(0, 99)}…` : flatTask;

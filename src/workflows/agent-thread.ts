@@ -162,7 +162,12 @@ async function closeThread(state: RunState, book: ThreadBook, input: AgentThread
   await condition(allHandlersFinished);
   const lastTurn = book.recentTurns.at(-1);
   if (lastTurn) await restoreTurnToolResults(state, book, lastTurn.turn);
-  const result: ThreadResult = { turnsCompleted: book.turnsCompleted, closedReason: book.closedReason, usage: state.usage, lastTurn: book.recentTurns.at(-1) ?? null };
+  const result: ThreadResult = {
+    turnsCompleted: book.turnsCompleted,
+    closedReason: book.closedReason,
+    usage: state.usage,
+    lastTurn: book.recentTurns.at(-1) ?? null,
+  };
   if (input.settings.whenClosed === 'reopen') result.reopenWith = await reopenInput(state, book, input);
   return result;
 }

@@ -9,6 +9,10 @@ import type { AgentActivities } from '../activities';
  * const tools = await client.workflow.execute(WireName.workerToolsWorkflow, { taskQueue: 'agent-runs', workflowId: 'worker-tools-1', workflowExecutionTimeout: '20s' });
  */
 export async function agentWorkerTools(): Promise<string[]> {
-  const { listWorkerTools } = proxyActivities<AgentActivities>({ activityId: 'list-worker-tools', scheduleToCloseTimeout: '15s', retry: { maximumAttempts: 3 } });
+  const { listWorkerTools } = proxyActivities<AgentActivities>({
+    activityId: 'list-worker-tools',
+    scheduleToCloseTimeout: '15s',
+    retry: { maximumAttempts: 3 },
+  });
   return listWorkerTools();
 }

@@ -30,7 +30,12 @@ export class ApprovalBook {
     if (typeof approvalId !== 'string') return 'approvalId is missing';
     if (verdict !== 'approve' && verdict !== 'reject') return `decision must be "approve" or "reject", not ${JSON.stringify(verdict)}`;
     const record = this.records.get(approvalId);
-    if (!record) return `no approval '${approvalId}' in this run (pending: ${this.pending().map((request) => request.approvalId).join(', ') || 'none'})`;
+    if (!record)
+      return `no approval '${approvalId}' in this run (pending: ${
+        this.pending()
+          .map((request) => request.approvalId)
+          .join(', ') || 'none'
+      })`;
     if (record.outcome !== null) return `approval '${approvalId}' was already ${record.outcome}${record.decidedBy ? ` by ${record.decidedBy}` : ''}`;
     if (now >= record.expiresAt) return `approval '${approvalId}' expired at ${new Date(record.expiresAt).toISOString()}`;
     return null;
@@ -38,7 +43,13 @@ export class ApprovalBook {
 
   /** Applies a decision that `refusal` accepted. */
   decide(decision: ApprovalDecision, now: number): ApprovalRecord {
-    return this.settle(decision.approvalId, decision.decision === 'approve' ? 'approved' : 'rejected', now, decision.reason ?? null, decision.decidedBy ?? null);
+    return this.settle(
+      decision.approvalId,
+      decision.decision === 'approve' ? 'approved' : 'rejected',
+      now,
+      decision.reason ?? null,
+      decision.decidedBy ?? null,
+    );
   }
 
   expire(approvalId: string, now: number): ApprovalRecord {

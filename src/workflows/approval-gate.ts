@@ -92,7 +92,14 @@ export class ApprovalGate {
     const decided = await condition(() => record.outcome !== null, this.timeoutMs, { summary: `awaiting ${describeWait(request)}` });
     if (!decided) {
       this.book.expire(record.approvalId, Date.now());
-      this.events.push({ type: 'approval-decided', approvalId: record.approvalId, toolName: record.toolName, outcome: 'timed_out', reason: null, decidedBy: null });
+      this.events.push({
+        type: 'approval-decided',
+        approvalId: record.approvalId,
+        toolName: record.toolName,
+        outcome: 'timed_out',
+        reason: null,
+        decidedBy: null,
+      });
     }
     this.syncStatus();
     return record;

@@ -1,7 +1,23 @@
 // A run under concurrency caps: it waits for a slot of each cap before its first step, keeps them through continue-as-new, and releases them when it ends.
-import { CancellationScope, condition, ContinueAsNew, getExternalWorkflowHandle, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  condition,
+  ContinueAsNew,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import { agentCapKey, concurrencySlotsWorkflowId, slotGrantSignal, slotReleaseSignal, startCapKey, type ConcurrencyCap, type HeldSlot } from '../protocol/concurrency-slots';
+import {
+  agentCapKey,
+  concurrencySlotsWorkflowId,
+  slotGrantSignal,
+  slotReleaseSignal,
+  startCapKey,
+  type ConcurrencyCap,
+  type HeldSlot,
+} from '../protocol/concurrency-slots';
 import { infrastructureRetryPolicy } from './activity-retries';
 import { activitySummary } from './activity-summary';
 import { priorityOfRun } from './provider-limit-gate';

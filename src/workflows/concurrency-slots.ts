@@ -1,7 +1,14 @@
 // The concurrency slots workflow: one per task queue and cap key, it lets at most `limit` runs hold a slot and queues the rest.
 import { condition, getExternalWorkflowHandle, log, makeContinueAsNewFunc, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import { slotGrantSignal, slotReleaseSignal, slotRequestSignal, slotsStatusQuery, type ConcurrencySlotsInput, type SlotsState } from '../protocol/concurrency-slots';
+import {
+  slotGrantSignal,
+  slotReleaseSignal,
+  slotRequestSignal,
+  slotsStatusQuery,
+  type ConcurrencySlotsInput,
+  type SlotsState,
+} from '../protocol/concurrency-slots';
 import { infrastructureRetryPolicy } from './activity-retries';
 import { installVersionCheck, targetVersionChanged, versionMoveOptions } from './version-moves';
 import { dropGoneHolders, enqueueSlot, grantFreeSlots, newSlotsState, pruneSlots, releaseSlot, slotsIdle, slotsStatus } from './slot-schedule';

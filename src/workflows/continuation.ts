@@ -85,7 +85,9 @@ async function continueWith(state: RunState, next: AgentConfig, stepBase: number
   markContinued(state, next.name);
   if (next.name === config.name) {
     // Without attributes of its own the new execution would inherit this one's `continued`.
-    const typedSearchAttributes = workflowInfo().typedSearchAttributes.updateCopy([{ key: AgentStatusAttribute, value: 'running' }]).getAll();
+    const typedSearchAttributes = workflowInfo()
+      .typedSearchAttributes.updateCopy([{ key: AgentStatusAttribute, value: 'running' }])
+      .getAll();
     return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
   }
   // The attributes given here replace the run's (see handoffSearchAttributes).
@@ -128,8 +130,14 @@ export async function carriedState(state: RunState, next: AgentConfig, lastStep:
  * `saveConversation` activity stores both), and the newest events within
  * CARRIED_EVENTS_LIMIT_BYTES: a few KB whatever the run's length and results.
  */
-async function carryReferences(state: RunState, counters: Omit<CarriedState, 'conversation' | 'toolResultCount' | 'recentEvents' | 'lastEventSeq'>): Promise<CarriedState> {
-  const saved = await saveConversation(state, { toolResults: state.toolResults, ...(state.carriedToolResults ? { carried: state.carriedToolResults } : {}) });
+async function carryReferences(
+  state: RunState,
+  counters: Omit<CarriedState, 'conversation' | 'toolResultCount' | 'recentEvents' | 'lastEventSeq'>,
+): Promise<CarriedState> {
+  const saved = await saveConversation(state, {
+    toolResults: state.toolResults,
+    ...(state.carriedToolResults ? { carried: state.carriedToolResults } : {}),
+  });
   return {
     ...counters,
     conversation: state.threads.carry(saved.artifactId, state.taskIndex),
@@ -141,7 +149,10 @@ async function carryReferences(state: RunState, counters: Omit<CarriedState, 'co
 }
 
 /** Writes the conversation and the newest tool results to the artifact store (an activity): the continued run carries their ids. */
-async function saveConversation(state: RunState, toolResults: StoreToolResultsInput): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
+async function saveConversation(
+  state: RunState,
+  toolResults: StoreToolResultsInput,
+): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
   const activityId = `step-${state.step}.save-conversation`;
   const { saveConversation: save } = proxyActivities<AgentActivities>({
     activityId,

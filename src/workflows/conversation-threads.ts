@@ -54,7 +54,13 @@ export class ConversationThreads {
   constructor(executorSystem: string, executorMessages: Message[], carried?: CarriedConversation, epoch = 0) {
     this.threads = {
       executor: carried
-        ? { ...emptyThread(executorSystem, epoch), base: carried.base, head: carried.head, baseLastAssistantText: carried.lastAssistantText, messages: executorMessages }
+        ? {
+            ...emptyThread(executorSystem, epoch),
+            base: carried.base,
+            head: carried.head,
+            baseLastAssistantText: carried.lastAssistantText,
+            messages: executorMessages,
+          }
         : { ...emptyThread(executorSystem, epoch), messages: executorMessages },
       planner: emptyThread('', 0),
     };

@@ -79,10 +79,7 @@ export class EventLog {
     limit = Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : DEFAULT_PAGE;
     const firstKept = this.entries[0]?.seq ?? this.nextSeq;
     const missed = Math.max(0, firstKept - cursor - 1);
-    const events = oldestWithin(
-      this.entries.filter((event) => event.seq > cursor).slice(0, limit),
-      QUERY_ANSWER_LIMIT_BYTES,
-    );
+    const events = oldestWithin(this.entries.filter((event) => event.seq > cursor).slice(0, limit), QUERY_ANSWER_LIMIT_BYTES);
     const nextCursor = events.at(-1)?.seq ?? Math.max(cursor, firstKept - 1);
     const drained = nextCursor >= this.nextSeq - 1;
     return { events, nextCursor, missed, finished: finished && drained };

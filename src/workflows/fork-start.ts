@@ -33,7 +33,12 @@ export async function inputFromOrigin(input: AgentRunWorkflowInput): Promise<Age
   });
   try {
     const edits = fork.edits && fork.edits.length > 0 ? { edits: fork.edits } : {};
-    const conversation = await loadForkOrigin({ origin: { workflowId: fork.workflowId, runId: fork.runId }, conversation: fork.conversation, taskIndex: fork.taskIndex, ...edits });
+    const conversation = await loadForkOrigin({
+      origin: { workflowId: fork.workflowId, runId: fork.runId },
+      conversation: fork.conversation,
+      taskIndex: fork.taskIndex,
+      ...edits,
+    });
     return {
       ...input,
       carried: {
@@ -53,7 +58,10 @@ export async function inputFromOrigin(input: AgentRunWorkflowInput): Promise<Age
     };
   } catch (error) {
     if (isCancellation(error)) throw error;
-    throw ApplicationFailure.nonRetryable(`Cannot read the conversation of ${fork.workflowId} up to step ${fork.step}: ${describeFailure(error)}`, ErrorCode.forkRefused);
+    throw ApplicationFailure.nonRetryable(
+      `Cannot read the conversation of ${fork.workflowId} up to step ${fork.step}: ${describeFailure(error)}`,
+      ErrorCode.forkRefused,
+    );
   }
 }
 

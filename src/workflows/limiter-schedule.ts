@@ -1,6 +1,14 @@
 // The provider limiter's decisions, pure: which queued call goes next, when it may go, and how usage and 429s move the schedule.
 import { forgetIdleTenants, nextInTurn, recordTurn } from './tenant-turns';
-import type { LimiterState, LimiterStatus, LimitPause, LimitRequest, LimitUsage, ProviderLimit, QueuedLimitRequest } from '../protocol/provider-limits';
+import type {
+  LimiterState,
+  LimiterStatus,
+  LimitPause,
+  LimitRequest,
+  LimitUsage,
+  ProviderLimit,
+  QueuedLimitRequest,
+} from '../protocol/provider-limits';
 
 /**
  * The limiter is GCRA (the generic cell rate algorithm) on two dimensions: each grant moves the
@@ -29,7 +37,17 @@ const MINUTE_MS = 60_000;
 
 /** A fresh limiter's state under `limit`. */
 export function newLimiterState(limit: ProviderLimit): LimiterState {
-  return { limit, requestsFreeAtMs: 0, tokensFreeAtMs: 0, pausedUntilMs: 0, queue: [], lastServed: {}, serveCount: 0, outstanding: {}, totals: { granted: 0, pauses: 0, correctedTokens: 0 } };
+  return {
+    limit,
+    requestsFreeAtMs: 0,
+    tokensFreeAtMs: 0,
+    pausedUntilMs: 0,
+    queue: [],
+    lastServed: {},
+    serveCount: 0,
+    outstanding: {},
+    totals: { granted: 0, pauses: 0, correctedTokens: 0 },
+  };
 }
 
 /** Queues a request; false when it is a repeat (already queued or granted: the caller re-sends the grant). */
@@ -65,8 +83,10 @@ export function grant(state: LimiterState, request: QueuedLimitRequest, atMs: nu
   const { requestsPerMinute, tokensPerMinute } = state.limit;
   // A provider that refused calls gets fewer for a while (additive increase, multiplicative decrease).
   const factor = state.rateFactor ?? 1;
-  if (requestsPerMinute !== undefined) state.requestsFreeAtMs = Math.max(state.requestsFreeAtMs, atMs - CATCH_UP_MS) + MINUTE_MS / (requestsPerMinute * factor);
-  if (tokensPerMinute !== undefined) state.tokensFreeAtMs = Math.max(state.tokensFreeAtMs, atMs - CATCH_UP_MS) + (request.estimatedTokens * MINUTE_MS) / (tokensPerMinute * factor);
+  if (requestsPerMinute !== undefined)
+    state.requestsFreeAtMs = Math.max(state.requestsFreeAtMs, atMs - CATCH_UP_MS) + MINUTE_MS / (requestsPerMinute * factor);
+  if (tokensPerMinute !== undefined)
+    state.tokensFreeAtMs = Math.max(state.tokensFreeAtMs, atMs - CATCH_UP_MS) + (request.estimatedTokens * MINUTE_MS) / (tokensPerMinute * factor);
   if (factor < 1) state.rateFactor = Math.min(1, factor + RATE_RECOVERY);
   recordTurn(state, request, state.queue);
   // Only a token limit corrects its estimate later; a request limit forgets the call once granted

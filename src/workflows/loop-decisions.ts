@@ -44,10 +44,21 @@ export function nextMove(reply: ModelStepResult, step: number, stepLimit: number
   const { content, toolCalls } = reply.message;
   if (toolCalls.length > 0) return { kind: 'run-tools', calls: toolCalls };
   if (reply.outputError === undefined) {
-    return { kind: 'finish', stopReason: 'completed', output: content, extra: reply.structuredOutput !== undefined ? { structuredOutput: reply.structuredOutput } : {} };
+    return {
+      kind: 'finish',
+      stopReason: 'completed',
+      output: content,
+      extra: reply.structuredOutput !== undefined ? { structuredOutput: reply.structuredOutput } : {},
+    };
   }
   if (step === stepLimit) {
-    return { kind: 'finish', stopReason: 'output_invalid', output: content, extra: { stopDetail: reply.outputError }, outputRejected: reply.outputError };
+    return {
+      kind: 'finish',
+      stopReason: 'output_invalid',
+      output: content,
+      extra: { stopDetail: reply.outputError },
+      outputRejected: reply.outputError,
+    };
   }
   return { kind: 'correct-output', outputRejected: reply.outputError, correction: outputCorrectionMessage(reply.outputError) };
 }
@@ -56,7 +67,11 @@ export function nextMove(reply: ModelStepResult, step: number, stepLimit: number
  * Where to compact after a reply over the budget: the index the kept part starts at, or null
  * when the reply fits or there is nothing old enough to summarise (then the run stops instead).
  */
-export function compactionPoint(reply: ModelStepResult, conversation: { compactionKeepFrom(taskIndex: number): number | null }, taskIndex: number): number | null {
+export function compactionPoint(
+  reply: ModelStepResult,
+  conversation: { compactionKeepFrom(taskIndex: number): number | null },
+  taskIndex: number,
+): number | null {
   if (!reply.overBudget) return null;
   return conversation.compactionKeepFrom(taskIndex);
 }
@@ -72,7 +87,12 @@ export type BudgetVerdict =
  * compacted first (`compacted`) or there was nothing old enough to summarise; otherwise, with
  * budget awareness on, the prompt's share of the window is reported (percent to one decimal).
  */
-export function budgetVerdict(reply: ModelStepResult, budget: StepBudget | null, budgetAwareness: AgentConfig['budget_awareness'], compacted = true): BudgetVerdict {
+export function budgetVerdict(
+  reply: ModelStepResult,
+  budget: StepBudget | null,
+  budgetAwareness: AgentConfig['budget_awareness'],
+  compacted = true,
+): BudgetVerdict {
   if (reply.overBudget) {
     const { promptTokens, limitTokens } = reply.overBudget;
     const after = compacted
@@ -105,12 +125,15 @@ export function claimHandoff(current: string | null, target: string): { handoffT
  * MCP tools through the MCP activity, every other tool through the tool activity.
  */
 export type ToolRoute =
-  | { kind: 'handoff'; target: string }
-  | { kind: 'unknown'; available: string }
-  | { kind: 'subagents' | 'mcp' | 'activity'; gated: boolean };
+  { kind: 'handoff'; target: string } | { kind: 'unknown'; available: string } | { kind: 'subagents' | 'mcp' | 'activity'; gated: boolean };
 
 /** The route of a call to tool `name`, given the run's tools now and its MCP tools. */
-export function toolRoute(name: string, config: Pick<AgentConfig, 'handoffs' | 'hitl_tools'>, available: readonly string[], mcpTools: { has(name: string): boolean }): ToolRoute {
+export function toolRoute(
+  name: string,
+  config: Pick<AgentConfig, 'handoffs' | 'hitl_tools'>,
+  available: readonly string[],
+  mcpTools: { has(name: string): boolean },
+): ToolRoute {
   const target = handoffTarget(name, config);
   if (target !== null) return { kind: 'handoff', target };
   if (!available.includes(name)) return { kind: 'unknown', available: available.join(', ') || 'none' };

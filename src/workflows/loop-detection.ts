@@ -58,7 +58,11 @@ export function callFingerprint(call: ToolCall, injectedArgNames: readonly strin
  * loop (see the rule above). `recent` is what to remember next: the newest
  * `(max_repeats + 1) × max_cycle_length` calls, all the rule ever looks at.
  */
-export function findLoop(watch: LoopWatch, calls: readonly CallFingerprint[], settings: LoopDetectionSettings): { finding: LoopFinding | null; recent: CallFingerprint[] } {
+export function findLoop(
+  watch: LoopWatch,
+  calls: readonly CallFingerprint[],
+  settings: LoopDetectionSettings,
+): { finding: LoopFinding | null; recent: CallFingerprint[] } {
   const sequence = [...watch.recent];
   let finding: LoopFinding | null = null;
   calls.forEach((call, callIndex) => {

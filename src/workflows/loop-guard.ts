@@ -1,6 +1,15 @@
 // Loop detection in the step loop: each step's tool calls are checked before they run.
 import type { Message, ToolCall } from '../protocol/messages';
-import { callFingerprint, describeLoop, findLoop, loopDetectionSettings, loopNotRunContent, loopNudgeMessage, loopStopDetail, loopVerdict } from './loop-detection';
+import {
+  callFingerprint,
+  describeLoop,
+  findLoop,
+  loopDetectionSettings,
+  loopNotRunContent,
+  loopNudgeMessage,
+  loopStopDetail,
+  loopVerdict,
+} from './loop-detection';
 import type { RunState } from './run-state';
 
 /** What the step loop does about a step's calls: nothing, a nudge after their results, or a stop before they run. */
@@ -15,7 +24,11 @@ const NO_LOOP: LoopCheck = { kind: 'none' };
 export function checkForLoop(state: RunState, calls: readonly ToolCall[]): LoopCheck {
   const settings = loopDetectionSettings(state.config);
   if (settings === null) return NO_LOOP;
-  const { finding, recent } = findLoop(state.loopWatch, calls.map((call) => callFingerprint(call, state.injectedArgNames)), settings);
+  const { finding, recent } = findLoop(
+    state.loopWatch,
+    calls.map((call) => callFingerprint(call, state.injectedArgNames)),
+    settings,
+  );
   const verdict = loopVerdict(state.loopWatch, finding);
   state.loopWatch.recent = recent;
   if (verdict.kind === 'none') return NO_LOOP;

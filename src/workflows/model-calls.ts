@@ -39,7 +39,13 @@ export function callModel(state: RunState, thread: ConversationThread, activityI
  * makes fewer promises than awaiting it (settle.ts); a failure of `andThen` is the caller's, not
  * the model call's.
  */
-function callModelThen<T>(state: RunState, thread: ConversationThread, activityId: string, model: string, andThen: (reply: ModelStepResult) => T | Promise<T>): Promise<T> {
+function callModelThen<T>(
+  state: RunState,
+  thread: ConversationThread,
+  activityId: string,
+  model: string,
+  andThen: (reply: ModelStepResult) => T | Promise<T>,
+): Promise<T> {
   const request = modelStepRequest(state, thread, model);
   const run = modelStepTries(state, request, model);
   const reply = settle(() => (providerLimitApplies(state, model) ? withinProviderLimit(state, request, activityId, run) : run(activityId, false)));
@@ -106,7 +112,10 @@ function modelCallFailure(state: RunState, error: unknown, activityId: string, m
       cause: error as Error,
     });
   }
-  return ApplicationFailure.nonRetryable(`Model step ${activityId} (${model}) failed: ${describeFailure(error)}`, failureType(error) ?? ErrorCode.modelStepFailed);
+  return ApplicationFailure.nonRetryable(
+    `Model step ${activityId} (${model}) failed: ${describeFailure(error)}`,
+    failureType(error) ?? ErrorCode.modelStepFailed,
+  );
 }
 
 /** A model reply's usage, hook points and cost limit, taken into the run's state. */
@@ -147,7 +156,13 @@ function judgeExecutorReply(state: RunState, reply: ModelStepResult, compacted: 
   }
   if (verdict.kind === 'advisory') {
     state.lastPromptTokens = verdict.promptTokens;
-    events.push({ type: 'budget-advisory', step: state.step, promptTokens: verdict.promptTokens, contextWindow: verdict.contextWindow, percent: verdict.percent });
+    events.push({
+      type: 'budget-advisory',
+      step: state.step,
+      promptTokens: verdict.promptTokens,
+      contextWindow: verdict.contextWindow,
+      percent: verdict.percent,
+    });
   }
   return reply;
 }
@@ -156,24 +171,36 @@ function judgeExecutorReply(state: RunState, reply: ModelStepResult, compacted: 
 async function compact(state: RunState, keepFrom: number, tokensBefore: number): Promise<void> {
   const { config, timeouts, taskIndex, step } = state;
   enterPhase(state, 'compacting');
-  const request: CompactionInput = { conversation: state.threads.ref('executor'), model: config.model, keepFrom, taskIndex, sequence: state.compactions++, ...agentPrice(state, config.model) };
+  const request: CompactionInput = {
+    conversation: state.threads.ref('executor'),
+    model: config.model,
+    keepFrom,
+    taskIndex,
+    sequence: state.compactions++,
+    ...agentPrice(state, config.model),
+  };
   // Under a provider limit the summary call waits its turn like a model step (its estimate counts the
   // whole conversation, corrected by the usage after).
-  const estimated: ModelStepInput = { conversation: request.conversation, model: config.model, temperature: 0, maxTokens: null, toolNames: [], injectedToolArgs: {}, outputSchema: null, step };
-  const result = await withinProviderLimit(
-    state,
-    estimated,
-    `step-${step}.compaction`,
-    (callId, limited) =>
-      retriedCall(state, 'compaction', callId, (attempt) =>
-        proxyActivities<AgentActivities>({
-          activityId: attempt.activityId,
-          summary: activitySummary(attempt.activityId, 'compact the conversation'),
-          startToCloseTimeout: timeouts.modelStepMs,
-          heartbeatTimeout: timeouts.heartbeatMs,
-          retry: attempt.retry,
-        }).compactConversation({ ...request, ...attempt.input, ...(limited ? { providerLimited: true } : {}) }),
-      ),
+  const estimated: ModelStepInput = {
+    conversation: request.conversation,
+    model: config.model,
+    temperature: 0,
+    maxTokens: null,
+    toolNames: [],
+    injectedToolArgs: {},
+    outputSchema: null,
+    step,
+  };
+  const result = await withinProviderLimit(state, estimated, `step-${step}.compaction`, (callId, limited) =>
+    retriedCall(state, 'compaction', callId, (attempt) =>
+      proxyActivities<AgentActivities>({
+        activityId: attempt.activityId,
+        summary: activitySummary(attempt.activityId, 'compact the conversation'),
+        startToCloseTimeout: timeouts.modelStepMs,
+        heartbeatTimeout: timeouts.heartbeatMs,
+        retry: attempt.retry,
+      }).compactConversation({ ...request, ...attempt.input, ...(limited ? { providerLimited: true } : {}) }),
+    ),
   );
   addUsage(state.usage, config.model, result.usage, result.costUsd);
   const { removedMessages } = state.threads.compact(taskIndex, keepFrom, result.summary);

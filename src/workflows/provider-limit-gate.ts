@@ -1,5 +1,14 @@
 // A run's model calls under its agent's provider limits: reserve a time from the shared limiter, wait for it durably, report usage and 429s.
-import { ApplicationFailure, condition, getExternalWorkflowHandle, metricMeter, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  getExternalWorkflowHandle,
+  metricMeter,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { ErrorCode } from '../protocol/errors';
 import type { Usage } from '../protocol/messages';
@@ -100,12 +109,15 @@ export async function withinProviderLimit<Reply extends { usage: Usage }>(
       const reply = await call(callId, true);
       // Only a token limit has an estimate to correct: a request limit needs no report (one signal
       // fewer a call). Awaited: a signal still pending when the run completes is not sent.
-      if (limit.tokensPerMinute !== undefined) await limiter.signal(limitUsageSignal, { requestId, tokens: reply.usage.inputTokens + reply.usage.outputTokens }).catch(ignoreEndedLimiter);
+      if (limit.tokensPerMinute !== undefined)
+        await limiter.signal(limitUsageSignal, { requestId, tokens: reply.usage.inputTokens + reply.usage.outputTokens }).catch(ignoreEndedLimiter);
       return reply;
     } catch (error) {
       if (failureType(error) !== ErrorCode.modelRateLimited) throw error;
       const retryAfterMs = retryDetailsOf(error)?.retryAfterMs ?? PAUSE_WITHOUT_RETRY_AFTER_MS;
-      metricMeter.createCounter('durable_agents.provider_limit.rate_limited', '{response}', 'Responses 429 to model calls under a provider limit').add(1, { model: request.model });
+      metricMeter
+        .createCounter('durable_agents.provider_limit.rate_limited', '{response}', 'Responses 429 to model calls under a provider limit')
+        .add(1, { model: request.model });
       await limiter.signal(limitPauseSignal, { requestId, untilMs: Date.now() + retryAfterMs }).catch(ignoreEndedLimiter);
       if (tryNumber >= PROVIDER_LIMIT_TRIES) {
         throw ApplicationFailure.create({
@@ -147,7 +159,9 @@ function grantBookOf(state: RunState): Map<string, number> {
 
 function countWait(model: string, waitedMs: number): void {
   metricMeter.createCounter('durable_agents.provider_limit.waits', '{call}', 'Model calls that asked a provider limiter').add(1, { model });
-  metricMeter.createHistogram('durable_agents.provider_limit.wait', 'int', 'ms', 'How long model calls waited for their provider limit').record(Math.max(0, Math.round(waitedMs)), { model });
+  metricMeter
+    .createHistogram('durable_agents.provider_limit.wait', 'int', 'ms', 'How long model calls waited for their provider limit')
+    .record(Math.max(0, Math.round(waitedMs)), { model });
 }
 
 /** A limiter that completed (idle) or was terminated has nothing to correct: the next call starts a new one. */

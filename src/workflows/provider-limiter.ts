@@ -1,5 +1,13 @@
 // The provider limiter workflow: one per task queue and model, it tells each model call of every run when it may go.
-import { allHandlersFinished, condition, getExternalWorkflowHandle, log, makeContinueAsNewFunc, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  getExternalWorkflowHandle,
+  log,
+  makeContinueAsNewFunc,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   limitGrantSignal,
   limitPauseSignal,
@@ -46,7 +54,8 @@ export async function providerLimiter(input: ProviderLimiterInput): Promise<Limi
   const updateGrants = new Map<string, number>();
   const pendingUpdate = () => state.queue.some((request) => request.workflowId === '');
   setHandler(limitReserveUpdate, async (request) => {
-    if (enqueue(state, { ...request, workflowId: '' }, Date.now()) === 'granted-already') return { requestId: request.requestId, notBeforeMs: Date.now() };
+    if (enqueue(state, { ...request, workflowId: '' }, Date.now()) === 'granted-already')
+      return { requestId: request.requestId, notBeforeMs: Date.now() };
     changed = true;
     await condition(() => updateGrants.has(request.requestId));
     return { requestId: request.requestId, notBeforeMs: updateGrants.get(request.requestId)! };

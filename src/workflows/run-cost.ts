@@ -20,18 +20,35 @@ export interface CostAllowance {
  * handoffs and sub-agents included); in a thread, `cost_limit` counts the running turn and
  * `thread_cost_limit` the whole thread. Null without a limit. Pure.
  */
-export function costAllowance(config: Pick<AgentConfig, 'cost_limit' | 'thread_cost_limit'>, usage: UsageSummary, turnCostBase: number | undefined): CostAllowance | null {
+export function costAllowance(
+  config: Pick<AgentConfig, 'cost_limit' | 'thread_cost_limit'>,
+  usage: UsageSummary,
+  turnCostBase: number | undefined,
+): CostAllowance | null {
   const spent = spentUsd(usage);
   const candidates: CostAllowance[] = [];
   if (config.cost_limit !== undefined) {
     const inTurn = turnCostBase !== undefined;
     const counted = inTurn ? roundUsd(spent - turnCostBase) : spent;
-    candidates.push({ remainingUsd: roundUsd(config.cost_limit - counted), limitUsd: config.cost_limit, spentUsd: counted, limitName: inTurn ? 'cost_limit of the turn' : 'cost_limit of the run' });
+    candidates.push({
+      remainingUsd: roundUsd(config.cost_limit - counted),
+      limitUsd: config.cost_limit,
+      spentUsd: counted,
+      limitName: inTurn ? 'cost_limit of the turn' : 'cost_limit of the run',
+    });
   }
   if (config.thread_cost_limit !== undefined && turnCostBase !== undefined) {
-    candidates.push({ remainingUsd: roundUsd(config.thread_cost_limit - spent), limitUsd: config.thread_cost_limit, spentUsd: spent, limitName: 'thread_cost_limit' });
+    candidates.push({
+      remainingUsd: roundUsd(config.thread_cost_limit - spent),
+      limitUsd: config.thread_cost_limit,
+      spentUsd: spent,
+      limitName: 'thread_cost_limit',
+    });
   }
-  return candidates.reduce<CostAllowance | null>((strictest, candidate) => (!strictest || candidate.remainingUsd < strictest.remainingUsd ? candidate : strictest), null);
+  return candidates.reduce<CostAllowance | null>(
+    (strictest, candidate) => (!strictest || candidate.remainingUsd < strictest.remainingUsd ? candidate : strictest),
+    null,
+  );
 }
 
 /**
@@ -42,7 +59,8 @@ export function costAllowance(config: Pick<AgentConfig, 'cost_limit' | 'thread_c
 export function costLimitBeforeCall(state: RunState): { costLimit?: { remainingUsd: number } } {
   const allowance = costAllowance(state.config, state.usage, state.turnCostBase);
   if (!allowance) return {};
-  if (allowance.remainingUsd <= 0) throw costStop(state, allowance, `spent $${allowance.spentUsd} of the $${allowance.limitUsd} ${allowance.limitName}`);
+  if (allowance.remainingUsd <= 0)
+    throw costStop(state, allowance, `spent $${allowance.spentUsd} of the $${allowance.limitUsd} ${allowance.limitName}`);
   return { costLimit: { remainingUsd: allowance.remainingUsd } };
 }
 
@@ -66,7 +84,13 @@ export function costLimitAfterCall(state: RunState, reply: ModelStepResult): voi
 
 /** The `cost-limit-stopped` event and the `RunStop` that ends the run (or turn) with `cost_limit`. */
 function costStop(state: RunState, allowance: CostAllowance | null, why: string): RunStop {
-  state.events.push({ type: 'cost-limit-stopped', step: state.step, spentUsd: allowance?.spentUsd ?? spentUsd(state.usage), limitUsd: allowance?.limitUsd ?? 0, detail: why });
+  state.events.push({
+    type: 'cost-limit-stopped',
+    step: state.step,
+    spentUsd: allowance?.spentUsd ?? spentUsd(state.usage),
+    limitUsd: allowance?.limitUsd ?? 0,
+    detail: why,
+  });
   return new RunStop('cost_limit', `Cost limit: ${why}`);
 }
 

@@ -19,9 +19,15 @@ import { availableTools, type RunState } from './run-state';
  */
 export function installRunHandlers(state: RunState): ApprovalGate {
   // Checked like a signal's payload: the Web UI's Queries tab sends no argument, other tools any JSON.
-  setHandler(conversationQuery, (request) => state.threads.slice(validOrRefuse(validateConversationRequest(request))), { description: MessageDescription.conversation });
-  setHandler(eventsQuery, (cursor, limit = 200) => state.events.page(cursor, limit, state.stopReason !== null || state.phase === 'failed'), { description: MessageDescription.events });
-  const approvals = new ApprovalGate(state.events, parseDuration(state.config.hitl_timeout), state.injectedArgNames, (pending) => showDetails(state, pending));
+  setHandler(conversationQuery, (request) => state.threads.slice(validOrRefuse(validateConversationRequest(request))), {
+    description: MessageDescription.conversation,
+  });
+  setHandler(eventsQuery, (cursor, limit = 200) => state.events.page(cursor, limit, state.stopReason !== null || state.phase === 'failed'), {
+    description: MessageDescription.events,
+  });
+  const approvals = new ApprovalGate(state.events, parseDuration(state.config.hitl_timeout), state.injectedArgNames, (pending) =>
+    showDetails(state, pending),
+  );
   setHandler(statusQuery, () => runStatus(state, approvals), { description: MessageDescription.status });
   setHandler(
     injectMessageSignal,

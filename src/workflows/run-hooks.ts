@@ -92,7 +92,8 @@ export function noteModelStepHooks(state: RunState, reply: ModelStepResult): voi
 export function decideToolCall(state: RunState, call: ToolCall): DecidedCall | null {
   const decision = state.hooks.decisions[call.id];
   if (!decision) return null;
-  if (decision.action === 'fail') reportHookFailures(state, [{ hook: decision.hook, point: 'before-tool', message: decision.reason ?? '' }], 'failed');
+  if (decision.action === 'fail')
+    reportHookFailures(state, [{ hook: decision.hook, point: 'before-tool', message: decision.reason ?? '' }], 'failed');
   return applyToolDecision(call, decision, state.step, state.injectedArgNames, Date.now());
 }
 
@@ -102,7 +103,12 @@ export function toolCallHooks(state: RunState): { hooks?: HookContext } {
 }
 
 /** The approval-decided hooks of a gated call (its failure, when it fails the call, or null). */
-export function approvalDecidedHooks(state: RunState, call: ToolCall, approval: ApprovalRecord, activityId: string): Promise<HookFailureReport | null> {
+export function approvalDecidedHooks(
+  state: RunState,
+  call: ToolCall,
+  approval: ApprovalRecord,
+  activityId: string,
+): Promise<HookFailureReport | null> {
   return callLifecycleHooks(state, activityId, [
     {
       point: 'approval-decided',
@@ -149,7 +155,11 @@ export async function runFailureHooks(state: RunState, error: unknown): Promise<
  * The turn-end hooks (and the error hooks of a failed turn). A turn-end hook that fails under
  * `hook_errors: fail` makes the turn end failed (`HookFailed`); the thread goes on.
  */
-export async function turnEndHooks<End extends StepsEnd & { failure?: { type: string | null; message: string } }>(state: RunState, turn: number, end: End): Promise<End> {
+export async function turnEndHooks<End extends StepsEnd & { failure?: { type: string | null; message: string } }>(
+  state: RunState,
+  turn: number,
+  end: End,
+): Promise<End> {
   const facts = endFacts(state, end.failure ? 'failed' : end.reason, end.output, end.failure);
   if (end.failure) {
     await callFailureHooks(state, `turn-${turn}.failure-hooks`, [
@@ -183,7 +193,11 @@ export async function callLifecycleHooks(state: RunState, activityId: string, ev
   const failures = await runLifecycleActivity(state, activityId, events);
   const failing = state.config.hook_errors === 'fail' ? failures.filter((failure) => failure.point !== 'error') : [];
   reportHookFailures(state, failing, 'failed');
-  reportHookFailures(state, failures.filter((failure) => !failing.includes(failure)), 'ignored');
+  reportHookFailures(
+    state,
+    failures.filter((failure) => !failing.includes(failure)),
+    'ignored',
+  );
   return failing[0] ?? null;
 }
 

@@ -77,7 +77,13 @@ export async function startTurnInstructions(state: RunState, turn: number, messa
 }
 
 /** The provider's answer (or the fallback, and why), as the run's instructions and an `instructions-resolved` event. */
-async function resolveInstructions(state: RunState, activityId: string, task: string, turn?: number, fallback: string = state.instructions): Promise<void> {
+async function resolveInstructions(
+  state: RunState,
+  activityId: string,
+  task: string,
+  turn?: number,
+  fallback: string = state.instructions,
+): Promise<void> {
   const { config, input } = state;
   const provider = config.instructions_provider!;
   const request = {

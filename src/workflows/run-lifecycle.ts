@@ -33,7 +33,12 @@ export function markContinued(state: RunState, next: string): void {
 export function markFailed(state: RunState, error: unknown): void {
   if (!(error instanceof TemporalFailure) || isCancellation(error)) return;
   state.phase = 'failed';
-  state.events.push({ type: 'run-failed', step: state.step, failureType: error instanceof ApplicationFailure ? (error.type ?? null) : null, message: error.message });
+  state.events.push({
+    type: 'run-failed',
+    step: state.step,
+    failureType: error instanceof ApplicationFailure ? (error.type ?? null) : null,
+    message: error.message,
+  });
   setDetails(state, `failed at step ${state.step}: ${error.message}`);
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'failed' }, ...costAttributes(state)]);
 }
@@ -72,7 +77,8 @@ export function showDetails(state: RunState, pending: readonly ApprovalRequest[]
   const phase = `step ${step} of ${stepLimit}${ofAgent}: ${state.phase}`;
   const waits = pending.map((request) => describeWait(request));
   const limitWait = state.providerLimitWait;
-  if (limitWait) waits.push(`provider limit of ${limitWait.model}${limitWait.untilMs === null ? '' : ` until ${new Date(limitWait.untilMs).toISOString()}`}`);
+  if (limitWait)
+    waits.push(`provider limit of ${limitWait.model}${limitWait.untilMs === null ? '' : ` until ${new Date(limitWait.untilMs).toISOString()}`}`);
   const slotWait = state.concurrencySlotWait;
   if (slotWait) waits.push(`a slot of ${slotWait.key} (at most ${slotWait.limit} runs at once)`);
   setDetails(state, waits.length > 0 ? `awaiting ${waits.join('; ')} · ${phase}` : phase);
@@ -118,7 +124,7 @@ export function boundedResult(result: AgentRunResult): AgentRunResult {
   const { toolResults, ...rest } = result;
   const room = PAYLOAD_LIMIT_BYTES - jsonBytes({ ...rest, toolResults: [] });
   if (room > 0) return { ...rest, toolResults: newestWithin(toolResults, room) };
-  const note = '\n[answer cut: the whole answer is in the run\'s history]';
+  const note = "\n[answer cut: the whole answer is in the run's history]";
   const keep = Math.max(0, rest.output.length - (jsonBytes(rest) - PAYLOAD_LIMIT_BYTES) - note.length - 1_000);
   return { ...rest, structuredOutput: undefined, output: `${rest.output.slice(0, keep)}${note}`, toolResults: [] };
 }

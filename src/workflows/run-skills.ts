@@ -36,7 +36,11 @@ export class RunSkills {
       if (change.kind === 'removed') skills.delete(change.skillName);
       else if (change.skill) skills.set(change.skillName, change.skill);
     }
-    this.sources.set(batch.source, { version: batch.version, hash: batch.hash, skills: [...skills.values()].sort((a, b) => a.name.localeCompare(b.name)) });
+    this.sources.set(batch.source, {
+      version: batch.version,
+      hash: batch.hash,
+      skills: [...skills.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    });
     return 'applied';
   }
 

@@ -34,7 +34,8 @@ function applySkillBatch(state: RunState, batch: SkillBatch): void {
   reportSkillErrors(state, batch.source, batch.errors ?? []);
   if (outcome === 'applied') {
     rebuildSkillInstructions(state);
-    const named = (kind: 'added' | 'modified' | 'removed') => batch.changes.filter((change) => change.kind === kind).map((change) => change.skillName);
+    const named = (kind: 'added' | 'modified' | 'removed') =>
+      batch.changes.filter((change) => change.kind === kind).map((change) => change.skillName);
     reportSkillChanges(state, batch.source, batch.version, { added: named('added'), modified: named('modified'), removed: named('removed') }, false);
   } else if (outcome === 'gap') {
     // A missed batch: reload the whole source before the next model call.
@@ -110,6 +111,12 @@ function reportSkillErrors(state: RunState, source: string, errors: readonly Ski
   state.reportedSkillErrors.set(source, replace ? current : reported);
 }
 
-function reportSkillChanges(state: RunState, source: string, version: number, changes: { added: string[]; modified: string[]; removed: string[] }, reloaded: boolean): void {
+function reportSkillChanges(
+  state: RunState,
+  source: string,
+  version: number,
+  changes: { added: string[]; modified: string[]; removed: string[] },
+  reloaded: boolean,
+): void {
   state.events.push({ type: 'skills-changed', step: state.step, source, version, ...changes, reloaded });
 }

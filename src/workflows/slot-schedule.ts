@@ -31,7 +31,13 @@ export function grantFreeSlots(state: SlotsState, nowMs: number): QueuedSlotRequ
     if (!next) break;
     state.queue = state.queue.filter((queued) => queued.holderId !== next.holderId);
     recordTurn(state, next, state.queue);
-    state.holders.push({ capKey: next.capKey, holderId: next.holderId, workflowId: next.workflowId, firstExecutionRunId: next.firstExecutionRunId, grantedAtMs: nowMs });
+    state.holders.push({
+      capKey: next.capKey,
+      holderId: next.holderId,
+      workflowId: next.workflowId,
+      firstExecutionRunId: next.firstExecutionRunId,
+      grantedAtMs: nowMs,
+    });
     state.totals.granted++;
     granted.push(next);
   }
@@ -68,5 +74,12 @@ export function slotsIdle(state: SlotsState): boolean {
 export function slotsStatus(state: SlotsState): SlotsStatus {
   const queuedByTenant: Record<string, number> = {};
   for (const request of state.queue) queuedByTenant[request.fairnessKey] = (queuedByTenant[request.fairnessKey] ?? 0) + 1;
-  return { limit: state.limit, holders: state.holders.map((holder) => holder.holderId), waiting: state.queue.slice(0, 100).map((request) => request.holderId), queued: state.queue.length, queuedByTenant, totals: { ...state.totals } };
+  return {
+    limit: state.limit,
+    holders: state.holders.map((holder) => holder.holderId),
+    waiting: state.queue.slice(0, 100).map((request) => request.holderId),
+    queued: state.queue.length,
+    queuedByTenant,
+    totals: { ...state.totals },
+  };
 }

@@ -44,7 +44,9 @@ export function parseJobs(call: ToolCall, maxParallel: number, childSafe: readon
   if (!Array.isArray(rawJobs) || rawJobs.length === 0) return { error: `${call.name}: 'jobs' must be a non-empty list` };
   const limit = Math.min(maxParallel, MAX_PARALLEL_SUBAGENTS);
   if (rawJobs.length > limit) {
-    return { error: `${call.name}: ${rawJobs.length} jobs requested, but max_parallel_subagents is ${limit}; split the work into at most ${limit} jobs` };
+    return {
+      error: `${call.name}: ${rawJobs.length} jobs requested, but max_parallel_subagents is ${limit}; split the work into at most ${limit} jobs`,
+    };
   }
   const jobs: SubagentJob[] = [];
   for (const [index, raw] of rawJobs.entries()) {
@@ -55,7 +57,10 @@ export function parseJobs(call: ToolCall, maxParallel: number, childSafe: readon
     for (const field of ['additional_context', 'system_prompt'] as const) {
       if (job[field] !== undefined && typeof job[field] !== 'string') return { error: `${label}.${field} must be a string` };
     }
-    if (job.output_schema !== undefined && (typeof job.output_schema !== 'object' || job.output_schema === null || Array.isArray(job.output_schema))) {
+    if (
+      job.output_schema !== undefined &&
+      (typeof job.output_schema !== 'object' || job.output_schema === null || Array.isArray(job.output_schema))
+    ) {
       return { error: `${label}.output_schema must be a JSON Schema object` };
     }
     if (job.tool_names !== undefined) {
@@ -108,7 +113,13 @@ export function childTask(job: SubagentJob): string {
 /** A child's result as a job outcome: only a completed run (with valid output, if asked) succeeds. */
 export function outcomeOf(index: number, job: SubagentJob, workflowId: string, result: AgentRunResult): SubagentOutcome {
   if (result.stopReason !== 'completed') {
-    return { job: index, task: job.task, status: 'error', error: `the sub-agent stopped (${result.stopReason}): ${result.stopDetail ?? ''}`.trim(), workflow_id: workflowId };
+    return {
+      job: index,
+      task: job.task,
+      status: 'error',
+      error: `the sub-agent stopped (${result.stopReason}): ${result.stopDetail ?? ''}`.trim(),
+      workflow_id: workflowId,
+    };
   }
   return {
     job: index,

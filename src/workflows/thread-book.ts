@@ -70,11 +70,17 @@ export class ThreadBook {
     // A thread created before hashes were taken of the caller's own config holds the parsed
     // config's hash: a message naming it (`parsedConfigHash`) is that caller's too.
     if (message.configHash !== undefined && message.configHash !== this.configHash && message.parsedConfigHash !== this.configHash) {
-      return { type: 'ThreadConfigMismatch', reason: `the thread was created with another agent config (hash ${this.configHash}, this message's ${message.configHash})` };
+      return {
+        type: 'ThreadConfigMismatch',
+        reason: `the thread was created with another agent config (hash ${this.configHash}, this message's ${message.configHash})`,
+      };
     }
     if ((message.policy ?? defaultPolicy) === 'reject' && this.busy) {
       const running = this.current ? `turn ${this.current.turn} is running` : `${this.queued.length} message(s) wait`;
-      return { type: 'ThreadBusy', reason: `${running}; this message's policy is reject: send it again when the thread is idle, or with policy enqueue` };
+      return {
+        type: 'ThreadBusy',
+        reason: `${running}; this message's policy is reject: send it again when the thread is idle, or with policy enqueue`,
+      };
     }
     return null;
   }

@@ -55,18 +55,14 @@ export function installThreadHandlers(state: RunState, book: ThreadBook, approva
     },
     { description: ThreadMessageDescription.sendMessageSignal },
   );
-  setHandler(
-    sendMessageUpdate,
-    (payload) => accept(validOrRefuse(validateThreadMessage(payload))),
-    {
-      description: ThreadMessageDescription.sendMessage,
-      validator: (payload) => {
-        const message = validOrRefuse(validateThreadMessage(payload));
-        const refused = book.refusal(message, settings.policy);
-        if (refused) throw refusal(refused.type, refused.reason);
-      },
+  setHandler(sendMessageUpdate, (payload) => accept(validOrRefuse(validateThreadMessage(payload))), {
+    description: ThreadMessageDescription.sendMessage,
+    validator: (payload) => {
+      const message = validOrRefuse(validateThreadMessage(payload));
+      const refused = book.refusal(message, settings.policy);
+      if (refused) throw refusal(refused.type, refused.reason);
     },
-  );
+  });
 
   setHandler(
     awaitTurnUpdate,

@@ -98,8 +98,13 @@ export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null
 export function turnEndOf(state: RunState, error: unknown): StepsEnd & { failure?: { type: string | null; message: string } } {
   if (error instanceof RunStop) return { reason: error.reason, output: state.threads.lastAssistantText(), extra: { stopDetail: error.detail } };
   if (error instanceof TemporalFailure && !isCancellation(error)) {
-    const type = error instanceof ApplicationFailure ? (error.type ?? null) : (((error.cause as ApplicationFailure | undefined)?.type) ?? null);
-    return { reason: 'completed', output: state.threads.lastAssistantText(), extra: { stopDetail: `the turn failed: ${error.message}` }, failure: { type, message: error.message } };
+    const type = error instanceof ApplicationFailure ? (error.type ?? null) : ((error.cause as ApplicationFailure | undefined)?.type ?? null);
+    return {
+      reason: 'completed',
+      output: state.threads.lastAssistantText(),
+      extra: { stopDetail: `the turn failed: ${error.message}` },
+      failure: { type, message: error.message },
+    };
   }
   throw error;
 }
@@ -138,7 +143,13 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
  * Worker Deployment has a new target build, the next execution starts on that build; in a turn it
  * stays on this one (a turn finishes on the build that started it).
  */
-export async function continueThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput, carry: CarriedState, next: AgentConfig): Promise<never> {
+export async function continueThread(
+  state: RunState,
+  book: ThreadBook,
+  input: AgentThreadWorkflowInput,
+  carry: CarriedState,
+  next: AgentConfig,
+): Promise<never> {
   book.continuing = true;
   await condition(allHandlersFinished);
   const nextInput = nextThreadInput(state, input, carry, await carryThreadBook(state, book), next);
@@ -175,7 +186,13 @@ export async function reopenInput(state: RunState, book: ThreadBook, input: Agen
 }
 
 /** The next execution's input: the thread's own, with the run's carried state and the thread's book. */
-function nextThreadInput(state: RunState, input: AgentThreadWorkflowInput, carry: CarriedState, carriedBook: CarriedThreadState, config: AgentConfig): AgentThreadWorkflowInput {
+function nextThreadInput(
+  state: RunState,
+  input: AgentThreadWorkflowInput,
+  carry: CarriedState,
+  carriedBook: CarriedThreadState,
+  config: AgentConfig,
+): AgentThreadWorkflowInput {
   const nextInput: AgentThreadWorkflowInput = {
     ...input,
     config,

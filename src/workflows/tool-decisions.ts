@@ -19,7 +19,13 @@ export type DecidedCall = { kind: 'run'; call: ToolCall; decider: CallDecider; r
  * sees (the tool does not run; denied: `ToolDenied`, status `denied`); the others run with the
  * decision's arguments (the model's injected args kept), after an approval when a hook required one.
  */
-export function applyToolDecision(call: ToolCall, decision: ToolDecision, step: number, injectedArgNames: readonly string[], now: number): DecidedCall {
+export function applyToolDecision(
+  call: ToolCall,
+  decision: ToolDecision,
+  step: number,
+  injectedArgNames: readonly string[],
+  now: number,
+): DecidedCall {
   const decider = hookDecider(decision);
   const { injected } = splitInjectedArgs(call.args, injectedArgNames);
   if (decision.action === 'deny') {

@@ -56,9 +56,18 @@ function toolCallReporter(state: RunState): (result: ToolResult) => ToolResult {
   return ({ progress, hookFailures, ...result }: ToolResult): ToolResult => {
     for (const { outcome, ...failure } of hookFailures ?? []) reportHookFailures(state, [failure], outcome);
     if (state.config.emit_mcp_progress) {
-      for (const note of progress ?? []) events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
+      for (const note of progress ?? [])
+        events.push({ type: 'mcp-progress', step, callId: result.callId, toolName: result.toolName, progress: note });
     }
-    events.push({ type: 'tool-completed', step, callId: result.callId, toolName: result.toolName, content: result.content, isError: result.isError, metadata: result.metadata });
+    events.push({
+      type: 'tool-completed',
+      step,
+      callId: result.callId,
+      toolName: result.toolName,
+      content: result.content,
+      isError: result.isError,
+      metadata: result.metadata,
+    });
     return result;
   };
 }
@@ -77,11 +86,23 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   // Arguments this large would make the activity (or child) input one Temporal refuses, for ever.
   const argumentBytes = jsonBytes(call.args);
   if (argumentBytes > PAYLOAD_LIMIT_BYTES) {
-    return workflowErrorResult(call, step, Date.now(), `Error: the arguments of '${call.name}' are ${argumentBytes} bytes, more than a tool call may carry (${PAYLOAD_LIMIT_BYTES}). Pass large content in pieces, or by reference.`, ErrorCode.payloadTooLarge);
+    return workflowErrorResult(
+      call,
+      step,
+      Date.now(),
+      `Error: the arguments of '${call.name}' are ${argumentBytes} bytes, more than a tool call may carry (${PAYLOAD_LIMIT_BYTES}). Pass large content in pieces, or by reference.`,
+      ErrorCode.payloadTooLarge,
+    );
   }
   if (route.kind === 'unknown') {
     const available = availableTools(state).filter((name) => !state.unavailableTools.includes(name));
-    return workflowErrorResult(call, step, Date.now(), `Error: unknown tool '${call.name}'. Available tools: ${available.join(', ') || 'none'}`, ErrorCode.toolNotFound);
+    return workflowErrorResult(
+      call,
+      step,
+      Date.now(),
+      `Error: unknown tool '${call.name}'. Available tools: ${available.join(', ') || 'none'}`,
+      ErrorCode.toolNotFound,
+    );
   }
   // A before-tool hook's decision comes first (taken in the model step that asked for the call and
   // recorded there): it may deny the call or change its arguments. The tool policies then judge the
@@ -100,13 +121,28 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (replayed) return replayed;
   }
   let approval: ApprovalRecord | null = null;
-  const decided = (result: ToolResult): ToolResult => withDeciders(approval?.outcome === 'approved' ? withApproval(result, approval) : result, deciders);
+  const decided = (result: ToolResult): ToolResult =>
+    withDeciders(approval?.outcome === 'approved' ? withApproval(result, approval) : result, deciders);
   if (policy.gated || hookDecision?.requiresApproval) {
     // One wait, naming what asked besides hitl_tools (an allow rule cannot lift hitl_tools: it asked for nothing).
-    approval = await approvals.awaitDecision(call, step, index, deciders.filter((decider) => decider.action === 'require_approval'));
+    approval = await approvals.awaitDecision(
+      call,
+      step,
+      index,
+      deciders.filter((decider) => decider.action === 'require_approval'),
+    );
     const hookFailure = await approvalDecidedHooks(state, call, approval, `${activityId}.approval-hooks`);
     if (approval.outcome !== 'approved') return decided(unapprovedResult(call, step, approval));
-    if (hookFailure) return decided(workflowErrorResult(call, step, Date.now(), `Error: the call to '${call.name}' did not run: ${describeHookFailure(hookFailure)}.`, ErrorCode.hookFailed));
+    if (hookFailure)
+      return decided(
+        workflowErrorResult(
+          call,
+          step,
+          Date.now(),
+          `Error: the call to '${call.name}' did not run: ${describeHookFailure(hookFailure)}.`,
+          ErrorCode.hookFailed,
+        ),
+      );
   }
   if (route.kind === 'subagents') return decided(await runSubagents(state, call, activityPrefix));
   const approvalId = approval ? { approvalId: approval.approvalId } : {};
@@ -117,10 +153,32 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     if (route.kind === 'mcp') {
       const mcpTool = state.mcpTools.get(call.name)!;
       // MCP failures are results already: only a lost worker or a timeout reaches the retry policy.
-      const input = { server: mcpTool.server, mcpName: mcpTool.mcpName, call, step, injectedArgNames: state.injectedArgNames, ...approvalId, ...quietProgress, ...toolCallHooks(state) };
-      return decided(await retriedCall(state, 'mcp-tool', activityId, (attempt) => proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).callMcpTool(input)));
+      const input = {
+        server: mcpTool.server,
+        mcpName: mcpTool.mcpName,
+        call,
+        step,
+        injectedArgNames: state.injectedArgNames,
+        ...approvalId,
+        ...quietProgress,
+        ...toolCallHooks(state),
+      };
+      return decided(
+        await retriedCall(state, 'mcp-tool', activityId, (attempt) =>
+          proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).callMcpTool(input),
+        ),
+      );
     }
-    const request: RunToolInput = { call, step, injectedArgNames: state.injectedArgNames, offloadThreshold: config.offload_threshold, ...approvalId, ...quietProgress, ...resourceOf(state), ...toolCallHooks(state) };
+    const request: RunToolInput = {
+      call,
+      step,
+      injectedArgNames: state.injectedArgNames,
+      offloadThreshold: config.offload_threshold,
+      ...approvalId,
+      ...quietProgress,
+      ...resourceOf(state),
+      ...toolCallHooks(state),
+    };
     const result = await retriedCall(state, 'tool', activityId, (attempt) =>
       proxyActivities<AgentActivities>(toolActivityOptions(attempt, state.timeouts)).runTool({ ...request, ...attempt.input }),
     );
@@ -129,7 +187,9 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
     return decided(result.errorCode === ErrorCode.toolNotFound ? unavailableOnWorkers(state, call, result) : result);
   } catch (error) {
     if (isCancellation(error)) throw error;
-    return decided(workflowErrorResult(call, step, Date.now(), `Error: tool '${call.name}' did not complete: ${describeFailure(error)}`, ErrorCode.toolFailed));
+    return decided(
+      workflowErrorResult(call, step, Date.now(), `Error: tool '${call.name}' did not complete: ${describeFailure(error)}`, ErrorCode.toolFailed),
+    );
   } finally {
     state.runningTools.splice(state.runningTools.indexOf(call.name), 1);
   }
@@ -185,10 +245,22 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
       try {
         const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
           workflowId,
-          args: [{ config: { ...childConfig(configForChildren(state), job, childSafe), ...childCostLimit(state) }, task: childTask(job), timeouts: state.input.timeouts, ...resourceOf(state) }],
+          args: [
+            {
+              config: { ...childConfig(configForChildren(state), job, childSafe), ...childCostLimit(state) },
+              task: childTask(job),
+              timeouts: state.input.timeouts,
+              ...resourceOf(state),
+            },
+          ],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
           staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
-          typedSearchAttributes: [{ key: AgentNameAttribute, value: config.name }, { key: AgentStatusAttribute, value: 'running' }, ...skillSources, ...childCostAttributes()],
+          typedSearchAttributes: [
+            { key: AgentNameAttribute, value: config.name },
+            { key: AgentStatusAttribute, value: 'running' },
+            ...skillSources,
+            ...childCostAttributes(),
+          ],
         });
         // The parent's usage and cost include its sub-agents'.
         addRunUsage(state.usage, result.usage);
@@ -216,5 +288,6 @@ export async function discoverMcpTools(state: RunState): Promise<void> {
     state.mcpTools.set(spec.name, { server: config.mcp_servers.find((candidate) => candidate.name === server)!, mcpName, spec });
     if (!state.activeTools.includes(spec.name)) state.activeTools.push(spec.name);
   }
-  for (const unavailable of listing.unavailable) state.events.push({ type: 'mcp-server-unavailable', server: unavailable.server, error: unavailable.error });
+  for (const unavailable of listing.unavailable)
+    state.events.push({ type: 'mcp-server-unavailable', server: unavailable.server, error: unavailable.error });
 }

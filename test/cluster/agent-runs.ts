@@ -53,7 +53,11 @@ export async function settle(runs: RunHandle[], timeoutMs: number): Promise<Arra
   });
   try {
     return await Promise.all(
-      runs.map((run) => Promise.race([run.result(), timedOut]).catch((error: unknown) => new Error(`${run.workflowId}: ${error instanceof Error ? error.message : String(error)}`))),
+      runs.map((run) =>
+        Promise.race([run.result(), timedOut]).catch(
+          (error: unknown) => new Error(`${run.workflowId}: ${error instanceof Error ? error.message : String(error)}`),
+        ),
+      ),
     );
   } finally {
     clearTimeout(timer);

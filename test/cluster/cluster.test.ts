@@ -28,7 +28,20 @@ let agents: AgentClient;
 const workers: WorkerProcess[] = [];
 
 /** Three model steps, five tool calls: the shape of the runs timed on both servers. */
-const CONCURRENT: RunPlan = { name: 'cluster-concurrent', steps: [[{ label: 'a', ms: 200 }, { label: 'b', ms: 400 }], [{ label: 'c', ms: 300 }], [{ label: 'd', ms: 100 }, { label: 'e', ms: 200 }]] };
+const CONCURRENT: RunPlan = {
+  name: 'cluster-concurrent',
+  steps: [
+    [
+      { label: 'a', ms: 200 },
+      { label: 'b', ms: 400 },
+    ],
+    [{ label: 'c', ms: 300 }],
+    [
+      { label: 'd', ms: 100 },
+      { label: 'e', ms: 200 },
+    ],
+  ],
+};
 const CONCURRENT_RUNS = 20;
 
 beforeAll(async () => {
@@ -97,7 +110,11 @@ describe('the runtime on a Temporal cluster (server 1.32.2, PostgreSQL, two work
     // processes; two rounds each, alternating, against the noise of a shared machine.
     const devConnection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
     const devAgents = new AgentClient(new Client({ connection: devConnection }), { taskQueue: `cluster-dev-${randomUUID()}` });
-    const devEnvironment = { TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!, TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? 'default', CRASH_LOG: logFile };
+    const devEnvironment = {
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!,
+      TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? 'default',
+      CRASH_LOG: logFile,
+    };
     const devWorkers: WorkerProcess[] = [];
     try {
       for (let index = 0; index < 2; index++) devWorkers.push(await startWorkerProcess(devAgents.taskQueue, devEnvironment));
@@ -138,10 +155,22 @@ describe('the runtime on a Temporal cluster (server 1.32.2, PostgreSQL, two work
   }, 180_000);
 
   it('finishes the runs of a worker SIGKILLed mid-run on the other worker', async () => {
-    const plan: RunPlan = { name: 'cluster-worker-killed', steps: [[{ label: 'long-a', ms: 3_000 }, { label: 'long-b', ms: 3_000 }], [{ label: 'short', ms: 200 }]] };
+    const plan: RunPlan = {
+      name: 'cluster-worker-killed',
+      steps: [
+        [
+          { label: 'long-a', ms: 3_000 },
+          { label: 'long-b', ms: 3_000 },
+        ],
+        [{ label: 'short', ms: 200 }],
+      ],
+    };
     const runs = await startRuns(agents, folder, plan, 6);
     const [victim, survivor] = workers as [WorkerProcess, WorkerProcess];
-    await eventually(() => executionsOf(logFile, runs).some((execution) => execution.pid === victim.child.pid && execution.phase === 'start'), 60_000);
+    await eventually(
+      () => executionsOf(logFile, runs).some((execution) => execution.pid === victim.child.pid && execution.phase === 'start'),
+      60_000,
+    );
     await victim.kill('SIGKILL');
 
     await expectNoneLost(runs, plan, 180_000);
@@ -150,14 +179,25 @@ describe('the runtime on a Temporal cluster (server 1.32.2, PostgreSQL, two work
     expect(interrupted.length).toBeGreaterThan(0);
     // Every call the victim did not finish was done again, by the survivor.
     for (const key of interrupted) {
-      expect(executions.some((execution) => execution.idempotencyKey === key && execution.phase === 'done' && execution.pid === survivor.child.pid)).toBe(true);
+      expect(
+        executions.some((execution) => execution.idempotencyKey === key && execution.phase === 'done' && execution.pid === survivor.child.pid),
+      ).toBe(true);
     }
     workers.splice(workers.indexOf(victim), 1, await startClusterWorker());
   }, 300_000);
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     it(`finishes every run after the server is stopped with ${signal} mid-run and started again on the same database`, async () => {
-      const plan: RunPlan = { name: `cluster-server-${signal.toLowerCase()}`, steps: [[{ label: 'x', ms: 1_500 }, { label: 'y', ms: 500 }], [{ label: 'z', ms: 1_000 }]] };
+      const plan: RunPlan = {
+        name: `cluster-server-${signal.toLowerCase()}`,
+        steps: [
+          [
+            { label: 'x', ms: 1_500 },
+            { label: 'y', ms: 500 },
+          ],
+          [{ label: 'z', ms: 1_000 }],
+        ],
+      };
       const runs = await startRuns(agents, folder, plan, 8);
       await eventually(() => executionsOf(logFile, runs).some((execution) => execution.phase === 'done'), 60_000);
       const stopped = Date.now();
@@ -166,7 +206,9 @@ describe('the runtime on a Temporal cluster (server 1.32.2, PostgreSQL, two work
       // As compose starts it: the schema step again (a no-op on an up-to-date database), then the server.
       await cluster.applySchemas();
       await cluster.server!.start();
-      console.log(`server ${signal}: stopped in ${(stopMs / 1_000).toFixed(1)} s, serving again ${((Date.now() - stopped) / 1_000).toFixed(1)} s after the signal`);
+      console.log(
+        `server ${signal}: stopped in ${(stopMs / 1_000).toFixed(1)} s, serving again ${((Date.now() - stopped) / 1_000).toFixed(1)} s after the signal`,
+      );
 
       await expectNoneLost(runs, plan, 240_000);
       expect(workers.every((worker) => worker.child.exitCode === null)).toBe(true);
@@ -178,5 +220,9 @@ describe('the runtime on a Temporal cluster (server 1.32.2, PostgreSQL, two work
 function unfinishedOn(executions: ReturnType<typeof executionsOf>, pid: number): string[] {
   const mine = executions.filter((execution) => execution.pid === pid);
   const done = new Set(mine.filter((execution) => execution.phase === 'done').map((execution) => execution.idempotencyKey));
-  return [...new Set(mine.filter((execution) => execution.phase === 'start' && !done.has(execution.idempotencyKey)).map((execution) => execution.idempotencyKey))];
+  return [
+    ...new Set(
+      mine.filter((execution) => execution.phase === 'start' && !done.has(execution.idempotencyKey)).map((execution) => execution.idempotencyKey),
+    ),
+  ];
 }

@@ -60,11 +60,23 @@ export class Cluster {
    */
   async applySchemas(): Promise<void> {
     const postgres = this.postgres!;
-    const connection = ['--plugin', 'postgres12', '--endpoint', postgres.host, '--port', String(postgres.port), '--user', postgres.user, '--password', postgres.password];
+    const connection = [
+      '--plugin',
+      'postgres12',
+      '--endpoint',
+      postgres.host,
+      '--port',
+      String(postgres.port),
+      '--user',
+      postgres.user,
+      '--password',
+      postgres.password,
+    ];
     for (const database of DATABASES) {
       for (const command of [['create-database'], ['setup-schema', '-v', '0.0'], ['update-schema', '--schema-name', database.schema]]) {
         const result = await run(this.sqlTool, [...connection, '--database', database.name, ...command]);
-        if (result.code !== 0) throw new Error(`temporal-sql-tool ${command.join(' ')} on ${database.name} failed (${result.code}):\n${result.output}`);
+        if (result.code !== 0)
+          throw new Error(`temporal-sql-tool ${command.join(' ')} on ${database.name} failed (${result.code}):\n${result.output}`);
       }
     }
   }

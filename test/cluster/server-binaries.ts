@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { runGo } from '../../src/devserver/go-build';
 import { findOnPath, LOCAL_BIN_DIR } from '../../src/devserver/temporal-cli';
-import { BUILD_MODULE_GO_ENV, TEMPORAL_BUILD_NAME, TEMPORAL_SERVER_VERSION, writeTemporalBuildModule } from '../../src/devserver/temporal-build-module';
+import {
+  BUILD_MODULE_GO_ENV,
+  TEMPORAL_BUILD_NAME,
+  TEMPORAL_SERVER_VERSION,
+  writeTemporalBuildModule,
+} from '../../src/devserver/temporal-build-module';
 
 /**
  * The real Temporal server and its SQL schema tool, built once into a versioned folder of
@@ -44,7 +49,9 @@ export async function findOrBuildServerBinaries(log: (line: string) => void = ()
   const found = locateServerBinaries();
   if (found) return found;
   if (!findOnPath('go')) throw new Error(`No Temporal server in ${serverBinDir()} and no Go toolchain to build ${PACKAGES.join(' ')}.`);
-  log(`Building the Temporal server and temporal-sql-tool ${TEMPORAL_SERVER_VERSION} (with the Temporal CLI build's dependencies) into ${serverBinDir()}...`);
+  log(
+    `Building the Temporal server and temporal-sql-tool ${TEMPORAL_SERVER_VERSION} (with the Temporal CLI build's dependencies) into ${serverBinDir()}...`,
+  );
   const started = Date.now();
   await buildInto(serverBinDir(), log);
   const built = locateServerBinaries();

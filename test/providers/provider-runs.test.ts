@@ -31,14 +31,19 @@ afterAll(async () => {
   await server?.close();
 });
 
-
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 describe('agent runs against real provider implementations (wire formats on loopback)', () => {
   it('OpenAI: runs parallel tool calls, sums usage per model, honours retry-after, and never records the key', async () => {
     server.respond(
       { status: 429, body: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '2' } },
-      openAiStream({ toolCalls: [{ id: 'call_a', name: 'add', args: { a: 2, b: 3 } }, { id: 'call_b', name: 'echo', args: { text: 'hi' } }], usage: [40, 10] }),
+      openAiStream({
+        toolCalls: [
+          { id: 'call_a', name: 'add', args: { a: 2, b: 3 } },
+          { id: 'call_b', name: 'echo', args: { text: 'hi' } },
+        ],
+        usage: [40, 10],
+      }),
       openAiStream({ chunks: ['Five, ', 'and hi.'], usage: [60, 6] }),
     );
     const before = server.requests.length;
@@ -62,8 +67,14 @@ describe('agent runs against real provider implementations (wire formats on loop
 
   it('Anthropic: a tool step, then a structured answer in the provider-native output format', async () => {
     const schema = { type: 'object', properties: { total: { type: 'number' } }, required: ['total'], additionalProperties: false };
-    server.respond(anthropicStream({ toolCalls: [{ id: 'toolu_a', name: 'add', args: { a: 20, b: 22 } }], usage: [30, 4] }), anthropicStream({ chunks: ['{"total":', '42}'], usage: [50, 3] }));
-    const run = await env.agents.startRun({ config: { name: 'typed', model: 'anthropic:claude-sonnet-4-5', tools: ['add'], output_type: schema }, task: 'Add 20 and 22' });
+    server.respond(
+      anthropicStream({ toolCalls: [{ id: 'toolu_a', name: 'add', args: { a: 20, b: 22 } }], usage: [30, 4] }),
+      anthropicStream({ chunks: ['{"total":', '42}'], usage: [50, 3] }),
+    );
+    const run = await env.agents.startRun({
+      config: { name: 'typed', model: 'anthropic:claude-sonnet-4-5', tools: ['add'], output_type: schema },
+      task: 'Add 20 and 22',
+    });
     const result = await run.result();
     expect(result.structuredOutput).toEqual({ total: 42 });
     expect(result.usage.byModel).toEqual({ 'anthropic:claude-sonnet-4-5': { inputTokens: 80, outputTokens: 7, costUsd: 0.000345 } });
@@ -169,8 +180,11 @@ describe('agent runs against real provider implementations (wire formats on loop
     expect(retried!.at - timedOut!.at).toBeGreaterThanOrEqual(2_400);
   });
 
-  it('makes a context-length error the run\'s stop reason', async () => {
-    server.respond({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } } });
+  it("makes a context-length error the run's stop reason", async () => {
+    server.respond({
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } },
+    });
     const tooLong = await env.agents.startRun({ config: { name: 'long', model: 'anthropic:claude-sonnet-4-5' }, task: 'Too long' });
     const result = await tooLong.result();
     expect(result.stopReason).toBe('context_length_exceeded');

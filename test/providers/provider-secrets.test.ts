@@ -23,7 +23,12 @@ beforeAll(async () => {
   const target = resolveTemporalTarget();
   connection = await Connection.connect(target.connectionOptions);
   agents = new AgentClient(new Client({ connection, namespace: target.namespace }), { taskQueue: `secrets-${randomUUID()}` });
-  worker = await startWorkerProcess(agents.taskQueue, { OPENAI_API_KEY: CANARY, OPENAI_BASE_URL: `${server.baseUrl}/v1`, LOG_LEVEL: 'debug', AGENT_MODEL_STREAMING: 'off' });
+  worker = await startWorkerProcess(agents.taskQueue, {
+    OPENAI_API_KEY: CANARY,
+    OPENAI_BASE_URL: `${server.baseUrl}/v1`,
+    LOG_LEVEL: 'debug',
+    AGENT_MODEL_STREAMING: 'off',
+  });
 });
 
 afterAll(async () => {
@@ -31,7 +36,6 @@ afterAll(async () => {
   await connection?.close();
   await server?.close();
 });
-
 
 describe('an API key in the worker environment', () => {
   it('is used for calls but never reaches a history, a failure or a log line', async () => {

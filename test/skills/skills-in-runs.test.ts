@@ -30,7 +30,10 @@ beforeAll(async () => {
       learner: {
         replies: [
           { toolCalls: [{ name: 'gate', args: {} }], expect: { toolsExclude: ['echo'] } },
-          { toolCalls: [{ name: 'echo', args: { text: 'new skill' } }], expect: { toolsInclude: ['echo'], systemIncludes: '- greeter: Greets people.' } },
+          {
+            toolCalls: [{ name: 'echo', args: { text: 'new skill' } }],
+            expect: { toolsInclude: ['echo'], systemIncludes: '- greeter: Greets people.' },
+          },
           { toolCalls: [{ name: 'gate', args: {} }] },
           { text: 'forgot it', expect: { toolsExclude: ['echo'] } },
         ],
@@ -87,7 +90,9 @@ describe('skills in running runs', () => {
       const events: RunEvent[] = [];
       for await (const event of run.events()) events.push(event);
       await recordHistory('skills-shadowed', run);
-      expect(events.filter((event) => event.type === 'skill-shadowed')).toEqual([expect.objectContaining({ type: 'skill-shadowed', name: 'greeter', winner: first, hidden: second })]);
+      expect(events.filter((event) => event.type === 'skill-shadowed')).toEqual([
+        expect.objectContaining({ type: 'skill-shadowed', name: 'greeter', winner: first, hidden: second }),
+      ]);
     } finally {
       rmSync(first, { recursive: true, force: true });
       rmSync(second, { recursive: true, force: true });
@@ -96,13 +101,18 @@ describe('skills in running runs', () => {
 
   it('gains a tool from a new SKILL.md on its next step, then loses it after removal', async () => {
     testTools.gateControl.reset();
-    const run = await env.agents.startRun({ config: { name: 'learner', model: 'scripted:learner', tools: ['gate'], skill_sources: [root] }, task: 'Learn' });
+    const run = await env.agents.startRun({
+      config: { name: 'learner', model: 'scripted:learner', tools: ['gate'], skill_sources: [root] },
+      task: 'Learn',
+    });
     await testTools.gateControl.reached();
     writeSkill(root, 'greeter', skillMarkdown('greeter', 'Greets people.', ['echo']));
     await eventually(async () => (await toolsOf(run)).includes('echo'));
     // A malformed edit keeps the previous version of the skill, and the run logs an event naming the file.
     const file = writeSkill(root, 'greeter', '---\nname: greeter\n---\nno description');
-    await eventually(async () => (await run.workflow.query(eventsQuery, 0, 1000)).events.some((event) => event.type === 'skill-error' && event.file === file));
+    await eventually(async () =>
+      (await run.workflow.query(eventsQuery, 0, 1000)).events.some((event) => event.type === 'skill-error' && event.file === file),
+    );
     expect(await toolsOf(run)).toContain('echo');
     // Release the waiting call, then arm the gate for the next one (synchronously, before step 3).
     testTools.gateControl.open();
@@ -131,7 +141,10 @@ describe('skills in running runs', () => {
     testTools.gateControl.reset();
     const quiet = tempSkillRoot();
     try {
-      const run = await env.agents.startRun({ config: { name: 'converger', model: 'scripted:converger', tools: ['gate'], skill_sources: [quiet] }, task: 'Wait' });
+      const run = await env.agents.startRun({
+        config: { name: 'converger', model: 'scripted:converger', tools: ['gate'], skill_sources: [quiet] },
+        task: 'Wait',
+      });
       await testTools.gateControl.reached();
       const { hash } = (await run.status()).skills[0]!;
       const error = { file: `${quiet}/broken/SKILL.md`, message: `${quiet}/broken/SKILL.md: description: required` };
@@ -150,7 +163,8 @@ describe('skills in running runs', () => {
 
   it('converges every run to the latest skills, whenever it started', async () => {
     testTools.gateControl.reset();
-    const start = () => env.agents.startRun({ config: { name: 'converger', model: 'scripted:converger', tools: ['gate'], skill_sources: [root] }, task: 'Wait' });
+    const start = () =>
+      env.agents.startRun({ config: { name: 'converger', model: 'scripted:converger', tools: ['gate'], skill_sources: [root] }, task: 'Wait' });
     const runs: RunHandle[] = [await start()];
     writeSkill(root, 'one', skillMarkdown('one', 'One', ['echo']));
     runs.push(await start());
@@ -164,7 +178,13 @@ describe('skills in running runs', () => {
     removeSkill(root, 'two');
     runs.push(await start());
     // Let the watcher settle, then let every run take its next step.
-    await eventually(() => manager.snapshot(root).skills.map((skill) => skill.name).join() === 'one');
+    await eventually(
+      () =>
+        manager
+          .snapshot(root)
+          .skills.map((skill) => skill.name)
+          .join() === 'one',
+    );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     testTools.gateControl.open();
     await Promise.all(runs.map((run) => run.result()));
@@ -185,7 +205,10 @@ describe('skills in running runs', () => {
     await folderManager.start();
     try {
       testTools.gateControl.reset();
-      const run = await env.agents.startRun({ config: { name: 'mentor', model: 'scripted:mentor', tools: ['gate', 'spawn_self'], skill_sources: [folder] }, task: 'Delegate' });
+      const run = await env.agents.startRun({
+        config: { name: 'mentor', model: 'scripted:mentor', tools: ['gate', 'spawn_self'], skill_sources: [folder] },
+        task: 'Delegate',
+      });
       await testTools.gateControl.reached();
       const [child] = await eventually(async () => {
         const found: WorkflowExecutionInfo[] = [];
@@ -228,7 +251,10 @@ describe('skills in running runs', () => {
     await gitManager.start();
     try {
       testTools.gateControl.reset();
-      const run = await env.agents.startRun({ config: { name: 'git-learner', model: 'scripted:gitLearner', tools: ['gate'], skill_sources: [remote] }, task: 'Learn from git' });
+      const run = await env.agents.startRun({
+        config: { name: 'git-learner', model: 'scripted:gitLearner', tools: ['gate'], skill_sources: [remote] },
+        task: 'Learn from git',
+      });
       await testTools.gateControl.reached();
       writeSkill(work, 'second', skillMarkdown('second', 'Also from git', ['add']));
       git(work, 'add', '-A');

@@ -15,9 +15,12 @@ const BUILD_TWO_MODULE = path.resolve(__dirname, 'build-two', 'model-calls.ts');
  * re-exports build 1's and wraps its `executorStep`; its own import of build 1's module is left alone.
  */
 export async function bundleBuildTwo(file: string): Promise<string> {
-  const swap = new webpack.NormalModuleReplacementPlugin(/[\\/]model-calls(\.ts)?$/, (resource: { request: string; contextInfo?: { issuer?: string } }) => {
-    if (resource.contextInfo?.issuer !== BUILD_TWO_MODULE) resource.request = BUILD_TWO_MODULE;
-  });
+  const swap = new webpack.NormalModuleReplacementPlugin(
+    /[\\/]model-calls(\.ts)?$/,
+    (resource: { request: string; contextInfo?: { issuer?: string } }) => {
+      if (resource.contextInfo?.issuer !== BUILD_TWO_MODULE) resource.request = BUILD_TWO_MODULE;
+    },
+  );
   const { code } = await bundleWorkflowCode({
     workflowsPath: agentWorkflowsPath(),
     plugins: [new AgentPlugin()],

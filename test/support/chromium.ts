@@ -12,8 +12,12 @@ export function findOrInstallChromium(log: (line: string) => void = () => {}): s
   if (process.getuid?.() !== 0 || !findOnPath('apt-get')) {
     throw new Error('The console browser tests need chromium: `apt-get install -y chromium` (Debian), or set CHROMIUM to a Chromium binary');
   }
-  log('Installing Debian\'s chromium with apt-get (first time only)...');
-  const install = () => execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  log("Installing Debian's chromium with apt-get (first time only)...");
+  const install = () =>
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   try {
     install();
   } catch {

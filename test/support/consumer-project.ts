@@ -135,7 +135,9 @@ export async function startUntilReady(
   };
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      void running.stop(1_000).finally(() => reject(new Error(`${command} ${args.join(' ')} was not ready within ${options.timeoutMs} ms:\n${output}`)));
+      void running
+        .stop(1_000)
+        .finally(() => reject(new Error(`${command} ${args.join(' ')} was not ready within ${options.timeoutMs} ms:\n${output}`)));
     }, options.timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -149,7 +151,9 @@ export async function startUntilReady(
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       // What it started may outlive it.
-      void running.stop(1_000).finally(() => reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal} before it was ready:\n${output}`)));
+      void running
+        .stop(1_000)
+        .finally(() => reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal} before it was ready:\n${output}`)));
     });
   });
   return running;

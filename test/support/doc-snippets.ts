@@ -21,7 +21,9 @@ const FILE_MARKERS = { ts: /^\/\/ (src\/[\w./-]+\.ts)\b/, yaml: /^# ([\w./-]+\.y
 
 /** README.md and every docs/*.md of the repository at `root`. */
 export function documentationFiles(root: string): string[] {
-  const docs = readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const docs = readdirSync(path.join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((name) => path.join('docs', name))];
 }
 

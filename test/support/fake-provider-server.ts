@@ -66,14 +66,24 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
       return null;
     }
     const waitMs = admitted[0]! + limit.windowMs - now;
-    return { status: 429, headers: { 'retry-after-ms': String(waitMs), 'retry-after': String(Math.ceil(waitMs / 1000)) }, body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } } };
+    return {
+      status: 429,
+      headers: { 'retry-after-ms': String(waitMs), 'retry-after': String(Math.ceil(waitMs / 1000)) },
+      body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+    };
   };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString();
-      const recorded: RecordedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : null, at: Date.now() };
+      const recorded: RecordedRequest = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: text ? JSON.parse(text) : null,
+        at: Date.now(),
+      };
       requests.push(recorded);
       inFlight.now++;
       inFlight.max = Math.max(inFlight.max, inFlight.now);
@@ -81,7 +91,9 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
       response.once('close', () => void inFlight.now--);
       const refusal = overLimit(recorded.at);
       if (refusal) rateLimited.push(recorded);
-      const next = refusal ?? queue.shift() ?? options.reply?.(recorded.body) ?? { status: 500, body: { error: { message: 'the fake server has no scripted response left' } } };
+      const next = refusal ??
+        queue.shift() ??
+        options.reply?.(recorded.body) ?? { status: 500, body: { error: { message: 'the fake server has no scripted response left' } } };
       const answer = () => {
         if (next.stream) {
           void writeStream(response, next.stream);
@@ -126,7 +138,13 @@ async function writeStream(response: http.ServerResponse, stream: NonNullable<Sc
   response.end();
 }
 
-type StreamOptions = { chunks?: string[]; toolCalls?: Array<{ id: string; name: string; args: unknown }>; usage?: [number, number]; delayMs?: number; cutAfter?: number };
+type StreamOptions = {
+  chunks?: string[];
+  toolCalls?: Array<{ id: string; name: string; args: unknown }>;
+  usage?: [number, number];
+  delayMs?: number;
+  cutAfter?: number;
+};
 
 /** An OpenAI Chat Completions reply as a stream of chunks (text in `chunks`, then tool calls, then usage). */
 export function openAiStream(options: StreamOptions): ScriptedResponse {
@@ -137,10 +155,22 @@ export function openAiStream(options: StreamOptions): ScriptedResponse {
     chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]),
     ...(options.chunks ?? []).map((text) => chunk([{ index: 0, delta: { content: text }, finish_reason: null }])),
     ...toolCalls.map((call, index) =>
-      chunk([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] }, finish_reason: null }]),
+      chunk([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] },
+          finish_reason: null,
+        },
+      ]),
     ),
     chunk([{ index: 0, delta: {}, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }]),
-    chunk([], { usage: { prompt_tokens: options.usage?.[0] ?? 11, completion_tokens: options.usage?.[1] ?? 7, total_tokens: (options.usage?.[0] ?? 11) + (options.usage?.[1] ?? 7) } }),
+    chunk([], {
+      usage: {
+        prompt_tokens: options.usage?.[0] ?? 11,
+        completion_tokens: options.usage?.[1] ?? 7,
+        total_tokens: (options.usage?.[0] ?? 11) + (options.usage?.[1] ?? 7),
+      },
+    }),
     'data: [DONE]\n\n',
   ];
   return { stream: { events, delayMs: options.delayMs, cutAfter: options.cutAfter } };
@@ -154,7 +184,16 @@ export function anthropicStream(options: StreamOptions): ScriptedResponse {
   const textBlocks = chunks.length > 0 ? 1 : 0;
   const events = [
     event('message_start', {
-      message: { id: 'msg_stream', type: 'message', role: 'assistant', model: 'claude-sonnet-4-20250514', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: options.usage?.[0] ?? 13, output_tokens: 1 } },
+      message: {
+        id: 'msg_stream',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-20250514',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: options.usage?.[0] ?? 13, output_tokens: 1 },
+      },
     }),
     ...(textBlocks
       ? [
@@ -168,14 +207,21 @@ export function anthropicStream(options: StreamOptions): ScriptedResponse {
       event('content_block_delta', { index: textBlocks + offset, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.args) } }),
       event('content_block_stop', { index: textBlocks + offset }),
     ]),
-    event('message_delta', { delta: { stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: options.usage?.[1] ?? 5 } }),
+    event('message_delta', {
+      delta: { stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: options.usage?.[1] ?? 5 },
+    }),
     event('message_stop', {}),
   ];
   return { stream: { events, delayMs: options.delayMs, cutAfter: options.cutAfter } };
 }
 
 /** An OpenAI Chat Completions reply. */
-export function openAiReply(options: { text?: string | null; toolCalls?: Array<{ id: string; name: string; args: unknown }>; usage?: [number, number] }): ScriptedResponse {
+export function openAiReply(options: {
+  text?: string | null;
+  toolCalls?: Array<{ id: string; name: string; args: unknown }>;
+  usage?: [number, number];
+}): ScriptedResponse {
   const toolCalls = options.toolCalls ?? [];
   return {
     body: {
@@ -189,18 +235,34 @@ export function openAiReply(options: { text?: string | null; toolCalls?: Array<{
           message: {
             role: 'assistant',
             content: options.text ?? null,
-            ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } })) } : {}),
+            ...(toolCalls.length > 0
+              ? {
+                  tool_calls: toolCalls.map((call) => ({
+                    id: call.id,
+                    type: 'function',
+                    function: { name: call.name, arguments: JSON.stringify(call.args) },
+                  })),
+                }
+              : {}),
           },
           finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
         },
       ],
-      usage: { prompt_tokens: options.usage?.[0] ?? 11, completion_tokens: options.usage?.[1] ?? 7, total_tokens: (options.usage?.[0] ?? 11) + (options.usage?.[1] ?? 7) },
+      usage: {
+        prompt_tokens: options.usage?.[0] ?? 11,
+        completion_tokens: options.usage?.[1] ?? 7,
+        total_tokens: (options.usage?.[0] ?? 11) + (options.usage?.[1] ?? 7),
+      },
     },
   };
 }
 
 /** An Anthropic Messages reply. */
-export function anthropicReply(options: { text?: string; toolCalls?: Array<{ id: string; name: string; args: unknown }>; usage?: [number, number] }): ScriptedResponse {
+export function anthropicReply(options: {
+  text?: string;
+  toolCalls?: Array<{ id: string; name: string; args: unknown }>;
+  usage?: [number, number];
+}): ScriptedResponse {
   const toolCalls = options.toolCalls ?? [];
   return {
     body: {

@@ -33,4 +33,3 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(bundlePath, code);
   process.env.AGENT_WORKFLOW_BUNDLE = bundlePath;
 }
-

@@ -12,16 +12,26 @@ export function buildTestMcpServer(): McpServer {
     content: [{ type: 'text', text: text.toUpperCase() }],
   }));
 
-  server.registerTool('count', { description: 'Counts to n, reporting progress.', inputSchema: { n: z.number().int().min(1).max(20), pause_ms: z.number().int().min(0).max(2_000).optional() } }, async ({ n, pause_ms }, extra) => {
-    const progressToken = extra._meta?.progressToken;
-    for (let done = 1; done <= n; done++) {
-      if (progressToken !== undefined) {
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: done, total: n, message: `counted ${done}` } });
+  server.registerTool(
+    'count',
+    {
+      description: 'Counts to n, reporting progress.',
+      inputSchema: { n: z.number().int().min(1).max(20), pause_ms: z.number().int().min(0).max(2_000).optional() },
+    },
+    async ({ n, pause_ms }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      for (let done = 1; done <= n; done++) {
+        if (progressToken !== undefined) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress: done, total: n, message: `counted ${done}` },
+          });
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause_ms ?? 20));
       }
-      await new Promise((resolve) => setTimeout(resolve, pause_ms ?? 20));
-    }
-    return { content: [{ type: 'text', text: `counted to ${n}` }] };
-  });
+      return { content: [{ type: 'text', text: `counted to ${n}` }] };
+    },
+  );
 
   server.registerTool('fail', { description: 'Always fails.', inputSchema: {} }, async () => ({
     content: [{ type: 'text', text: 'the disk is full' }],

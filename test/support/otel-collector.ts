@@ -133,7 +133,13 @@ export async function startCollector(): Promise<Collector> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const lines = () => (existsSync(output) ? readFileSync(output, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ExportedLine) : []);
+  const lines = () =>
+    existsSync(output)
+      ? readFileSync(output, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as ExportedLine)
+      : [];
   const spans = () => lines().flatMap(spansOf);
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -144,7 +150,10 @@ export async function startCollector(): Promise<Collector> {
       for (;;) {
         const received = spans();
         if (done(received)) return received;
-        if (Date.now() > until) throw new Error(`the collector did not receive the expected spans in ${timeoutMs} ms; it has: ${received.map((span) => span.name).join(', ') || 'none'}`);
+        if (Date.now() > until)
+          throw new Error(
+            `the collector did not receive the expected spans in ${timeoutMs} ms; it has: ${received.map((span) => span.name).join(', ') || 'none'}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     },

@@ -9,6 +9,10 @@ export async function answerTicket(ticket: string, model: string): Promise<strin
 
 /** A user's workflow whose agent runs under the tenant's concurrency cap (one at a time). */
 export async function answerTicketCapped(ticket: string, model: string, tenant: string): Promise<string> {
-  const { output } = await runAgent({ config: { name: 'support', model, tools: ['echo'] }, task: `Answer this ticket: ${ticket}`, concurrency: { key: tenant, limit: 1 } });
+  const { output } = await runAgent({
+    config: { name: 'support', model, tools: ['echo'] },
+    task: `Answer this ticket: ${ticket}`,
+    concurrency: { key: tenant, limit: 1 },
+  });
   return output;
 }

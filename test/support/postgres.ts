@@ -29,7 +29,10 @@ export function postgresBinDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((version) => existsSync(path.join(root, version, 'bin', 'initdb'))) : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-  if (!newest) throw new Error(`No PostgreSQL found under ${root}: install PostgreSQL (15 or later) or set POSTGRES_BIN_DIR to the folder of its initdb and postgres`);
+  if (!newest)
+    throw new Error(
+      `No PostgreSQL found under ${root}: install PostgreSQL (15 or later) or set POSTGRES_BIN_DIR to the folder of its initdb and postgres`,
+    );
   return path.join(root, newest, 'bin');
 }
 
@@ -63,7 +66,20 @@ export async function startPostgres(port: number): Promise<Postgres> {
 
   const initdb = spawnSync(
     path.join(bin, 'initdb'),
-    ['-D', dataDir, '-U', user, `--pwfile=${passwordFile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions'],
+    [
+      '-D',
+      dataDir,
+      '-U',
+      user,
+      `--pwfile=${passwordFile}`,
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--no-locale',
+      '--no-sync',
+      '--no-instructions',
+    ],
     { ...asOwner, encoding: 'utf8' },
   );
   if (initdb.status !== 0) throw new Error(`initdb failed (${initdb.status}):\n${initdb.stdout}\n${initdb.stderr}`);
@@ -85,7 +101,11 @@ export async function startPostgres(port: number): Promise<Postgres> {
     rmSync(folder, { recursive: true, force: true });
   };
   try {
-    await waitFor(() => output.includes('ready to accept connections'), () => child.exitCode !== null, 60_000);
+    await waitFor(
+      () => output.includes('ready to accept connections'),
+      () => child.exitCode !== null,
+      60_000,
+    );
   } catch (error) {
     await stop();
     throw new Error(`PostgreSQL did not start on 127.0.0.1:${port}: ${(error as Error).message}\n${output}`);

@@ -37,9 +37,13 @@ export async function startS3Server(folder: string): Promise<S3Server> {
   const binary = await findOrBuildVersitygw();
   mkdirSync(folder, { recursive: true });
   const port = await freePort();
-  const child: ChildProcess = spawnInGroup(binary, ['--access', S3_TEST_CREDENTIALS.accessKeyId, '--secret', S3_TEST_CREDENTIALS.secretAccessKey, '--port', `127.0.0.1:${port}`, 'posix', folder], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawnInGroup(
+    binary,
+    ['--access', S3_TEST_CREDENTIALS.accessKeyId, '--secret', S3_TEST_CREDENTIALS.secretAccessKey, '--port', `127.0.0.1:${port}`, 'posix', folder],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -66,7 +66,9 @@ export function traceWaterfallSvg(spans: ReceivedSpan[], title: string): string 
     const left = x(span.startNanos);
     const barWidth = Math.max(2, x(span.endNanos) - left);
     lines.push(`<rect x="${left.toFixed(1)}" y="${y + 4}" width="${barWidth.toFixed(1)}" height="${ROW - 8}" rx="2" fill="${colourOf(span)}"/>`);
-    lines.push(`<text x="${(left + barWidth + 4).toFixed(1)}" y="${y + 14}" fill="#374151">${formatDuration(span.endNanos - span.startNanos)}</text>`);
+    lines.push(
+      `<text x="${(left + barWidth + 4).toFixed(1)}" y="${y + 14}" fill="#374151">${formatDuration(span.endNanos - span.startNanos)}</text>`,
+    );
   });
   lines.push('</svg>');
   return `${lines.join('\n')}\n`;

@@ -17,7 +17,11 @@ export interface WorkerProcess {
  * Starts `durable-agents worker` as a real child process (tsx), with the crash tools (or another
  * tools module: a path relative to the repository, or absolute), on a task queue; resolves once it polls.
  */
-export async function startWorkerProcess(taskQueue: string, environment: Record<string, string>, toolsModule = 'test/support/crash-tools.ts'): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  taskQueue: string,
+  environment: Record<string, string>,
+  toolsModule = 'test/support/crash-tools.ts',
+): Promise<WorkerProcess> {
   const child = spawnInGroup(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'worker', '--tools', path.resolve(ROOT, toolsModule), '--task-queue', taskQueue],
@@ -40,7 +44,9 @@ export async function startWorkerProcess(taskQueue: string, environment: Record<
       reject(new Error(`worker exited with ${code} before polling:\n${output}`));
     });
   });
-  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
   const kill = async (signal: NodeJS.Signals) => {
     await stopProcessGroup(child, { signal });
     // The group is gone; 'exit' (and the last output) may still be on its way to this process.

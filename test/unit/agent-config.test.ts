@@ -103,7 +103,10 @@ describe('AgentConfig', () => {
     [{ name: 'bot', timeouts: { model_step: 5 } }, 'timeouts.model_step'],
     [{ name: 'bot', instructions_provider: 'has spaces' }, 'instructions_provider'],
     [{ name: 'bot', hook_errors: 'retry' }, 'hook_errors'],
-    [{ name: 'bot', instructions: 'You are {{agent_nam}}.' }, 'instructions: uses unknown template variable(s) {{agent_nam}} (known: {{agent_name}}, {{date}}, {{resource_id}}, {{thread_id}})'],
+    [
+      { name: 'bot', instructions: 'You are {{agent_nam}}.' },
+      'instructions: uses unknown template variable(s) {{agent_nam}} (known: {{agent_name}}, {{date}}, {{resource_id}}, {{thread_id}})',
+    ],
     [{ name: 'bot', planning_instructions: 'Plan for {{ customer }}' }, 'planning_instructions: uses unknown template variable(s) {{customer}}'],
     [{ name: 'bot', timeouts: { heartbeats: '10s' } }, 'timeouts'],
     [{ name: 'bot', model: 'scripted:x', budget_awareness: 'per-message' }, 'context_window'],
@@ -187,7 +190,11 @@ describe('run timeouts in the config and on run', () => {
 
   it('takes the options of run as durations and names the option in errors', () => {
     expect(timeoutOptions({})).toBeUndefined();
-    expect(timeoutOptions({ heartbeatTimeout: '3s', toolTimeout: '1m', modelStepTimeout: '90s' })).toEqual({ heartbeatMs: 3_000, toolMs: 60_000, modelStepMs: 90_000 });
+    expect(timeoutOptions({ heartbeatTimeout: '3s', toolTimeout: '1m', modelStepTimeout: '90s' })).toEqual({
+      heartbeatMs: 3_000,
+      toolMs: 60_000,
+      modelStepMs: 90_000,
+    });
     expect(() => timeoutOptions({ heartbeatTimeout: 'fast' })).toThrow(/--heartbeat-timeout: must be a duration/);
     expect(() => timeoutOptions({ toolTimeout: '10ms' })).toThrow(/--tool-timeout: must be at least 1s/);
   });
@@ -213,7 +220,7 @@ describe('memory in the config', () => {
     expect(resourceIdProblems([plain], 'x'.repeat(257))).toEqual([expect.stringMatching(/^resourceId: must be at most 256 characters/)]);
   });
 
-  it("gives a sub-agent the memory tools its job names (all of them by default), not all three whatever the job says", () => {
+  it('gives a sub-agent the memory tools its job names (all of them by default), not all three whatever the job says', () => {
     const parent = parseAgentConfig({ name: 'boss', tools: ['echo'], memory: true });
     const safe = ['echo', 'remember', 'recall', 'forget'];
     expect(childConfig(parent, { task: 'look up', tool_names: ['recall'] }, safe)).toMatchObject({ tools: ['recall'], memory: false });
@@ -256,8 +263,12 @@ describe('bad configs refused by name', () => {
     expect(problemsOf({ name: 'bot', modle: 'openai:gpt-4o' })).toEqual(['modle: unknown field; did you mean model?']);
     expect(problemsOf({ name: 'bot', 'hitl-tools': [] })).toEqual(['hitl-tools: unknown field; did you mean hitl_tools?']);
     expect(problemsOf({ name: 'bot', timeouts: { tol: '1m' } })).toEqual(['timeouts.tol: unknown field; did you mean tool?']);
-    expect(problemsOf({ name: 'bot', mcp_servers: [{ name: 'fs', comand: 'x', command: 'y' }] })).toEqual(['mcp_servers.0.comand: unknown field; did you mean command?']);
-    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(/^colour: unknown field \(known here: name, model, .*timeouts, pricing, cost_limit, thread_cost_limit.*\)$/);
+    expect(problemsOf({ name: 'bot', mcp_servers: [{ name: 'fs', comand: 'x', command: 'y' }] })).toEqual([
+      'mcp_servers.0.comand: unknown field; did you mean command?',
+    ]);
+    expect(problemsOf({ name: 'bot', colour: 'blue' })[0]).toMatch(
+      /^colour: unknown field \(known here: name, model, .*timeouts, pricing, cost_limit, thread_cost_limit.*\)$/,
+    );
   });
 
   it('refuses an output_type that is not a valid JSON Schema when the file is loaded', () => {

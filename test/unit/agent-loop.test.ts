@@ -22,12 +22,21 @@ describe('agent loop rules', () => {
       outputTokens: 4,
       costUsd: 0,
       unpricedCalls: 3,
-      byModel: { 'openai:a': { inputTokens: 11, outputTokens: 3, unpricedCalls: 2 }, 'openai:b': { inputTokens: 5, outputTokens: 1, unpricedCalls: 1 } },
+      byModel: {
+        'openai:a': { inputTokens: 11, outputTokens: 3, unpricedCalls: 2 },
+        'openai:b': { inputTokens: 5, outputTokens: 1, unpricedCalls: 1 },
+      },
     });
   });
 
   it('finds the last assistant text', () => {
-    expect(lastAssistantText([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a1', toolCalls: [] }, { role: 'assistant', content: '', toolCalls: [] }])).toBe('a1');
+    expect(
+      lastAssistantText([
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a1', toolCalls: [] },
+        { role: 'assistant', content: '', toolCalls: [] },
+      ]),
+    ).toBe('a1');
   });
 });
 
@@ -70,8 +79,12 @@ describe('the heading of an execution that continues a run (it has no summary of
     const handoff = { step: 2, continuations: 1, handoffs: [{ from: 'triage', to: 'billing', step: 2 }] };
     expect(continuationHeading('billing', 'Refund\n  order 7', handoff)).toBe('billing (handed off from triage after step 2): Refund order 7');
     // A later continuation of the same agent is not a handoff any more.
-    expect(continuationHeading('billing', 'Refund order 7', { ...handoff, step: 40, continuations: 2 })).toBe('billing (continued as new after step 40, execution 3): Refund order 7');
-    expect(continuationHeading('writer', 'x'.repeat(300), { step: 9, continuations: 0 })).toBe(`writer (continued as new after step 9, execution 1): ${'x'.repeat(99)}…`);
+    expect(continuationHeading('billing', 'Refund order 7', { ...handoff, step: 40, continuations: 2 })).toBe(
+      'billing (continued as new after step 40, execution 3): Refund order 7',
+    );
+    expect(continuationHeading('writer', 'x'.repeat(300), { step: 9, continuations: 0 })).toBe(
+      `writer (continued as new after step 9, execution 1): ${'x'.repeat(99)}…`,
+    );
     expect(continuationHeading('support', '', { step: 12, continuations: 1 })).toBe('support (continued as new after step 12, execution 2)');
   });
 });

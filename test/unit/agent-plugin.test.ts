@@ -39,7 +39,11 @@ describe('AgentPlugin', () => {
 
   it("keeps the worker's own settings", () => {
     const client = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
-    const options = new AgentPlugin({ client }).configureWorker({ taskQueue: 'plugin-options', maxHeartbeatThrottleInterval: 1_000, workflowBundle: { codePath: '/app/bundle.js' } });
+    const options = new AgentPlugin({ client }).configureWorker({
+      taskQueue: 'plugin-options',
+      maxHeartbeatThrottleInterval: 1_000,
+      workflowBundle: { codePath: '/app/bundle.js' },
+    });
     expect(options).toMatchObject({ maxHeartbeatThrottleInterval: 1_000, workflowBundle: { codePath: '/app/bundle.js' } });
     expect(options.workflowsPath).toBeUndefined();
   });

@@ -3,7 +3,16 @@ import { ApprovalBook } from '../../src/workflows/approval-book';
 
 function bookWithRequest() {
   const book = new ApprovalBook();
-  book.request({ approvalId: 'step-1.call-1', toolName: 'deploy', callId: 'c1', step: 1, args: { service: 'api' }, injectedArgs: {}, requestedAt: 1_000, expiresAt: 61_000 });
+  book.request({
+    approvalId: 'step-1.call-1',
+    toolName: 'deploy',
+    callId: 'c1',
+    step: 1,
+    args: { service: 'api' },
+    injectedArgs: {},
+    requestedAt: 1_000,
+    expiresAt: 61_000,
+  });
   return book;
 }
 
@@ -19,7 +28,9 @@ describe('approval book', () => {
 
   it('refuses unknown ids, malformed payloads and decisions at or after expiry', () => {
     const book = bookWithRequest();
-    expect(book.refusal({ approvalId: 'step-2.call-1', decision: 'approve' }, 2_000)).toContain("no approval 'step-2.call-1' in this run (pending: step-1.call-1)");
+    expect(book.refusal({ approvalId: 'step-2.call-1', decision: 'approve' }, 2_000)).toContain(
+      "no approval 'step-2.call-1' in this run (pending: step-1.call-1)",
+    );
     expect(book.refusal({ approvalId: 'step-1.call-1', decision: 'yes' }, 2_000)).toContain('decision must be "approve" or "reject"');
     expect(book.refusal('approve', 2_000)).toContain('must be an object');
     expect(book.refusal({ decision: 'approve' }, 2_000)).toBe('approvalId is missing');
@@ -28,7 +39,18 @@ describe('approval book', () => {
 
   it('lists only undecided requests as pending, without decision fields', () => {
     const book = bookWithRequest();
-    expect(book.pending()).toEqual([{ approvalId: 'step-1.call-1', toolName: 'deploy', callId: 'c1', step: 1, args: { service: 'api' }, injectedArgs: {}, requestedAt: 1_000, expiresAt: 61_000 }]);
+    expect(book.pending()).toEqual([
+      {
+        approvalId: 'step-1.call-1',
+        toolName: 'deploy',
+        callId: 'c1',
+        step: 1,
+        args: { service: 'api' },
+        injectedArgs: {},
+        requestedAt: 1_000,
+        expiresAt: 61_000,
+      },
+    ]);
     book.expire('step-1.call-1', 61_000);
     expect(book.pending()).toEqual([]);
     expect(book.get('step-1.call-1')?.outcome).toBe('timed_out');

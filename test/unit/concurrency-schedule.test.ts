@@ -134,11 +134,13 @@ describe('concurrency cap settings', () => {
     expect('max_concurrent_runs' in parseAgentConfig({ name: 'a' })).toBe(false);
     expect(() => parseAgentConfig({ name: 'a', max_concurrent_runs: 0 })).toThrow(/max_concurrent_runs: must be more than 0/);
     expect(parseRunConcurrency({ key: 'tenant-a', limit: 2 })).toEqual({ key: 'tenant-a', limit: 2 });
-    expect(() => parseRunConcurrency({ key: '', limit: 1.5 })).toThrow(/concurrency\.key: must not be empty[\s\S]*concurrency\.limit: must be a whole number/);
+    expect(() => parseRunConcurrency({ key: '', limit: 1.5 })).toThrow(
+      /concurrency\.key: must not be empty[\s\S]*concurrency\.limit: must be a whole number/,
+    );
     expect(() => parseRunConcurrency({ key: 'a', limit: 1, tenant: 'x' })).toThrow(/concurrency\.tenant: unknown field/);
   });
 
-  it('runs a sub-agent inside its parent\'s slot: its config has no cap of its own to wait for', () => {
+  it("runs a sub-agent inside its parent's slot: its config has no cap of its own to wait for", () => {
     const parent = parseAgentConfig({ name: 'a', max_concurrent_runs: 1 });
     expect('max_concurrent_runs' in childConfig(parent, { task: 'look it up' }, [])).toBe(false);
   });

@@ -20,7 +20,10 @@ function accessFile(name: string, text: string): string {
 
 describe('console access', () => {
   it('reads tokens, a trusted header and approver rules from a YAML file', () => {
-    const file = accessFile('ok.yaml', 'tokens:\n  - identity: alice@example.com\n    token: aaaaaaaaaaaaaaaaaaaa\ntrusted_header: X-Forwarded-User\napprovers:\n  - tools: [refund_*]\n    identities: ["*@finance.example.com"]\n');
+    const file = accessFile(
+      'ok.yaml',
+      'tokens:\n  - identity: alice@example.com\n    token: aaaaaaaaaaaaaaaaaaaa\ntrusted_header: X-Forwarded-User\napprovers:\n  - tools: [refund_*]\n    identities: ["*@finance.example.com"]\n',
+    );
     expect(readConsoleAccess(file)).toEqual({
       tokens: [{ identity: 'alice@example.com', token: 'aaaaaaaaaaaaaaaaaaaa' }],
       trustedHeader: 'X-Forwarded-User',
@@ -65,7 +68,9 @@ describe('console access', () => {
       "WorkflowType IN ('agentThread') AND (AgentName = 'x\\' OR \\'1\\'=\\'1' OR WorkflowId STARTS_WITH 'x\\' OR \\'1\\'=\\'1') AND ExecutionStatus = 'Running' AND AgentStatus = 'awaiting_approval'",
     );
     expect(runListQuery({ status: 'closed' })).toBe("WorkflowType IN ('agentRun', 'agentThread') AND ExecutionStatus != 'Running'");
-    expect(runListQuery({ evaluation: "eval-1' OR 'x" })).toBe("WorkflowType IN ('agentRun', 'agentThread') AND AgentEvaluation = 'eval-1\\' OR \\'x'");
+    expect(runListQuery({ evaluation: "eval-1' OR 'x" })).toBe(
+      "WorkflowType IN ('agentRun', 'agentThread') AND AgentEvaluation = 'eval-1\\' OR \\'x'",
+    );
   });
 
   it('exits 2 from `console` on a reachable host without sign-in, and on an invalid access file', async () => {

@@ -14,11 +14,41 @@ async function render(entries: TranscriptEntry[]): Promise<string> {
 describe('console transcript view', () => {
   it('marks continue-as-new, handoffs, forks and compaction, and links sub-agents to their runs', async () => {
     const html = await render([
-      { kind: 'started', at, agent: 'triage', model: 'scripted:x', task: 'Help me', continued: false, forkOf: { workflowId: 'first-run', runId: 'r1', step: 2 } },
-      { kind: 'compaction', at, step: 3, activityId: 'compact-3', durationMs: 5, attempts: 1, model: 'scripted:x', summarisedMessages: 12, summary: 'They asked for help.', failure: null },
+      {
+        kind: 'started',
+        at,
+        agent: 'triage',
+        model: 'scripted:x',
+        task: 'Help me',
+        continued: false,
+        forkOf: { workflowId: 'first-run', runId: 'r1', step: 2 },
+      },
+      {
+        kind: 'compaction',
+        at,
+        step: 3,
+        activityId: 'compact-3',
+        durationMs: 5,
+        attempts: 1,
+        model: 'scripted:x',
+        summarisedMessages: 12,
+        summary: 'They asked for help.',
+        failure: null,
+      },
       { kind: 'started', at, agent: 'triage', model: 'scripted:x', task: 'Help me', continued: true },
       { kind: 'started', at, agent: 'billing', model: 'scripted:x', task: 'Help me', continued: true, handoffFrom: 'triage' },
-      { kind: 'child', at, workflowId: 'origin-run-sub-1', runId: null, agent: 'researcher', task: 'Find the invoice', status: 'completed', durationMs: 10, result: null, failure: null },
+      {
+        kind: 'child',
+        at,
+        workflowId: 'origin-run-sub-1',
+        runId: null,
+        agent: 'researcher',
+        task: 'Find the invoice',
+        status: 'completed',
+        durationMs: 10,
+        result: null,
+        failure: null,
+      },
     ]);
     expect(html).toContain('Fork of <a href="/runs/first-run">first-run</a> after step 2');
     expect(html).toContain('Compaction: 12 earlier messages summarised');
@@ -31,8 +61,27 @@ describe('console transcript view', () => {
   it('escapes what agents, tools and people wrote', async () => {
     const html = await render([
       { kind: 'started', at, agent: 'a', model: 'scripted:x', task: '<img src=x onerror=alert(1)>', continued: false },
-      { kind: 'model', at, step: 1, activityId: 'step-1', durationMs: 1, attempts: 1, model: 'scripted:x', conversation: null, text: '<script>alert(2)</script>', toolCalls: [], outputError: null, overBudget: null, failure: null },
-      { kind: 'update', at, name: 'decideApproval', payload: { approvalId: 'step-1.call-1', decision: 'reject', decidedBy: '"><b>eve</b>', reason: '<i>no</i>' } },
+      {
+        kind: 'model',
+        at,
+        step: 1,
+        activityId: 'step-1',
+        durationMs: 1,
+        attempts: 1,
+        model: 'scripted:x',
+        conversation: null,
+        text: '<script>alert(2)</script>',
+        toolCalls: [],
+        outputError: null,
+        overBudget: null,
+        failure: null,
+      },
+      {
+        kind: 'update',
+        at,
+        name: 'decideApproval',
+        payload: { approvalId: 'step-1.call-1', decision: 'reject', decidedBy: '"><b>eve</b>', reason: '<i>no</i>' },
+      },
     ]);
     expect(html).not.toMatch(/<script>|<img|<b>|<i>/);
     expect(html).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
@@ -42,7 +91,16 @@ describe('console transcript view', () => {
 
 describe('console run list', () => {
   it("links a fork to its origin and an evaluation run to its evaluation's runs", async () => {
-    const listed = { runId: 'r', kind: 'run' as const, agent: 'support', status: 'completed', open: false, startTime: new Date(at), costUsd: 0.0123, resourceId: null };
+    const listed = {
+      runId: 'r',
+      kind: 'run' as const,
+      agent: 'support',
+      status: 'completed',
+      open: false,
+      startTime: new Date(at),
+      costUsd: 0.0123,
+      resourceId: null,
+    };
     const html = (
       await runsContent(
         [

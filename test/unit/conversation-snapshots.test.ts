@@ -133,7 +133,10 @@ describe('conversation snapshots', () => {
     const counting = store('bad');
     const notSnapshot = await counting.put('{"hello":"world"}', { workflowId: 'chain', toolName: 'other', callId: 'x' });
     const snapshots = new ConversationSnapshots(counting);
-    await expect(snapshots.read({ artifactId: notSnapshot, count: 1 })).rejects.toMatchObject({ code: ErrorCode.conversationUnavailable, message: expect.stringContaining(notSnapshot) });
+    await expect(snapshots.read({ artifactId: notSnapshot, count: 1 })).rejects.toMatchObject({
+      code: ErrorCode.conversationUnavailable,
+      message: expect.stringContaining(notSnapshot),
+    });
     const short = await snapshots.write([{ role: 'user', content: 'task' }], undefined, meta('short'));
     await expect(snapshots.read({ artifactId: short.artifactId, count: 2 })).rejects.toMatchObject({
       code: ErrorCode.conversationUnavailable,

@@ -20,13 +20,19 @@ describe('prices', () => {
   it('prices input, cached input and output per million tokens', () => {
     expect(costOf({ inputTokens: 1_000_000, outputTokens: 0 }, { input: 2.5, output: 10 })).toBe(2.5);
     // 400k cached at 1.25 + 600k at 2.5 + 100k output at 10.
-    expect(costOf({ inputTokens: 1_000_000, cachedInputTokens: 400_000, outputTokens: 100_000 }, { input: 2.5, output: 10, cached_input: 1.25 })).toBe(0.5 + 1.5 + 1);
+    expect(
+      costOf({ inputTokens: 1_000_000, cachedInputTokens: 400_000, outputTokens: 100_000 }, { input: 2.5, output: 10, cached_input: 1.25 }),
+    ).toBe(0.5 + 1.5 + 1);
     // Without a cached price, cached tokens cost the input price.
     expect(costOf({ inputTokens: 100, cachedInputTokens: 100, outputTokens: 0 }, { input: 3, output: 15 })).toBe(0.0003);
   });
 
   it('finds an exact key first, then the longest prefix', () => {
-    const prices = { 'openai:gpt-4o*': { input: 1, output: 1 }, 'openai:gpt-4o-mini*': { input: 2, output: 2 }, 'openai:gpt-4o-mini-special': { input: 3, output: 3 } };
+    const prices = {
+      'openai:gpt-4o*': { input: 1, output: 1 },
+      'openai:gpt-4o-mini*': { input: 2, output: 2 },
+      'openai:gpt-4o-mini-special': { input: 3, output: 3 },
+    };
     expect(findPrice(prices, 'openai:gpt-4o-2024-08-06')?.input).toBe(1);
     expect(findPrice(prices, 'openai:gpt-4o-mini-2024-07-18')?.input).toBe(2);
     expect(findPrice(prices, 'openai:gpt-4o-mini-special')?.input).toBe(3);
@@ -92,7 +98,10 @@ describe('usage sums', () => {
       outputTokens: 6,
       costUsd: 0.75,
       unpricedCalls: 1,
-      byModel: { 'scripted:a': { inputTokens: 3, outputTokens: 3, costUsd: 0.75 }, 'scripted:b': { inputTokens: 3, outputTokens: 3, unpricedCalls: 1 } },
+      byModel: {
+        'scripted:a': { inputTokens: 3, outputTokens: 3, costUsd: 0.75 },
+        'scripted:b': { inputTokens: 3, outputTokens: 3, unpricedCalls: 1 },
+      },
     });
   });
 });
@@ -102,15 +111,31 @@ describe('cost limits', () => {
 
   it('counts a run whole, a thread turn from its start, and a thread against its own limit: the strictest wins', () => {
     expect(costAllowance({}, spent(3), undefined)).toBeNull();
-    expect(costAllowance({ cost_limit: 1 }, spent(0.25), undefined)).toEqual({ remainingUsd: 0.75, limitUsd: 1, spentUsd: 0.25, limitName: 'cost_limit of the run' });
-    expect(costAllowance({ cost_limit: 1 }, spent(2.25), 2)).toEqual({ remainingUsd: 0.75, limitUsd: 1, spentUsd: 0.25, limitName: 'cost_limit of the turn' });
+    expect(costAllowance({ cost_limit: 1 }, spent(0.25), undefined)).toEqual({
+      remainingUsd: 0.75,
+      limitUsd: 1,
+      spentUsd: 0.25,
+      limitName: 'cost_limit of the run',
+    });
+    expect(costAllowance({ cost_limit: 1 }, spent(2.25), 2)).toEqual({
+      remainingUsd: 0.75,
+      limitUsd: 1,
+      spentUsd: 0.25,
+      limitName: 'cost_limit of the turn',
+    });
     expect(costAllowance({ cost_limit: 1, thread_cost_limit: 2.5 }, spent(2.25), 2)?.limitName).toBe('thread_cost_limit');
     // A run ignores thread_cost_limit (sub-agents of a thread inherit the field).
     expect(costAllowance({ thread_cost_limit: 1 }, spent(5), undefined)).toBeNull();
   });
 
-  it("refuses a call whose worst case (prompt at the input price, max output at the output price) is more than what is left", () => {
-    const call = { model: 'openai:gpt-4o', maxTokens: 1_000, system: 'You help.', tools: [], messages: [{ role: 'user' as const, content: 'Hello there' }] };
+  it('refuses a call whose worst case (prompt at the input price, max output at the output price) is more than what is left', () => {
+    const call = {
+      model: 'openai:gpt-4o',
+      maxTokens: 1_000,
+      system: 'You help.',
+      tools: [],
+      messages: [{ role: 'user' as const, content: 'Hello there' }],
+    };
     const prices = new PriceTable();
     // 1,000 output tokens at $10 per million = $0.01, plus a few prompt tokens at $2.5 per million.
     const refusal = worstCaseRefusal(prices, { ...call, remainingUsd: 0.01 });

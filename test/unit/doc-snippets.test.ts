@@ -20,7 +20,10 @@ describe('code blocks of README.md and docs/', () => {
 
   it('say which module system they assume', () => {
     for (const snippet of snippets.filter((entry) => entry.language === 'ts')) {
-      expect({ origin: snippet.origin, firstLine: snippet.code.split('\n')[0] }).toEqual({ origin: snippet.origin, firstLine: expect.stringContaining('(ES module') });
+      expect({ origin: snippet.origin, firstLine: snippet.code.split('\n')[0] }).toEqual({
+        origin: snippet.origin,
+        firstLine: expect.stringContaining('(ES module'),
+      });
     }
   });
 });

@@ -54,7 +54,11 @@ describe('folder artifact store', () => {
       const files = await killWriterMidWrite(folder);
       // Whatever carries an artifact's name holds exactly the content that name hashes.
       for (const file of files.filter((name) => name.endsWith('.txt'))) {
-        expect(`sha256-${createHash('sha256').update(readFileSync(path.join(folder, file))).digest('hex')}.txt`).toBe(file);
+        expect(
+          `sha256-${createHash('sha256')
+            .update(readFileSync(path.join(folder, file)))
+            .digest('hex')}.txt`,
+        ).toBe(file);
       }
       const store = new FolderArtifactStore(folder);
       const read = await store.read(id, 0, 10).catch((error: unknown) => error);

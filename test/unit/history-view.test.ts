@@ -39,7 +39,13 @@ describe('history view', () => {
   it('shows a compaction as its own entry, not as a model step', () => {
     const { entries, text } = transcriptOf('budget-compaction/v0.2.0.json');
     const [compaction] = entriesOf(entries, 'compaction');
-    expect(compaction).toMatchObject({ step: 4, activityId: 'step-4.compaction', summarisedMessages: 2, summary: 'Earlier: bulk returned 150 words.', failure: null });
+    expect(compaction).toMatchObject({
+      step: 4,
+      activityId: 'step-4.compaction',
+      summarisedMessages: 2,
+      summary: 'Earlier: bulk returned 150 words.',
+      failure: null,
+    });
     expect(entriesOf(entries, 'model').find((entry) => entry.step === 4)?.overBudget).toEqual({ promptTokens: 600, limitTokens: 500 });
     expect(text).toContain('step 4 · compaction of 2 messages');
     expect(text).toContain('step 4 (after compaction) · model');
@@ -55,7 +61,7 @@ describe('history view', () => {
     const { entries, text } = transcriptOf('bad-input/v0.2.0.json');
     const unknown = entriesOf(entries, 'tool').find((entry) => entry.tool === 'no_such_tool');
     expect(unknown).toMatchObject({ via: 'workflow', callId: 'call_1_1', result: { errorCode: 'ToolNotFoundError', isError: true } });
-    expect(text).toContain("tool no_such_tool({}) · by the workflow ✗");
+    expect(text).toContain('tool no_such_tool({}) · by the workflow ✗');
     expect(entriesOf(entries, 'tool').map((entry) => entry.tool)).toEqual(['add', 'explode', 'noop', 'no_such_tool']);
   });
 
@@ -72,7 +78,13 @@ describe('history view', () => {
     const [child] = entriesOf(entries, 'child');
     // The child's id derives from the recorded run's own (random in each recording).
     const parentId = workflowIdOf(readCorpusHistory('subagents-single/v0.2.0.json'));
-    expect(child).toMatchObject({ workflowId: `${parentId}.step-1.sub-1`, agent: 'boss', task: 'child-single', status: 'completed', result: { output: 'forty-two' } });
+    expect(child).toMatchObject({
+      workflowId: `${parentId}.step-1.sub-1`,
+      agent: 'boss',
+      task: 'child-single',
+      status: 'completed',
+      result: { output: 'forty-two' },
+    });
     expect(child?.runId).toBeTruthy();
     const job = entriesOf(entries, 'tool').find((entry) => entry.tool === 'spawn_self');
     expect(job?.via).toBe('workflow');
@@ -135,9 +147,14 @@ describe('history view', () => {
       null,
       "approval 'step-1.call-1' was already rejected by carol",
     ]);
-    expect(text).toContain('signal approval: {"approvalId":"step-1.call-1","decision":"approve","decidedBy":"mallory"}\n              ✗ ignored by the run: approval \'step-1.call-1\' was already rejected by carol');
+    expect(text).toContain(
+      'signal approval: {"approvalId":"step-1.call-1","decision":"approve","decidedBy":"mallory"}\n              ✗ ignored by the run: approval \'step-1.call-1\' was already rejected by carol',
+    );
     expect(signalsOf(transcriptOf('approval-late-decision/v0.2.0.json').entries)[0]?.ignored).toBe("approval 'step-1.call-1' was already timed out");
-    expect(signalsOf(transcriptOf('signals-validated/v0.2.0.json').entries).map((entry) => entry.ignored)).toEqual(['text: must be a string, not 5', 'version: must be a positive integer, not "two"']);
+    expect(signalsOf(transcriptOf('signals-validated/v0.2.0.json').entries).map((entry) => entry.ignored)).toEqual([
+      'text: must be a string, not 5',
+      'version: must be a positive integer, not "two"',
+    ]);
     // Valid signals that applied carry no verdict.
     expect(signalsOf(transcriptOf('message-injection/v0.2.0.json').entries).every((entry) => entry.ignored === undefined)).toBe(true);
   });
@@ -153,12 +170,16 @@ describe('history view', () => {
   });
 
   it('names who decided a call (a tool-policy rule, a before-tool hook), also from results recorded before decided_by', () => {
-    expect(transcriptOf('policy-deny/v0.2.0.json').text).toContain('status denied · error ToolDenied · approval not_required · decided by tool_policies[1] (This agent never deletes accounts): deny');
+    expect(transcriptOf('policy-deny/v0.2.0.json').text).toContain(
+      'status denied · error ToolDenied · approval not_required · decided by tool_policies[1] (This agent never deletes accounts): deny',
+    );
     const hooks = transcriptOf('hooks-tool-decisions/v0.2.0.json').text;
     expect(hooks).toContain('decided by hook refund-limit (a refund cannot be negative): deny');
     // A call the tool activity ran after an approval: its deciders come from the run's recorded result.
     expect(hooks).toContain('approval approved step-1.call-4 · decided by hook refund-limit (refunds over 100 need approval): require_approval');
-    expect(transcriptOf('policy-approval/v0.2.0.json').text).toContain('decided by tool_policies[0] (Refunds over 100 need a second pair of eyes): require_approval');
+    expect(transcriptOf('policy-approval/v0.2.0.json').text).toContain(
+      'decided by tool_policies[0] (Refunds over 100 need a second pair of eyes): require_approval',
+    );
   });
 
   it("names a failed run's error type", () => {

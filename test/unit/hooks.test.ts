@@ -12,7 +12,12 @@ import { applyToolDecision } from '../../src/workflows/tool-decisions';
 const base = { agent: 'refunds', workflowId: 'w', runId: 'r', attempt: 1 };
 const failing: HookContext = { agent: 'refunds', onError: 'fail' };
 const ignoring: HookContext = { agent: 'refunds', onError: 'ignore' };
-const refundCall = (amount: number): BeforeToolEvent => ({ ...base, step: 1, call: { id: 'c1', name: 'refund', args: { amount } }, injectedArgs: {} });
+const refundCall = (amount: number): BeforeToolEvent => ({
+  ...base,
+  step: 1,
+  call: { id: 'c1', name: 'refund', args: { amount } },
+  injectedArgs: {},
+});
 
 function runner(...hooks: AnyHook[]): HookRunner {
   return new HookRunner(hooks);
@@ -52,26 +57,54 @@ describe('defineHook and the runner', () => {
       defineHook({ name: 'observer', point: 'after-model', run: ({ text }) => void seen.push(text) }),
       defineHook({ name: 'upper', point: 'after-model', run: ({ text }) => ({ text: text.toUpperCase() }) }),
     );
-    const outcome = await hooks.changeText(failing, { ...base, step: 1, purpose: 'executor', model: 'm', text: 'write to ann@example.com', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } });
+    const outcome = await hooks.changeText(failing, {
+      ...base,
+      step: 1,
+      purpose: 'executor',
+      model: 'm',
+      text: 'write to ann@example.com',
+      toolCalls: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
     expect(outcome).toEqual({ text: 'WRITE TO [EMAIL]', ignored: [], failed: null });
     expect(seen).toEqual(['write to [email]']);
   });
 
   it('under hook_errors: fail stops at a hook that throws and names it; under ignore reports it and skips its change', async () => {
     const hooks = runner(
-      defineHook({ name: 'broken', point: 'after-tool', run: () => {
-        throw new Error('store down');
-      } }),
+      defineHook({
+        name: 'broken',
+        point: 'after-tool',
+        run: () => {
+          throw new Error('store down');
+        },
+      }),
       defineHook({ name: 'redact', point: 'after-tool', run: ({ result }) => ({ content: result.content.replace('secret', '***') }) }),
     );
     const event = { ...base, step: 1, call: { id: 'c1', name: 'lookup', args: {} }, result: { content: 'the secret', isError: false } };
-    expect(await hooks.changeContent(failing, event)).toEqual({ content: 'the secret', ignored: [], failed: { hook: 'broken', point: 'after-tool', message: 'store down' } });
-    expect(await hooks.changeContent(ignoring, event)).toEqual({ content: 'the ***', ignored: [{ hook: 'broken', point: 'after-tool', message: 'store down' }], failed: null });
+    expect(await hooks.changeContent(failing, event)).toEqual({
+      content: 'the secret',
+      ignored: [],
+      failed: { hook: 'broken', point: 'after-tool', message: 'store down' },
+    });
+    expect(await hooks.changeContent(ignoring, event)).toEqual({
+      content: 'the ***',
+      ignored: [{ hook: 'broken', point: 'after-tool', message: 'store down' }],
+      failed: null,
+    });
   });
 
   it('counts a result its point does not accept as the hook failing', async () => {
     const hooks = runner(defineHook({ name: 'sloppy', point: 'after-model', run: () => ({ text: 42 }) as unknown as { text: string } }));
-    const outcome = await hooks.changeText(failing, { ...base, step: 1, purpose: 'executor', model: 'm', text: 'hi', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } });
+    const outcome = await hooks.changeText(failing, {
+      ...base,
+      step: 1,
+      purpose: 'executor',
+      model: 'm',
+      text: 'hi',
+      toolCalls: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
     expect(outcome.failed?.hook).toBe('sloppy');
     expect(outcome.failed?.message).toMatch(/^returned a value its point does not accept: text:/);
   });
@@ -81,7 +114,8 @@ describe('before-tool decisions', () => {
   const limit = defineHook({
     name: 'refund-limit',
     point: 'before-tool',
-    run: ({ call }) => (call.name === 'refund' && Number(call.args.amount) > 100 ? { action: 'require_approval' as const, reason: 'over 100' } : undefined),
+    run: ({ call }) =>
+      call.name === 'refund' && Number(call.args.amount) > 100 ? { action: 'require_approval' as const, reason: 'over 100' } : undefined,
   });
 
   it('records nothing when every hook lets the call through', async () => {
@@ -89,21 +123,36 @@ describe('before-tool decisions', () => {
   });
 
   it('keeps an approval requirement while later hooks may change the arguments, and a deny ends the chain', async () => {
-    const cap = defineHook({ name: 'cap', point: 'before-tool', run: ({ call }) => ({ action: 'modify' as const, args: { ...call.args, amount: Math.min(Number(call.args.amount), 500) } }) });
+    const cap = defineHook({
+      name: 'cap',
+      point: 'before-tool',
+      run: ({ call }) => ({ action: 'modify' as const, args: { ...call.args, amount: Math.min(Number(call.args.amount), 500) } }),
+    });
     const { decision } = await runner(limit, cap).decideToolCall(failing, refundCall(900));
     expect(decision).toEqual({ action: 'require_approval', hook: 'refund-limit', reason: 'over 100', args: { amount: 500 } });
 
     const after: string[] = [];
     const deny = defineHook({ name: 'no-refunds', point: 'before-tool', run: () => ({ action: 'deny' as const, reason: 'refunds are paused' }) });
     const never = defineHook({ name: 'never', point: 'before-tool', run: () => void after.push('ran') });
-    expect((await runner(limit, deny, never).decideToolCall(failing, refundCall(900))).decision).toEqual({ action: 'deny', hook: 'no-refunds', reason: 'refunds are paused' });
+    expect((await runner(limit, deny, never).decideToolCall(failing, refundCall(900))).decision).toEqual({
+      action: 'deny',
+      hook: 'no-refunds',
+      reason: 'refunds are paused',
+    });
     expect(after).toEqual([]);
   });
 
   it('turns a hook that throws into a failed call under fail, and into nothing under ignore', async () => {
     const broken = defineHook({ name: 'policy-service', point: 'before-tool', run: () => Promise.reject(new Error('timeout')) });
-    expect((await runner(broken).decideToolCall(failing, refundCall(5))).decision).toEqual({ action: 'fail', hook: 'policy-service', reason: "hook 'policy-service' (before-tool) failed: timeout" });
-    expect(await runner(broken).decideToolCall(ignoring, refundCall(5))).toEqual({ decision: null, ignored: [{ hook: 'policy-service', point: 'before-tool', message: 'timeout' }] });
+    expect((await runner(broken).decideToolCall(failing, refundCall(5))).decision).toEqual({
+      action: 'fail',
+      hook: 'policy-service',
+      reason: "hook 'policy-service' (before-tool) failed: timeout",
+    });
+    expect(await runner(broken).decideToolCall(ignoring, refundCall(5))).toEqual({
+      decision: null,
+      ignored: [{ hook: 'policy-service', point: 'before-tool', message: 'timeout' }],
+    });
   });
 
   it('applies a decision in the workflow: a denied call gets an error result, a changed one keeps the injected args', () => {
@@ -113,9 +162,19 @@ describe('before-tool decisions', () => {
       isError: true,
       errorCode: ErrorCode.toolDenied,
       content: "Error: the call to 'refund' was denied by hook 'no-refunds': paused. The tool did not run.",
-      metadata: { status: 'denied', injected_args: { request_id: 'ui-7' }, decided_by: [{ kind: 'hook', hook: 'no-refunds', action: 'deny', reason: 'paused', modified: false }] },
+      metadata: {
+        status: 'denied',
+        injected_args: { request_id: 'ui-7' },
+        decided_by: [{ kind: 'hook', hook: 'no-refunds', action: 'deny', reason: 'paused', modified: false }],
+      },
     });
-    const changed = applyToolDecision(call, { action: 'require_approval', hook: 'limit', reason: 'over 100', args: { amount: 500 } }, 3, ['request_id'], 1_000);
+    const changed = applyToolDecision(
+      call,
+      { action: 'require_approval', hook: 'limit', reason: 'over 100', args: { amount: 500 } },
+      3,
+      ['request_id'],
+      1_000,
+    );
     expect(changed).toEqual({
       kind: 'run',
       call: { id: 'c1', name: 'refund', args: { amount: 500, request_id: 'ui-7' } },
@@ -128,7 +187,9 @@ describe('before-tool decisions', () => {
 describe('instructions templates', () => {
   it('fills the known variables from the workflow clock and leaves other text alone', () => {
     const text = 'You are {{agent_name}} for {{ resource_id }}. Today is {{date}}. {{thread_id}}|';
-    expect(fillInstructionsTemplate(text, { agentName: 'support', startedAt: Date.UTC(2026, 10, 24, 23, 59), resourceId: 'user:7' })).toBe('You are support for user:7. Today is 2026-11-24. |');
+    expect(fillInstructionsTemplate(text, { agentName: 'support', startedAt: Date.UTC(2026, 10, 24, 23, 59), resourceId: 'user:7' })).toBe(
+      'You are support for user:7. Today is 2026-11-24. |',
+    );
     expect(templateVariablesOf(text)).toEqual(['agent_name', 'resource_id', 'date', 'thread_id']);
     expect(unknownTemplateVariables('Hello {{name}} and {{date}}, not {{tool:x}} or {single}')).toEqual(['name']);
   });

@@ -17,7 +17,19 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 // OpenTelemetry's SDK (and Temporal's interceptors for it) loads only in a worker or client that
 // traces or measures: never here. (Its small API package is the AI SDK's dependency: not watched.)
-const WATCHED = ['ai', '@ai-sdk', '@modelcontextprotocol', 'js-tiktoken', 'simple-git', 'chokidar', 'ajv', 'pg', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-metrics', '@temporalio/interceptors-opentelemetry'];
+const WATCHED = [
+  'ai',
+  '@ai-sdk',
+  '@modelcontextprotocol',
+  'js-tiktoken',
+  'simple-git',
+  'chokidar',
+  'ajv',
+  'pg',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-metrics',
+  '@temporalio/interceptors-opentelemetry',
+];
 
 const CHILD = `
 const fs = require('node:fs');
@@ -132,7 +144,11 @@ describe('optional heavy packages', () => {
         loaded: ['@ai-sdk', '@modelcontextprotocol', 'ai', 'ajv', 'js-tiktoken', 'simple-git'],
         gitErrors: [expect.stringContaining('does not appear to be a git repository')],
       },
-      { phase: 'a PostgreSQL memory store', loaded: ['@ai-sdk', '@modelcontextprotocol', 'ai', 'ajv', 'js-tiktoken', 'pg', 'simple-git'], memoryDown: 'MemoryUnavailable' },
+      {
+        phase: 'a PostgreSQL memory store',
+        loaded: ['@ai-sdk', '@modelcontextprotocol', 'ai', 'ajv', 'js-tiktoken', 'pg', 'simple-git'],
+        memoryDown: 'MemoryUnavailable',
+      },
     ]);
   });
 

@@ -4,9 +4,25 @@ import { parseAgentConfig } from '../../src/config/agent-config';
 import { parseRunPriority } from '../../src/config/run-priority-schema';
 import { retryAfterMs } from '../../src/models/provider-errors';
 import type { LimitRequest, ProviderLimit } from '../../src/protocol/provider-limits';
-import { enqueue, GRANT_HORIZON_MS, grantDue, isIdle, limiterStatus, newLimiterState, nextWakeMs, recordPause, recordUsage } from '../../src/workflows/limiter-schedule';
+import {
+  enqueue,
+  GRANT_HORIZON_MS,
+  grantDue,
+  isIdle,
+  limiterStatus,
+  newLimiterState,
+  nextWakeMs,
+  recordPause,
+  recordUsage,
+} from '../../src/workflows/limiter-schedule';
 
-const request = (requestId: string, fairnessKey = '', priorityKey = 3, estimatedTokens = 100, limit: ProviderLimit = { requestsPerMinute: 600 }): LimitRequest => ({
+const request = (
+  requestId: string,
+  fairnessKey = '',
+  priorityKey = 3,
+  estimatedTokens = 100,
+  limit: ProviderLimit = { requestsPerMinute: 600 },
+): LimitRequest => ({
   requestId,
   workflowId: `run-${requestId}`,
   estimatedTokens,
@@ -119,10 +135,18 @@ describe('provider_limits and priority options', () => {
   it('accepts limits per model and names the field of a bad one', () => {
     const config = parseAgentConfig({ name: 'a', provider_limits: { 'openai:gpt-4o': { requests_per_minute: 500, tokens_per_minute: 30_000 } } });
     expect(config.provider_limits?.['openai:gpt-4o']).toEqual({ requests_per_minute: 500, tokens_per_minute: 30_000 });
-    expect(() => parseAgentConfig({ name: 'a', provider_limits: { 'openai:gpt-4o': {} } })).toThrow(/provider_limits\.openai:gpt-4o: must set requests_per_minute, tokens_per_minute or both/);
-    expect(() => parseAgentConfig({ name: 'a', provider_limits: { 'openai:gpt-4o': { requests_per_minute: 0 } } })).toThrow(/provider_limits\.openai:gpt-4o\.requests_per_minute: must be more than 0/);
-    expect(() => parseAgentConfig({ name: 'a', provider_limits: { gpt: { requests_per_minute: 5 } } })).toThrow(/provider_limits\.gpt: must be "provider:model"/);
-    expect(() => parseAgentConfig({ name: 'a', provider_limits: { 'openai:gpt-4o': { request_per_minute: 5 } } })).toThrow(/did you mean requests_per_minute\?/);
+    expect(() => parseAgentConfig({ name: 'a', provider_limits: { 'openai:gpt-4o': {} } })).toThrow(
+      /provider_limits\.openai:gpt-4o: must set requests_per_minute, tokens_per_minute or both/,
+    );
+    expect(() => parseAgentConfig({ name: 'a', provider_limits: { 'openai:gpt-4o': { requests_per_minute: 0 } } })).toThrow(
+      /provider_limits\.openai:gpt-4o\.requests_per_minute: must be more than 0/,
+    );
+    expect(() => parseAgentConfig({ name: 'a', provider_limits: { gpt: { requests_per_minute: 5 } } })).toThrow(
+      /provider_limits\.gpt: must be "provider:model"/,
+    );
+    expect(() => parseAgentConfig({ name: 'a', provider_limits: { 'openai:gpt-4o': { request_per_minute: 5 } } })).toThrow(
+      /did you mean requests_per_minute\?/,
+    );
     // Absent, the config is as it was before limits existed (its hash does not change).
     expect('provider_limits' in parseAgentConfig({ name: 'a' })).toBe(false);
   });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { LiveProgress } from '../../src/cli/live-progress';
 
-const snapshot = (callId: string, count: number) => ({ kind: 'tool-progress' as const, step: 1, callId, toolName: 't', count, latest: { progress: count }, at: 0 });
+const snapshot = (callId: string, count: number) => ({
+  kind: 'tool-progress' as const,
+  step: 1,
+  callId,
+  toolName: 't',
+  count,
+  latest: { progress: count },
+  at: 0,
+});
 
 describe('LiveProgress (each progress note shown once)', () => {
   it('shows live notes once, then only the progress events no snapshot showed', () => {

@@ -30,7 +30,19 @@ function reply(content: string, toolCalls: ToolCall[] = [], extra: Partial<Model
 
 function carried(fields: Partial<CarriedState>): CarriedState {
   const conversation = { base: { artifactId: 'conversation-1', count: 1 }, head: [], lastAssistantText: '' };
-  return { conversation, taskIndex: 0, step: 0, usage: emptyUsage(), toolResultCount: 0, plan: null, compactions: 0, recentEvents: [], lastEventSeq: 0, continuations: 1, ...fields };
+  return {
+    conversation,
+    taskIndex: 0,
+    step: 0,
+    usage: emptyUsage(),
+    toolResultCount: 0,
+    plan: null,
+    compactions: 0,
+    recentEvents: [],
+    lastEventSeq: 0,
+    continuations: 1,
+    ...fields,
+  };
 }
 
 /** A conversation: the task, then `turns` assistant turns, each a tool call and its result. */
@@ -133,7 +145,8 @@ describe('budget: compaction or stop', () => {
       kind: 'stop',
       promptTokens: 900,
       limitTokens: 500,
-      detail: 'The prompt needs 900 tokens, above the budget of 500 (limit:50 of a 1000-token window), even after compaction; no further model call was made.',
+      detail:
+        'The prompt needs 900 tokens, above the budget of 500 (limit:50 of a 1000-token window), even after compaction; no further model call was made.',
     });
   });
 
@@ -144,7 +157,9 @@ describe('budget: compaction or stop', () => {
       contextWindow: 1024,
       percent: 12,
     });
-    expect(budgetVerdict(reply('ok', [], { promptTokens: 12345 }), { ...budget, contextWindow: 128000 }, 'per-message')).toMatchObject({ percent: 9.6 });
+    expect(budgetVerdict(reply('ok', [], { promptTokens: 12345 }), { ...budget, contextWindow: 128000 }, 'per-message')).toMatchObject({
+      percent: 9.6,
+    });
   });
 
   it('says the stop came without compaction when nothing could be compacted', () => {
@@ -205,7 +220,13 @@ describe('where a tool call goes', () => {
 
 describe('continue-as-new', () => {
   it('never continues before the first step, whatever the history', () => {
-    expect(shouldContinueAsNew(1, { historyLength: 10_000, historySize: 9e9, continueAsNewSuggested: true }, { historyEventLimit: 10, historySizeLimitBytes: 1 })).toBe(false);
+    expect(
+      shouldContinueAsNew(
+        1,
+        { historyLength: 10_000, historySize: 9e9, continueAsNewSuggested: true },
+        { historyEventLimit: 10, historySizeLimitBytes: 1 },
+      ),
+    ).toBe(false);
   });
 
   it('continues at the event limit the input sets, whatever Temporal suggests', () => {
@@ -214,8 +235,16 @@ describe('continue-as-new', () => {
   });
 
   it('continues at the byte limit the input sets, before any event limit or suggestion', () => {
-    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 2_000_000, continueAsNewSuggested: false }, { historyEventLimit: 10_000, historySizeLimitBytes: 2_000_000 })).toBe(true);
-    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: 1_999_999, continueAsNewSuggested: false }, { historySizeLimitBytes: 2_000_000 })).toBe(false);
+    expect(
+      shouldContinueAsNew(
+        2,
+        { historyLength: 12, historySize: 2_000_000, continueAsNewSuggested: false },
+        { historyEventLimit: 10_000, historySizeLimitBytes: 2_000_000 },
+      ),
+    ).toBe(true);
+    expect(
+      shouldContinueAsNew(2, { historyLength: 12, historySize: 1_999_999, continueAsNewSuggested: false }, { historySizeLimitBytes: 2_000_000 }),
+    ).toBe(false);
   });
 
   it('follows Temporal’s suggestion when the input sets no limit, before the default point', () => {
@@ -229,8 +258,14 @@ describe('continue-as-new', () => {
     expect(shouldContinueAsNew(2, { historyLength: events, historySize: 1_000, continueAsNewSuggested: false }, {})).toBe(true);
     expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, {})).toBe(true);
     // A limit the input sets replaces the default of its own kind only.
-    expect(shouldContinueAsNew(2, { historyLength: events * 5, historySize: 1_000, continueAsNewSuggested: false }, { historyEventLimit: 100_000 })).toBe(false);
-    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, { historyEventLimit: 100_000 })).toBe(true);
-    expect(shouldContinueAsNew(2, { historyLength: events, historySize: bytes * 5, continueAsNewSuggested: false }, { historySizeLimitBytes: bytes * 10 })).toBe(true);
+    expect(
+      shouldContinueAsNew(2, { historyLength: events * 5, historySize: 1_000, continueAsNewSuggested: false }, { historyEventLimit: 100_000 }),
+    ).toBe(false);
+    expect(shouldContinueAsNew(2, { historyLength: 12, historySize: bytes, continueAsNewSuggested: false }, { historyEventLimit: 100_000 })).toBe(
+      true,
+    );
+    expect(
+      shouldContinueAsNew(2, { historyLength: events, historySize: bytes * 5, continueAsNewSuggested: false }, { historySizeLimitBytes: bytes * 10 }),
+    ).toBe(true);
   });
 });

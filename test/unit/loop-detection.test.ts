@@ -102,7 +102,10 @@ describe('what is a loop', () => {
 
   it('remembers only the calls the rule looks at, and finds a loop across what it remembered', () => {
     const watch = emptyLoopWatch();
-    feed(Array.from({ length: 30 }, (_, index) => [call('step', { index })]), watch);
+    feed(
+      Array.from({ length: 30 }, (_, index) => [call('step', { index })]),
+      watch,
+    );
     expect(watch.recent).toHaveLength((settings.max_repeats + 1) * settings.max_cycle_length);
     const carried: LoopWatch = JSON.parse(JSON.stringify({ ...watch, recent: fingerprints(call('z'), call('z'), call('z')) }));
     expect(feed([[call('z')]], carried)[0]).toMatchObject({ callIndex: 0, cycle: [{ tool: 'z' }] });

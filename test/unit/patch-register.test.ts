@@ -62,7 +62,6 @@ const idOfConstant = (name: string): string | undefined => {
   return typeof value === 'string' && PATCHES.some((patch) => patch.id === value) ? value : undefined;
 };
 
-
 describe('the patch register', () => {
   it('has each id once', () => {
     const ids = PATCHES.map((patch) => patch.id);
@@ -80,11 +79,15 @@ describe('the patch register', () => {
       "import { SOME_CHANGE_PATCH } from './patch-ids';",
       "const LOCAL_PATCH = 'local';",
       'if (patched(SOME_CHANGE_PATCH)) deprecatePatch(LOCAL_PATCH);',
-      "// patched(IN_A_COMMENT)",
+      '// patched(IN_A_COMMENT)',
       "const text = 'patched(IN_A_STRING)';",
       "workflow.patched('a-literal');",
     ].join('\n');
-    const found = patchCallsOf(path.join(SANDBOX_FOLDERS[0]!, 'example.ts'), source).map(({ call, constant, argument }) => ({ call, constant, argument }));
+    const found = patchCallsOf(path.join(SANDBOX_FOLDERS[0]!, 'example.ts'), source).map(({ call, constant, argument }) => ({
+      call,
+      constant,
+      argument,
+    }));
     expect(found).toEqual([
       { call: 'patched', constant: 'SOME_CHANGE_PATCH', argument: 'SOME_CHANGE_PATCH' },
       { call: 'deprecatePatch', constant: null, argument: 'LOCAL_PATCH' },
@@ -160,6 +163,9 @@ perPatch('patch %s', (id: string, patch: (typeof PATCHES)[number]) => {
   }
 
   it('names a reason only for a side that has no history', () => {
-    expect({ with: Boolean(missing?.with) && withIt.length > 0, without: Boolean(missing?.without) && without.length > 0 }).toEqual({ with: false, without: false });
+    expect({ with: Boolean(missing?.with) && withIt.length > 0, without: Boolean(missing?.without) && without.length > 0 }).toEqual({
+      with: false,
+      without: false,
+    });
   });
 });

@@ -13,7 +13,13 @@ import { corpusFiles, readCorpusHistory, workflowIdOf, workflowTypeOf } from '..
  * retry policy (lost workers and timeouts only, without limit), `.try-N` ids, and the input's
  * `workflowRetries` and `idempotencyKey` (MCP calls: neither, their failures are results).
  */
-const KINDS: Record<string, RetriedCall> = { modelStep: 'model', compactConversation: 'compaction', runTool: 'tool', resolveInstructions: 'instructions', callMcpTool: 'mcp-tool' };
+const KINDS: Record<string, RetriedCall> = {
+  modelStep: 'model',
+  compactConversation: 'compaction',
+  runTool: 'tool',
+  resolveInstructions: 'instructions',
+  callMcpTool: 'mcp-tool',
+};
 
 /** A retry policy as the server stores it: its defaults filled in, durations in milliseconds. */
 function normalised(policy: RetryPolicy): Record<string, unknown> {
@@ -56,10 +62,14 @@ function mismatchesOf(file: string): { calls: number; mismatches: string[] } {
     calls++;
     const activityId = scheduled.activityId!;
     const say = (what: string) => mismatches.push(`${file} ${activityId}: ${what}`);
-    if (JSON.stringify(recorded(scheduled.retryPolicy)) !== JSON.stringify(expected)) say(`retry policy ${JSON.stringify(recorded(scheduled.retryPolicy))}, expected ${JSON.stringify(expected)}`);
-    const input = defaultPayloadConverter.fromPayload<{ workflowRetries?: { attemptsBefore: number }; idempotencyKey?: string }>(scheduled.input!.payloads![0]!);
+    if (JSON.stringify(recorded(scheduled.retryPolicy)) !== JSON.stringify(expected))
+      say(`retry policy ${JSON.stringify(recorded(scheduled.retryPolicy))}, expected ${JSON.stringify(expected)}`);
+    const input = defaultPayloadConverter.fromPayload<{ workflowRetries?: { attemptsBefore: number }; idempotencyKey?: string }>(
+      scheduled.input!.payloads![0]!,
+    );
     const triedByWorkflow = kind !== 'mcp-tool';
-    if (triedByWorkflow !== (typeof input.workflowRetries?.attemptsBefore === 'number')) say(`workflowRetries ${JSON.stringify(input.workflowRetries)}`);
+    if (triedByWorkflow !== (typeof input.workflowRetries?.attemptsBefore === 'number'))
+      say(`workflowRetries ${JSON.stringify(input.workflowRetries)}`);
     if (!triedByWorkflow && baseActivityId(activityId) !== activityId) say('a .try-N id without workflow retries');
     const key = kind === 'tool' ? `${workflowIdOf(history)}/${started.firstExecutionRunId}/${baseActivityId(activityId)}` : undefined;
     if (input.idempotencyKey !== key) say(`idempotencyKey ${input.idempotencyKey}, expected ${key}`);
@@ -90,7 +100,9 @@ describe('the retry mode in the recorded histories', () => {
 
   it('has workflow retries (.try-N) recorded for model and tool calls', () => {
     const retried = files.flatMap((file) =>
-      (readCorpusHistory(file).events ?? []).map((event) => event.activityTaskScheduledEventAttributes).filter((scheduled) => scheduled && baseActivityId(scheduled.activityId!) !== scheduled.activityId),
+      (readCorpusHistory(file).events ?? [])
+        .map((event) => event.activityTaskScheduledEventAttributes)
+        .filter((scheduled) => scheduled && baseActivityId(scheduled.activityId!) !== scheduled.activityId),
     );
     expect(new Set(retried.map((scheduled) => scheduled!.activityType!.name))).toEqual(new Set(['modelStep', 'runTool']));
   });

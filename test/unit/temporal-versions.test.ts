@@ -10,8 +10,15 @@ describe('Temporal peer dependency check', () => {
 
   it('names each missing or unsupported package and what to install', () => {
     const check = () =>
-      assertSupportedTemporal({ '@temporalio/worker': '1.23.2', '@temporalio/workflow': '1.24.0', '@temporalio/client': null, '@temporalio/activity': '2.0.0' });
-    expect(check).toThrow('@temporalio/worker 1.23.2 is outside >=1.24.0 <2.0.0; @temporalio/client is not installed; @temporalio/activity 2.0.0 is outside >=1.24.0 <2.0.0');
+      assertSupportedTemporal({
+        '@temporalio/worker': '1.23.2',
+        '@temporalio/workflow': '1.24.0',
+        '@temporalio/client': null,
+        '@temporalio/activity': '2.0.0',
+      });
+    expect(check).toThrow(
+      '@temporalio/worker 1.23.2 is outside >=1.24.0 <2.0.0; @temporalio/client is not installed; @temporalio/activity 2.0.0 is outside >=1.24.0 <2.0.0',
+    );
     expect(check).toThrow('npm install @temporalio/worker@^1.24.0');
   });
 });

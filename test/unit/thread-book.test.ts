@@ -5,10 +5,21 @@ import type { TurnResult } from '../../src/protocol/thread-types';
 const usage = { inputTokens: 0, outputTokens: 0, byModel: {} };
 
 function resultOf(turn: number): TurnResult {
-  return { turn, messageIds: [], output: `answer ${turn}`, stopReason: 'completed', firstStep: turn, lastStep: turn, usage, toolResults: [], startedAt: 0, completedAt: 0 };
+  return {
+    turn,
+    messageIds: [],
+    output: `answer ${turn}`,
+    stopReason: 'completed',
+    firstStep: turn,
+    lastStep: turn,
+    usage,
+    toolResults: [],
+    startedAt: 0,
+    completedAt: 0,
+  };
 }
 
-describe('ThreadBook (a thread\'s pure bookkeeping)', () => {
+describe("ThreadBook (a thread's pure bookkeeping)", () => {
   it('starts a turn for a message to an idle thread and queues the ones that follow, numbering their turns for good', () => {
     const book = new ThreadBook('hash');
     expect(book.accept({ messageId: 'a', text: 'A' }, 'enqueue', 0).receipt).toMatchObject({ turn: 1, disposition: 'started' });
@@ -23,9 +34,15 @@ describe('ThreadBook (a thread\'s pure bookkeeping)', () => {
     const book = new ThreadBook('hash');
     book.accept({ messageId: 'a', text: 'A' }, 'enqueue', 0);
     book.startNext(1, 0, usage, 0);
-    expect(book.accept({ messageId: 'i', text: 'I', policy: 'inject' }, 'enqueue', 5)).toMatchObject({ action: 'inject', receipt: { turn: 1, disposition: 'injected', eventCursor: 5 } });
+    expect(book.accept({ messageId: 'i', text: 'I', policy: 'inject' }, 'enqueue', 5)).toMatchObject({
+      action: 'inject',
+      receipt: { turn: 1, disposition: 'injected', eventCursor: 5 },
+    });
     expect(book.current?.messageIds).toEqual(['a', 'i']);
-    expect(book.accept({ messageId: 'x', text: 'X', policy: 'interrupt' }, 'enqueue', 0)).toMatchObject({ action: 'interrupt', receipt: { turn: 2, disposition: 'interrupting' } });
+    expect(book.accept({ messageId: 'x', text: 'X', policy: 'interrupt' }, 'enqueue', 0)).toMatchObject({
+      action: 'interrupt',
+      receipt: { turn: 2, disposition: 'interrupting' },
+    });
     expect(book.refusal({ messageId: 'r', text: 'R', policy: 'reject' }, 'enqueue')).toMatchObject({ type: 'ThreadBusy' });
     expect(book.refusal({ messageId: 'r', text: 'R' }, 'reject')).toMatchObject({ type: 'ThreadBusy' });
   });
@@ -51,7 +68,9 @@ describe('ThreadBook (a thread\'s pure bookkeeping)', () => {
   it('accepts a message whose parsed config hash is the one a thread of an earlier version holds', () => {
     const book = new ThreadBook('parsed-hash');
     expect(book.refusal({ messageId: 'a', text: 'A', configHash: 'written-hash', parsedConfigHash: 'parsed-hash' }, 'enqueue')).toBeNull();
-    expect(book.refusal({ messageId: 'a', text: 'A', configHash: 'written-hash', parsedConfigHash: 'another' }, 'enqueue')).toMatchObject({ type: 'ThreadConfigMismatch' });
+    expect(book.refusal({ messageId: 'a', text: 'A', configHash: 'written-hash', parsedConfigHash: 'another' }, 'enqueue')).toMatchObject({
+      type: 'ThreadConfigMismatch',
+    });
   });
 
   it('keeps the newest turn results, and carries its state through continue-as-new', () => {

@@ -20,7 +20,11 @@ const rules: ToolPolicyRule[] = [
 
 describe('which rule decides a call', () => {
   it('applies a rule whose argument condition holds, and not one whose condition fails', () => {
-    expect(matchToolPolicy(rules, 'refund', { amount: 250 })).toEqual({ rule: 0, action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' });
+    expect(matchToolPolicy(rules, 'refund', { amount: 250 })).toEqual({
+      rule: 0,
+      action: 'require_approval',
+      reason: 'Refunds over 100 need a second pair of eyes',
+    });
     expect(matchToolPolicy(rules, 'refund', { amount: 100 })).toBeNull();
     expect(matchToolPolicy(rules, 'refund', {})).toBeNull();
   });
@@ -42,8 +46,20 @@ describe('which rule decides a call', () => {
   });
 
   it('fails closed when the rule negates the safe case: an amount sent as a string still needs approval', () => {
-    const naive: ToolPolicyRule[] = [{ tool: 'refund', when: { properties: { amount: { type: 'number', exclusiveMinimum: 100 } }, required: ['amount'] }, action: 'require_approval' }];
-    const closed: ToolPolicyRule[] = [{ tool: 'refund', when: { not: { properties: { amount: { type: 'number', maximum: 100 } }, required: ['amount'] } }, action: 'require_approval' }];
+    const naive: ToolPolicyRule[] = [
+      {
+        tool: 'refund',
+        when: { properties: { amount: { type: 'number', exclusiveMinimum: 100 } }, required: ['amount'] },
+        action: 'require_approval',
+      },
+    ];
+    const closed: ToolPolicyRule[] = [
+      {
+        tool: 'refund',
+        when: { not: { properties: { amount: { type: 'number', maximum: 100 } }, required: ['amount'] } },
+        action: 'require_approval',
+      },
+    ];
     expect(matchToolPolicy(naive, 'refund', { amount: '250' })).toBeNull();
     expect(matchToolPolicy(closed, 'refund', { amount: '250' })).toMatchObject({ rule: 0 });
     expect(matchToolPolicy(closed, 'refund', {})).toMatchObject({ rule: 0 });
@@ -69,7 +85,9 @@ describe('which rule decides a call', () => {
 
   it('gives a rule without a reason one that names the rule and what it does', () => {
     expect(matchToolPolicy(rules, 'delete_user', {})?.reason).toBe('tool_policies[1]: calls to delete_* are denied');
-    expect(matchToolPolicy(rules, 'send_email', { to: 'x@y.test' })?.reason).toBe('tool_policies[2]: calls to send_email with arguments matching its condition need an approval');
+    expect(matchToolPolicy(rules, 'send_email', { to: 'x@y.test' })?.reason).toBe(
+      'tool_policies[2]: calls to send_email with arguments matching its condition need an approval',
+    );
   });
 
   it('treats hitl_tools as a floor: the strictest of the rule and hitl_tools applies', () => {
@@ -98,7 +116,10 @@ describe('tool_policies in the agent config', () => {
   it('accepts the example of docs/tool-policies.md, whose rules decide as the page says', () => {
     const page = readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'tool-policies.md'), 'utf8');
     const example = parseAgentConfig(parseYaml(/```yaml\n([\s\S]*?)```/.exec(page)![1]!));
-    expect(matchToolPolicy(example.tool_policies, 'refund', { amount: 250 })).toMatchObject({ action: 'require_approval', reason: 'Refunds over 100 need a second pair of eyes' });
+    expect(matchToolPolicy(example.tool_policies, 'refund', { amount: 250 })).toMatchObject({
+      action: 'require_approval',
+      reason: 'Refunds over 100 need a second pair of eyes',
+    });
     expect(matchToolPolicy(example.tool_policies, 'refund', { amount: 80 })).toBeNull();
     expect(matchToolPolicy(example.tool_policies, 'delete_account', {})).toMatchObject({ action: 'deny' });
     expect(matchToolPolicy(example.tool_policies, 'send_email', { to: 'eve@elsewhere.test' })).toMatchObject({ action: 'require_approval' });
@@ -114,17 +135,32 @@ describe('tool_policies in the agent config', () => {
     expect(problemsOf([{ tool: 'refund', when: { properties: { amount: { exclusiveMinimun: 100 } } }, action: 'deny' }])).toEqual([
       expect.stringMatching(/^tool_policies\.0\.when: is not a valid condition \(a JSON Schema, draft 2020-12\): .*exclusiveMinimun/),
     ]);
-    expect(problemsOf([{ tool: 'search', action: 'allow' }, { tool: 'refund', when: { type: 'numbr' }, action: 'deny' }])).toEqual([expect.stringMatching(/^tool_policies\.1\.when: /)]);
-    expect(problemsOf([{ tool: 'send_email', when: { properties: { to: { format: 'emial' } } }, action: 'deny' }])).toEqual([expect.stringMatching(/^tool_policies\.0\.when: .*emial/)]);
+    expect(
+      problemsOf([
+        { tool: 'search', action: 'allow' },
+        { tool: 'refund', when: { type: 'numbr' }, action: 'deny' },
+      ]),
+    ).toEqual([expect.stringMatching(/^tool_policies\.1\.when: /)]);
+    expect(problemsOf([{ tool: 'send_email', when: { properties: { to: { format: 'emial' } } }, action: 'deny' }])).toEqual([
+      expect.stringMatching(/^tool_policies\.0\.when: .*emial/),
+    ]);
     expect(problemsOf([{ tool: 'send_email', when: { properties: { to: { format: 'email' } } }, action: 'deny' }])).toEqual([]);
   });
 
   it('refuses a bad pattern, a rule that matches none of the tools, and a bad action or field', () => {
-    expect(problemsOf([{ tool: 'delete_[user', action: 'deny' }])).toEqual([expect.stringMatching(/^tool_policies\.0\.tool: is not a valid glob pattern: Missing closing: "\]"/)]);
-    expect(problemsOf([{ tool: 'send email', action: 'deny' }])).toEqual([expect.stringMatching(/^tool_policies\.0\.tool: must be a tool name or a glob pattern/)]);
-    expect(problemsOf([{ tool: 'refnd', action: 'deny' }])).toEqual(["tool_policies.0.tool: 'refnd' matches none of this agent's tools (refund, send_email, delete_user, lookup_order, search)"]);
+    expect(problemsOf([{ tool: 'delete_[user', action: 'deny' }])).toEqual([
+      expect.stringMatching(/^tool_policies\.0\.tool: is not a valid glob pattern: Missing closing: "\]"/),
+    ]);
+    expect(problemsOf([{ tool: 'send email', action: 'deny' }])).toEqual([
+      expect.stringMatching(/^tool_policies\.0\.tool: must be a tool name or a glob pattern/),
+    ]);
+    expect(problemsOf([{ tool: 'refnd', action: 'deny' }])).toEqual([
+      "tool_policies.0.tool: 'refnd' matches none of this agent's tools (refund, send_email, delete_user, lookup_order, search)",
+    ]);
     expect(problemsOf([{ tool: 'refund', action: 'block' }])).toEqual([expect.stringMatching(/^tool_policies\.0\.action: /)]);
-    expect(problemsOf([{ tool: 'refund', action: 'deny', condition: {} }])).toEqual(['tool_policies.0.condition: unknown field (known here: tool, when, action, reason)']);
+    expect(problemsOf([{ tool: 'refund', action: 'deny', condition: {} }])).toEqual([
+      'tool_policies.0.condition: unknown field (known here: tool, when, action, reason)',
+    ]);
     expect(problemsOf([{ tool: [], action: 'deny' }])).toEqual([expect.stringMatching(/^tool_policies\.0\.tool: /)]);
   });
 

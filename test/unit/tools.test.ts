@@ -29,7 +29,12 @@ describe('tools', () => {
 
   it('refuses zod 3 parameters when the tool is defined, naming the tool and the fix', () => {
     const define = () =>
-      defineTool({ name: 'legacy', description: 'Made with zod 3.', parameters: zod3.object({ id: zod3.string() }) as unknown as z.ZodType, execute: () => 'ok' });
+      defineTool({
+        name: 'legacy',
+        description: 'Made with zod 3.',
+        parameters: zod3.object({ id: zod3.string() }) as unknown as z.ZodType,
+        execute: () => 'ok',
+      });
     expect(define).toThrow("defineTool('legacy'): parameters must be a zod 4 schema, got a zod 3 schema. Install zod@^4");
   });
 

@@ -14,7 +14,15 @@ function capturedLogger(): { logger: PinoTemporalLogger; lines: () => Array<Reco
     },
   });
   const logger = new PinoTemporalLogger(pino({ level: 'info' }, sink));
-  return { logger, lines: () => written.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    logger,
+    lines: () =>
+      written
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe('the worker log', () => {
@@ -27,7 +35,11 @@ describe('the worker log', () => {
     expect(line).toMatchObject({
       msg: 'Workflow failed',
       workflowId: 'failer-1',
-      error: { name: 'ActivityFailure', message: 'activity failed', cause: { name: 'ApplicationFailure', message: 'no key', type: 'ModelAuthFailed', nonRetryable: true } },
+      error: {
+        name: 'ActivityFailure',
+        message: 'activity failed',
+        cause: { name: 'ApplicationFailure', message: 'no key', type: 'ModelAuthFailed', nonRetryable: true },
+      },
     });
     expect(JSON.stringify(line)).not.toContain('secret payload');
   });

@@ -11,7 +11,11 @@ describe('workflow-level retries of the provider’s and tools’ own failures',
   });
 
   it('waits what the server asked for (retry-after) instead of the backoff', () => {
-    expect(retryDecision({ retryable: true, attempts: 1, retryAfterMs: 7_500 }, 1, 3, MODEL_BACKOFF)).toEqual({ retry: true, delayMs: 7_500, attemptsBefore: 1 });
+    expect(retryDecision({ retryable: true, attempts: 1, retryAfterMs: 7_500 }, 1, 3, MODEL_BACKOFF)).toEqual({
+      retry: true,
+      delayMs: 7_500,
+      attemptsBefore: 1,
+    });
   });
 
   it('never retries a failure marked non-retryable, or one that carries no details (not ours)', () => {

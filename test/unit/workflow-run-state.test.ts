@@ -40,7 +40,14 @@ describe('run state', () => {
     previous.events.push({ type: 'run-started', agent: 'a', model: 'm', task: 't' });
     previous.events.push({ type: 'status-changed', phase: 'model', step: 1 });
     const carried: CarriedState = {
-      conversation: { base: { artifactId: 'conversation-1', count: 2 }, head: [{ role: 'user', content: 'summary' }, { role: 'user', content: 't' }], lastAssistantText: '' },
+      conversation: {
+        base: { artifactId: 'conversation-1', count: 2 },
+        head: [
+          { role: 'user', content: 'summary' },
+          { role: 'user', content: 't' },
+        ],
+        lastAssistantText: '',
+      },
       taskIndex: 1,
       step: 6,
       usage: { inputTokens: 10, outputTokens: 5, byModel: {} },

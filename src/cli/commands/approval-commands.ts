@@ -94,5 +94,10 @@ export function describeRetries(retries: DecisionRetries): string {
 
 function tableLines(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, column) => Math.min(60, Math.max(...rows.map((row) => (row[column] ?? '').length))));
-  return rows.map((row) => row.map((cell, column) => (cell.length > widths[column]! ? `${cell.slice(0, widths[column]! - 1)}…` : cell.padEnd(widths[column]!))).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => (cell.length > widths[column]! ? `${cell.slice(0, widths[column]! - 1)}…` : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }

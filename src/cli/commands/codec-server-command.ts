@@ -9,7 +9,11 @@ export async function codecServerCommand(options: { port?: string; host?: string
   const keys = payloadKeysFromEnvironment();
   if (keys.length === 0) throw new AgentConfigError('AGENT_PAYLOAD_KEYS is not set: there is nothing to decode', ['AGENT_PAYLOAD_KEYS: not set']);
   const allowedOrigins = (options.origin ?? [LOCAL_DEV_UI_URL]).map((origin) => new URL(origin).origin);
-  const server = await startCodecServer([new EncryptionCodec(keys)], { port: options.port ? Number(options.port) : DEFAULT_CODEC_PORT, host: options.host, allowedOrigins });
+  const server = await startCodecServer([new EncryptionCodec(keys)], {
+    port: options.port ? Number(options.port) : DEFAULT_CODEC_PORT,
+    host: options.host,
+    allowedOrigins,
+  });
   console.log(`Codec endpoint ${server.url} (for ${allowedOrigins.join(', ')}). In the Web UI: Settings → Codec Server, or start the`);
   console.log(`dev server with --ui-codec-endpoint ${server.url}. Press Ctrl-C to stop.`);
   await waitForInterrupt();

@@ -19,7 +19,8 @@ export interface ConsoleCommandOptions {
 /** `console`: serves the console until SIGINT / SIGTERM. Sign-in and approver rules come from `--access`. */
 export async function consoleCommand(options: ConsoleCommandOptions): Promise<void> {
   const port = options.port === undefined ? 4300 : Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new AgentConfigError(`--port: expected a port number, got '${options.port}'`, [`--port: ${options.port}`]);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new AgentConfigError(`--port: expected a port number, got '${options.port}'`, [`--port: ${options.port}`]);
   const access = options.access ? readConsoleAccess(options.access) : {};
   const host = options.host ?? '127.0.0.1';
   assertAccessFitsHost(host, access); // before connecting: a user error needs no server
@@ -33,7 +34,11 @@ export async function consoleCommand(options: ConsoleCommandOptions): Promise<vo
       port,
       ...(options.requestLog ? { log: (line: string) => console.log(line) } : {}),
     });
-    const signIn = access.tokens?.length ? 'sign in with a token of the access file' : access.trustedHeader ? `identity from the ${access.trustedHeader} header` : 'no sign-in: you decide as the local user';
+    const signIn = access.tokens?.length
+      ? 'sign in with a token of the access file'
+      : access.trustedHeader
+        ? `identity from the ${access.trustedHeader} header`
+        : 'no sign-in: you decide as the local user';
     console.log(`Console on ${running.url} (${signIn}). Press Ctrl-C to stop.`);
     await waitForInterrupt();
     await running.close();

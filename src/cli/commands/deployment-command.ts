@@ -43,7 +43,8 @@ export async function deploymentRolloutCommand(deploymentName: string, buildId: 
 /** `deployment ramp <name> <build> <percentage>`: sends that share of new executions to the build. */
 export async function deploymentRampCommand(deploymentName: string, buildId: string, percentage: string): Promise<void> {
   const value = Number(percentage);
-  if (percentage.trim() === '' || !Number.isFinite(value)) throw new DeploymentError(ErrorCode.deploymentOptionsInvalid, 'percentage', `percentage must be a number from 0 to 100, not '${percentage}'`);
+  if (percentage.trim() === '' || !Number.isFinite(value))
+    throw new DeploymentError(ErrorCode.deploymentOptionsInvalid, 'percentage', `percentage must be a number from 0 to 100, not '${percentage}'`);
   await withDeployments(async (deployments) => {
     await deployments.setRamping(deploymentName, buildId, value);
     console.log(`Build ${buildId} of ${deploymentName} ramps at ${value}% of new executions (the rest go to the current build).`);
@@ -89,12 +90,19 @@ function waitOption(text: string): number {
 
 async function move(deployments: WorkerDeployments, deploymentName: string): Promise<void> {
   const moved = await deployments.moveLongLived(deploymentName);
-  console.log(moved.length > 0 ? `Woke ${moved.length} thread/limiter/slots execution(s) on older builds: each moves to the current build at its next safe point.` : 'No thread, limiter or slots execution is left on an older build.');
+  console.log(
+    moved.length > 0
+      ? `Woke ${moved.length} thread/limiter/slots execution(s) on older builds: each moves to the current build at its next safe point.`
+      : 'No thread, limiter or slots execution is left on an older build.',
+  );
 }
 
 /** The deployment as a table: one line per build. */
 export function formatDeployment(description: DeploymentDescription, holdings: BuildHoldings[]): string {
-  const lines = [`Deployment ${description.deploymentName}: current ${description.currentBuildId ?? '(none: unversioned workers)'}` + (description.rampingBuildId ? `, ramping ${description.rampingBuildId} at ${description.rampPercentage}%` : '')];
+  const lines = [
+    `Deployment ${description.deploymentName}: current ${description.currentBuildId ?? '(none: unversioned workers)'}` +
+      (description.rampingBuildId ? `, ramping ${description.rampingBuildId} at ${description.rampPercentage}%` : ''),
+  ];
   for (const build of description.builds) {
     const held = holdings.find((entry) => entry.buildId === build.buildId);
     const retire = held ? (held.retirable ? 'can retire' : `keep: ${held.blockedBy}`) : '';

@@ -82,7 +82,10 @@ export async function evalCommand(options: EvalCommandOptions, agents?: AgentCli
         ...shared,
         config,
         maxFailed: wholeNumber('--max-failed', options.maxFailed, 0),
-        onExample: options.json ? undefined : (result) => process.stderr.write(`${result.passed ? 'passed' : 'FAILED'}: ${result.id}${result.trial > 1 ? ` (trial ${result.trial})` : ''}\n`),
+        onExample: options.json
+          ? undefined
+          : (result) =>
+              process.stderr.write(`${result.passed ? 'passed' : 'FAILED'}: ${result.id}${result.trial > 1 ? ` (trial ${result.trial})` : ''}\n`),
       });
       if (options.report) writeFileSync(options.report, JSON.stringify(report, null, 2));
       console.log(options.json ? JSON.stringify(report) : renderDatasetEvaluation(report));
@@ -108,14 +111,23 @@ export async function evalCommand(options: EvalCommandOptions, agents?: AgentCli
 }
 
 /** `eval export --runs <ids…> | --query Q --out FILE [--limit N]`: recorded runs as a dataset file (JSONL). */
-export async function evalExportCommand(options: { runs?: string[]; query?: string; limit?: string; out?: string; taskQueue?: string; description?: string }, agents?: AgentClient): Promise<void> {
+export async function evalExportCommand(
+  options: { runs?: string[]; query?: string; limit?: string; out?: string; taskQueue?: string; description?: string },
+  agents?: AgentClient,
+): Promise<void> {
   if (!options.out) throw usage('--out: the dataset file to write is required');
   const limit = wholeNumber('--limit', options.limit, 50);
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
-    const examples = await exportDataset(client, { ...(options.runs ? { runs: options.runs } : {}), ...(options.query ? { query: options.query } : {}), limit });
+    const examples = await exportDataset(client, {
+      ...(options.runs ? { runs: options.runs } : {}),
+      ...(options.query ? { query: options.query } : {}),
+      limit,
+    });
     writeDataset(options.out, examples, options.description);
-    console.log(`Wrote ${examples.length} example(s) to ${options.out}: add "expected" answers and "labels" to the lines, then \`durable-agents eval --dataset ${options.out} --config <file>\``);
+    console.log(
+      `Wrote ${examples.length} example(s) to ${options.out}: add "expected" answers and "labels" to the lines, then \`durable-agents eval --dataset ${options.out} --config <file>\``,
+    );
   } finally {
     if (!agents) await client.close();
   }

@@ -40,7 +40,9 @@ export async function forkCommand(run: string, options: ForkCommandOptions, agen
       ...(agentsDir ? { agents: loadAgentDirectory(agentsDir) } : {}),
     });
     if (!options.json) {
-      console.log(`Started ${edits.length > 0 ? `edited fork (${edits.length} ${edits.length === 1 ? 'edit' : 'edits'})` : 'fork'} ${fork.workflowId} of ${run} after step ${fromStep}`);
+      console.log(
+        `Started ${edits.length > 0 ? `edited fork (${edits.length} ${edits.length === 1 ? 'edit' : 'edits'})` : 'fork'} ${fork.workflowId} of ${run} after step ${fromStep}`,
+      );
       if (fork.webUiUrl) console.log(`Web UI: ${fork.webUiUrl}`);
     }
     if (!options.follow) {

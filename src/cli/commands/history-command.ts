@@ -8,23 +8,35 @@ import { renderThreadTranscript } from '../../history/thread-render';
 import { isThreadChain } from '../../history/thread-transcript';
 
 /** `history RUN` (a run) or `history THREAD [--turn N]` (a thread, turn by turn). */
-export async function historyCommand(workflowId: string, options: { json?: boolean; runId?: string; turn?: string }, agents?: AgentClient): Promise<void> {
+export async function historyCommand(
+  workflowId: string,
+  options: { json?: boolean; runId?: string; turn?: string },
+  agents?: AgentClient,
+): Promise<void> {
   const turn = turnOf(options.turn);
   const client = agents ?? (await AgentClient.connect());
   try {
     const chain = await fetchRunChain(client.temporal, workflowId, options.runId);
     if (!isThreadChain(chain)) {
-      if (turn !== undefined) throw new AgentConfigError(`--turn: ${workflowId} is a run, not a thread`, [`--turn: ${workflowId} is a run, not a thread`]);
+      if (turn !== undefined)
+        throw new AgentConfigError(`--turn: ${workflowId} is a run, not a thread`, [`--turn: ${workflowId} is a run, not a thread`]);
       const transcript = transcriptOfChain(workflowId, chain);
       const forks = await listRunForks(client.temporal, workflowId);
-      return void console.log(options.json ? JSON.stringify({ ...transcript, forks }, null, 2) : [renderTranscript(transcript), ...renderForks(workflowId, forks)].join('\n'));
+      return void console.log(
+        options.json
+          ? JSON.stringify({ ...transcript, forks }, null, 2)
+          : [renderTranscript(transcript), ...renderForks(workflowId, forks)].join('\n'),
+      );
     }
     const transcript = await readThreadTranscript(client.temporal, workflowId, chain);
     if (turn !== undefined && !transcript.turns.some((each) => each.turn === turn)) {
       const problem = `--turn: thread ${workflowId} has turns ${transcript.turns.map((each) => each.turn).join(', ') || 'none yet'}, not ${turn}`;
       throw new AgentConfigError(problem, [problem]);
     }
-    if (options.json) return void console.log(JSON.stringify(turn === undefined ? transcript : { ...transcript, turns: transcript.turns.filter((each) => each.turn === turn) }, null, 2));
+    if (options.json)
+      return void console.log(
+        JSON.stringify(turn === undefined ? transcript : { ...transcript, turns: transcript.turns.filter((each) => each.turn === turn) }, null, 2),
+      );
     console.log(renderThreadTranscript(transcript, turn));
   } finally {
     if (!agents) await client.close();
@@ -42,5 +54,12 @@ function turnOf(turn: string | undefined): number | undefined {
 /** The forks made of the run, after its transcript: where to look for what a fork did differently. */
 function renderForks(workflowId: string, forks: RunFork[]): string[] {
   if (forks.length === 0) return [];
-  return ['', `Forks of ${workflowId}:`, ...forks.map((fork) => `  ${fork.workflowId} (after step ${fork.step ?? '?'}${fork.edits > 0 ? `, ${fork.edits} ${fork.edits === 1 ? 'edit' : 'edits'}` : ''}, ${fork.status}, started ${fork.startedAt})`)];
+  return [
+    '',
+    `Forks of ${workflowId}:`,
+    ...forks.map(
+      (fork) =>
+        `  ${fork.workflowId} (after step ${fork.step ?? '?'}${fork.edits > 0 ? `, ${fork.edits} ${fork.edits === 1 ? 'edit' : 'edits'}` : ''}, ${fork.status}, started ${fork.startedAt})`,
+    ),
+  ];
 }

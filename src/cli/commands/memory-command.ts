@@ -28,7 +28,9 @@ export async function memoryListCommand(resource: string, options: MemoryListOpt
 /** `memory search RESOURCE QUERY`: entries with any of the query's words, best first (as the recall tool finds them). */
 export async function memorySearchCommand(resource: string, query: string, options: MemoryListOptions, store?: MemoryStore): Promise<void> {
   if (!query.trim()) throw new MemoryInputError('query: give words to look for (memory list shows the newest entries)');
-  await withStore(store, async (memory) => printEntries(resource, await memory.recall({ resource, text: query, limit: limitOf(options.limit) }), options));
+  await withStore(store, async (memory) =>
+    printEntries(resource, await memory.recall({ resource, text: query, limit: limitOf(options.limit) }), options),
+  );
 }
 
 /**
@@ -50,7 +52,10 @@ export async function memoryForgetCommand(resource: string, options: MemoryForge
       console.log(`Forgot ${resource}:`);
       console.log(`  ${report.memoryEntries} memory ${report.memoryEntries === 1 ? 'entry' : 'entries'} deleted`);
       if (report.threads === null) console.log('  threads left alone (--memory-only)');
-      else console.log(`  ${report.threads} thread(s) deleted: ${report.threadArtifacts} artifact(s), ${report.workflowExecutions} workflow execution(s)`);
+      else
+        console.log(
+          `  ${report.threads} thread(s) deleted: ${report.threadArtifacts} artifact(s), ${report.workflowExecutions} workflow execution(s)`,
+        );
     } finally {
       if (client && !agents) await client.close();
     }

@@ -40,7 +40,10 @@ export interface RunCommandOptions {
 }
 
 /** The run's continue-as-new limits from the command's options. @throws AgentConfigError naming the option. */
-export function historyLimitOptions(options: Pick<RunCommandOptions, 'historyEventLimit' | 'historySizeLimit'>): { historyEventLimit?: number; historySizeLimitBytes?: number } {
+export function historyLimitOptions(options: Pick<RunCommandOptions, 'historyEventLimit' | 'historySizeLimit'>): {
+  historyEventLimit?: number;
+  historySizeLimitBytes?: number;
+} {
   const limits: { historyEventLimit?: number; historySizeLimitBytes?: number } = {};
   const problems: string[] = [];
   if (options.historyEventLimit !== undefined) {
@@ -50,7 +53,9 @@ export function historyLimitOptions(options: Pick<RunCommandOptions, 'historyEve
   }
   if (options.historySizeLimit !== undefined) {
     const match = /^(\d+(?:\.\d+)?)\s*(B|KB|MB)?$/i.exec(options.historySizeLimit.trim());
-    const bytes = match ? Math.round(Number(match[1]) * { B: 1, KB: 1_000, MB: 1_000_000 }[(match[2] ?? 'B').toUpperCase() as 'B' | 'KB' | 'MB']) : NaN;
+    const bytes = match
+      ? Math.round(Number(match[1]) * { B: 1, KB: 1_000, MB: 1_000_000 }[(match[2] ?? 'B').toUpperCase() as 'B' | 'KB' | 'MB'])
+      : NaN;
     if (bytes >= 100_000) limits.historySizeLimitBytes = bytes;
     else problems.push(`--history-size-limit: expected a size of at least 100KB, such as 2MB or 512KB (got '${options.historySizeLimit}')`);
   }
@@ -59,7 +64,9 @@ export function historyLimitOptions(options: Pick<RunCommandOptions, 'historyEve
 }
 
 /** The run's own timeouts from the command's options (validated like the config's), in milliseconds. */
-export function timeoutOptions(options: Pick<RunCommandOptions, 'heartbeatTimeout' | 'toolTimeout' | 'modelStepTimeout'>): Partial<RunTimeouts> | undefined {
+export function timeoutOptions(
+  options: Pick<RunCommandOptions, 'heartbeatTimeout' | 'toolTimeout' | 'modelStepTimeout'>,
+): Partial<RunTimeouts> | undefined {
   const flags = { heartbeat: '--heartbeat-timeout', tool: '--tool-timeout', model_step: '--model-step-timeout' } as const;
   const given = { heartbeat: options.heartbeatTimeout, tool: options.toolTimeout, model_step: options.modelStepTimeout };
   const parsed = runTimeoutsSchema.safeParse(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)));
@@ -78,7 +85,9 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
   const historyLimits = historyLimitOptions(options);
   const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
   // Before connecting: a config with memory and no --resource is the user's to fix, whatever the server.
-  const resourceProblems = resourceIdProblems([config, ...Object.values(resolveHandoffAgents(config, handoffAgents))], options.resource).map((problem) => problem.replace(/^resourceId:/, '--resource:'));
+  const resourceProblems = resourceIdProblems([config, ...Object.values(resolveHandoffAgents(config, handoffAgents))], options.resource).map(
+    (problem) => problem.replace(/^resourceId:/, '--resource:'),
+  );
   if (resourceProblems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${resourceProblems.join('\n  ')}`, resourceProblems);
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
@@ -173,7 +182,13 @@ export async function followRun<Result = AgentRunResult>(
 function spinnerLabel(event: RunEvent): string | null {
   switch (event.type) {
     case 'status-changed':
-      return event.phase === 'model' ? `step ${event.step}: model` : event.phase === 'planning' ? 'planning' : event.phase === 'compacting' ? `step ${event.step}: compacting` : null;
+      return event.phase === 'model'
+        ? `step ${event.step}: model`
+        : event.phase === 'planning'
+          ? 'planning'
+          : event.phase === 'compacting'
+            ? `step ${event.step}: compacting`
+            : null;
     case 'tool-called':
       return `step ${event.step}: running tools`;
     case 'approval-requested':
@@ -185,12 +200,16 @@ function spinnerLabel(event: RunEvent): string | null {
 
 export function printResult(result: AgentRunResult, webUiUrl: string | null): void {
   console.log('');
-  console.log(`Answer (${result.stopReason}, ${result.steps} steps, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${describeCost(result.usage)}):`);
+  console.log(
+    `Answer (${result.stopReason}, ${result.steps} steps, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${describeCost(result.usage)}):`,
+  );
   console.log(result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output);
   if (result.stopDetail) console.log(`(${result.stopDetail})`);
   const models = Object.entries(result.usage.byModel);
   if (models.length > 1) {
-    console.log(`Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out, ${describeCost(usage)}`).join('; ')}`);
+    console.log(
+      `Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out, ${describeCost(usage)}`).join('; ')}`,
+    );
   }
   if (webUiUrl) console.log(`\nWeb UI: ${webUiUrl}`);
 }

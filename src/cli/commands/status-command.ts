@@ -51,7 +51,7 @@ export function describeCloseFailure(error: unknown): CloseFailure {
   let current: unknown = error instanceof WorkflowFailedError ? error.cause : error;
   for (let depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (current.message && !messages.includes(current.message)) messages.push(current.message);
-    type ??= current instanceof ApplicationFailure ? (current.type ?? null) : KIND_OF_ENDING[current.name] ?? null;
+    type ??= current instanceof ApplicationFailure ? (current.type ?? null) : (KIND_OF_ENDING[current.name] ?? null);
   }
   return { type, message: messages.join(': ') || 'no reason recorded' };
 }
@@ -63,7 +63,12 @@ const KIND_OF_ENDING: Record<string, string> = { TerminatedFailure: 'Terminated'
  * against its window, the plan, pending approvals (with the injected arguments a human decides
  * on, and the commands to decide), active skills and queued messages.
  */
-export function formatStatus(workflowId: string, execution: string, status: RunStatus, context: { now: number; runUrl?: string | null; failure?: CloseFailure | null }): string {
+export function formatStatus(
+  workflowId: string,
+  execution: string,
+  status: RunStatus,
+  context: { now: number; runUrl?: string | null; failure?: CloseFailure | null },
+): string {
   const lines = [`Run ${workflowId}: ${execution}, phase ${status.phase}, step ${status.step} of ${status.maxSteps}`];
   if (context.failure) lines.push(`Failed${context.failure.type ? ` (${context.failure.type})` : ''}: ${context.failure.message}`);
   const limitWait = status.providerLimitWait;
@@ -72,7 +77,10 @@ export function formatStatus(workflowId: string, execution: string, status: RunS
     lines.push(`Waiting for provider limit of ${limitWait.model} ${until} (since ${formatDuration(Math.max(0, context.now - limitWait.sinceMs))})`);
   }
   const slotWait = status.concurrencySlotWait;
-  if (slotWait) lines.push(`Waiting for a slot of ${slotWait.key} (at most ${slotWait.limit} runs at once; since ${formatDuration(Math.max(0, context.now - slotWait.sinceMs))})`);
+  if (slotWait)
+    lines.push(
+      `Waiting for a slot of ${slotWait.key} (at most ${slotWait.limit} runs at once; since ${formatDuration(Math.max(0, context.now - slotWait.sinceMs))})`,
+    );
   lines.push(`Tools: ${status.activeTools.join(', ') || 'none'}${status.runningTools.length ? ` (running: ${status.runningTools.join(', ')})` : ''}`);
   lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens, ${describeCost(status.usage)}`);
   if (status.budget) {
@@ -89,9 +97,12 @@ export function formatStatus(workflowId: string, execution: string, status: RunS
     lines.push(`Pending approvals (${status.pendingApprovals.length}):`);
     for (const approval of status.pendingApprovals) {
       const expires = approval.expiresAt > context.now ? `in ${formatDuration(approval.expiresAt - context.now)}` : 'now';
-      lines.push(`  ${approval.approvalId}  ${approval.toolName}(${JSON.stringify(approval.args)})  expires ${new Date(approval.expiresAt).toISOString()} (${expires})`);
+      lines.push(
+        `  ${approval.approvalId}  ${approval.toolName}(${JSON.stringify(approval.args)})  expires ${new Date(approval.expiresAt).toISOString()} (${expires})`,
+      );
       for (const decider of approval.requiredBy ?? []) lines.push(`    required by ${describeCallDecider(decider)}`);
-      for (const [name, value] of Object.entries(approval.injectedArgs)) lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+      for (const [name, value] of Object.entries(approval.injectedArgs))
+        lines.push(`    ${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
       lines.push(`    decide: durable-agents approve ${workflowId} ${approval.approvalId}   (or reject ... --reason "why")`);
     }
   }

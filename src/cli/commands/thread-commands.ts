@@ -54,11 +54,15 @@ function closedPolicyOf(policy: string): ThreadClosedPolicy {
 export function threadFilterOf(options: ThreadListOptions): ThreadFilter {
   const problems: string[] = [];
   const statuses: readonly string[] = THREAD_LIST_STATUSES;
-  if (options.status !== undefined && !statuses.includes(options.status)) problems.push(`--status: must be one of ${statuses.join(', ')}, not '${options.status}'`);
-  if (options.idleFor !== undefined && !isDuration(options.idleFor)) problems.push(`--idle-for: '${options.idleFor}' is not a duration such as 30m, 12h or 7d`);
-  if (options.sort !== undefined && options.sort !== 'started' && options.sort !== 'last-activity') problems.push(`--sort: must be started or last-activity, not '${options.sort}'`);
+  if (options.status !== undefined && !statuses.includes(options.status))
+    problems.push(`--status: must be one of ${statuses.join(', ')}, not '${options.status}'`);
+  if (options.idleFor !== undefined && !isDuration(options.idleFor))
+    problems.push(`--idle-for: '${options.idleFor}' is not a duration such as 30m, 12h or 7d`);
+  if (options.sort !== undefined && options.sort !== 'started' && options.sort !== 'last-activity')
+    problems.push(`--sort: must be started or last-activity, not '${options.sort}'`);
   const limit = options.limit === undefined ? undefined : Number(options.limit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) problems.push(`--limit: must be a whole number of at least 1, not '${options.limit}'`);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    problems.push(`--limit: must be a whole number of at least 1, not '${options.limit}'`);
   if (problems.length > 0) throw new AgentConfigError(`Invalid thread list options:\n  ${problems.join('\n  ')}`, problems);
   return {
     ...(options.agent ? { agent: options.agent } : {}),
@@ -83,9 +87,14 @@ export async function threadSendCommand(threadId: string, text: string, options:
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
     const thread = client.thread(threadId, threadOptions);
-    const turn = await thread.send(text, { ...(options.messageId ? { messageId: options.messageId } : {}), ...(threadOptions.policy ? { policy: threadOptions.policy } : {}) });
+    const turn = await thread.send(text, {
+      ...(options.messageId ? { messageId: options.messageId } : {}),
+      ...(threadOptions.policy ? { policy: threadOptions.policy } : {}),
+    });
     if (!options.json) {
-      console.log(`Message ${turn.receipt.messageId}: turn ${turn.turn} of thread ${threadId} (${turn.receipt.disposition}${turn.receipt.duplicate ? ', sent before' : ''})`);
+      console.log(
+        `Message ${turn.receipt.messageId}: turn ${turn.turn} of thread ${threadId} (${turn.receipt.disposition}${turn.receipt.duplicate ? ', sent before' : ''})`,
+      );
       if (thread.run.webUiUrl) console.log(`Web UI: ${thread.run.webUiUrl}`);
     }
     if (!options.follow) {
@@ -108,7 +117,9 @@ export function followTurn(turn: TurnHandle, quiet: boolean, onEvent?: Parameter
 export function printTurnResult(result: TurnResult): void {
   const steps = result.lastStep - result.firstStep + 1;
   console.log('');
-  console.log(`Turn ${result.turn} (${result.stopReason}, ${steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${describeCost(result.usage)}):`);
+  console.log(
+    `Turn ${result.turn} (${result.stopReason}, ${steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${describeCost(result.usage)}):`,
+  );
   console.log(result.structuredOutput !== undefined ? JSON.stringify(result.structuredOutput, null, 2) : result.output);
   if (result.stopDetail) console.log(`(${result.stopDetail})`);
 }
@@ -120,7 +131,9 @@ export async function threadShowCommand(threadId: string, options: { json?: bool
     if (options.messages) return printMessages(await client.thread(threadId).messages(), Boolean(options.json));
     const status = await client.thread(threadId).status();
     if (options.json) return void console.log(JSON.stringify(status));
-    console.log(`Thread ${threadId} (${status.agent}): ${status.phase}${status.closedReason ? ` (${status.closedReason})` : ''}, ${status.turnsCompleted} turn(s) answered`);
+    console.log(
+      `Thread ${threadId} (${status.agent}): ${status.phase}${status.closedReason ? ` (${status.closedReason})` : ''}, ${status.turnsCompleted} turn(s) answered`,
+    );
     if (status.settings.resourceId) console.log(`Resource: ${status.settings.resourceId}`);
     if (status.currentTurn !== null) console.log(`Running: turn ${status.currentTurn}`);
     for (const queued of status.queued) console.log(`Queued for turn ${queued.turn}: ${queued.text}`);
@@ -133,7 +146,10 @@ export async function threadShowCommand(threadId: string, options: { json?: bool
 function printMessages(messages: Message[], json: boolean): void {
   if (json) return void console.log(JSON.stringify(messages));
   for (const message of messages) {
-    const calls = message.role === 'assistant' && message.toolCalls?.length ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(', ')}` : '';
+    const calls =
+      message.role === 'assistant' && message.toolCalls?.length
+        ? ` → ${message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.args)})`).join(', ')}`
+        : '';
     const who = message.role === 'tool' ? `tool ${message.toolName}` : message.role;
     console.log(`[${who}] ${message.content}${calls}`);
   }
@@ -160,7 +176,9 @@ export async function threadListCommand(options: ThreadListOptions, agents?: Age
     if (threads.length === 0) return void console.log('No threads.');
     for (const thread of threads) {
       const activity = thread.lastActivity ? `last active ${thread.lastActivity.toISOString()}` : 'last active -';
-      console.log(`${thread.threadId}\t${thread.agent ?? '?'}\t${thread.status ?? '?'}\t${thread.resourceId ?? '-'}\t${activity}\tsince ${thread.startTime.toISOString()}`);
+      console.log(
+        `${thread.threadId}\t${thread.agent ?? '?'}\t${thread.status ?? '?'}\t${thread.resourceId ?? '-'}\t${activity}\tsince ${thread.startTime.toISOString()}`,
+      );
     }
   } finally {
     if (!agents) await client.close();

@@ -26,7 +26,11 @@ export async function usageCommand(options: UsageCommandOptions, agents?: AgentC
   if (problems.length > 0) throw new AgentConfigError(`Invalid usage options:\n  ${problems.join('\n  ')}`, problems);
   const client = agents ?? (await AgentClient.connect());
   try {
-    const report = await usageReport(client.temporal, { since: new Date(now - parseDuration(since)), by, ...(options.agent ? { agent: options.agent } : {}) });
+    const report = await usageReport(client.temporal, {
+      since: new Date(now - parseDuration(since)),
+      by,
+      ...(options.agent ? { agent: options.agent } : {}),
+    });
     console.log(options.json ? JSON.stringify(report) : formatUsageReport(report));
   } finally {
     if (!agents) await client.close();
@@ -36,9 +40,19 @@ export async function usageCommand(options: UsageCommandOptions, agents?: AgentC
 /** The report as a table: one row per group, then the total. */
 export function formatUsageReport(report: UsageReport): string {
   const header = [report.by, 'runs', 'cost (USD)', ...(report.by === 'model' ? ['unpriced calls'] : [])];
-  const body = report.rows.map((row) => [row.key, String(row.runs), formatUsd(row.costUsd), ...(report.by === 'model' ? [String(row.unpricedCalls ?? 0)] : [])]);
+  const body = report.rows.map((row) => [
+    row.key,
+    String(row.runs),
+    formatUsd(row.costUsd),
+    ...(report.by === 'model' ? [String(row.unpricedCalls ?? 0)] : []),
+  ]);
   const table = [header, ...body, ['total', String(report.runs), formatUsd(report.costUsd), ...(report.by === 'model' ? [''] : [])]];
   const widths = header.map((_, column) => Math.max(...table.map((cells) => cells[column]!.length)));
-  const lines = table.map((cells) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ').trimEnd());
+  const lines = table.map((cells) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ')
+      .trimEnd(),
+  );
   return [`Closed runs since ${report.since} (sub-agents in their parents; a handed-off run under its last agent):`, ...lines].join('\n');
 }

@@ -26,23 +26,37 @@ export interface WorkerCommandOptions {
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
 export async function workerCommand(options: WorkerCommandOptions): Promise<void> {
   // Before connecting: a mistyped grace is a user error (exit 2), not a worker that drains 0 s.
-  const shutdownGraceMs = options.shutdownGrace !== undefined ? parseShutdownGrace(options.shutdownGrace, '--shutdown-grace') : (shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS);
+  const shutdownGraceMs =
+    options.shutdownGrace !== undefined
+      ? parseShutdownGrace(options.shutdownGrace, '--shutdown-grace')
+      : (shutdownGraceFromEnvironment() ?? DEFAULT_SHUTDOWN_GRACE_MS);
   const deployment = deploymentOf(options) ?? false;
   installRuntimeLogger('agent-worker');
   const target = resolveTemporalTarget();
   const tools = await loadTools({ modulePath: options.tools, demoTools: options.demoTools });
   const extensions = await loadWorkerExtensions({ modulePath: options.tools });
-  const running = await startWorker(target, { tools, extensions, taskQueue: options.taskQueue, registerSearchAttributes: options.setup, shutdownGraceMs, deployment });
+  const running = await startWorker(target, {
+    tools,
+    extensions,
+    taskQueue: options.taskQueue,
+    registerSearchAttributes: options.setup,
+    shutdownGraceMs,
+    deployment,
+  });
   const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
   // The pollers start with run(); the first write comes once they poll.
   const stopHealth = healthFile ? keepHealthFile(running.worker, healthFile) : () => {};
   // The SDK's runtime stops the worker on these signals; say what the stop waits for.
   const announceStop = (signal: string) =>
-    console.log(`${signal}: finishing in-flight tasks (${running.worker.getStatus().numInFlightActivities} activities) for up to ${formatDuration(shutdownGraceMs)}, then handing the rest to other workers`);
+    console.log(
+      `${signal}: finishing in-flight tasks (${running.worker.getStatus().numInFlightActivities} activities) for up to ${formatDuration(shutdownGraceMs)}, then handing the rest to other workers`,
+    );
   const signals = ['SIGINT', 'SIGTERM'] as const;
   for (const signal of signals) process.once(signal, announceStop);
   const version = deployment ? ` as build ${deployment.buildId} of deployment ${deployment.deploymentName}` : '';
-  console.log(`Worker polling ${target.address} (namespace ${target.namespace})${version} with tools: ${tools.map((tool) => tool.name).join(', ') || 'none'}`);
+  console.log(
+    `Worker polling ${target.address} (namespace ${target.namespace})${version} with tools: ${tools.map((tool) => tool.name).join(', ') || 'none'}`,
+  );
   try {
     await running.done;
   } finally {

@@ -49,19 +49,28 @@ export interface StepDivergence {
 export function compareRuns(recorded: RunRecord, evaluation: RunRecord): RunComparison {
   const sameAnswer = recorded.result.output.trim() === evaluation.result.output.trim();
   const hasStructured = recorded.result.structuredOutput !== undefined || evaluation.result.structuredOutput !== undefined;
-  const sameStructuredOutput = hasStructured ? canonicalJson(recorded.result.structuredOutput) === canonicalJson(evaluation.result.structuredOutput) : null;
+  const sameStructuredOutput = hasStructured
+    ? canonicalJson(recorded.result.structuredOutput) === canonicalJson(evaluation.result.structuredOutput)
+    : null;
   const matched = matchRecordedCalls(
     recorded.toolCalls.map((call) => call.key),
     evaluation.toolCalls.map((call) => call.key),
   );
   // A call the workflow answered itself (a handoff, say) looked no recording up: it is not "not recorded".
-  const unmatchedToolCalls = evaluation.toolCalls.filter((call, index) => !matched[index] && !call.byWorkflow).map((call) => ({ step: call.step, call: call.key }));
+  const unmatchedToolCalls = evaluation.toolCalls
+    .filter((call, index) => !matched[index] && !call.byWorkflow)
+    .map((call) => ({ step: call.step, call: call.key }));
   const firstDivergentStep = firstDivergence(recorded.toolCalls, evaluation.toolCalls);
   const callsAt = (record: RunRecord, step: number) => record.toolCalls.filter((call) => call.step === step).map((call) => call.key);
   const divergence =
     firstDivergentStep === null
       ? null
-      : { step: firstDivergentStep, recorded: callsAt(recorded, firstDivergentStep), evaluation: callsAt(evaluation, firstDivergentStep), recordedSteps: recorded.result.steps };
+      : {
+          step: firstDivergentStep,
+          recorded: callsAt(recorded, firstDivergentStep),
+          evaluation: callsAt(evaluation, firstDivergentStep),
+          recordedSteps: recorded.result.steps,
+        };
   return {
     recorded: summary(recorded),
     evaluation: summary(evaluation),

@@ -27,8 +27,16 @@ export async function exportDataset(agents: AgentClient, selection: RecordedRunS
 /** One recorded run as an example (its id is the run's workflow id). */
 export function toExample(record: RunRecord): DatasetExampleInput {
   const { input, result } = record;
-  if (input.fork) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${record.workflowId} is a fork of ${input.fork.workflowId}: export that run instead`);
-  if (input.replay) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${record.workflowId} is an evaluation run of ${input.replay.workflowId}: export that run instead`);
+  if (input.fork)
+    throw new AgentRuntimeError(
+      ErrorCode.evaluationRefused,
+      `run ${record.workflowId} is a fork of ${input.fork.workflowId}: export that run instead`,
+    );
+  if (input.replay)
+    throw new AgentRuntimeError(
+      ErrorCode.evaluationRefused,
+      `run ${record.workflowId} is an evaluation run of ${input.replay.workflowId}: export that run instead`,
+    );
   return {
     id: record.workflowId,
     task: input.task,
@@ -37,12 +45,29 @@ export function toExample(record: RunRecord): DatasetExampleInput {
     // Calls the workflow answered itself (handoffs, refusals) are part of the trajectory but have no tool result to replay.
     toolCalls: record.toolCalls.flatMap((call) =>
       call.result && !call.byWorkflow
-        ? [{ step: call.step, tool: call.tool, args: call.args ?? {}, result: { content: call.result.content, isError: call.result.isError, ...(call.result.errorCode ? { errorCode: call.result.errorCode } : {}) } }]
+        ? [
+            {
+              step: call.step,
+              tool: call.tool,
+              args: call.args ?? {},
+              result: {
+                content: call.result.content,
+                isError: call.result.isError,
+                ...(call.result.errorCode ? { errorCode: call.result.errorCode } : {}),
+              },
+            },
+          ]
         : [],
     ),
     answer: result.output,
     ...(result.structuredOutput !== undefined ? { structuredOutput: result.structuredOutput } : {}),
-    recorded: { workflowId: record.workflowId, steps: result.steps, stopReason: result.stopReason, tokensByModel: result.usage.byModel, wallTimeMs: record.wallTimeMs },
+    recorded: {
+      workflowId: record.workflowId,
+      steps: result.steps,
+      stopReason: result.stopReason,
+      tokensByModel: result.usage.byModel,
+      wallTimeMs: record.wallTimeMs,
+    },
     labels: [],
   };
 }

@@ -95,8 +95,12 @@ export function readDataset(file: string): Dataset {
   } catch (error) {
     throw invalid(`Cannot read dataset ${file}: ${(error as Error).message}`);
   }
-  const lines = text.split('\n').map((line, index) => ({ line: line.trim(), number: index + 1 })).filter(({ line }) => line !== '');
-  if (lines.length === 0) throw invalid(`Dataset ${file} is empty: its first line must be the header {"format":"${DATASET_FORMAT}","version":${DATASET_VERSION}}`);
+  const lines = text
+    .split('\n')
+    .map((line, index) => ({ line: line.trim(), number: index + 1 }))
+    .filter(({ line }) => line !== '');
+  if (lines.length === 0)
+    throw invalid(`Dataset ${file} is empty: its first line must be the header {"format":"${DATASET_FORMAT}","version":${DATASET_VERSION}}`);
   const [first, ...rest] = lines;
   const header = parseLine(file, first!.number, first!.line, headerSchema, 'the header');
   const seen = new Map<string, number>();
@@ -117,7 +121,12 @@ export function readDataset(file: string): Dataset {
  * writeDataset('evals/support.jsonl', await exportDataset(agents, { query: "AgentName='support'" }));
  */
 export function writeDataset(file: string, examples: readonly DatasetExampleInput[], description?: string): void {
-  const header: DatasetHeader = { format: DATASET_FORMAT, version: DATASET_VERSION, createdAt: new Date().toISOString(), ...(description ? { description } : {}) };
+  const header: DatasetHeader = {
+    format: DATASET_FORMAT,
+    version: DATASET_VERSION,
+    createdAt: new Date().toISOString(),
+    ...(description ? { description } : {}),
+  };
   writeFileSync(file, [header, ...examples].map((line) => JSON.stringify(line)).join('\n') + '\n');
 }
 
@@ -137,8 +146,14 @@ function parseLine<T extends z.ZodTypeAny>(file: string, number: number, line: s
   } catch (error) {
     throw invalid(`Dataset ${file}, line ${number}: not JSON (${(error as Error).message})`);
   }
-  if (what === 'the header' && (value as { version?: unknown } | null)?.version !== DATASET_VERSION && (value as { format?: unknown } | null)?.format === DATASET_FORMAT) {
-    throw invalid(`Dataset ${file}, line ${number}: version ${JSON.stringify((value as { version?: unknown }).version)}, this runtime reads version ${DATASET_VERSION}`);
+  if (
+    what === 'the header' &&
+    (value as { version?: unknown } | null)?.version !== DATASET_VERSION &&
+    (value as { format?: unknown } | null)?.format === DATASET_FORMAT
+  ) {
+    throw invalid(
+      `Dataset ${file}, line ${number}: version ${JSON.stringify((value as { version?: unknown }).version)}, this runtime reads version ${DATASET_VERSION}`,
+    );
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;

@@ -116,18 +116,40 @@ export async function evaluateDataset(agents: AgentClient, options: DatasetEvalu
   const parsed = parseAgentConfig(options.config, 'the evaluation config');
   const config = withSkillSourceKeys(options.model ? parseAgentConfig({ ...parsed, model: options.model }, 'the evaluation config') : parsed);
   const handoffAgents = resolveHandoffAgents(config, options.agents ?? {}, (agent) => withSkillSourceKeys(agent));
-  const examples = options.labels?.length ? dataset.examples.filter((example) => example.labels.some((label) => options.labels!.includes(label))) : dataset.examples;
-  if (examples.length === 0) throw new AgentRuntimeError(ErrorCode.datasetInvalid, `The dataset has no examples${options.labels?.length ? ` labelled ${options.labels.join(' or ')}` : ''}`);
+  const examples = options.labels?.length
+    ? dataset.examples.filter((example) => example.labels.some((label) => options.labels!.includes(label)))
+    : dataset.examples;
+  if (examples.length === 0)
+    throw new AgentRuntimeError(
+      ErrorCode.datasetInvalid,
+      `The dataset has no examples${options.labels?.length ? ` labelled ${options.labels.join(' or ')}` : ''}`,
+    );
   const trials = options.trials ?? 1;
-  if (!Number.isInteger(trials) || trials < 1) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `trials: expected a whole number from 1, got ${trials}`);
+  if (!Number.isInteger(trials) || trials < 1)
+    throw new AgentRuntimeError(ErrorCode.evaluationRefused, `trials: expected a whole number from 1, got ${trials}`);
   const evaluation = newEvaluationId();
-  const scorers = await prepareScorers(options.scorers ?? DEFAULT_SCORERS, { config, agents, evaluation, folder: options.scorersFolder ?? process.cwd() });
+  const scorers = await prepareScorers(options.scorers ?? DEFAULT_SCORERS, {
+    config,
+    agents,
+    evaluation,
+    folder: options.scorersFolder ?? process.cwd(),
+  });
   await assertWorkersHaveTools(agents.temporal, agents.taskQueue, [config, ...Object.values(handoffAgents)]);
   const recordedCalls = await exampleRecordedCalls(examples, evaluation, options.artifacts);
   const liveTools = options.liveTools ?? false;
   const jobs = examples.flatMap((example) => Array.from({ length: trials }, (_, index) => ({ example, trial: index + 1 })));
   const results = await inPool(jobs, options.concurrency ?? 4, async ({ example, trial }) => {
-    const result = await runExample(agents, { example, recordedCalls: recordedCalls.get(example.id)!, trial, trials, config, handoffAgents, evaluation, liveTools, scorers });
+    const result = await runExample(agents, {
+      example,
+      recordedCalls: recordedCalls.get(example.id)!,
+      trial,
+      trials,
+      config,
+      handoffAgents,
+      evaluation,
+      liveTools,
+      scorers,
+    });
     options.onExample?.(result);
     return result;
   });
@@ -142,7 +164,13 @@ export async function evaluateDataset(agents: AgentClient, options: DatasetEvalu
     results,
     scorers: scorers.map((scorer) => {
       const scores = results.flatMap((result) => result.scores.filter((score) => score.scorer === scorer.name));
-      return { name: scorer.name, threshold: scorer.threshold ?? 1, mean: scores.length ? scores.reduce((sum, score) => sum + score.score, 0) / scores.length : 0, passed: scores.filter((score) => score.passed).length, scored: scores.length };
+      return {
+        name: scorer.name,
+        threshold: scorer.threshold ?? 1,
+        mean: scores.length ? scores.reduce((sum, score) => sum + score.score, 0) / scores.length : 0,
+        passed: scores.filter((score) => score.passed).length,
+        scored: scores.length,
+      };
     }),
     total: {
       results: results.length,
@@ -194,12 +222,30 @@ async function runExample(agents: AgentClient, job: ExampleJob): Promise<Example
     await run.result();
   } catch (error) {
     const failure = failureChain(error);
-    return { ...base, output: '', stopReason: 'failed', steps: 0, toolCalls: [], tokensByModel: {}, costUsd: null, wallTimeMs: 0, scores: [], passed: false, failure };
+    return {
+      ...base,
+      output: '',
+      stopReason: 'failed',
+      steps: 0,
+      toolCalls: [],
+      tokensByModel: {},
+      costUsd: null,
+      wallTimeMs: 0,
+      scores: [],
+      passed: false,
+      failure,
+    };
   }
   const record = await readRunRecord(agents.temporal, workflowId);
   const toolCalls = record.toolCalls.filter((call) => !call.byWorkflow).map(({ tool, args }) => ({ tool, args }));
   const { result } = record;
-  const input = { example, output: result.output, ...(result.structuredOutput !== undefined ? { structuredOutput: result.structuredOutput } : {}), toolCalls, config };
+  const input = {
+    example,
+    output: result.output,
+    ...(result.structuredOutput !== undefined ? { structuredOutput: result.structuredOutput } : {}),
+    toolCalls,
+    config,
+  };
   const scores: ExampleScore[] = [];
   for (const scorer of job.scorers) {
     const threshold = scorer.threshold ?? 1;

@@ -82,11 +82,18 @@ export async function evaluateRuns(agents: AgentClient, options: EvaluationOptio
   const ids = await recordedRunIds(agents, options);
   const recorded = await Promise.all(ids.map((id) => readRunRecord(agents.temporal, id)));
   const fork = recorded.find((record) => record.input.fork);
-  if (fork) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${fork.workflowId} is a fork: its conversation began in ${fork.input.fork!.workflowId}; evaluate that run instead`);
+  if (fork)
+    throw new AgentRuntimeError(
+      ErrorCode.evaluationRefused,
+      `run ${fork.workflowId} is a fork: its conversation began in ${fork.input.fork!.workflowId}; evaluate that run instead`,
+    );
   const replayed = recorded.find((record) => record.input.replay);
   if (replayed) {
     const { replay } = replayed.input;
-    throw new AgentRuntimeError(ErrorCode.evaluationRefused, `run ${replayed.workflowId} is an evaluation run (of ${replay!.workflowId}, evaluation ${replay!.evaluation}): evaluate the recorded run ${replay!.workflowId} instead`);
+    throw new AgentRuntimeError(
+      ErrorCode.evaluationRefused,
+      `run ${replayed.workflowId} is an evaluation run (of ${replay!.workflowId}, evaluation ${replay!.evaluation}): evaluate the recorded run ${replay!.workflowId} instead`,
+    );
   }
   await assertWorkersHaveTools(agents.temporal, agents.taskQueue, [config, ...Object.values(handoffAgents)]);
 
@@ -135,7 +142,11 @@ function totals(runs: RunComparison[]): EvaluationReport['total'] {
         sum.outputTokens += usage.outputTokens;
       }
     }
-    return { steps: runs.reduce((n, run) => n + pick(run).steps, 0), tokensByModel, wallTimeMs: runs.reduce((n, run) => n + pick(run).wallTimeMs, 0) };
+    return {
+      steps: runs.reduce((n, run) => n + pick(run).steps, 0),
+      tokensByModel,
+      wallTimeMs: runs.reduce((n, run) => n + pick(run).wallTimeMs, 0),
+    };
   };
   return {
     runs: runs.length,

@@ -24,7 +24,11 @@ export type ExampleRecordedCalls = Pick<ReplaySource, 'recordedCalls' | 'recorde
  * example needs it.
  * @throws AgentRuntimeError `ArtifactStoreUnavailable` naming the store when it cannot be written.
  */
-export async function exampleRecordedCalls(examples: readonly DatasetExample[], evaluation: string, artifacts?: ArtifactStore): Promise<Map<string, ExampleRecordedCalls>> {
+export async function exampleRecordedCalls(
+  examples: readonly DatasetExample[],
+  evaluation: string,
+  artifacts?: ArtifactStore,
+): Promise<Map<string, ExampleRecordedCalls>> {
   const carried = new Map<string, ExampleRecordedCalls>();
   let store = artifacts;
   for (const example of examples) {
@@ -35,7 +39,11 @@ export async function exampleRecordedCalls(examples: readonly DatasetExample[], 
     }
     store ??= artifactStoreFromEnvironment();
     try {
-      const artifactId = await store.put(JSON.stringify(recordedCalls), { workflowId: `${evaluation}.${example.id}`, toolName: 'dataset-recorded-calls', callId: example.id });
+      const artifactId = await store.put(JSON.stringify(recordedCalls), {
+        workflowId: `${evaluation}.${example.id}`,
+        toolName: 'dataset-recorded-calls',
+        callId: example.id,
+      });
       // An empty list stays: the workflow names "the dataset example" for a run that has one.
       carried.set(example.id, { recordedCalls: [], recordedCallsArtifact: artifactId });
     } catch (error) {

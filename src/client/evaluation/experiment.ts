@@ -78,7 +78,14 @@ const SCORE_MARGIN = 0.05;
 export async function runExperiment(agents: AgentClient, options: ExperimentOptions): Promise<ExperimentReport> {
   const { baseline: baselineArm, candidate: candidateArm, maxRegressions = 0, ...shared } = options;
   const dataset = typeof shared.dataset === 'string' ? readDataset(shared.dataset) : shared.dataset;
-  const run = (arm: ExperimentArm) => evaluateDataset(agents, { ...shared, dataset, config: arm.config, ...(arm.model ? { model: arm.model } : {}), maxFailed: Number.MAX_SAFE_INTEGER });
+  const run = (arm: ExperimentArm) =>
+    evaluateDataset(agents, {
+      ...shared,
+      dataset,
+      config: arm.config,
+      ...(arm.model ? { model: arm.model } : {}),
+      maxFailed: Number.MAX_SAFE_INTEGER,
+    });
   const baseline = await run(baselineArm);
   const candidate = await run(candidateArm);
   const ids = [...new Set(baseline.results.map((result) => result.id))];
@@ -99,7 +106,12 @@ export async function runExperiment(agents: AgentClient, options: ExperimentOpti
     trials: baseline.trials,
     labels: { baseline: baselineArm.label ?? 'baseline', candidate: candidateArm.label ?? 'candidate' },
     examples,
-    totals: { baseline: summarise(baseline.results), candidate: summarise(candidate.results), regressions, improvements: examples.filter((example) => example.change === 'improvement').length },
+    totals: {
+      baseline: summarise(baseline.results),
+      candidate: summarise(candidate.results),
+      regressions,
+      improvements: examples.filter((example) => example.change === 'improvement').length,
+    },
     maxRegressions,
     passed: regressions <= maxRegressions,
     baseline: { ...baseline, dataset: typeof shared.dataset === 'string' ? shared.dataset : baseline.dataset },
@@ -110,7 +122,8 @@ export async function runExperiment(agents: AgentClient, options: ExperimentOpti
 function summarise(results: readonly ExampleResult[]): ArmSummary {
   const scores = results.flatMap((result) => result.scores.map((score) => score.score));
   const sum = (pick: (result: ExampleResult) => number) => results.reduce((total, result) => total + pick(result), 0);
-  const tokens = (field: 'inputTokens' | 'outputTokens') => sum((result) => Object.values(result.tokensByModel).reduce((total, usage) => total + usage[field], 0));
+  const tokens = (field: 'inputTokens' | 'outputTokens') =>
+    sum((result) => Object.values(result.tokensByModel).reduce((total, usage) => total + usage[field], 0));
   return {
     passed: results.filter((result) => result.passed).length,
     trials: results.length,
@@ -134,7 +147,16 @@ export function renderExperimentMarkdown(report: ExperimentReport): string {
   const row = (example: ExperimentExample) =>
     `| ${example.id} | ${cell(example.baseline)} | ${cell(example.candidate)} | ${seconds(example.baseline.meanWallTimeMs)} → ${seconds(example.candidate.meanWallTimeMs)} | ${example.baseline.inputTokens + example.baseline.outputTokens} → ${example.candidate.inputTokens + example.candidate.outputTokens} | ${dollars(example.baseline.costUsd)} → ${dollars(example.candidate.costUsd)} |`;
   const table = (title: string, rows: ExperimentExample[]) =>
-    rows.length === 0 ? [] : ['', `## ${title} (${rows.length})`, '', `| example | ${a} passed · mean score | ${b} passed · mean score | latency | tokens | cost |`, '| --- | --- | --- | --- | --- | --- |', ...rows.map(row)];
+    rows.length === 0
+      ? []
+      : [
+          '',
+          `## ${title} (${rows.length})`,
+          '',
+          `| example | ${a} passed · mean score | ${b} passed · mean score | latency | tokens | cost |`,
+          '| --- | --- | --- | --- | --- | --- |',
+          ...rows.map(row),
+        ];
   const { totals } = report;
   return [
     `# Experiment: ${b} against ${a}`,
@@ -149,9 +171,18 @@ export function renderExperimentMarkdown(report: ExperimentReport): string {
     `| mean latency | ${seconds(totals.baseline.meanWallTimeMs)} | ${seconds(totals.candidate.meanWallTimeMs)} |`,
     `| tokens (in/out) | ${totals.baseline.inputTokens}/${totals.baseline.outputTokens} | ${totals.candidate.inputTokens}/${totals.candidate.outputTokens} |`,
     `| cost | ${dollars(totals.baseline.costUsd)} | ${dollars(totals.candidate.costUsd)} |`,
-    ...table('Regressions', report.examples.filter((example) => example.change === 'regression')),
-    ...table('Improvements', report.examples.filter((example) => example.change === 'improvement')),
-    ...table('Unchanged', report.examples.filter((example) => example.change === 'same')),
+    ...table(
+      'Regressions',
+      report.examples.filter((example) => example.change === 'regression'),
+    ),
+    ...table(
+      'Improvements',
+      report.examples.filter((example) => example.change === 'improvement'),
+    ),
+    ...table(
+      'Unchanged',
+      report.examples.filter((example) => example.change === 'same'),
+    ),
     '',
   ].join('\n');
 }

@@ -13,7 +13,11 @@ export function numbersMatch(expected: number, actual: number, absolute: number,
  * @example
  * jsonMatchScore({ total: 10.0, items: ['a'] }, { total: 10.004, items: ['a'] }, (a, b) => Math.abs(a - b) <= 0.01); // { score: 1 }
  */
-export function jsonMatchScore(expected: unknown, actual: unknown, numbersEqual: (expected: number, actual: number) => boolean): { score: number; detail?: string } {
+export function jsonMatchScore(
+  expected: unknown,
+  actual: unknown,
+  numbersEqual: (expected: number, actual: number) => boolean,
+): { score: number; detail?: string } {
   const differences: string[] = [];
   let leaves = 0;
   let matched = 0;
@@ -21,7 +25,9 @@ export function jsonMatchScore(expected: unknown, actual: unknown, numbersEqual:
     if (want !== null && typeof want === 'object' && got !== null && typeof got === 'object' && Array.isArray(want) === Array.isArray(got)) {
       const wantRecord = want as Record<string, unknown>;
       const gotRecord = got as Record<string, unknown>;
-      const keys = Array.isArray(want) ? Array.from({ length: Math.max(want.length, (got as unknown[]).length) }, (_, index) => String(index)) : [...new Set([...Object.keys(wantRecord), ...Object.keys(gotRecord)])];
+      const keys = Array.isArray(want)
+        ? Array.from({ length: Math.max(want.length, (got as unknown[]).length) }, (_, index) => String(index))
+        : [...new Set([...Object.keys(wantRecord), ...Object.keys(gotRecord)])];
       for (const key of keys) {
         const path = Array.isArray(want) ? `${at}[${key}]` : `${at}.${key}`;
         if (!(key in wantRecord)) {
@@ -45,7 +51,9 @@ export function jsonMatchScore(expected: unknown, actual: unknown, numbersEqual:
   };
   walk(expected, actual, '');
   const score = leaves === 0 ? 1 : matched / leaves;
-  return differences.length === 0 ? { score } : { score, detail: differences.slice(0, 3).join('; ') + (differences.length > 3 ? `; … ${differences.length - 3} more` : '') };
+  return differences.length === 0
+    ? { score }
+    : { score, detail: differences.slice(0, 3).join('; ') + (differences.length > 3 ? `; … ${differences.length - 3} more` : '') };
 }
 
 function countLeaves(value: unknown): number {

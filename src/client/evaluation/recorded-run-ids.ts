@@ -20,7 +20,10 @@ export interface RecordedRunSelection {
  */
 export async function recordedRunIds(agents: AgentClient, options: RecordedRunSelection): Promise<string[]> {
   if ((options.runs?.length ?? 0) > 0 === Boolean(options.query)) {
-    throw new AgentRuntimeError(ErrorCode.evaluationRefused, 'Give the recorded runs either by id (--runs) or by a query (--query), not both and not neither');
+    throw new AgentRuntimeError(
+      ErrorCode.evaluationRefused,
+      'Give the recorded runs either by id (--runs) or by a query (--query), not both and not neither',
+    );
   }
   if (options.runs?.length) return [...new Set(options.runs)];
   const limit = options.limit ?? 50;
@@ -40,7 +43,11 @@ export async function recordedRunIds(agents: AgentClient, options: RecordedRunSe
     }
   } catch (error) {
     // The server refuses a query it cannot parse (or one naming an unknown attribute): bad input, not a failure.
-    if (isInvalidArgument(error)) throw new AgentRuntimeError(ErrorCode.evaluationRefused, `--query: the server refused the visibility query ${JSON.stringify(options.query)}: ${(error as Error).message}`);
+    if (isInvalidArgument(error))
+      throw new AgentRuntimeError(
+        ErrorCode.evaluationRefused,
+        `--query: the server refused the visibility query ${JSON.stringify(options.query)}: ${(error as Error).message}`,
+      );
     throw error;
   }
   if (ids.length === 0) throw new AgentRuntimeError(ErrorCode.runNotFound, `No completed agent runs match the query: ${options.query}`);

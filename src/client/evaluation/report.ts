@@ -24,18 +24,27 @@ export function renderEvaluation(report: EvaluationReport): string {
 
 /** A dataset evaluation for people: one line per trial with its scores, each scorer's mean, the verdict. */
 export function renderDatasetEvaluation(report: DatasetEvaluationReport): string {
-  const lines = [`Evaluation ${report.evaluation}: ${report.dataset} as ${report.agent} on ${report.model}${report.trials > 1 ? `, ${report.trials} trials per example` : ''}`, ''];
+  const lines = [
+    `Evaluation ${report.evaluation}: ${report.dataset} as ${report.agent} on ${report.model}${report.trials > 1 ? `, ${report.trials} trials per example` : ''}`,
+    '',
+  ];
   for (const result of report.results) {
     const trial = report.trials > 1 ? ` #${result.trial}` : '';
     lines.push(`${result.passed ? 'passed' : 'FAILED'}  ${result.id}${trial} → ${result.workflowId}`);
     if (result.failure) lines.push(`  the evaluation run failed: ${result.failure}`);
-    for (const score of result.scores) lines.push(`  ${score.passed ? ' ' : '✗'} ${score.scorer} ${score.score.toFixed(2)} (threshold ${score.threshold})${score.detail ? `: ${oneLine(score.detail, 160)}` : ''}`);
+    for (const score of result.scores)
+      lines.push(
+        `  ${score.passed ? ' ' : '✗'} ${score.scorer} ${score.score.toFixed(2)} (threshold ${score.threshold})${score.detail ? `: ${oneLine(score.detail, 160)}` : ''}`,
+      );
     if (!result.passed && !result.failure) lines.push(`  answer: ${oneLine(result.output, 200)}`);
   }
   const { total } = report;
   lines.push(
     '',
-    'Scorers: ' + report.scorers.map((scorer) => `${scorer.name} mean ${scorer.mean.toFixed(2)} (${scorer.passed}/${scorer.scored} ≥ ${scorer.threshold})`).join(' · '),
+    'Scorers: ' +
+      report.scorers
+        .map((scorer) => `${scorer.name} mean ${scorer.mean.toFixed(2)} (${scorer.passed}/${scorer.scored} ≥ ${scorer.threshold})`)
+        .join(' · '),
     `Total: ${total.results} trial(s), ${total.passed} passed, ${total.failed} failed · tokens ${total.inputTokens}/${total.outputTokens} · cost $${total.costUsd.toFixed(4)} · time ${seconds(total.wallTimeMs)}`,
     `${report.passed ? 'PASSED' : 'FAILED'}: ${total.failed} failed trial(s), at most ${report.maxFailed} allowed`,
   );
@@ -61,7 +70,14 @@ function renderRun(run: RunComparison): string[] {
 /** "at step 2 the recording called echo(…); this run called echo(…)", or what stood in place of calls. */
 function describeDivergence(divergence: NonNullable<RunComparison['divergence']>): string {
   const { step, recorded, evaluation, recordedSteps } = divergence;
-  const recording = recorded.length > 0 ? `called ${recorded.map((call) => oneLine(call, 120)).join(', ')}` : step > recordedSteps ? `had finished at step ${recordedSteps}` : step === recordedSteps ? 'answered (no tool call)' : 'made no tool call';
+  const recording =
+    recorded.length > 0
+      ? `called ${recorded.map((call) => oneLine(call, 120)).join(', ')}`
+      : step > recordedSteps
+        ? `had finished at step ${recordedSteps}`
+        : step === recordedSteps
+          ? 'answered (no tool call)'
+          : 'made no tool call';
   const now = evaluation.length > 0 ? `called ${evaluation.map((call) => oneLine(call, 120)).join(', ')}` : 'made no tool call';
   return `at step ${step} the recording ${recording}; this run ${now}`;
 }

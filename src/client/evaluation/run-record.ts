@@ -34,7 +34,8 @@ export async function readRunRecord(client: Client, workflowId: string, runId?: 
   try {
     chain = await fetchRunChain(client, workflowId, runId);
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw new AgentRuntimeError(ErrorCode.runNotFound, `Unknown run '${workflowId}': no workflow with that id in this namespace`);
+    if (error instanceof WorkflowNotFoundError)
+      throw new AgentRuntimeError(ErrorCode.runNotFound, `Unknown run '${workflowId}': no workflow with that id in this namespace`);
     throw error;
   }
   const input = decode<AgentRunWorkflowInput>(chain[0]?.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
@@ -42,7 +43,9 @@ export async function readRunRecord(client: Client, workflowId: string, runId?: 
   const entries = chain.flatMap((execution) => transcriptFromEvents(execution.events));
   const finished = [...entries].reverse().find((entry) => entry.kind === 'finished');
   if (!finished || finished.kind !== 'finished' || finished.status !== 'completed' || !finished.result) {
-    throw refused(`run ${workflowId} has not completed (${finished && finished.kind === 'finished' ? finished.status : 'still running'}): there is no answer to compare against`);
+    throw refused(
+      `run ${workflowId} has not completed (${finished && finished.kind === 'finished' ? finished.status : 'still running'}): there is no answer to compare against`,
+    );
   }
   const started = entries.find((entry) => entry.kind === 'started');
   const toolCalls = entries.flatMap((entry) =>

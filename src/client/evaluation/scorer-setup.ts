@@ -38,7 +38,11 @@ export async function prepareScorers(
   return scorers;
 }
 
-async function fromSpec(spec: ReturnType<typeof parseScorerSpecs>[number], index: number, context: { config: AgentConfig; agents: AgentClient; evaluation: string; folder: string }): Promise<Scorer> {
+async function fromSpec(
+  spec: ReturnType<typeof parseScorerSpecs>[number],
+  index: number,
+  context: { config: AgentConfig; agents: AgentClient; evaluation: string; folder: string },
+): Promise<Scorer> {
   if (spec.type === 'custom') {
     const file = path.resolve(context.folder, spec.module);
     let loaded: Record<string, unknown>;
@@ -54,21 +58,26 @@ async function fromSpec(spec: ReturnType<typeof parseScorerSpecs>[number], index
       const scorer = exported as Scorer;
       return { ...scorer, name: spec.name ?? scorer.name ?? name, threshold: spec.threshold ?? scorer.threshold ?? 1 };
     }
-    throw invalid(`scorer ${index + 1} (custom): ${file} has no function exported as '${spec.export}' (exports: ${Object.keys(loaded).join(', ') || 'none'})`);
+    throw invalid(
+      `scorer ${index + 1} (custom): ${file} has no function exported as '${spec.export}' (exports: ${Object.keys(loaded).join(', ') || 'none'})`,
+    );
   }
   if (spec.type === 'judge') return judgeScorer(spec, context);
   return builtInScorer(spec, context.config);
 }
 
 /** An LLM judge: an agent run under a judge config answers a score (0..1) and a reason for each run's answer. */
-function judgeScorer(spec: { name?: string; threshold?: number; model: string; criteria: string }, context: { agents: AgentClient; evaluation: string }): Scorer {
+function judgeScorer(
+  spec: { name?: string; threshold?: number; model: string; criteria: string },
+  context: { agents: AgentClient; evaluation: string },
+): Scorer {
   const name = spec.name ?? 'judge';
   const config = parseAgentConfig(
     {
       name: `${name}-judge`,
       model: spec.model,
       instructions:
-        'You judge an AI agent\'s answer to a task. Score how well the answer meets the criteria, from 0 (not at all) to 1 (fully), ' +
+        "You judge an AI agent's answer to a task. Score how well the answer meets the criteria, from 0 (not at all) to 1 (fully), " +
         `and say why in one sentence. Answer with JSON {"score": number, "reason": string} only.\n\nCriteria: ${spec.criteria}`,
       output_type: JUDGE_OUTPUT,
       max_steps: 2,
@@ -81,15 +90,22 @@ function judgeScorer(spec: { name?: string; threshold?: number; model: string; c
     threshold: spec.threshold ?? 0.5,
     score: async (input: ScoreInput) => {
       const reference = input.example.expected?.answer ?? input.example.answer;
-      const task = [`Task given to the agent:\n${input.example.task}`, `Reference answer:\n${reference}`, `Answer to judge:\n${input.output}`].join('\n\n');
-      const run = await startAgentWorkflow(context.agents, { config, task }, {
-        workflowId: `${context.evaluation}.${input.example.id}.${name}-${++judged}`,
-        summary: `evaluation ${context.evaluation}: ${name} judges example ${input.example.id}`,
-        attributes: [{ key: AgentEvaluationAttribute, value: context.evaluation }],
-      });
+      const task = [`Task given to the agent:\n${input.example.task}`, `Reference answer:\n${reference}`, `Answer to judge:\n${input.output}`].join(
+        '\n\n',
+      );
+      const run = await startAgentWorkflow(
+        context.agents,
+        { config, task },
+        {
+          workflowId: `${context.evaluation}.${input.example.id}.${name}-${++judged}`,
+          summary: `evaluation ${context.evaluation}: ${name} judges example ${input.example.id}`,
+          attributes: [{ key: AgentEvaluationAttribute, value: context.evaluation }],
+        },
+      );
       const result = await run.result();
       const verdict = result.structuredOutput as { score?: unknown; reason?: unknown } | undefined;
-      if (typeof verdict?.score !== 'number') return { score: 0, detail: `the judge gave no score (${result.stopReason}): ${result.output.slice(0, 200)}` };
+      if (typeof verdict?.score !== 'number')
+        return { score: 0, detail: `the judge gave no score (${result.stopReason}): ${result.output.slice(0, 200)}` };
       return { score: Math.min(1, Math.max(0, verdict.score)), detail: String(verdict.reason ?? '') };
     },
   };

@@ -38,7 +38,14 @@ export const scorerSpecSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('regex'), ...base, pattern: z.string().optional() }).strict(),
   z.object({ type: z.literal('json'), ...base, tolerance: z.number().min(0).default(0), relativeTolerance: z.number().min(0).default(0) }).strict(),
   z.object({ type: z.literal('schema'), ...base }).strict(),
-  z.object({ type: z.literal('trajectory'), ...base, mode: z.enum(['strict', 'unordered', 'subset', 'superset']), ignoreArgs: z.boolean().default(false) }).strict(),
+  z
+    .object({
+      type: z.literal('trajectory'),
+      ...base,
+      mode: z.enum(['strict', 'unordered', 'subset', 'superset']),
+      ignoreArgs: z.boolean().default(false),
+    })
+    .strict(),
   z.object({ type: z.literal('custom'), ...base, module: z.string().min(1), export: z.string().default('default') }).strict(),
   z.object({ type: z.literal('judge'), ...base, model: z.string().min(1), criteria: z.string().min(1) }).strict(),
 ]);
@@ -60,8 +67,12 @@ export function parseScorerSpecs(specs: unknown, where: string): ParsedSpec[] {
   if (!list.success) throw invalid(`${where}: expected a list of scorers`);
   return list.data.map((spec, index) => {
     const parsed = scorerSpecSchema.safeParse(spec);
-    if (!parsed.success) throw invalid(`${where}, scorer ${index + 1}:\n  ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'type'}: ${issue.message}`).join('\n  ')}`);
-    if (parsed.data.type === 'regex' && parsed.data.pattern !== undefined) compilePattern(parsed.data.pattern, `${where}, scorer ${index + 1}: pattern`);
+    if (!parsed.success)
+      throw invalid(
+        `${where}, scorer ${index + 1}:\n  ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'type'}: ${issue.message}`).join('\n  ')}`,
+      );
+    if (parsed.data.type === 'regex' && parsed.data.pattern !== undefined)
+      compilePattern(parsed.data.pattern, `${where}, scorer ${index + 1}: pattern`);
     return parsed.data;
   });
 }
@@ -81,7 +92,10 @@ export function builtInScorer(spec: BuiltInSpec, config: AgentConfig): Scorer {
           const values = spec.values ?? example.expected?.contains ?? [expectedAnswer(example)];
           const fold = (text: string) => (spec.ignoreCase ? text.toLowerCase() : text);
           const missing = values.filter((value) => !fold(output).includes(fold(value)));
-          return { score: values.length === 0 ? 1 : (values.length - missing.length) / values.length, ...(missing.length ? { detail: `missing ${missing.map((value) => JSON.stringify(value)).join(', ')}` } : {}) };
+          return {
+            score: values.length === 0 ? 1 : (values.length - missing.length) / values.length,
+            ...(missing.length ? { detail: `missing ${missing.map((value) => JSON.stringify(value)).join(', ')}` } : {}),
+          };
         },
       };
     case 'regex':
@@ -106,13 +120,18 @@ export function builtInScorer(spec: BuiltInSpec, config: AgentConfig): Scorer {
         },
       };
     case 'schema': {
-      if (config.output_type === null) throw invalid(`scorer ${name}: the config '${config.name}' has no output_type to check structured output against`);
+      if (config.output_type === null)
+        throw invalid(`scorer ${name}: the config '${config.name}' has no output_type to check structured output against`);
       const validate = new Ajv({ allErrors: true, strict: false }).compile(config.output_type);
       return {
         name,
         threshold,
         score: ({ structuredOutput }) =>
-          structuredOutput === undefined ? { score: 0, detail: 'no structured output' } : validate(structuredOutput) ? { score: 1 } : { score: 0, detail: (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`).join('; ') },
+          structuredOutput === undefined
+            ? { score: 0, detail: 'no structured output' }
+            : validate(structuredOutput)
+              ? { score: 1 }
+              : { score: 0, detail: (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`).join('; ') },
       };
     }
     case 'trajectory':
@@ -130,7 +149,12 @@ function expectedCalls(example: DatasetExample): Array<{ tool: string; args?: un
  * the same calls in any order (1 or 0); `subset` every call made was expected, `superset` every
  * expected call was made (the share that was). An expected call without `args` matches any arguments.
  */
-export function trajectoryScore(mode: 'strict' | 'unordered' | 'subset' | 'superset', expected: Array<{ tool: string; args?: unknown }>, actual: Array<{ tool: string; args: unknown }>, ignoreArgs = false): ScoreValue {
+export function trajectoryScore(
+  mode: 'strict' | 'unordered' | 'subset' | 'superset',
+  expected: Array<{ tool: string; args?: unknown }>,
+  actual: Array<{ tool: string; args: unknown }>,
+  ignoreArgs = false,
+): ScoreValue {
   const matches = (want: { tool: string; args?: unknown }, call: { tool: string; args: unknown }) =>
     want.tool === call.tool && (ignoreArgs || want.args === undefined || canonicalJson(want.args) === canonicalJson(call.args ?? {}));
   const render = (calls: Array<{ tool: string }>) => calls.map((call) => call.tool).join(' → ') || 'none';
@@ -149,8 +173,15 @@ export function trajectoryScore(mode: 'strict' | 'unordered' | 'subset' | 'super
     const same = found === expected.length && unused.length === 0;
     return { score: same ? 1 : 0, ...(same ? {} : { detail: `expected ${render(expected)}, got ${render(actual)} (any order)` }) };
   }
-  if (mode === 'superset') return { score: expected.length === 0 ? 1 : found / expected.length, ...(found < expected.length ? { detail: `${expected.length - found} expected call(s) not made` } : {}) };
-  return { score: actual.length === 0 ? 1 : (actual.length - unused.length) / actual.length, ...(unused.length ? { detail: `unexpected: ${render(unused)}` } : {}) };
+  if (mode === 'superset')
+    return {
+      score: expected.length === 0 ? 1 : found / expected.length,
+      ...(found < expected.length ? { detail: `${expected.length - found} expected call(s) not made` } : {}),
+    };
+  return {
+    score: actual.length === 0 ? 1 : (actual.length - unused.length) / actual.length,
+    ...(unused.length ? { detail: `unexpected: ${render(unused)}` } : {}),
+  };
 }
 
 function expectedAnswer(example: DatasetExample): string {

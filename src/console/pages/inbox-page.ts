@@ -52,8 +52,12 @@ ${conversation.length > 0 ? html`<details><summary>The conversation before this 
 
 /** One conversation message as a bubble (tool results shortened: the run page has them in full). */
 export function messageBubble(message: Message): Html {
-  if (message.role === 'tool') return html`<div class="message assistant"><span class="role">Result of ${message.toolName}</span><p>${shorten(message.content, 600)}</p></div>`;
-  const calls = message.role === 'assistant' && message.toolCalls.length > 0 ? html`<p class="small muted">Calls ${message.toolCalls.map((call) => call.name).join(', ')}</p>` : '';
+  if (message.role === 'tool')
+    return html`<div class="message assistant"><span class="role">Result of ${message.toolName}</span><p>${shorten(message.content, 600)}</p></div>`;
+  const calls =
+    message.role === 'assistant' && message.toolCalls.length > 0
+      ? html`<p class="small muted">Calls ${message.toolCalls.map((call) => call.name).join(', ')}</p>`
+      : '';
   return html`<div class="message ${message.role}"><span class="role">${message.role === 'user' ? 'User' : 'Agent'}</span>${message.content ? html`<p>${message.content}</p>` : ''}${calls}</div>`;
 }
 

@@ -73,7 +73,14 @@ ${result.link ? html`<p><a href="${result.link}">Open it</a></p>` : ''}
 export function relativeTime(at: number, now: number): string {
   const seconds = Math.round((at - now) / 1000);
   const size = Math.abs(seconds);
-  const text = size < 60 ? `${size}s` : size < 3600 ? `${Math.round(size / 60)}m` : size < 172_800 ? `${Math.round(size / 3600)}h` : `${Math.round(size / 86_400)}d`;
+  const text =
+    size < 60
+      ? `${size}s`
+      : size < 3600
+        ? `${Math.round(size / 60)}m`
+        : size < 172_800
+          ? `${Math.round(size / 3600)}h`
+          : `${Math.round(size / 86_400)}d`;
   return seconds >= 0 ? `in ${text}` : `${text} ago`;
 }
 

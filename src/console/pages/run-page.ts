@@ -23,7 +23,14 @@ ${(status?.pendingApprovals ?? []).map((approval) => approvalCard(run, approval,
 ${plan ? html`<details class="card" open><summary>Plan</summary><pre>${plan.text}</pre></details>` : ''}
 <h2>Conversation</h2>
 <div class="conversation" id="conversation">
-${data.thread ? html`${transcriptEntries(run.workflowId, data.thread.outsideTurns.filter((entry) => entry.kind !== 'started'))}${threadTurns(run.workflowId, data.thread.turns)}` : ''}
+${
+  data.thread
+    ? html`${transcriptEntries(
+        run.workflowId,
+        data.thread.outsideTurns.filter((entry) => entry.kind !== 'started'),
+      )}${threadTurns(run.workflowId, data.thread.turns)}`
+    : ''
+}
 ${data.transcript ? transcriptEntries(run.workflowId, data.transcript.entries) : ''}
 </div>
 ${run.open ? html`<div class="message assistant card" id="live-box"><span class="role">Writing now</span><p id="live" aria-live="polite"></p></div>` : ''}

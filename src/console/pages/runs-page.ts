@@ -8,7 +8,8 @@ const STATUSES = ['running', 'awaiting_approval', 'idle', 'closed'] as const;
 
 /** The run list's content: the search form, then a row per run or thread. */
 export function runsContent(runs: ListedRun[], filter: RunListFilter): Html {
-  const selected = (value: string | undefined, option: string) => (value === option ? html`<option value="${option}" selected>${option}</option>` : html`<option value="${option}">${option}</option>`);
+  const selected = (value: string | undefined, option: string) =>
+    value === option ? html`<option value="${option}" selected>${option}</option>` : html`<option value="${option}">${option}</option>`;
   return html`<div id="content">
 <h1>Runs and threads${filter.evaluation ? html` of evaluation ${filter.evaluation}` : ''}</h1>
 <form method="get" action="/runs" class="inline" role="search">

@@ -20,7 +20,7 @@ function transcriptEntry(workflowId: string, entry: TranscriptEntry, index: numb
       return html`${entry.continued ? html`<p class="marker">Continued as new: a new execution of the same run (${utcTime(Date.parse(entry.at))})</p>` : ''}
 ${entry.handoffFrom ? html`<p class="marker">Handed off from ${entry.handoffFrom} to ${entry.agent}</p>` : ''}
 ${entry.forkOf ? html`<p class="marker">Fork of <a href="${runPath(entry.forkOf.workflowId)}">${entry.forkOf.workflowId}</a> after step ${entry.forkOf.step}</p>` : ''}
-${(entry.forkOf?.edits ?? []).map((edit) => html`<div class="marker">Step ${edit.step} · edited: ${describeForkEdit(edit)}<details><summary>Recorded, and what replaced it</summary><pre>${edit.recorded ?? '(not in the origin\'s history)'}</pre><pre>${edit.content}</pre></details></div>`)}
+${(entry.forkOf?.edits ?? []).map((edit) => html`<div class="marker">Step ${edit.step} · edited: ${describeForkEdit(edit)}<details><summary>Recorded, and what replaced it</summary><pre>${edit.recorded ?? "(not in the origin's history)"}</pre><pre>${edit.content}</pre></details></div>`)}
 ${entry.continued || entry.handoffFrom ? '' : html`<div class="message user"><span class="role">Task for ${entry.agent} (${entry.model})</span><p>${entry.task}</p></div>`}`;
     case 'model':
       return html`${entry.text ? html`<div class="message assistant" data-step="${entry.step}"><span class="role">Agent · step ${entry.step}</span><p>${entry.text}</p></div>` : ''}
@@ -40,7 +40,9 @@ ${entry.overBudget ? html`<p class="marker">Over the token budget (${entry.overB
     case 'finished':
       return html`<p class="marker" id="finished">Finished: ${entry.status}${entry.result ? ` (${entry.result.stopReason}${entry.result.stopDetail ? `: ${entry.result.stopDetail}` : ''})` : ''}${entry.failure ? ` · ${entry.failure}` : ''}</p>`;
     case 'mcp-tools':
-      return entry.unavailable.length > 0 ? html`<p class="marker">MCP servers unavailable: ${entry.unavailable.map((server) => server.server).join(', ')}</p>` : html``;
+      return entry.unavailable.length > 0
+        ? html`<p class="marker">MCP servers unavailable: ${entry.unavailable.map((server) => server.server).join(', ')}</p>`
+        : html``;
     case 'skills-loaded':
       return html`<p class="marker">Skills loaded: ${entry.sources.flatMap((source) => source.skills).join(', ') || 'none'}</p>`;
   }

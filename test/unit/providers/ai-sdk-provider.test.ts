@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AiSdkProvider } from '../../../src/models/ai-sdk-provider';
 import type { ModelError, ModelRequest } from '../../../src/models/model-provider';
-import { anthropicReply, anthropicStream, openAiReply, openAiStream, startFakeProviderServer, type FakeProviderServer } from '../../support/fake-provider-server';
+import {
+  anthropicReply,
+  anthropicStream,
+  openAiReply,
+  openAiStream,
+  startFakeProviderServer,
+  type FakeProviderServer,
+} from '../../support/fake-provider-server';
 
 const CANARY = 'sk-canary-0123456789-never-log-me';
 let server: FakeProviderServer;
@@ -14,7 +21,11 @@ afterAll(async () => {
   await server?.close();
 });
 
-const addTool = { name: 'add', description: 'Adds', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } };
+const addTool = {
+  name: 'add',
+  description: 'Adds',
+  parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+};
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
@@ -48,7 +59,15 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
 
 describe('OpenAI (Chat Completions wire format, loopback server)', () => {
   it('maps messages, tool schemas, parallel tool calls and usage both ways', async () => {
-    server.respond(openAiReply({ toolCalls: [{ id: 'call_1', name: 'add', args: { a: 1, b: 2 } }, { id: 'call_2', name: 'add', args: { a: 3, b: 4 } }], usage: [21, 9] }));
+    server.respond(
+      openAiReply({
+        toolCalls: [
+          { id: 'call_1', name: 'add', args: { a: 1, b: 2 } },
+          { id: 'call_2', name: 'add', args: { a: 3, b: 4 } },
+        ],
+        usage: [21, 9],
+      }),
+    );
     const response = await openai().complete(request());
     expect(response).toEqual({
       text: '',
@@ -72,7 +91,14 @@ describe('OpenAI (Chat Completions wire format, loopback server)', () => {
     ['ModelServerError', 500, { error: { message: 'upstream failure' } }, {}, true, undefined],
     ['ModelAuthFailed', 401, { error: { message: 'Incorrect API key provided' } }, {}, false, undefined],
     ['ModelBadRequest', 400, { error: { message: 'Invalid parameter', type: 'invalid_request_error' } }, {}, false, undefined],
-    ['ContextLengthExceeded', 400, { error: { message: "This model's maximum context length is 128000 tokens", code: 'context_length_exceeded' } }, {}, false, undefined],
+    [
+      'ContextLengthExceeded',
+      400,
+      { error: { message: "This model's maximum context length is 128000 tokens", code: 'context_length_exceeded' } },
+      {},
+      false,
+      undefined,
+    ],
   ])('classifies %s (HTTP %i)', async (code, status, body, headers, retryable, retryAfterMs) => {
     server.respond({ status, body, headers });
     const error = await failure(openai().complete(request()));
@@ -93,7 +119,16 @@ describe('OpenAI (Chat Completions wire format, loopback server)', () => {
 
 describe('Anthropic (Messages wire format, loopback server)', () => {
   it('maps messages, tool schemas, parallel tool calls and usage both ways', async () => {
-    server.respond(anthropicReply({ text: 'Adding both.', toolCalls: [{ id: 'toolu_1', name: 'add', args: { a: 1, b: 2 } }, { id: 'toolu_2', name: 'add', args: { a: 3, b: 4 } }], usage: [30, 12] }));
+    server.respond(
+      anthropicReply({
+        text: 'Adding both.',
+        toolCalls: [
+          { id: 'toolu_1', name: 'add', args: { a: 1, b: 2 } },
+          { id: 'toolu_2', name: 'add', args: { a: 3, b: 4 } },
+        ],
+        usage: [30, 12],
+      }),
+    );
     const response = await anthropic().complete(request());
     expect(response).toEqual({
       text: 'Adding both.',
@@ -110,11 +145,16 @@ describe('Anthropic (Messages wire format, loopback server)', () => {
     expect(sent.body.system).toEqual([{ type: 'text', text: 'Be exact.' }]);
     const toolResult = sent.body.messages[2].content[0];
     expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'call_0', is_error: true });
-    expect(sent.body.tools).toEqual([expect.objectContaining({ name: 'add', input_schema: expect.objectContaining({ properties: addTool.parameters.properties }) })]);
+    expect(sent.body.tools).toEqual([
+      expect.objectContaining({ name: 'add', input_schema: expect.objectContaining({ properties: addTool.parameters.properties }) }),
+    ]);
   });
 
   it('classifies a prompt that is too long as ContextLengthExceeded', async () => {
-    server.respond({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } } });
+    server.respond({
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } },
+    });
     const error = await failure(anthropic().complete(request()));
     expect(error.code).toBe('ContextLengthExceeded');
     expect(error.message).not.toContain(CANARY);
@@ -122,13 +162,23 @@ describe('Anthropic (Messages wire format, loopback server)', () => {
 });
 
 describe('streaming (server-sent events from the loopback server)', () => {
-  const streamingRequest = (deltas: string[], overrides: Partial<ModelRequest> = {}) => request({ onTextDelta: (delta) => deltas.push(delta), ...overrides });
+  const streamingRequest = (deltas: string[], overrides: Partial<ModelRequest> = {}) =>
+    request({ onTextDelta: (delta) => deltas.push(delta), ...overrides });
 
   it.each([
     ['OpenAI', openai, openAiStream, '/v1/chat/completions'],
     ['Anthropic', anthropic, anthropicStream, '/v1/messages'],
   ] as const)('%s: passes text deltas on in order and maps tool calls and usage', async (_name, provider, stream, url) => {
-    server.respond(stream({ chunks: ['Adding ', 'both', '.'], toolCalls: [{ id: 'call_s1', name: 'add', args: { a: 1, b: 2 } }, { id: 'call_s2', name: 'add', args: { a: 3, b: 4 } }], usage: [17, 8] }));
+    server.respond(
+      stream({
+        chunks: ['Adding ', 'both', '.'],
+        toolCalls: [
+          { id: 'call_s1', name: 'add', args: { a: 1, b: 2 } },
+          { id: 'call_s2', name: 'add', args: { a: 3, b: 4 } },
+        ],
+        usage: [17, 8],
+      }),
+    );
     const deltas: string[] = [];
     const response = await provider().complete(streamingRequest(deltas));
     expect(deltas).toEqual(['Adding ', 'both', '.']);
@@ -192,7 +242,10 @@ describe('structured output, provider-native', () => {
 
   it('OpenAI-compatible: sends json_schema when the worker opts in, and needs no API key', async () => {
     server.respond(openAiReply({ text: '{"answer":3}' }));
-    const provider = new AiSdkProvider('openai-compatible', { OPENAI_COMPATIBLE_BASE_URL: `${server.baseUrl}/v1`, OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS: 'on' });
+    const provider = new AiSdkProvider('openai-compatible', {
+      OPENAI_COMPATIBLE_BASE_URL: `${server.baseUrl}/v1`,
+      OPENAI_COMPATIBLE_STRUCTURED_OUTPUTS: 'on',
+    });
     expect((await provider.complete(request({ outputSchema: strictSchema }))).text).toBe('{"answer":3}');
     const sent = server.requests.at(-1)!;
     expect(sent.url).toBe('/v1/chat/completions');

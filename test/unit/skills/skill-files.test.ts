@@ -20,8 +20,22 @@ function root(): string {
 
 describe('skill files', () => {
   it('parses the Agent Skills front matter and takes usage from the body', () => {
-    const result = parseSkillFile('/s/deploy/SKILL.md', '---\nname: deploy\ndescription: Deploys services.\nlicense: MIT\nallowed-tools: deploy_service read_logs\nmetadata:\n  owner: ops\n---\n\n# Deploy\nRun the deploy tool.\n', '/s');
-    expect(result).toMatchObject({ ok: true, skill: { name: 'deploy', description: 'Deploys services.', license: 'MIT', allowedTools: ['deploy_service', 'read_logs'], metadata: { owner: 'ops' }, usage: '# Deploy\nRun the deploy tool.' } });
+    const result = parseSkillFile(
+      '/s/deploy/SKILL.md',
+      '---\nname: deploy\ndescription: Deploys services.\nlicense: MIT\nallowed-tools: deploy_service read_logs\nmetadata:\n  owner: ops\n---\n\n# Deploy\nRun the deploy tool.\n',
+      '/s',
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      skill: {
+        name: 'deploy',
+        description: 'Deploys services.',
+        license: 'MIT',
+        allowedTools: ['deploy_service', 'read_logs'],
+        metadata: { owner: 'ops' },
+        usage: '# Deploy\nRun the deploy tool.',
+      },
+    });
   });
 
   it.each([
@@ -55,7 +69,10 @@ describe('skill files', () => {
     writeSkill(folder, 'beta', skillMarkdown('beta', 'Second'), 'skill.md');
     writeSkill(folder, 'broken', '---\nname: broken\n---\n');
     const snapshot = readSkillFolder(folder, folder);
-    expect(snapshot.skills.map((skill) => [skill.name, skill.tools])).toEqual([['alpha', ['echo']], ['beta', []]]);
+    expect(snapshot.skills.map((skill) => [skill.name, skill.tools])).toEqual([
+      ['alpha', ['echo']],
+      ['beta', []],
+    ]);
     expect(snapshot.errors.map((error) => path.basename(path.dirname(error.file)))).toEqual(['broken']);
   });
 
@@ -68,7 +85,16 @@ describe('skill files', () => {
   });
 
   it('diffs skill sets and hashes them by content', () => {
-    const make = (name: string, hash: string) => ({ name, description: '', usage: '', allowedTools: [], tools: [], source: 's', file: `/s/${name}/SKILL.md`, contentHash: hash });
+    const make = (name: string, hash: string) => ({
+      name,
+      description: '',
+      usage: '',
+      allowedTools: [],
+      tools: [],
+      source: 's',
+      file: `/s/${name}/SKILL.md`,
+      contentHash: hash,
+    });
     expect(diffSkills([make('a', '1'), make('b', '1')], [make('a', '2'), make('c', '1')]).map((change) => [change.kind, change.skillName])).toEqual([
       ['modified', 'a'],
       ['added', 'c'],
@@ -79,19 +105,48 @@ describe('skill files', () => {
   });
 
   it('rebuilds instructions from the active skills', () => {
-    const text = buildSkillInstructions('skill-list', [{ name: 'deploy', description: 'Deploys.', usage: '\nRun deploy_service.\nMore.', allowedTools: [], tools: ['deploy_service'], source: '', file: '', contentHash: '' }]);
+    const text = buildSkillInstructions('skill-list', [
+      {
+        name: 'deploy',
+        description: 'Deploys.',
+        usage: '\nRun deploy_service.\nMore.',
+        allowedTools: [],
+        tools: ['deploy_service'],
+        source: '',
+        file: '',
+        contentHash: '',
+      },
+    ]);
     expect(text).toBe('You have these skills:\n- deploy: Deploys.\n  Run deploy_service.\n  Tools: deploy_service');
     expect(buildSkillInstructions('none', [])).toBe('');
   });
 });
 
 describe('a run applying skill batches', () => {
-  const skill = (name: string, tools: string[]) => ({ name, description: '', usage: '', allowedTools: tools, tools, source: 'a', file: `/a/${name}/SKILL.md`, contentHash: name });
+  const skill = (name: string, tools: string[]) => ({
+    name,
+    description: '',
+    usage: '',
+    allowedTools: tools,
+    tools,
+    source: 'a',
+    file: `/a/${name}/SKILL.md`,
+    contentHash: name,
+  });
 
   it('applies only newer batches that start from its skill set, and reports gaps', () => {
     const run = new RunSkills(['a', 'b'], null);
     run.load({ source: 'a', hash: 'h0', skills: [], errors: [] }, 0);
-    expect(run.offer({ source: 'a', version: 1, previousHash: 'h0', hash: 'h1', changes: [{ kind: 'added', skillName: 'x', skill: skill('x', ['echo']), source: 'a' }], errors: [] })).toBe('applied');
+    expect(
+      run.offer({
+        source: 'a',
+        version: 1,
+        previousHash: 'h0',
+        hash: 'h1',
+        changes: [{ kind: 'added', skillName: 'x', skill: skill('x', ['echo']), source: 'a' }],
+        errors: [],
+      }),
+    ).toBe('applied');
     expect(run.tools()).toEqual(['echo']);
     expect(run.offer({ source: 'a', version: 1, previousHash: 'h0', hash: 'h1', changes: [], errors: [] })).toBe('stale');
     expect(run.offer({ source: 'a', version: 3, previousHash: 'h2', hash: 'h3', changes: [], errors: [] })).toBe('gap');
@@ -102,7 +157,10 @@ describe('a run applying skill batches', () => {
     const run = new RunSkills(['a', 'b'], null);
     run.load({ source: 'b', hash: 'hb', skills: [{ ...skill('x', ['add']), source: 'b' }], errors: [] }, 0);
     run.load({ source: 'a', hash: 'ha', skills: [skill('x', ['echo']), skill('y', ['noop'])], errors: [] }, 0);
-    expect(run.active().map((entry) => [entry.name, entry.source])).toEqual([['x', 'a'], ['y', 'a']]);
+    expect(run.active().map((entry) => [entry.name, entry.source])).toEqual([
+      ['x', 'a'],
+      ['y', 'a'],
+    ]);
     expect(run.clashes()).toEqual([{ name: 'x', winner: 'a', hidden: 'b' }]);
     const selective = new RunSkills(['a'], ['y']);
     selective.load({ source: 'a', hash: 'ha', skills: [skill('x', ['echo']), skill('y', ['noop'])], errors: [] }, 0);
