@@ -81,5 +81,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Client processes (library, CLI, console) start workflows by type; they never run workflow code.
+    files: ['src/{client,cli,console}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../workflows', '../workflows/*', '../../workflows', '../../workflows/*'],
+              message: 'Client code imports workflow code with `import type` only; shared pure rules live in src/protocol.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );
