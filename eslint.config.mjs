@@ -5,6 +5,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+// Worker code and the layers beneath the client never reach up into the client library or the CLI.
+const noClientOrCli = {
+  group: ['../client', '../client/*', '../cli/*', '../../client/*', '../../cli/*'],
+  message: 'Worker code and the shared layers do not import the client or the CLI.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -65,16 +71,48 @@ export default tseslint.config(
     },
   },
   {
-    // Worker code and the layers beneath the client never reach up into the client library or the CLI.
-    files: ['src/{activities,worker,hooks,models,tools,artifacts,mcp,budget,history,protocol,config}/**/*.ts'],
+    files: ['src/{activities,worker,hooks,models,tools,artifacts,mcp,budget,history,config}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [noClientOrCli],
+        },
+      ],
+    },
+  },
+  {
+    // Protocol is loaded by every process, the workflow sandbox included: config's zod schemas
+    // stay out of it at runtime (types only), and so do the client and the CLI.
+    files: ['src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noClientOrCli,
+            {
+              group: ['../config', '../config/*'],
+              message: 'Protocol imports config with `import type` only: no zod schema at runtime.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Client processes (library, CLI, console) start workflows by type; they never run workflow code.
+    files: ['src/{client,cli,console}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['../client', '../client/*', '../cli/*', '../../client/*', '../../cli/*'],
-              message: 'Worker code and the shared layers do not import the client or the CLI.',
+              group: ['../workflows', '../workflows/*', '../../workflows', '../../workflows/*'],
+              message: 'Client code imports workflow code with `import type` only; shared pure rules live in src/protocol.',
+              allowTypeImports: true,
             },
           ],
         },

@@ -8,7 +8,7 @@ import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { AgentRunWorkflowInput, ModelStepResult } from '../protocol/run-types';
 import { upgradeConfig } from '../config/upgrade-config';
 import { withSkillSourceKeys } from '../skills/skill-source';
-import { nextMove, stepLimitOf } from '../workflows/loop-decisions';
+import { nextMove, stepLimitOf } from '../protocol/step-moves';
 import type { TranscriptEntry } from '../history/history-entries';
 import { resolveForkEdits, type ForkEditRequest } from './fork-edits';
 import { decode } from '../history/history-events';

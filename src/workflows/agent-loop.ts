@@ -118,14 +118,6 @@ export function deniedResult(call: ToolCall, step: number, now: number, content:
   return { ...result, metadata: { ...result.metadata, status: 'denied' } };
 }
 
-/** The message that asks the model to fix a final answer that failed the output schema. */
-export function outputCorrectionMessage(reason: string): Message {
-  return {
-    role: 'user',
-    content: `Your answer did not match the required output schema: ${reason}. Reply again with only a JSON value that matches the schema.`,
-  };
-}
-
 /** The text of the last assistant message, for a run that stops early. */
 export function lastAssistantText(messages: readonly Message[]): string {
   for (let index = messages.length - 1; index >= 0; index--) {

@@ -1,17 +1,16 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import type { AgentConfig } from '../config/agent-config';
-import type { Message, ToolCall } from '../protocol/messages';
-import type { AgentRunResult, CarriedState, ModelStepResult, StepBudget, StopReason } from '../protocol/run-types';
+import type { CarriedState, ModelStepResult, StepBudget } from '../protocol/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
-import { outputCorrectionMessage } from './agent-loop';
 import { handoffTarget } from './handoffs';
 import { isSubagentTool } from './subagents';
 
 /**
- * The agent loop's decisions, pure (no Temporal calls): what follows a model reply, when the
- * budget compacts or stops the run, which handoff of a step wins, where a tool call goes, and
- * when the run continues as new. The workflow modules carry them out; test/unit/loop-decisions.test.ts
- * covers them without a server.
+ * The agent loop's decisions, pure (no Temporal calls): when the budget compacts or stops the
+ * run, which handoff of a step wins, where a tool call goes, and when the run continues as new.
+ * The workflow modules carry them out; test/unit/loop-decisions.test.ts covers them without a
+ * server. What follows a model reply, and the step limit, are in src/protocol/step-moves.ts,
+ * shared with the client's fork planning.
  */
 
 /** The first step of this run: 1, or the step after the last one of the run it continues. */
@@ -19,48 +18,9 @@ export function firstStep(carried: CarriedState | undefined): number {
   return (carried?.step ?? 0) + 1;
 }
 
-/** The last step this agent may take: its max_steps count from where it took over. */
-export function stepLimitOf(config: Pick<AgentConfig, 'max_steps'>, carried: CarriedState | undefined): number {
-  return (carried?.stepBase ?? 0) + config.max_steps;
-}
-
 /** Why a run that used all its steps stopped. */
 export function maxStepsDetail(config: Pick<AgentConfig, 'max_steps'>): string {
   return `Stopped after max_steps (${config.max_steps}) model steps without a final answer`;
-}
-
-/**
- * What follows an executor reply: its tool calls run; a text answer finishes the run, unless it
- * failed the output schema, when the model is asked to correct it (or, on the last step, the
- * run stops with `output_invalid`). `outputRejected` is the schema error to report.
- */
-export type NextMove =
-  | { kind: 'run-tools'; calls: ToolCall[] }
-  | { kind: 'correct-output'; outputRejected: string; correction: Message }
-  | { kind: 'finish'; stopReason: StopReason; output: string; extra: Partial<AgentRunResult>; outputRejected?: string };
-
-/** The move after an executor reply of `step` (of at most `stepLimit`). */
-export function nextMove(reply: ModelStepResult, step: number, stepLimit: number): NextMove {
-  const { content, toolCalls } = reply.message;
-  if (toolCalls.length > 0) return { kind: 'run-tools', calls: toolCalls };
-  if (reply.outputError === undefined) {
-    return {
-      kind: 'finish',
-      stopReason: 'completed',
-      output: content,
-      extra: reply.structuredOutput !== undefined ? { structuredOutput: reply.structuredOutput } : {},
-    };
-  }
-  if (step === stepLimit) {
-    return {
-      kind: 'finish',
-      stopReason: 'output_invalid',
-      output: content,
-      extra: { stopDetail: reply.outputError },
-      outputRejected: reply.outputError,
-    };
-  }
-  return { kind: 'correct-output', outputRejected: reply.outputError, correction: outputCorrectionMessage(reply.outputError) };
 }
 
 /**

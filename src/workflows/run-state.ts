@@ -24,7 +24,7 @@ import { KEPT_TOOL_RESULTS } from '../protocol/payload-size';
 import { ConversationThreads } from './conversation-threads';
 import { EventLog } from './event-log';
 import { handoffToolSpecs } from './handoffs';
-import { stepLimitOf } from './loop-decisions';
+import { stepLimitOf } from '../protocol/step-moves';
 import { emptyLoopWatch } from './loop-detection';
 import type { LoopWatch } from '../protocol/loop-watch';
 import { RunSkills } from './run-skills';

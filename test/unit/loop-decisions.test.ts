@@ -13,12 +13,11 @@ import {
   firstStep,
   handoffSearchAttributes,
   maxStepsDetail,
-  nextMove,
   shouldContinueAsNew,
   DEFAULT_CONTINUE_AS_NEW_POINT,
-  stepLimitOf,
   toolRoute,
 } from '../../src/workflows/loop-decisions';
+import { nextMove, stepLimitOf } from '../../src/protocol/step-moves';
 
 /** The agent loop's decisions, without a server: the workflow modules only carry them out. */
 
