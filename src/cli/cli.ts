@@ -3,33 +3,8 @@ import { Command } from 'commander';
 import { AgentRuntimeError } from '../protocol/errors';
 import { collectFlag } from './fork-edit-flags';
 import { describeError } from './describe-error';
-
-/**
- * Command modules load when their command runs, so `--help` (and each command) loads only what it
- * uses: the Temporal SDK alone takes most of a second to load.
- */
-const commands = {
-  run: () => import('./commands/run-command'),
-  fork: () => import('./commands/fork-command'),
-  evaluate: () => import('./commands/eval-command'),
-  status: () => import('./commands/status-command'),
-  history: () => import('./commands/history-command'),
-  usage: () => import('./commands/usage-command'),
-  watch: () => import('./commands/watch-command'),
-  inject: () => import('./commands/inject-command'),
-  approvals: () => import('./commands/approval-commands'),
-  skillsWatch: () => import('./commands/skills-watch-command'),
-  worker: () => import('./commands/worker-command'),
-  setup: () => import('./commands/setup-command'),
-  dev: () => import('./commands/dev-command'),
-  codecServer: () => import('./commands/codec-server-command'),
-  demo: () => import('./commands/demo-command'),
-  thread: () => import('./commands/thread-commands'),
-  chat: () => import('./commands/chat-command'),
-  memory: () => import('./commands/memory-command'),
-  console: () => import('./commands/console-command'),
-  deployment: () => import('./commands/deployment-command'),
-};
+import { addDeploymentCommands, addMemoryCommands, addThreadCommands } from './command-groups';
+import { commands } from './command-modules';
 
 /**
  * The command line. Exit codes: 0 success, 2 a user error (invalid config, bad arguments),
@@ -213,34 +188,7 @@ program
   .option('--build-id <id>', 'Worker Versioning: this build of the deployment; runs stay on the build that started them (default: AGENT_BUILD_ID)')
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
-const deployment = program
-  .command('deployment')
-  .description('Worker Versioning: roll a build of the workers out, ramp it, see what each build holds, retire old ones (docs/deployment.md)');
-deployment
-  .command('status <deployment>')
-  .description('current and ramping build; per build its open executions by type, runs awaiting approval, and whether it can retire')
-  .option('--json', 'machine-readable output')
-  .action(async (name, options) => (await commands.deployment()).deploymentStatusCommand(name, options));
-deployment
-  .command('rollout <deployment> <buildId>')
-  .description('make the build current (new runs, threads at their next turn), then wake idle threads, limiters and slots on older builds to move')
-  .option('--no-move', 'only set the current build; `deployment move` wakes the idle executions later')
-  .action(async (name, buildId, options) => (await commands.deployment()).deploymentRolloutCommand(name, buildId, options));
-deployment
-  .command('ramp <deployment> <buildId> <percentage>')
-  .description('send this percentage (0-100) of new executions to the build, the rest to the current build')
-  .action(async (name, buildId, percentage) => (await commands.deployment()).deploymentRampCommand(name, buildId, percentage));
-deployment
-  .command('move <deployment>')
-  .description(
-    'wake the threads, provider limiters and concurrency slots still on older builds: each moves to the current build at its next safe point',
-  )
-  .action(async (name) => (await commands.deployment()).deploymentMoveCommand(name));
-deployment
-  .command('drained <deployment> <buildId>')
-  .description('exit 0 when the build can retire (not current or ramping, no open execution pinned to it), else 1 with what holds it')
-  .option('--wait <duration>', 'look again every 5 s for this long (e.g. 30m)')
-  .action(async (name, buildId, options) => (await commands.deployment()).deploymentDrainedCommand(name, buildId, options));
+addDeploymentCommands(program);
 
 program
   .command('setup')
@@ -251,32 +199,7 @@ program
   .option('--json', 'machine-readable output')
   .action(async (options) => (await commands.setup()).setupCommand(options));
 
-const memory = program
-  .command('memory')
-  .description(
-    "a resource's memory (agents with memory: true), in the store the workers use: AGENT_MEMORY_URL, else AGENT_MEMORY_DIR or .temporal-data/memory",
-  );
-memory
-  .command('list <resource>')
-  .description('the newest entries of a resource (user:42)')
-  .option('--limit <n>', 'at most this many (default 20, at most 50)')
-  .option('--json', 'machine-readable output')
-  .action(async (resource, options) => (await commands.memory()).memoryListCommand(resource, options));
-memory
-  .command('search <resource> <query>')
-  .description("a resource's entries with any of the query's words, best first (as the recall tool finds them)")
-  .option('--limit <n>', 'at most this many (default 20, at most 50)')
-  .option('--json', 'machine-readable output')
-  .action(async (resource, query, options) => (await commands.memory()).memorySearchCommand(resource, query, options));
-memory
-  .command('forget <resource>')
-  .description(
-    'forget a resource (a request to be forgotten): its memory entries and its threads (their artifacts and executions); with --id, one memory entry',
-  )
-  .option('--id <entry>', 'delete only this memory entry (mem-…)')
-  .option('--memory-only', "delete the memory only, not the resource's threads (no Temporal server needed)")
-  .option('--json', 'machine-readable output')
-  .action(async (resource, options) => (await commands.memory()).memoryForgetCommand(resource, options));
+addMemoryCommands(program);
 
 program
   .command('dev')
@@ -293,54 +216,7 @@ program
   .option('--origin <url...>', 'Web UI origins allowed to call it (default: the local dev UI)')
   .action(async (options) => (await commands.codecServer()).codecServerCommand(options));
 
-const thread = program.command('thread').description('durable multi-turn conversations (docs/threads.md)');
-thread
-  .command('send <thread> <text>')
-  .description('send a message to a thread (with --config, the first message creates it); prints its turn')
-  .option('-c, --config <file>', 'agent config of a new thread (YAML or JSON)')
-  .option('-m, --model <provider:model>', "use this model instead of the config's")
-  .option('--agents-dir <folder>', "agent configs for handoffs (default: the config file's folder)")
-  .option('--policy <policy>', 'while a turn runs: enqueue (default), inject, interrupt or reject')
-  .option('--resource <id>', 'the resource (a user, a team) a new thread belongs to')
-  .option('--idle-timeout <duration>', 'close a new thread after this long without a message (e.g. 30d)')
-  .option('--when-closed <policy>', "a new thread's answer to messages once closed: refuse (default) or reopen")
-  .option('--message-id <id>', 'the message id (a resend with the same id is answered once)')
-  .option('-f, --follow', 'print the turn live and wait for its answer')
-  .option('--task-queue <name>', 'task queue of the workers')
-  .option('--json', 'machine-readable output')
-  .action(async (id, text, options) => (await commands.thread()).threadSendCommand(id, text, options));
-thread
-  .command('show <thread>')
-  .description("a thread's phase, queued messages and newest turns; with --messages, its whole conversation")
-  .option(
-    '--messages',
-    'the conversation, every message oldest first (a continued thread: from the artifact store, AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR)',
-  )
-  .option('--json', 'machine-readable output')
-  .action(async (id, options) => (await commands.thread()).threadShowCommand(id, options));
-thread
-  .command('list')
-  .description('open threads, newest first')
-  .option('--agent <name>', 'of this agent')
-  .option('--resource <id>', 'of this resource (resourceId)')
-  .option('--status <status>', 'idle, running, awaiting_approval or closed')
-  .option('--idle-for <duration>', 'only threads without a message or a finished turn for this long (e.g. 7d)')
-  .option('--sort <order>', 'started (default: newest first) or last-activity (longest idle first)')
-  .option('--limit <count>', 'at most this many (default 100)')
-  .option('--json', 'machine-readable output')
-  .action(async (options) => (await commands.thread()).threadListCommand(options));
-thread
-  .command('close <thread>')
-  .description('close a thread after its running and queued turns')
-  .option('--reason <text>', 'why (shown in its status and result)')
-  .action(async (id, options) => (await commands.thread()).threadCloseCommand(id, options));
-thread
-  .command('delete <thread>')
-  .description(
-    "delete a thread: end it if open, delete its artifacts (the workers' store: AGENT_ARTIFACT_STORE / AGENT_ARTIFACT_DIR), then its workflow executions",
-  )
-  .option('--json', 'machine-readable output')
-  .action(async (id, options) => (await commands.thread()).threadDeleteCommand(id, options));
+addThreadCommands(program);
 
 program
   .command('chat')
