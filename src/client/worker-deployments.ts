@@ -27,6 +27,8 @@ export interface DeploymentDescription {
   rampingBuildId: string | null;
   rampPercentage: number;
   builds: DeploymentBuild[];
+  /** Whether the server is still passing a routing change (a new current or ramping build) to the deployment's task queues. */
+  routingPending: boolean;
 }
 
 /** The open executions a build still holds: by workflow type, and the runs among them that wait on an approval. */
@@ -82,7 +84,8 @@ export class WorkerDeployments {
       const buildId = summary.deploymentVersion?.buildId ?? '';
       return { buildId, status: versionStatus(summary.status), ...(buildId === rampingBuildId ? { rampPercentage } : {}) };
     });
-    return { deploymentName, currentBuildId, rampingBuildId, rampPercentage, builds };
+    const routingPending = info?.routingConfigUpdateState === temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_IN_PROGRESS;
+    return { deploymentName, currentBuildId, rampingBuildId, rampPercentage, builds, routingPending };
   }
 
   /**
@@ -153,9 +156,8 @@ export class WorkerDeployments {
    * the workflow ids signalled. Runs (`agentRun`) are never moved: they finish where they started.
    */
   async moveLongLived(deploymentName: string, routingWaitMs = 60_000): Promise<string[]> {
-    const { currentBuildId } = await this.describe(deploymentName);
+    const { currentBuildId } = await this.routingPropagated(deploymentName, routingWaitMs);
     if (currentBuildId === null) return [];
-    await this.routingPropagated(deploymentName, routingWaitMs);
     const types = LONG_LIVED_WORKFLOW_TYPES.map((type) => `'${type}'`).join(', ');
     const query =
       `WorkflowType IN (${types}) AND ExecutionStatus = 'Running' AND TemporalWorkerDeployment = '${deploymentName}' ` +
@@ -175,18 +177,15 @@ export class WorkerDeployments {
   }
 
   /**
-   * Waits until the server has passed the deployment's routing (its current and ramping build) to
-   * its task queues. Until then a woken execution's workflow task does not say that its target
-   * version changed, so it would go back to waiting on its old build.
+   * The deployment once the server has passed its routing (its current and ramping build) to its
+   * task queues. Until then a woken execution's workflow task does not say that its target version
+   * changed, so it would go back to waiting on its old build.
    * @throws DeploymentError (`DeploymentRoutingPending`) when that takes longer than `waitMs`.
    */
-  private async routingPropagated(deploymentName: string, waitMs: number): Promise<void> {
-    const inProgress = temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_IN_PROGRESS;
-    for (const deadline = Date.now() + waitMs; ;) {
-      const response = await this.call(deploymentName, () =>
-        this.client.workflowService.describeWorkerDeployment({ namespace: this.client.options.namespace, deploymentName }),
-      );
-      if (response.workerDeploymentInfo?.routingConfigUpdateState !== inProgress) return;
+  private async routingPropagated(deploymentName: string, waitMs: number): Promise<DeploymentDescription> {
+    const deadline = Date.now() + waitMs;
+    for (let described = await this.describe(deploymentName); ; described = await this.describe(deploymentName)) {
+      if (!described.routingPending) return described;
       if (Date.now() >= deadline) {
         throw new DeploymentError(
           ErrorCode.deploymentRoutingPending,
