@@ -126,8 +126,12 @@ export class WorkerDeployments {
     );
   }
 
-  /** What `buildId` still holds: its open executions by workflow type, those waiting on approvals, and whether it can retire. */
-  async holdings(deploymentName: string, buildId: string): Promise<BuildHoldings> {
+  /**
+   * What `buildId` still holds: its open executions by workflow type, those waiting on approvals,
+   * and whether it can retire. `description` (from `describe`) saves asking the server again when
+   * the caller has it already, as for every build of a deployment at once.
+   */
+  async holdings(deploymentName: string, buildId: string, description?: DeploymentDescription): Promise<BuildHoldings> {
     checkName(deploymentName);
     const onBuild = `${DEPLOYMENT_VERSION_ATTRIBUTE} = '${deploymentVersionKey(deploymentName, buildId)}' AND ExecutionStatus = 'Running'`;
     const types = [WireName.agentRunWorkflow, ...LONG_LIVED_WORKFLOW_TYPES, WireName.workerToolsWorkflow];
@@ -137,7 +141,7 @@ export class WorkerDeployments {
       ...types.map((type) => this.count(`${onBuild} AND WorkflowType = '${type}'`)),
     ]);
     const byType = Object.fromEntries(types.map((type, index) => [type, perType[index]!]).filter(([, count]) => count !== 0));
-    const { currentBuildId, rampingBuildId } = await this.describe(deploymentName);
+    const { currentBuildId, rampingBuildId } = description ?? (await this.describe(deploymentName));
     const blockedBy =
       buildId === currentBuildId
         ? 'it is the current build'

@@ -21,7 +21,7 @@ async function withDeployments<T>(run: (deployments: WorkerDeployments) => Promi
 export async function deploymentStatusCommand(deploymentName: string, options: { json?: boolean }): Promise<void> {
   await withDeployments(async (deployments) => {
     const description = await deployments.describe(deploymentName);
-    const holdings = await Promise.all(description.builds.map((build) => deployments.holdings(deploymentName, build.buildId)));
+    const holdings = await Promise.all(description.builds.map((build) => deployments.holdings(deploymentName, build.buildId, description)));
     if (options.json) console.log(JSON.stringify({ ...description, holdings }));
     else console.log(formatDeployment(description, holdings));
   });
