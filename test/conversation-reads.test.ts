@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { QueryConversationSource } from '../src/activities/conversation-source';
 import { conversationQuery } from '../src/protocol/run-messages';
 import { WireName } from '../src/protocol/wire-names';
-import { ConversationThreads, MAX_RECENT_CHARACTERS, MAX_SYSTEM_CHARACTERS } from '../src/workflows/conversation-threads';
+import { ConversationThreads, MAX_RECENT_CHARACTERS, MAX_SYSTEM_CHARACTERS } from '../src/workflows/loop/conversation-threads';
 import { defineTool } from '../src/tools/define-tool';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 

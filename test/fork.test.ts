@@ -10,7 +10,7 @@ import type { RunEvent } from '../src/protocol/run-events';
 import { AgentForkOfAttribute, AgentNameAttribute } from '../src/protocol/search-attributes';
 import { buildTranscript } from '../src/history/history-view';
 import { WireName } from '../src/protocol/wire-names';
-import type { agentWorkerTools } from '../src/workflows/agent-worker-tools';
+import type { agentWorkerTools } from '../src/workflows/run/agent-worker-tools';
 import { runCli } from './support/cli-process';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';

@@ -8,7 +8,7 @@ import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import type { RunHandle } from '../src/client/agent-client';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../src/protocol/payload-size';
 import type { AgentRunWorkflowInput, CarriedState } from '../src/protocol/run-types';
-import { DEFAULT_CONTINUE_AS_NEW_POINT } from '../src/workflows/loop-decisions';
+import { DEFAULT_CONTINUE_AS_NEW_POINT } from '../src/workflows/rules/loop-decisions';
 import { defineTool } from '../src/tools/define-tool';
 import { recordHistory } from './support/history-recorder';
 import { skillMarkdown, tempSkillRoot, writeSkill } from './support/skill-files';

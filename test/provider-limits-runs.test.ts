@@ -14,7 +14,7 @@ import {
   type LimitGrant,
   type LimitRequest,
 } from '../src/protocol/provider-limits';
-import { GRANT_HORIZON_MS } from '../src/workflows/limiter-schedule';
+import { GRANT_HORIZON_MS } from '../src/workflows/limits/limiter-schedule';
 import { openAiReply, startFakeProviderServer, type FakeProviderServer } from './support/fake-provider-server';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import { terminateLeftovers } from './support/test-env';

@@ -14,7 +14,7 @@ import { openAiReply, startFakeProviderServer, type FakeProviderServer } from '.
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, terminateLeftovers, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
-import { CATCH_UP_MS } from '../src/workflows/limiter-schedule';
+import { CATCH_UP_MS } from '../src/workflows/limits/limiter-schedule';
 
 const MODEL = 'openai:gpt-4o-mini';
 let server: FakeProviderServer;

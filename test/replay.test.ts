@@ -7,7 +7,7 @@ import { AGENT_WORKFLOW_TYPES, userWorkflowBundle } from './support/user-workflo
 /**
  * Histories recorded from real runs (npm run record-histories) replayed against today's workflow
  * code: a change that would break running workflows fails here, naming the file. Change workflow
- * logic behind `patched()` instead (src/workflows/patches.ts). No file is skipped: a file outside
+ * logic behind `patched()` instead (src/workflows/versioning/patches.ts). No file is skipped: a file outside
  * the layout of test/histories/README.md, one without a workflow id or one the replayer gave no
  * result for fails as well.
  */

@@ -3,7 +3,7 @@ import type { RunHandle, StartRunOptions } from '../src/client/agent-client';
 import type { Message } from '../src/protocol/messages';
 import type { RunEvent } from '../src/protocol/run-events';
 import type { AgentRunResult } from '../src/protocol/run-types';
-import { DEFAULT_PLANNER_PROMPT } from '../src/workflows/agent-loop';
+import { DEFAULT_PLANNER_PROMPT } from '../src/workflows/rules/run-prompts';
 import { recordHistory } from './support/history-recorder';
 import { runCli } from './support/cli-process';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';

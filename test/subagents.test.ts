@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowExecutionStatusName } from '@temporalio/client';
 import type { RunHandle } from '../src/client/agent-client';
-import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/workflow-ids';
+import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/rules/workflow-ids';
 import { AgentSkillSourcesAttribute } from '../src/protocol/search-attributes';
 import { recordHistory } from './support/history-recorder';
 import { tempSkillRoot } from './support/skill-files';

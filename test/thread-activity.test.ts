@@ -13,7 +13,7 @@ import { AgentLastActivityAttribute, AgentNameAttribute, AgentStatusAttribute } 
 import { sendMessageUpdate } from '../src/protocol/thread-messages';
 import type { AgentThreadInput } from '../src/protocol/thread-types';
 import { WireName } from '../src/protocol/wire-names';
-import type { agentThread } from '../src/workflows/agent-thread';
+import type { agentThread } from '../src/workflows/thread/agent-thread';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 

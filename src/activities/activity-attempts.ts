@@ -1,4 +1,4 @@
-// Attempts and failures of the activities whose own failures the workflow retries (src/workflows/activity-retries.ts).
+// Attempts and failures of the activities whose own failures the workflow retries (src/workflows/loop/activity-retries.ts).
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { WorkflowRetriesInput } from '../protocol/run-types';
 import type { RetryableFailureDetails } from '../protocol/workflow-retries';

@@ -7,7 +7,7 @@ import type { AgentConfig } from '../config/agent-config';
 import { AgentConfigError, AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import { splitMcpToolName } from '../protocol/mcp-tool-names';
 import { WireName } from '../protocol/wire-names';
-import type { agentWorkerTools } from '../workflows/agent-worker-tools';
+import type { agentWorkerTools } from '../workflows/run/agent-worker-tools';
 
 /** How long the task queue's workers have to say which tools they have, before a fork or an evaluation. */
 const PROBE_TIMEOUT: Duration = '30s';

@@ -3,7 +3,7 @@ import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
 import { AgentCostUsdAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
-import type { agentRun } from '../workflows/agent-run';
+import type { agentRun } from '../workflows/run/agent-run';
 import type { AgentClient } from './agent-client';
 import { RunHandle } from './run-handle';
 import { searchAttributesMissing } from './search-attribute-errors';

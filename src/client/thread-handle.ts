@@ -28,7 +28,7 @@ import {
   type ThreadStatus,
 } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
-import type { agentThread } from '../workflows/agent-thread';
+import type { agentThread } from '../workflows/thread/agent-thread';
 import { configHashOf, parsedConfigHashOf } from './config-hash';
 import { prepareAgents } from './prepared-agents';
 import { RunHandle, transientServerError } from './run-handle';

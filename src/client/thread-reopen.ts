@@ -5,7 +5,7 @@ import { AgentLastActivityAttribute, AgentStatusAttribute } from '../protocol/se
 import { sendMessageUpdate } from '../protocol/thread-messages';
 import type { ThreadMessage, ThreadMessageReceipt, ThreadResult } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
-import type { agentThread } from '../workflows/agent-thread';
+import type { agentThread } from '../workflows/thread/agent-thread';
 
 /**
  * Delivers `message` to thread `threadId` whose latest execution is no longer running: when it

@@ -12,7 +12,7 @@ export interface GateRules {
 }
 
 /**
- * Whether a call waited for an approval, by the run's own order (src/workflows/tool-dispatch.ts):
+ * Whether a call waited for an approval, by the run's own order (src/workflows/loop/tool-dispatch.ts):
  * the before-tool hook's recorded decision first (a denied or failed call never waits; changed
  * arguments are what the policies judge), then the strictest of the matching tool-policy rule and
  * `hitl_tools` (a deny wins), and a hook that required an approval.

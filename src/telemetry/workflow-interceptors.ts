@@ -10,7 +10,7 @@ import {
   type Next,
 } from '@temporalio/workflow';
 import type { RunEvent } from '../protocol/run-events';
-import { observeRunEvents } from '../workflows/run-event-observer';
+import { observeRunEvents } from '../workflows/loop/run-event-observer';
 import { Attribute, Operation, splitModel } from './gen-ai-attributes';
 import type { AgentTelemetrySinks } from './telemetry-sinks';
 

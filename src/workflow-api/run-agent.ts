@@ -21,7 +21,7 @@ import type { Message } from '../protocol/messages';
 import type { AgentRunInput, AgentRunResult, AgentRunWorkflow, RunTimeouts } from '../protocol/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
-import { childWorkflowId } from '../workflows/child-workflow-id';
+import { childWorkflowId } from '../workflows/rules/child-workflow-id';
 
 /** An agent run started from your own workflow, as its child workflow. */
 export interface RunAgentOptions {

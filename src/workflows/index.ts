@@ -1,6 +1,6 @@
 /** The workflow bundle's entry: every workflow type an agent worker registers. */
-export { agentRun } from './agent-run';
-export { agentWorkerTools } from './agent-worker-tools';
-export { agentThread } from './agent-thread';
-export { providerLimiter } from './provider-limiter';
-export { concurrencySlots } from './concurrency-slots';
+export { agentRun } from './run/agent-run';
+export { agentWorkerTools } from './run/agent-worker-tools';
+export { agentThread } from './thread/agent-thread';
+export { providerLimiter } from './limits/provider-limiter';
+export { concurrencySlots } from './limits/concurrency-slots-workflow';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import type { temporal } from '@temporalio/proto';
-import { NEWEST_PATCH, PATCHES } from '../../src/workflows/patches';
+import { NEWEST_PATCH, PATCHES } from '../../src/workflows/versioning/patches';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '..', 'histories');
 

@@ -6,7 +6,7 @@ type History = temporal.api.history.v1.History;
 /**
  * How to tell that an execution went through a patch's code (so a history without its marker is
  * really the old branch, not a run that never reached it). A new patch needs its entry here, keyed
- * by its constant from src/workflows/patch-ids.ts; for example, for a patch of thread turns:
+ * by its constant from src/workflows/versioning/patch-ids.ts; for example, for a patch of thread turns:
  *
  * ```ts
  * [register.SOME_CHANGE_PATCH]: (history) => history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name === WireName.agentThreadWorkflow,

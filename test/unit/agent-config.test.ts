@@ -9,8 +9,8 @@ import { AgentConfigError } from '../../src/protocol/errors';
 import { configTimeouts, upgradeConfig } from '../../src/config/upgrade-config';
 import { timeoutOptions } from '../../src/cli/commands/run-command';
 import { DEFAULT_TIMEOUTS } from '../../src/protocol/run-types';
-import { createRunState } from '../../src/workflows/run-state';
-import { childConfig } from '../../src/workflows/subagents';
+import { createRunState } from '../../src/workflows/loop/loop-state';
+import { childConfig } from '../../src/workflows/rules/subagent-calls';
 
 /** The seeds' "configured example" (001, Serialized Agent-Config Example), with the tools it gates. */
 const SEEDS_EXAMPLE = {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { addUsage, buildSystemPrompt, continuationHeading, emptyUsage, lastAssistantText } from '../../src/workflows/agent-loop';
-import { EventLog, summarizeEvent } from '../../src/workflows/event-log';
+import { addUsage, emptyUsage } from '../../src/workflows/rules/usage-totals';
+import { buildSystemPrompt } from '../../src/workflows/rules/run-prompts';
+import { continuationHeading } from '../../src/workflows/rules/continuation-heading';
+import { lastAssistantText } from '../../src/protocol/assistant-text';
+import { EventLog, summarizeEvent } from '../../src/workflows/loop/event-log';
 import { parseAgentConfig } from '../../src/config/agent-config';
 
 describe('agent loop rules', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ApprovalBook } from '../../src/workflows/approval-book';
+import { ApprovalBook } from '../../src/workflows/rules/approval-book';
 
 function bookWithRequest() {
   const book = new ApprovalBook();

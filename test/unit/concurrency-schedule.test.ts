@@ -4,10 +4,18 @@ import { parseAgentConfig } from '../../src/config/agent-config';
 import { parseRunConcurrency } from '../../src/config/concurrency-schema';
 import type { SlotRequest } from '../../src/protocol/concurrency-slots';
 import type { LimitRequest } from '../../src/protocol/provider-limits';
-import { enqueue, grantDue, newLimiterState, nextWakeMs } from '../../src/workflows/limiter-schedule';
-import { childConfig } from '../../src/workflows/subagents';
-import { dropGoneHolders, enqueueSlot, grantFreeSlots, newSlotsState, releaseSlot, slotsIdle, slotsStatus } from '../../src/workflows/slot-schedule';
-import { nextInTurn, recordTurn, type TenantTurns } from '../../src/workflows/tenant-turns';
+import { enqueue, grantDue, newLimiterState, nextWakeMs } from '../../src/workflows/limits/limiter-schedule';
+import { childConfig } from '../../src/workflows/rules/subagent-calls';
+import {
+  dropGoneHolders,
+  enqueueSlot,
+  grantFreeSlots,
+  newSlotsState,
+  releaseSlot,
+  slotsIdle,
+  slotsStatus,
+} from '../../src/workflows/limits/slot-schedule';
+import { nextInTurn, recordTurn, type TenantTurns } from '../../src/workflows/limits/tenant-turns';
 
 const slotRequest = (holderId: string, fairnessKey = '', limit = 2, priorityKey = 3, fairnessWeight?: number): SlotRequest => ({
   capKey: 'agent:a',

@@ -8,8 +8,8 @@ import { PriceTable } from '../../src/models/model-prices';
 import { loadPriceFile, pricesFromEnvironment } from '../../src/models/price-file';
 import { costOf, findPrice } from '../../src/protocol/model-price';
 import { ErrorCode } from '../../src/protocol/errors';
-import { addRunUsage, addUsage, emptyUsage } from '../../src/workflows/agent-loop';
-import { costAllowance } from '../../src/workflows/run-cost';
+import { addRunUsage, addUsage, emptyUsage } from '../../src/workflows/rules/usage-totals';
+import { costAllowance } from '../../src/workflows/loop/spend-limits';
 
 // Pure rules of cost accounting: prices, sums, limits. Runs on a real server are in cost-accounting.test.ts.
 

@@ -5,7 +5,7 @@ import { HookRunner } from '../../src/hooks/hook-runner';
 import { fillInstructionsTemplate, templateVariablesOf, unknownTemplateVariables } from '../../src/config/instructions-template';
 import { ErrorCode } from '../../src/protocol/errors';
 import type { HookContext } from '../../src/protocol/hook-types';
-import { applyToolDecision } from '../../src/workflows/tool-decisions';
+import { applyToolDecision } from '../../src/workflows/rules/tool-decisions';
 
 /** Hook rules without a server: which hooks apply, the order of a chain, decisions, failures, templates. */
 

@@ -14,7 +14,7 @@ import {
   nextWakeMs,
   recordPause,
   recordUsage,
-} from '../../src/workflows/limiter-schedule';
+} from '../../src/workflows/limits/limiter-schedule';
 
 const request = (
   requestId: string,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConversationThreads } from '../../src/workflows/conversation-threads';
+import { ConversationThreads } from '../../src/workflows/loop/conversation-threads';
 import { parseAgentConfig } from '../../src/config/agent-config';
 import type { Message, ToolCall } from '../../src/protocol/messages';
 import type { CarriedState, ModelStepResult } from '../../src/protocol/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../../src/protocol/search-attributes';
-import { emptyUsage } from '../../src/workflows/agent-loop';
-import { handoffToolName } from '../../src/workflows/handoffs';
+import { emptyUsage } from '../../src/workflows/rules/usage-totals';
+import { handoffToolName } from '../../src/workflows/rules/handoff-tools';
 import {
   budgetVerdict,
   claimHandoff,
@@ -16,7 +16,7 @@ import {
   shouldContinueAsNew,
   DEFAULT_CONTINUE_AS_NEW_POINT,
   toolRoute,
-} from '../../src/workflows/loop-decisions';
+} from '../../src/workflows/rules/loop-decisions';
 import { nextMove, stepLimitOf } from '../../src/protocol/step-moves';
 
 /** The agent loop's decisions, without a server: the workflow modules only carry them out. */

@@ -14,7 +14,7 @@ import {
   loopStopDetail,
   loopVerdict,
   type LoopDetectionSettings,
-} from '../../src/workflows/loop-detection';
+} from '../../src/workflows/rules/loop-detection';
 
 /** Loop detection's rule, without a server: which call sequences are loops, and what the model and the result say. */
 

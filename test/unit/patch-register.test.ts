@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import ts from 'typescript';
-import * as register from '../../src/workflows/patches';
+import * as register from '../../src/workflows/versioning/patches';
 import { BASELINE_LABEL, corpusFiles, parseCorpusPath, patchMarkersOf, readCorpusHistory } from '../support/history-corpus';
 import { PASSES_PATCHED_CODE } from '../support/patch-passes';
 
@@ -97,7 +97,7 @@ describe('the patch register', () => {
 
   it('knows every id the workflow code patches, each passed as its constant', () => {
     const unregistered = calls.filter((call) => !call.constant || !idOfConstant(call.constant));
-    expect(unregistered.map((call) => `${call.where}: ${call.call}(${call.argument}) is not a constant of src/workflows/patches.ts`)).toEqual([]);
+    expect(unregistered.map((call) => `${call.where}: ${call.call}(${call.argument}) is not a constant of src/workflows/versioning/patches.ts`)).toEqual([]);
   });
 
   it('has each registered id called as its stage says (patched, or deprecatePatch once deprecated)', () => {

@@ -4,11 +4,11 @@ import { defaultPayloadConverter, type RetryPolicy } from '@temporalio/common';
 import { msOptionalToNumber } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { baseActivityId } from '../../src/protocol/workflow-retries';
-import { CALL_RETRY_POLICY, type RetriedCall } from '../../src/workflows/activity-retries';
+import { CALL_RETRY_POLICY, type RetriedCall } from '../../src/workflows/loop/activity-retries';
 import { corpusFiles, readCorpusHistory, workflowIdOf, workflowTypeOf } from '../support/history-corpus';
 
 /**
- * `retriedCall` (src/workflows/activity-retries.ts) schedules every try of a retried call. Replay
+ * `retriedCall` (src/workflows/loop/activity-retries.ts) schedules every try of a retried call. Replay
  * checks the commands' ids and types; this checks the rest against every recorded history: the
  * retry policy (lost workers and timeouts only, without limit), `.try-N` ids, and the input's
  * `workflowRetries` and `idempotencyKey` (MCP calls: neither, their failures are results).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { RECENT_TURNS, ThreadBook } from '../../src/workflows/thread-book';
+import { RECENT_TURNS, ThreadBook } from '../../src/workflows/thread/thread-book';
 import type { TurnResult } from '../../src/protocol/thread-types';
 
 const usage = { inputTokens: 0, outputTokens: 0, byModel: {} };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../../src/workflows/workflow-ids';
+import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../../src/workflows/rules/workflow-ids';
 
 describe('workflow ids of nested children', () => {
   it('keeps an id within the limit as it is', () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { parseAgentConfig } from '../../src/config/agent-config';
 import type { CarriedState } from '../../src/protocol/run-types';
 import type { SkillInfo } from '../../src/protocol/skill-types';
-import { handoffToolName } from '../../src/workflows/handoffs';
-import { availableTools, createRunState, extraToolSpecs } from '../../src/workflows/run-state';
+import { handoffToolName } from '../../src/workflows/rules/handoff-tools';
+import { availableTools, createRunState, extraToolSpecs } from '../../src/workflows/loop/loop-state';
 
 /** The run's state as a run starts, fresh or continued, and the tools it offers the model. */
 

@@ -1,11 +1,11 @@
 // "Build 2" of the agent workflows for the rolling-upgrade test: every executor step first runs one more activity, a change that build 1's histories cannot replay.
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../../../src/activities';
-import type { RunState } from '../../../src/workflows/run-state';
-import * as buildOne from '../../../src/workflows/model-calls';
+import type { RunState } from '../../../src/workflows/loop/loop-state';
+import * as buildOne from '../../../src/workflows/loop/model-calls';
 import { BUILD_TWO_MARK } from './mark';
 
-export * from '../../../src/workflows/model-calls';
+export * from '../../../src/workflows/loop/model-calls';
 
 const { listWorkerTools } = proxyActivities<AgentActivities>({ startToCloseTimeout: '1m' });
 

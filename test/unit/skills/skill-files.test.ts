@@ -5,8 +5,8 @@ import { parseSkillFile } from '../../../src/skills/skill-file';
 import { readSkillFolder, skillSetHash } from '../../../src/skills/skill-source';
 import { DictToolResolver, FirstMatchResolver, AllowedToolsResolver } from '../../../src/skills/tool-resolver';
 import { diffSkills } from '../../../src/skills/skill-diff';
-import { buildSkillInstructions } from '../../../src/workflows/skill-instructions';
-import { RunSkills } from '../../../src/workflows/run-skills';
+import { buildSkillInstructions } from '../../../src/workflows/rules/skill-instructions';
+import { RunSkills } from '../../../src/workflows/loop/run-skills';
 import { skillMarkdown, tempSkillRoot, writeSkill } from '../../support/skill-files';
 
 const roots: string[] = [];

@@ -1,0 +1,140 @@
+import { condition, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ToolCall } from '../../protocol/messages';
+import { MessageLimits, validateApprovalDecision } from '../../protocol/message-validation';
+import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../../protocol/run-messages';
+import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../../protocol/run-types';
+import type { CallDecider } from '../../protocol/call-deciders';
+import { AgentStatusAttribute } from '../../protocol/search-attributes';
+import { splitInjectedArgs } from '../../protocol/split-injected-args';
+import { ApprovalBook } from '../rules/approval-book';
+import type { EventLog } from './event-log';
+import { refusal, validOrRefuse } from './message-refusal';
+
+/**
+ * Human-in-the-loop gating of tool calls. A gated call creates an approval request and waits on a
+ * durable timer for the `approval` signal (or the `decideApproval` update): a wait of days costs
+ * no worker resources. While anything waits, the run's `AgentStatus` search attribute is
+ * `awaiting_approval`, so the Web UI and `temporal workflow list` find it; the timer's summary and
+ * the run's current details name the tool, the approval id and the deadline.
+ *
+ * Every decision is validated field by field (`validateApprovalDecision`) before it can settle
+ * anything: a bad signal is ignored and recorded (`approval-ignored`), a bad update refused.
+ */
+export class ApprovalGate {
+  readonly book = new ApprovalBook();
+  private status: 'running' | 'awaiting_approval' = 'running';
+
+  constructor(
+    private readonly events: EventLog,
+    private readonly timeoutMs: number,
+    private readonly injectedArgNames: readonly string[],
+    /** Called when the set of pending approvals changed (the run's current details follow). */
+    private readonly onPendingChange: (pending: ApprovalRequest[]) => void = () => {},
+  ) {
+    setHandler(approvalSignal, (payload) => this.onSignal(payload), { description: MessageDescription.approval });
+    setHandler(
+      decideApprovalUpdate,
+      (payload) => {
+        // The validator refused anything invalid; a replayed update accepted before it checked
+        // every field is applied as it was then.
+        const checked = validateApprovalDecision(payload);
+        const record = this.apply(checked.ok ? checked.value : payload);
+        return { approvalId: record.approvalId, outcome: record.outcome! };
+      },
+      {
+        description: MessageDescription.decideApproval,
+        validator: (payload) => {
+          const decision = validOrRefuse(validateApprovalDecision(payload));
+          const refused = this.book.refusal(decision, Date.now());
+          if (refused !== null) throw refusal('ApprovalRefused', refused);
+        },
+      },
+    );
+  }
+
+  private onSignal(payload: unknown): void {
+    const now = Date.now();
+    const checked = validateApprovalDecision(payload);
+    // A well-formed decision may still be refused by the run's approvals (unknown, decided, expired).
+    const refused = checked.ok ? this.book.refusal(checked.value, now) : checked.reason;
+    if (checked.ok && refused === null) return void this.apply(checked.value);
+    const reason = refused!;
+    // Nothing lost, nothing changed: the signal stays in the history, the reason in the event log.
+    const rawId = (payload as { approvalId?: unknown } | null)?.approvalId;
+    const approvalId = typeof rawId === 'string' ? rawId.slice(0, MessageLimits.approvalId) : '(none)';
+    log.warn('Ignored an approval signal', { approvalId, reason });
+    this.events.push({ type: 'approval-ignored', approvalId, reason });
+  }
+
+  /**
+   * Waits for a decision on one call, or for its timeout. Several calls wait independently. The
+   * request names what asked for it besides `hitl_tools` (`requiredBy`: the before-tool hook and
+   * the tool-policy rule that did).
+   */
+  async awaitDecision(call: ToolCall, step: number, index: number, requiredBy: readonly CallDecider[] = []): Promise<ApprovalRecord> {
+    const { executable, injected } = splitInjectedArgs(call.args, this.injectedArgNames);
+    const now = Date.now();
+    const record = this.book.request({
+      approvalId: `step-${step}.call-${index + 1}`,
+      toolName: call.name,
+      callId: call.id,
+      step,
+      args: executable,
+      injectedArgs: injected,
+      requestedAt: now,
+      expiresAt: now + this.timeoutMs,
+      ...(requiredBy.length > 0 ? { requiredBy: [...requiredBy] } : {}),
+    });
+    const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
+    this.events.push({ type: 'approval-requested', request });
+    this.syncStatus();
+    // The timer's summary is what the Web UI shows for the wait.
+    const decided = await condition(() => record.outcome !== null, this.timeoutMs, { summary: `awaiting ${describeWait(request)}` });
+    if (!decided) {
+      this.book.expire(record.approvalId, Date.now());
+      this.events.push({
+        type: 'approval-decided',
+        approvalId: record.approvalId,
+        toolName: record.toolName,
+        outcome: 'timed_out',
+        reason: null,
+        decidedBy: null,
+      });
+    }
+    this.syncStatus();
+    return record;
+  }
+
+  /** Rejects every pending call with `reason` (a thread turn interrupted by a newer message). */
+  rejectPending(reason: string, decidedBy: string): void {
+    for (const request of this.book.pending()) this.apply({ approvalId: request.approvalId, decision: 'reject', reason, decidedBy });
+  }
+
+  private apply(decision: ApprovalDecision): ApprovalRecord {
+    const record = this.book.decide(decision, Date.now());
+    this.events.push({
+      type: 'approval-decided',
+      approvalId: record.approvalId,
+      toolName: record.toolName,
+      outcome: record.outcome!,
+      reason: record.reason,
+      decidedBy: record.decidedBy,
+    });
+    return record;
+  }
+
+  /** The `AgentStatus` search attribute (a command, only when it changes) and the current details. */
+  private syncStatus(): void {
+    const pending = this.book.pending();
+    this.onPendingChange(pending);
+    const next = pending.length > 0 ? 'awaiting_approval' : 'running';
+    if (next === this.status) return;
+    this.status = next;
+    upsertSearchAttributes([{ key: AgentStatusAttribute, value: next }]);
+  }
+}
+
+/** "approval of get_weather (step-1.call-1) until 2026-05-01T10:00:00.000Z". */
+export function describeWait(request: Pick<ApprovalRequest, 'toolName' | 'approvalId' | 'expiresAt'>): string {
+  return `approval of ${request.toolName} (${request.approvalId}) until ${new Date(request.expiresAt).toISOString()}`;
+}
