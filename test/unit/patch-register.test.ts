@@ -97,7 +97,9 @@ describe('the patch register', () => {
 
   it('knows every id the workflow code patches, each passed as its constant', () => {
     const unregistered = calls.filter((call) => !call.constant || !idOfConstant(call.constant));
-    expect(unregistered.map((call) => `${call.where}: ${call.call}(${call.argument}) is not a constant of src/workflows/versioning/patches.ts`)).toEqual([]);
+    expect(
+      unregistered.map((call) => `${call.where}: ${call.call}(${call.argument}) is not a constant of src/workflows/versioning/patches.ts`),
+    ).toEqual([]);
   });
 
   it('has each registered id called as its stage says (patched, or deprecatePatch once deprecated)', () => {
