@@ -11,6 +11,47 @@ const noClientOrCli = {
   message: 'Worker code and the shared layers do not import the client or the CLI.',
 };
 
+// What workflow code may not import: it runs in Temporal's deterministic sandbox, replayed from history.
+const sandboxPatterns = [
+  {
+    group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net'],
+    message: 'Workflow code runs in a deterministic sandbox: no Node modules.',
+  },
+  {
+    group: ['../activities', '../activities/*', '../../activities', '../../activities/*'],
+    message: 'Import activities with `import type` only.',
+    allowTypeImports: true,
+  },
+  {
+    group: [
+      '../worker/*',
+      '../../worker/*',
+      '../hooks/*',
+      '../../hooks/*',
+      '../client/*',
+      '../../client/*',
+      '../cli/*',
+      '../../cli/*',
+      '../history/*',
+      '../../history/*',
+      '../models/*',
+      '../../models/*',
+      '../tools/*',
+      '../../tools/*',
+      '../skills/*',
+      '../../skills/*',
+      '../artifacts/*',
+      '../../artifacts/*',
+      '../connection/*',
+      '../../connection/*',
+      '../devserver/*',
+      '../../devserver/*',
+    ],
+    message: 'Workflows may import only @temporalio/workflow, src/protocol, src/config and types.',
+    allowTypeImports: true,
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -38,48 +79,54 @@ export default tseslint.config(
   },
   {
     files: ['src/workflows/**/*.ts', 'src/workflow-api/**/*.ts', 'src/telemetry/*workflow-interceptors.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: sandboxPatterns }] },
+  },
+  // Inside src/workflows the layers go one way: the workflows (run/, thread/, limits/) use the step
+  // loop (loop/) and the pure rules (rules/); the loop never reaches up into a workflow (what differs
+  // reaches it as `state.execution`), and the rules use neither.
+  {
+    files: ['src/workflows/loop/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            ...sandboxPatterns,
             {
-              group: ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net'],
-              message: 'Workflow code runs in a deterministic sandbox: no Node modules.',
+              group: ['../run/*', '../thread/*', '../limits/*'],
+              message: 'The step loop does not import a workflow: pass what differs through state.execution.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/workflows/rules/**/*.ts', 'src/workflows/versioning/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...sandboxPatterns,
             {
-              group: ['../activities', '../activities/*', '../../activities', '../../activities/*'],
-              message: 'Import activities with `import type` only.',
-              allowTypeImports: true,
+              group: ['../run/*', '../thread/*', '../limits/*', '../loop/*'],
+              message: 'Pure rules and versioning import no workflow and no step-loop module.',
             },
-            {
-              group: [
-                '../worker/*',
-                '../../worker/*',
-                '../hooks/*',
-                '../../hooks/*',
-                '../client/*',
-                '../../client/*',
-                '../cli/*',
-                '../../cli/*',
-                '../history/*',
-                '../../history/*',
-                '../models/*',
-                '../../models/*',
-                '../tools/*',
-                '../../tools/*',
-                '../skills/*',
-                '../../skills/*',
-                '../artifacts/*',
-                '../../artifacts/*',
-                '../connection/*',
-                '../../connection/*',
-                '../devserver/*',
-                '../../devserver/*',
-              ],
-              message: 'Workflows may import only @temporalio/workflow, src/protocol, src/config and types.',
-              allowTypeImports: true,
-            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/workflows/limits/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...sandboxPatterns,
+            { group: ['../run/*', '../thread/*', '../loop/*'], message: 'The limits workflows share only the pure rules with the agent workflows.' },
           ],
         },
       ],

@@ -9,8 +9,16 @@ import { AgentConfigError } from '../../src/protocol/errors';
 import { configTimeouts, upgradeConfig } from '../../src/config/upgrade-config';
 import { timeoutOptions } from '../../src/cli/commands/run-command';
 import { DEFAULT_TIMEOUTS } from '../../src/protocol/run-types';
-import { createRunState } from '../../src/workflows/loop/loop-state';
+import { createRunState } from '../../src/workflows/run/run-state';
+import type { AgentRunWorkflowInput } from '../../src/protocol/run-types';
 import { childConfig } from '../../src/workflows/rules/subagent-calls';
+
+/** A run's state as the workflow builds it; these tests never continue it as new. */
+function runStateOf(input: AgentRunWorkflowInput) {
+  return createRunState(input, () => {
+    throw new Error('not continued in these tests');
+  });
+}
 
 /** The seeds' "configured example" (001, Serialized Agent-Config Example), with the tools it gates. */
 const SEEDS_EXAMPLE = {
@@ -183,9 +191,9 @@ describe('run timeouts in the config and on run', () => {
 
   it("lets the run's timeouts win over the config's, and the config's over the defaults", () => {
     const config = parseAgentConfig({ name: 'bot', timeouts: { heartbeat: '5s', tool: '2m' } });
-    const state = createRunState({ config, task: 'go', timeouts: { heartbeatMs: 2_000 } });
+    const state = runStateOf({ config, task: 'go', timeouts: { heartbeatMs: 2_000 } });
     expect(state.timeouts).toEqual({ modelStepMs: DEFAULT_TIMEOUTS.modelStepMs, toolMs: 120_000, heartbeatMs: 2_000 });
-    expect(createRunState({ config: parseAgentConfig({ name: 'bot' }), task: 'go' }).timeouts).toEqual(DEFAULT_TIMEOUTS);
+    expect(runStateOf({ config: parseAgentConfig({ name: 'bot' }), task: 'go' }).timeouts).toEqual(DEFAULT_TIMEOUTS);
   });
 
   it('takes the options of run as durations and names the option in errors', () => {
@@ -203,8 +211,8 @@ describe('run timeouts in the config and on run', () => {
 describe('memory in the config', () => {
   it('gives an agent with memory: true the three memory tools after its own, once each', () => {
     const config = parseAgentConfig({ name: 'bot', tools: ['get_weather', 'recall'], memory: true });
-    expect(createRunState({ config, task: 'go', resourceId: 'user:1' }).activeTools).toEqual(['get_weather', 'recall', 'remember', 'forget']);
-    expect(createRunState({ config: parseAgentConfig({ name: 'bot', tools: ['get_weather'] }), task: 'go' }).activeTools).toEqual(['get_weather']);
+    expect(runStateOf({ config, task: 'go', resourceId: 'user:1' }).activeTools).toEqual(['get_weather', 'recall', 'remember', 'forget']);
+    expect(runStateOf({ config: parseAgentConfig({ name: 'bot', tools: ['get_weather'] }), task: 'go' }).activeTools).toEqual(['get_weather']);
     const { memory: _memory, ...old } = parseAgentConfig({ name: 'bot' });
     expect(upgradeConfig(old as never).memory).toBe(false);
     expect(() => parseAgentConfig({ name: 'bot', memory: 'yes' })).toThrow(/memory: /);

@@ -3,7 +3,16 @@ import { parseAgentConfig } from '../../src/config/agent-config';
 import type { CarriedState } from '../../src/protocol/run-types';
 import type { SkillInfo } from '../../src/protocol/skill-types';
 import { handoffToolName } from '../../src/workflows/rules/handoff-tools';
-import { availableTools, createRunState, extraToolSpecs } from '../../src/workflows/loop/loop-state';
+import { availableTools, extraToolSpecs } from '../../src/workflows/loop/loop-state';
+import { createRunState } from '../../src/workflows/run/run-state';
+import type { AgentRunWorkflowInput } from '../../src/protocol/run-types';
+
+/** A run's state as the workflow builds it; these tests never continue it as new. */
+function runStateOf(input: AgentRunWorkflowInput) {
+  return createRunState(input, () => {
+    throw new Error('not continued in these tests');
+  });
+}
 
 /** The run's state as a run starts, fresh or continued, and the tools it offers the model. */
 
@@ -20,7 +29,7 @@ const skill = (name: string, tools: string[]): SkillInfo => ({
 
 describe('run state', () => {
   it('starts a fresh run from the prior messages and the task, with the task as the kept message', () => {
-    const state = createRunState({
+    const state = runStateOf({
       config: parseAgentConfig({ name: 'a', instructions: 'Be brief.', max_steps: 3 }),
       task: 'Add 2 and 3',
       messages: [
@@ -36,7 +45,7 @@ describe('run state', () => {
   });
 
   it('continues from what the previous run carried: conversation, counters and event numbering', () => {
-    const previous = createRunState({ config: parseAgentConfig({ name: 'a' }), task: 't' });
+    const previous = runStateOf({ config: parseAgentConfig({ name: 'a' }), task: 't' });
     previous.events.push({ type: 'run-started', agent: 'a', model: 'm', task: 't' });
     previous.events.push({ type: 'status-changed', phase: 'model', step: 1 });
     const carried: CarriedState = {
@@ -59,7 +68,7 @@ describe('run state', () => {
       continuations: 1,
       stepBase: 4,
     };
-    const state = createRunState({ config: parseAgentConfig({ name: 'a', max_steps: 5 }), task: 't', carried, timeouts: { toolMs: 1000 } });
+    const state = runStateOf({ config: parseAgentConfig({ name: 'a', max_steps: 5 }), task: 't', carried, timeouts: { toolMs: 1000 } });
     expect(state.taskIndex).toBe(1);
     expect(state.stepLimit).toBe(9);
     expect(state).toMatchObject({ compactions: 2, plan: carried.plan, usage: carried.usage });
@@ -72,21 +81,21 @@ describe('run state', () => {
   });
 
   it('adds the parallel sub-agent tool once when the config allows parallel sub-agents', () => {
-    const state = createRunState({ config: parseAgentConfig({ name: 'a', tools: ['echo'], allow_parallel_subagents: true }), task: 't' });
+    const state = runStateOf({ config: parseAgentConfig({ name: 'a', tools: ['echo'], allow_parallel_subagents: true }), task: 't' });
     expect(state.activeTools).toEqual(['echo', 'spawn_subagents']);
-    const listed = createRunState({ config: parseAgentConfig({ name: 'a', tools: ['spawn_subagents'], allow_parallel_subagents: true }), task: 't' });
+    const listed = runStateOf({ config: parseAgentConfig({ name: 'a', tools: ['spawn_subagents'], allow_parallel_subagents: true }), task: 't' });
     expect(listed.activeTools).toEqual(['spawn_subagents']);
   });
 
   it("offers the run's own tools, then those its skills bring, each once", () => {
-    const state = createRunState({ config: parseAgentConfig({ name: 'a', tools: ['echo'], skill_sources: ['skills'] }), task: 't' });
+    const state = runStateOf({ config: parseAgentConfig({ name: 'a', tools: ['echo'], skill_sources: ['skills'] }), task: 't' });
     state.skills.load({ source: 'skills', hash: 'h1', skills: [skill('math', ['add', 'echo']), skill('web', ['fetch', 'add'])], errors: [] }, 1);
     expect(availableTools(state)).toEqual(['echo', 'add', 'fetch']);
   });
 
   it('gives the model the handoff tools first, then the MCP tools found at the start', () => {
     const agents = { billing: parseAgentConfig({ name: 'billing', instructions: 'Handles invoices.' }) };
-    const state = createRunState({ config: parseAgentConfig({ name: 'a', handoffs: ['billing', 'unknown'] }), task: 't', agents });
+    const state = runStateOf({ config: parseAgentConfig({ name: 'a', handoffs: ['billing', 'unknown'] }), task: 't', agents });
     const spec = { name: 'docs__search', description: 'Search the docs', parameters: { type: 'object' } };
     state.mcpTools.set(spec.name, { server: { name: 'docs', command: 'docs-mcp', args: [], env_from_worker: [] }, mcpName: 'search', spec });
     expect(extraToolSpecs(state).map((tool) => tool.name)).toEqual([handoffToolName('billing'), 'docs__search']);

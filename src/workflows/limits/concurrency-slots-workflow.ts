@@ -9,7 +9,7 @@ import {
   type ConcurrencySlotsInput,
   type SlotsState,
 } from '../../protocol/concurrency-slots';
-import { infrastructureRetryPolicy } from '../loop/activity-retries';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import { installVersionCheck, targetVersionChanged, versionMoveOptions } from '../versioning/version-moves';
 import { dropGoneHolders, enqueueSlot, grantFreeSlots, newSlotsState, pruneSlots, releaseSlot, slotsIdle, slotsStatus } from './slot-schedule';
 

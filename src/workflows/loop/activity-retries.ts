@@ -1,5 +1,6 @@
 // How a run retries its model, compaction, tool and instructions calls: the workflow's tries over Temporal's retries of lost workers.
 import { ApplicationFailure, sleep, workflowInfo, type RetryPolicy } from '@temporalio/workflow';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import type { AgentConfig } from '../../config/agent-config';
 import type { WorkflowRetriesInput } from '../../protocol/run-types';
 import {
@@ -11,7 +12,7 @@ import {
   type Backoff,
   type RetryableFailureDetails,
 } from '../../protocol/workflow-retries';
-import type { RunState } from './loop-state';
+import type { LoopState } from './loop-state';
 import { settle } from './settle';
 
 /**
@@ -66,7 +67,7 @@ export const CALL_RETRY_POLICY: RetryPolicy = infrastructureRetryPolicy(30_000);
  *   proxyActivities<AgentActivities>({ activityId: attempt.activityId, retry: attempt.retry, startToCloseTimeout: '1m' })
  *     .modelStep({ ...request, ...attempt.input }));
  */
-export function retriedCall<T>(state: RunState, kind: RetriedCall, activityId: string, call: (attempt: CallTry) => Promise<T>): Promise<T> {
+export function retriedCall<T>(state: LoopState, kind: RetriedCall, activityId: string, call: (attempt: CallTry) => Promise<T>): Promise<T> {
   const tries = WORKFLOW_TRIES[kind];
   if (!tries) return call({ activityId, retry: CALL_RETRY_POLICY, input: {} });
   const idempotencyKey = tries.idempotencyKey ? { idempotencyKey: idempotencyKeyOf(activityId) } : {};
@@ -80,11 +81,6 @@ export function retriedCall<T>(state: RunState, kind: RetriedCall, activityId: s
     await sleep(decision.delayMs);
     return withWorkflowRetries(activityId, maxTries, tries.backoff, tryCall, 2, decision.attemptsBefore);
   });
-}
-
-/** Temporal's retry policy where only a dead worker or a timeout reaches it: no attempt limit. */
-export function infrastructureRetryPolicy(maximumIntervalMs: number): RetryPolicy {
-  return { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: maximumIntervalMs };
 }
 
 /**

@@ -1,22 +1,16 @@
-import { ApplicationFailure, log, makeContinueAsNewFunc, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import { slotsToCarry } from '../run/concurrency-gate';
-import { AgentStatusAttribute } from '../../protocol/search-attributes';
+import { ApplicationFailure, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../../activities';
 import type { ConversationBase } from '../../protocol/conversation-base';
 import { ErrorCode } from '../../protocol/errors';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../../protocol/payload-size';
-import { infrastructureRetryPolicy } from './activity-retries';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import type { AgentConfig } from '../../config/agent-config';
-import type { AgentRunWorkflowInput, CarriedState, StoredToolResults } from '../../protocol/run-types';
+import type { CarriedState, StoredToolResults } from '../../protocol/run-types';
 import type { StoreToolResultsInput } from '../../activities/carried-tool-results';
-import type { agentRun } from '../run/agent-run';
-import { handoffSearchAttributes, shouldContinueAsNew } from '../rules/loop-decisions';
+import { shouldContinueAsNew } from '../rules/loop-decisions';
 import { summarizeEvent } from './event-log';
 import { drainInjectedMessages } from './run-handlers';
-import { originLinkAttributes } from '../run/fork-start';
-import { markContinued } from './run-lifecycle';
-import { costAttributes } from '../rules/cost-attribute';
-import type { RunState } from './loop-state';
+import type { LoopState } from './loop-state';
 import { handoffHooks } from './run-hooks';
 import { instructionsToCarry } from './run-instructions';
 
@@ -38,19 +32,19 @@ const CARRIED_EVENTS = 200;
 const CARRIED_EVENTS_LIMIT_BYTES = 12_000;
 
 /** Whether the run continues as new before `state.step` (`shouldContinueAsNew`): asked without awaiting, at each step. */
-export function continuationDue(state: RunState): boolean {
-  return shouldContinueAsNew(state.step, workflowInfo(), state.input);
+export function continuationDue(state: LoopState): boolean {
+  return shouldContinueAsNew(state.step, workflowInfo(), state.execution.input);
 }
 
 /** Continues as new before `state.step`, with the same agent, because the history is long. */
-export function continueToKeepHistorySmall(state: RunState): Promise<never> {
+export function continueToKeepHistorySmall(state: LoopState): Promise<never> {
   const info = workflowInfo();
   log.info('Continuing as new to keep the history small', { step: state.step, historyLength: info.historyLength, historySize: info.historySize });
   return continueWith(state, state.config, state.carried?.stepBase ?? 0);
 }
 
 /** Transfers the conversation to agent `target`: a new run (continue-as-new) with its config, after this step. */
-export async function handOff(state: RunState, target: string): Promise<never> {
+export async function handOff(state: LoopState, target: string): Promise<never> {
   const { config } = state;
   await handoffHooks(state, target);
   state.handoffs.push({ from: config.name, to: target, step: state.step });
@@ -59,44 +53,18 @@ export async function handOff(state: RunState, target: string): Promise<never> {
   return continueWith(state, state.agents[target]!, state.step - 1);
 }
 
-/** Continues as new with the conversation and counters; `next` is the agent that takes over, counting its steps from `stepBase`. */
-async function continueWith(state: RunState, next: AgentConfig, stepBase: number): Promise<never> {
-  const { config, input } = state;
+/**
+ * Continues as new with the conversation and counters; `next` is the agent that takes over,
+ * counting its steps from `stepBase`. The workflow it runs in continues as itself
+ * (`execution.continueAs`): a run as a run, a thread as a thread.
+ */
+async function continueWith(state: LoopState, next: AgentConfig, stepBase: number): Promise<never> {
   const carry = await carriedState(state, next, state.step - 1, stepBase);
-  const nextInput: AgentRunWorkflowInput = {
-    config: next,
-    task: input.task,
-    timeouts: input.timeouts,
-    historyEventLimit: input.historyEventLimit,
-    ...(input.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: input.historySizeLimitBytes } : {}),
-    agents: state.agents,
-    carried: carry,
-    // An evaluation run stays one through continue-as-new and handoffs.
-    ...(input.replay ? { replay: input.replay } : {}),
-    // The next agent works for the same resource (its memory).
-    ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
-    // The run's chain keeps its concurrency cap and the slots it holds.
-    ...(input.concurrency ? { concurrency: input.concurrency } : {}),
-    ...slotsToCarry(state),
-  };
-  assertFits(nextInput);
-  // A thread continues as a thread, carrying its own state too.
-  if (state.continueAs) return state.continueAs(carry, next);
-  markContinued(state, next.name);
-  if (next.name === config.name) {
-    // Without attributes of its own the new execution would inherit this one's `continued`.
-    const typedSearchAttributes = workflowInfo()
-      .typedSearchAttributes.updateCopy([{ key: AgentStatusAttribute, value: 'running' }])
-      .getAll();
-    return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
-  }
-  // The attributes given here replace the run's (see handoffSearchAttributes).
-  const typedSearchAttributes = [...handoffSearchAttributes(next), ...originLinkAttributes(), ...costAttributes(state)];
-  return makeContinueAsNewFunc<typeof agentRun>({ typedSearchAttributes })(nextInput);
+  return state.execution.continueAs(carry, next);
 }
 
 /** The instructions the next execution keeps, when it runs the same agent and they are not simply its config's. */
-function carriedInstructions(state: RunState, next: AgentConfig): { instructions?: string } {
+function carriedInstructions(state: LoopState, next: AgentConfig): { instructions?: string } {
   const instructions = next.name === state.config.name ? instructionsToCarry(state) : undefined;
   return instructions !== undefined ? { instructions } : {};
 }
@@ -107,7 +75,7 @@ function carriedInstructions(state: RunState, next: AgentConfig): { instructions
  * and events; `next` is the agent that runs the next execution. Injected messages not yet drained join the conversation first. Continue-as-new and a
  * thread that closes to be reopened use it.
  */
-export async function carriedState(state: RunState, next: AgentConfig, lastStep: number, stepBase: number): Promise<CarriedState> {
+export async function carriedState(state: LoopState, next: AgentConfig, lastStep: number, stepBase: number): Promise<CarriedState> {
   drainInjectedMessages(state);
   const counters = {
     taskIndex: state.taskIndex,
@@ -131,7 +99,7 @@ export async function carriedState(state: RunState, next: AgentConfig, lastStep:
  * CARRIED_EVENTS_LIMIT_BYTES: a few KB whatever the run's length and results.
  */
 async function carryReferences(
-  state: RunState,
+  state: LoopState,
   counters: Omit<CarriedState, 'conversation' | 'toolResultCount' | 'recentEvents' | 'lastEventSeq'>,
 ): Promise<CarriedState> {
   const saved = await saveConversation(state, {
@@ -150,7 +118,7 @@ async function carryReferences(
 
 /** Writes the conversation and the newest tool results to the artifact store (an activity): the continued run carries their ids. */
 async function saveConversation(
-  state: RunState,
+  state: LoopState,
   toolResults: StoreToolResultsInput,
 ): Promise<ConversationBase & { toolResults?: StoredToolResults }> {
   const activityId = `step-${state.step}.save-conversation`;
@@ -170,7 +138,7 @@ async function saveConversation(
  * that alone passes the payload bound, the run fails now with a typed failure, rather than loop
  * on a workflow task Temporal refuses.
  */
-function assertFits(nextInput: AgentRunWorkflowInput): void {
+export function assertContinuationFits(nextInput: object): void {
   const bytes = jsonBytes(nextInput);
   if (bytes <= PAYLOAD_LIMIT_BYTES) return;
   throw ApplicationFailure.nonRetryable(

@@ -10,7 +10,7 @@ import {
   loopStopDetail,
   loopVerdict,
 } from '../rules/loop-detection';
-import type { RunState } from './loop-state';
+import type { LoopState } from './loop-state';
 
 /** What the step loop does about a step's calls: nothing, a nudge after their results, or a stop before they run. */
 export type LoopCheck = { kind: 'none' } | { kind: 'nudge'; message: Message } | { kind: 'stop'; detail: string; notRunContent: string };
@@ -21,7 +21,7 @@ const NO_LOOP: LoopCheck = { kind: 'none' };
  * Adds a step's calls to the run's loop watch and says what to do (the rule is in
  * loop-detection.ts).
  */
-export function checkForLoop(state: RunState, calls: readonly ToolCall[]): LoopCheck {
+export function checkForLoop(state: LoopState, calls: readonly ToolCall[]): LoopCheck {
   const settings = loopDetectionSettings(state.config);
   if (settings === null) return NO_LOOP;
   const { finding, recent } = findLoop(

@@ -1,5 +1,5 @@
 import type { AgentConfig, McpServerConfig } from '../../config/agent-config';
-import type { ToolSpec } from '../../protocol/messages';
+import type { Message, ToolSpec } from '../../protocol/messages';
 import type { RunEvent } from '../../protocol/run-events';
 import {
   DEFAULT_TIMEOUTS,
@@ -17,9 +17,10 @@ import {
   type ToolResult,
   type UsageSummary,
 } from '../../protocol/run-types';
-import { configTimeouts, upgradeConfig } from '../../config/upgrade-config';
+import type { AgentThreadWorkflowInput } from '../../protocol/thread-types';
+import { configTimeouts } from '../../config/upgrade-config';
 import { MEMORY_TOOLS, SPAWN_PARALLEL_TOOL } from '../../protocol/wire-names';
-import { buildSystemPrompt, initialMessages, stepBudget } from '../rules/run-prompts';
+import { buildSystemPrompt, stepBudget } from '../rules/run-prompts';
 import { emptyUsage } from '../rules/usage-totals';
 import { summarizeToolResult } from '../rules/tool-result-builders';
 import { KEPT_TOOL_RESULTS } from '../../protocol/payload-size';
@@ -30,8 +31,7 @@ import { stepLimitOf } from '../../protocol/step-moves';
 import { emptyLoopWatch } from '../rules/loop-detection';
 import type { LoopWatch } from '../../protocol/loop-watch';
 import { RunSkills } from './run-skills';
-import { initialRunHooks, type RunHooks } from './run-hooks';
-import { initialInstructions } from './run-instructions';
+import { initialRunHooks, type RunHooks } from './run-hooks-state';
 
 /** Events the live log keeps; older ones are trimmed and readers told how many they missed. */
 const EVENT_LOG_CAPACITY = 1000;
@@ -44,12 +44,45 @@ export interface McpTool {
 }
 
 /**
- * Everything one agent run knows and changes, in one place: the modules of the run read and
- * update this object instead of sharing loose variables. Built from the input alone
- * (deterministic); the queries read it, the loop and the handlers write it.
+ * What the step loop needs from the workflow it runs in, and nothing else of it: an agent run's
+ * input, or a thread's (whose turn also has a cost base, an interrupt flag). The loop asks
+ * `execution.kind` where the two differ, and hands continue-as-new back to the workflow
+ * (`continueAs`: a run continues as a run, a thread as a thread, each with its own input).
  */
-export interface RunState {
+export type Execution = RunExecution | ThreadExecution;
+
+/** An `agentRun` execution (run/agent-run.ts). */
+export interface RunExecution {
+  readonly kind: 'run';
   readonly input: AgentRunWorkflowInput;
+  /** Continues as new as a run: the same agent (history long), or the one a handoff chose. */
+  continueAs(carry: CarriedState, next: AgentConfig): Promise<never>;
+}
+
+/** An `agentThread` execution (thread/agent-thread.ts): what its current turn needs besides the loop's state. */
+export interface ThreadExecution {
+  readonly kind: 'thread';
+  readonly input: AgentThreadWorkflowInput;
+  /** The thread's cost when the running turn began (a turn's `cost_limit` counts from it). */
+  turnCostBase: number | undefined;
+  /** A newer message asked the running turn to stop at its next safe point. */
+  interruptRequested: boolean;
+  /** Continues as new as a thread, with the thread's own state. */
+  continueAs(carry: CarriedState, next: AgentConfig): Promise<never>;
+}
+
+/**
+ * Everything the step loop knows and changes in one execution, in one place: the modules of the
+ * loop read and update this object instead of sharing loose variables. Built from the input alone
+ * (deterministic); the queries read it, the loop and the handlers write it. `RunState`
+ * (run/run-state.ts) and `ThreadState` (thread/thread-state.ts) are this state with their
+ * execution known.
+ */
+export interface LoopState<Owner extends Execution = Execution> {
+  /** The workflow this loop runs in, and what differs between a run and a thread's turn. */
+  readonly execution: Owner;
+  /** The resource (user, customer) the execution works for: its memory and its tools' scope. */
+  readonly resourceId: string | undefined;
   /** The input's config, upgraded to the current schema. */
   readonly config: AgentConfig;
   readonly timeouts: RunTimeouts;
@@ -110,37 +143,40 @@ export interface RunState {
   stopReason: StopReason | null;
   /** Loop detection's memory of this run (a thread's: of the current turn), carried through continue-as-new. */
   loopWatch: LoopWatch;
-  /** Threads: the run's cost when the running turn began (a turn's `cost_limit` counts from it). Never set in runs. */
-  turnCostBase?: number;
-  /** Threads: a newer message asked the running turn to stop at its next safe point. Never set in runs. */
-  interruptRequested?: boolean;
-  /**
-   * Threads: how this execution continues as new (as a thread, with the thread's own state), in
-   * place of continuing as a run. Absent in runs.
-   */
-  continueAs?: (carry: CarriedState, next: AgentConfig) => Promise<never>;
   /** What the run knows of its workers' lifecycle hooks (run-hooks.ts). */
   readonly hooks: RunHooks;
   /** The agent's instructions this execution uses (provider's answer, or the static ones with their variables filled): run-instructions.ts. */
   instructions: string;
 }
 
-/** The state a run (or a thread) starts from: fresh, or what the execution it continues carried over. Pure. */
-export function createRunState(input: AgentRunWorkflowInput, options: { thread?: boolean } = {}): RunState {
-  const config = upgradeConfig(input.config);
-  const carried = input.carried;
-  // A continuation holds the conversation by reference; a thread starts with its earlier messages
-  // only: each turn adds its own.
-  const messages = carried ? [] : options.thread ? [...(input.messages ?? [])] : initialMessages(input);
+/** What the loop's state is built from: the parts of an input a run and a thread both have. */
+export interface LoopSeed {
+  /** The input's config, upgraded to the current schema (`upgradeConfig`). */
+  config: AgentConfig;
+  carried: CarriedState | undefined;
+  /** The conversation before the first step (empty for a continuation: it holds it by reference). */
+  messages: Message[];
+  agents: Record<string, AgentConfig> | undefined;
+  timeouts: Partial<RunTimeouts> | undefined;
+  resourceId: string | undefined;
+  /** The instructions the execution starts with (run-instructions.ts). */
+  instructions: string;
+  /** Whether the first model call announces a run's start to the hooks (a fresh run; threads announce their turns). */
+  opensRun: boolean;
+}
+
+/** The state an execution's loop starts from: fresh, or what the execution it continues carried over. Pure. */
+export function createLoopState<Owner extends Execution>(seed: LoopSeed, execution: Owner): LoopState<Owner> {
+  const { config, carried, messages, instructions } = seed;
   const activeTools = [...config.tools];
   if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
   if (config.memory) activeTools.push(...MEMORY_TOOLS.filter((name) => !activeTools.includes(name)));
-  const agents = input.agents ?? {};
-  const instructions = initialInstructions(config, input, options);
+  const agents = seed.agents ?? {};
   return {
-    input,
+    execution,
+    resourceId: seed.resourceId,
     config,
-    timeouts: { ...DEFAULT_TIMEOUTS, ...configTimeouts(config), ...input.timeouts },
+    timeouts: { ...DEFAULT_TIMEOUTS, ...configTimeouts(config), ...seed.timeouts },
     carried,
     agents,
     taskIndex: carried ? carried.taskIndex : messages.length - 1,
@@ -173,7 +209,7 @@ export function createRunState(input: AgentRunWorkflowInput, options: { thread?:
     handoffTo: null,
     stopReason: null,
     loopWatch: carried?.loopWatch ?? emptyLoopWatch(),
-    hooks: initialRunHooks(!carried && !options.thread),
+    hooks: initialRunHooks(seed.opensRun),
     instructions,
   };
 }
@@ -191,18 +227,33 @@ function reportedSkillErrorsOf(events: readonly RunEvent[]): Map<string, Set<str
 }
 
 /** Records a step's tool result: counted, and summarised among the newest KEPT_TOOL_RESULTS. */
-export function recordToolResult(state: RunState, result: ToolResult): void {
+export function recordToolResult(state: LoopState, result: ToolResult): void {
   state.toolResultCount++;
   state.toolResults.push(summarizeToolResult(result));
   if (state.toolResults.length > KEPT_TOOL_RESULTS) state.toolResults.splice(0, state.toolResults.length - KEPT_TOOL_RESULTS);
 }
 
 /** The run's tools: its own, those its skills bring, and built-ins found on the way. */
-export function availableTools(state: RunState): string[] {
+export function availableTools(state: LoopState): string[] {
   return [...state.activeTools, ...state.skills.tools().filter((name) => !state.activeTools.includes(name))];
 }
 
 /** Tool specs the model gets besides the worker's registry: handoff tools, then MCP tools. */
-export function extraToolSpecs(state: RunState): ToolSpec[] {
+export function extraToolSpecs(state: LoopState): ToolSpec[] {
   return [...state.handoffSpecs, ...[...state.mcpTools.values()].map((tool) => tool.spec)];
+}
+
+/** What a task is in this execution: a run's task; a thread has none of its own (its turns have messages). */
+export function taskOf(state: LoopState): string {
+  return state.execution.kind === 'run' ? state.execution.input.task : '';
+}
+
+/** The cost a turn's `cost_limit` counts from: set in a thread's turn, undefined in a run. */
+export function turnCostBaseOf(state: LoopState): number | undefined {
+  return state.execution.kind === 'thread' ? state.execution.turnCostBase : undefined;
+}
+
+/** Whether a newer message asked the running thread turn to stop (never in a run). */
+export function interruptRequested(state: LoopState): boolean {
+  return state.execution.kind === 'thread' && state.execution.interruptRequested;
 }

@@ -10,7 +10,7 @@ import { describeFailure, failureType } from '../rules/describe-failure';
 import { budgetVerdict, compactionPoint } from '../rules/loop-decisions';
 import { enterPhase, RunStop } from './run-lifecycle';
 import { costLimitAfterCall, costLimitBeforeCall } from './spend-limits';
-import { availableTools, extraToolSpecs, type RunState } from './loop-state';
+import { availableTools, extraToolSpecs, type LoopState } from './loop-state';
 import { modelStepHooks, noteModelStepHooks } from './run-hooks';
 import { providerLimitApplies, withinProviderLimit } from './provider-limit-gate';
 import { settle } from './settle';
@@ -30,7 +30,7 @@ import { settle } from './settle';
  * ran out fail the run with `ModelRetriesExhausted` (its cause the last failure), and any other
  * failure fails it with the failure's type.
  */
-export function callModel(state: RunState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
+export function callModel(state: LoopState, thread: ConversationThread, activityId: string, model: string): Promise<ModelStepResult> {
   return callModelThen(state, thread, activityId, model, (reply) => reply);
 }
 
@@ -40,7 +40,7 @@ export function callModel(state: RunState, thread: ConversationThread, activityI
  * the model call's.
  */
 function callModelThen<T>(
-  state: RunState,
+  state: LoopState,
   thread: ConversationThread,
   activityId: string,
   model: string,
@@ -58,7 +58,7 @@ function callModelThen<T>(
 }
 
 /** A model step's activity input for `thread` (its limits, prices and hooks). */
-function modelStepRequest(state: RunState, thread: ConversationThread, model: string): ModelStepInput {
+function modelStepRequest(state: LoopState, thread: ConversationThread, model: string): ModelStepInput {
   const { config, budget } = state;
   const request: ModelStepInput = {
     conversation: state.threads.ref(thread),
@@ -81,7 +81,7 @@ function modelStepRequest(state: RunState, thread: ConversationThread, model: st
 }
 
 /** The call `withinProviderLimit` makes: the model step's activity with this run's retries, given the call's id. */
-function modelStepTries(state: RunState, request: ModelStepInput, model: string): (callId: string, limited: boolean) => Promise<ModelStepResult> {
+function modelStepTries(state: LoopState, request: ModelStepInput, model: string): (callId: string, limited: boolean) => Promise<ModelStepResult> {
   const { timeouts } = state;
   return (callId, limited) =>
     retriedCall(state, 'model', callId, (attempt) =>
@@ -96,7 +96,7 @@ function modelStepTries(state: RunState, request: ModelStepInput, model: string)
 }
 
 /** What a model call's failure becomes (see `callModel`): a `RunStop`, `ModelRetriesExhausted`, or the failure typed. */
-function modelCallFailure(state: RunState, error: unknown, activityId: string, model: string): unknown {
+function modelCallFailure(state: LoopState, error: unknown, activityId: string, model: string): unknown {
   const { config } = state;
   if (isCancellation(error)) return error;
   if (failureType(error) === ErrorCode.contextLengthExceeded) {
@@ -119,7 +119,7 @@ function modelCallFailure(state: RunState, error: unknown, activityId: string, m
 }
 
 /** A model reply's usage, hook points and cost limit, taken into the run's state. */
-function afterModelReply(state: RunState, reply: ModelStepResult): ModelStepResult {
+function afterModelReply(state: LoopState, reply: ModelStepResult): ModelStepResult {
   addUsage(state.usage, reply.model, reply.usage, reply.costUsd);
   noteModelStepHooks(state, reply);
   costLimitAfterCall(state, reply);
@@ -131,7 +131,7 @@ function afterModelReply(state: RunState, reply: ModelStepResult): ModelStepResu
  * prompt is over the budget, a `budget_limit` stop (a `RunStop`) if it still is, and the
  * budget advisory otherwise.
  */
-export function executorStep(state: RunState): Promise<ModelStepResult> {
+export function executorStep(state: LoopState): Promise<ModelStepResult> {
   return callModelThen(state, 'executor', `step-${state.step}.model`, state.config.model, (reply) => {
     const keepFrom = compactionPoint(reply, state.threads, state.taskIndex);
     return keepFrom === null ? judgeExecutorReply(state, reply, false) : compactAndCallAgain(state, keepFrom, reply);
@@ -139,14 +139,14 @@ export function executorStep(state: RunState): Promise<ModelStepResult> {
 }
 
 /** Over the budget: compacts the turns before `keepFrom`, then asks the model again. */
-async function compactAndCallAgain(state: RunState, keepFrom: number, reply: ModelStepResult): Promise<ModelStepResult> {
+async function compactAndCallAgain(state: LoopState, keepFrom: number, reply: ModelStepResult): Promise<ModelStepResult> {
   await compact(state, keepFrom, reply.overBudget!.promptTokens);
   enterPhase(state, 'model');
   return judgeExecutorReply(state, await callModel(state, 'executor', `step-${state.step}.model-after-compaction`, state.config.model), true);
 }
 
 /** The budget's verdict on the executor's reply (`compacted`: after a compaction): a `budget_limit` stop, an advisory, or nothing. */
-function judgeExecutorReply(state: RunState, reply: ModelStepResult, compacted: boolean): ModelStepResult {
+function judgeExecutorReply(state: LoopState, reply: ModelStepResult, compacted: boolean): ModelStepResult {
   const { config, events } = state;
   state.childUnsafeTools = reply.childUnsafeTools ?? [];
   const verdict = budgetVerdict(reply, state.budget, config.budget_awareness, compacted);
@@ -168,7 +168,7 @@ function judgeExecutorReply(state: RunState, reply: ModelStepResult, compacted: 
 }
 
 /** Summarises the turns before `keepFrom` into a new conversation epoch (an activity). */
-async function compact(state: RunState, keepFrom: number, tokensBefore: number): Promise<void> {
+async function compact(state: LoopState, keepFrom: number, tokensBefore: number): Promise<void> {
   const { config, timeouts, taskIndex, step } = state;
   enterPhase(state, 'compacting');
   const request: CompactionInput = {
@@ -208,7 +208,7 @@ async function compact(state: RunState, keepFrom: number, tokensBefore: number):
 }
 
 /** The agent config's own price of `model` for the activity's input (nothing when the config has no `pricing`, as before it existed). */
-function agentPrice(state: RunState, model: string): { price?: ModelPrice } {
+function agentPrice(state: LoopState, model: string): { price?: ModelPrice } {
   const price = state.config.pricing ? findPrice(state.config.pricing, model) : null;
   return price ? { price } : {};
 }

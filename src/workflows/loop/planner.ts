@@ -4,15 +4,15 @@ import { toToolMessage } from '../rules/tool-result-builders';
 import type { ApprovalGate } from './approval-gate';
 import { callModel } from './model-calls';
 import { enterPhase } from './run-lifecycle';
-import type { RunState } from './loop-state';
+import { taskOf, type LoopState } from './loop-state';
 import { runToolCalls } from './tool-dispatch';
-import { filledInstructions } from './run-instructions';
+import { filledInstructions } from '../rules/filled-instructions';
 
 /**
  * The planner phase (`planning_enabled`; fresh runs, and each turn of a thread): the plan is made
  * on its own transcript, then joins the executor's conversation appended to the task message.
  */
-export async function runPlanner(state: RunState, approvals: ApprovalGate, request: PlanRequest = runPlanRequest(state)): Promise<void> {
+export async function runPlanner(state: LoopState, approvals: ApprovalGate, request: PlanRequest = runPlanRequest(state)): Promise<void> {
   state.plan = await makePlan(state, approvals, request);
   state.threads.replace('executor', request.messageIndex, { role: 'user', content: taskWithPlan(request.task, state.plan) });
   state.events.push({ type: 'plan-created', plan: state.plan });
@@ -27,8 +27,8 @@ export interface PlanRequest {
 }
 
 /** A run's plan request: its task. */
-function runPlanRequest(state: RunState): PlanRequest {
-  return { task: state.input.task, messageIndex: state.taskIndex, idPrefix: '' };
+function runPlanRequest(state: LoopState): PlanRequest {
+  return { task: taskOf(state), messageIndex: state.taskIndex, idPrefix: '' };
 }
 
 /**
@@ -36,10 +36,10 @@ function runPlanRequest(state: RunState): PlanRequest {
  * instructions) and their tool calls; the plan is the first text-only answer, or the last text
  * when the steps run out. Only the plan text comes back.
  */
-async function makePlan(state: RunState, approvals: ApprovalGate, request: PlanRequest): Promise<PlanArtifact> {
+async function makePlan(state: LoopState, approvals: ApprovalGate, request: PlanRequest): Promise<PlanArtifact> {
   const { config, threads } = state;
   const plannerModel = config.planning_model ?? config.model;
-  const instructions = filledInstructions(config.planning_instructions.trim(), config, state.input, state.continueAs ? 'thread' : 'run');
+  const instructions = filledInstructions(config.planning_instructions.trim(), config, state.resourceId, state.execution.kind);
   threads.start('planner', instructions || DEFAULT_PLANNER_PROMPT, [{ role: 'user', content: request.task }]);
   enterPhase(state, 'planning');
   for (let plannerStep = 1; plannerStep <= config.max_steps; plannerStep++) {

@@ -5,7 +5,7 @@ import type { ToolResult } from '../../protocol/run-types';
 import { splitInjectedArgs } from '../../protocol/split-injected-args';
 import type { ToolPolicyMatch } from '../../protocol/tool-policy-types';
 import { deniedResult } from '../rules/tool-result-builders';
-import type { RunState } from './loop-state';
+import type { LoopState } from './loop-state';
 
 /** What a call's policy says: the matching rule (recorded in its result), whether it waits for an approval, or its denial. */
 export interface PolicyVerdict {
@@ -19,7 +19,7 @@ export interface PolicyVerdict {
  * The verdict on a call the route says is `inHitlTools` or not: the strictest of the matching
  * rule and `hitl_tools` (tool-policy-rules.ts). Pure.
  */
-export function policyVerdict(state: RunState, call: ToolCall, inHitlTools: boolean): PolicyVerdict {
+export function policyVerdict(state: LoopState, call: ToolCall, inHitlTools: boolean): PolicyVerdict {
   const { executable, injected } = splitInjectedArgs(call.args, state.injectedArgNames);
   const match = matchToolPolicy(state.config.tool_policies, call.name, executable);
   const gate = toolGate(match, inHitlTools);

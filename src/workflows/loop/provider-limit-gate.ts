@@ -23,11 +23,12 @@ import {
   limitUsageSignal,
   type ProviderLimit,
 } from '../../protocol/provider-limits';
-import { infrastructureRetryPolicy, retryDetailsOf } from './activity-retries';
+import { retryDetailsOf } from './activity-retries';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import { activitySummary } from '../rules/activity-summary';
 import { failureType } from '../rules/describe-failure';
 import { enterPhase, showDetails } from './run-lifecycle';
-import type { RunState } from './loop-state';
+import type { LoopState } from './loop-state';
 
 /** 429s one call may meet under a limit before the run fails (each waits for the limiter again first). */
 export const PROVIDER_LIMIT_TRIES = 20;
@@ -37,10 +38,10 @@ const REASK_AFTER_MS = 5 * 60_000;
 const PAUSE_WITHOUT_RETRY_AFTER_MS = 1_000;
 
 /** Grants each run received, by request id (module state is per workflow: a WeakMap keyed by the run). */
-const grantBooks = new WeakMap<RunState, Map<string, number>>();
+const grantBooks = new WeakMap<LoopState, Map<string, number>>();
 
 /** The agent's limit for `model`, if its config declares one. */
-export function providerLimitOf(state: RunState, model: string): ProviderLimit | null {
+export function providerLimitOf(state: LoopState, model: string): ProviderLimit | null {
   const declared = state.config.provider_limits?.[model];
   if (!declared) return null;
   return {
@@ -50,7 +51,7 @@ export function providerLimitOf(state: RunState, model: string): ProviderLimit |
 }
 
 /** Whether a call to `model` waits for the provider limiter: the agent declares a limit for the model. */
-export function providerLimitApplies(state: RunState, model: string): boolean {
+export function providerLimitApplies(state: LoopState, model: string): boolean {
   return providerLimitOf(state, model) !== null;
 }
 
@@ -64,7 +65,7 @@ export function providerLimitApplies(state: RunState, model: string): boolean {
  * again (activity id `….limited-N`); it is not one of the call's `max_retries` tries.
  */
 export async function withinProviderLimit<Reply extends { usage: Usage }>(
-  state: RunState,
+  state: LoopState,
   request: ModelStepInput,
   activityId: string,
   call: (activityId: string, limited: boolean) => Promise<Reply>,
@@ -146,7 +147,7 @@ export function priorityOfRun(): { priorityKey: number; fairnessKey: string; fai
 }
 
 /** The run's grants, with the grant signal's handler registered at the first limited call. */
-function grantBookOf(state: RunState): Map<string, number> {
+function grantBookOf(state: LoopState): Map<string, number> {
   let book = grantBooks.get(state);
   if (!book) {
     const grants = new Map<string, number>();

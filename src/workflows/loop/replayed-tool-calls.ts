@@ -4,10 +4,11 @@ import { ErrorCode } from '../../protocol/errors';
 import type { ToolCall } from '../../protocol/messages';
 import { canonicalJson, toolCallKey } from '../../protocol/recorded-calls';
 import type { ToolResult } from '../../protocol/run-types';
-import { infrastructureRetryPolicy } from './activity-retries';
+import type { ReplaySource } from '../../protocol/fork-types';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import { activitySummary } from '../rules/activity-summary';
 import { workflowErrorResult } from '../rules/tool-result-builders';
-import type { RunState } from './loop-state';
+import type { LoopState } from './loop-state';
 
 /**
  * Tool calls of a replay-evaluation run (`AgentRunWorkflowInput.replay`): each is answered by an activity
@@ -18,11 +19,10 @@ import type { RunState } from './loop-state';
  */
 
 /** Calls made so far by key, per run: numbers each call's occurrence, in call order (deterministic). */
-const occurrences = new WeakMap<RunState, Map<string, number>>();
+const occurrences = new WeakMap<LoopState, Map<string, number>>();
 
 /** The recorded result of `call`, an error result when it was not recorded, or null to run it live. */
-export async function replayRecordedCall(state: RunState, call: ToolCall, activityId: string): Promise<ToolResult | null> {
-  const replay = state.input.replay!;
+export async function replayRecordedCall(state: LoopState, replay: ReplaySource, call: ToolCall, activityId: string): Promise<ToolResult | null> {
   const seen = occurrences.get(state) ?? new Map<string, number>();
   occurrences.set(state, seen);
   const key = toolCallKey(call.name, call.args);

@@ -2,8 +2,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../../activities';
 import { KEPT_TOOL_RESULTS } from '../../protocol/payload-size';
-import { infrastructureRetryPolicy } from './activity-retries';
-import type { RunState } from './loop-state';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
+import type { LoopState } from './loop-state';
 
 /**
  * Puts the tool results the previous execution stored (`CarriedState.toolResultsRef`) back in
@@ -12,7 +12,7 @@ import type { RunState } from './loop-state';
  * turn). One `readCarriedToolResults` activity, at most once per execution; nothing when the run
  * carried no results or needs none.
  */
-export async function restoreCarriedToolResults(state: RunState, wanted: number): Promise<void> {
+export async function restoreCarriedToolResults(state: LoopState, wanted: number): Promise<void> {
   const stored = state.carriedToolResults;
   if (!stored || state.toolResults.length >= Math.min(wanted, KEPT_TOOL_RESULTS)) return;
   const { readCarriedToolResults } = proxyActivities<AgentActivities>({

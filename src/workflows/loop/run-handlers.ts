@@ -14,7 +14,7 @@ import type { RunStatus } from '../../protocol/run-types';
 import { ApprovalGate } from './approval-gate';
 import { reportIgnoredSignal, validOrRefuse } from './message-refusal';
 import { showDetails } from './run-lifecycle';
-import { availableTools, type RunState } from './loop-state';
+import { availableTools, type LoopState } from './loop-state';
 
 /**
  * Registers the run's queries (`conversation`, `events`, `status`), the approval signal and
@@ -24,7 +24,7 @@ import { availableTools, type RunState } from './loop-state';
  * Registration order matters: a message that arrived before the run began is delivered when its
  * handler is set, and whatever it logs lands in the event log at that point.
  */
-export function installRunHandlers(state: RunState): ApprovalGate {
+export function installRunHandlers(state: LoopState): ApprovalGate {
   // Checked like a signal's payload: the Web UI's Queries tab sends no argument, other tools any JSON.
   setHandler(conversationQuery, (request) => state.threads.slice(validOrRefuse(validateConversationRequest(request))), {
     description: MessageDescription.conversation,
@@ -60,7 +60,7 @@ export function installRunHandlers(state: RunState): ApprovalGate {
 }
 
 /** The answer to the `status` query. */
-function runStatus(state: RunState, approvals: ApprovalGate): RunStatus {
+function runStatus(state: LoopState, approvals: ApprovalGate): RunStatus {
   const { budget, lastPromptTokens } = state;
   return {
     phase: state.phase,
@@ -84,7 +84,7 @@ function runStatus(state: RunState, approvals: ApprovalGate): RunStatus {
 }
 
 /** Moves queued injected messages into the executor conversation, oldest first (before a model call or a continuation). */
-export function drainInjectedMessages(state: RunState): void {
+export function drainInjectedMessages(state: LoopState): void {
   while (state.injectedQueue.length > 0) {
     const text = state.injectedQueue.shift()!;
     state.threads.push('executor', { role: 'user', content: text });

@@ -2,45 +2,18 @@
 import { isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../../activities';
 import type { AgentConfig } from '../../config/agent-config';
-import { fillInstructionsTemplate, usesTemplateVariables } from '../../config/instructions-template';
-import type { AgentRunWorkflowInput } from '../../protocol/run-types';
+import { filledInstructions } from '../rules/filled-instructions';
 import { retriedCall } from './activity-retries';
 import { activitySummary } from '../rules/activity-summary';
 import { describeFailure } from '../rules/describe-failure';
-import type { RunState } from './loop-state';
+import { taskOf, type LoopState } from './loop-state';
 import { systemPromptOf } from './skill-updates';
 
 /** How much of the task (or turn message) an instructions provider is told. */
 const PROVIDER_TASK_CHARACTERS = 8_000;
 
-/**
- * The instructions an execution starts with: those the execution it continues carried (a
- * provider's answer stays the same for the whole run), else the static ones with their template
- * variables filled (a run's `date` is when its first execution started, the same in every
- * execution). A thread's turns fill them again at each turn's start (`startTurnInstructions`).
- */
-export function initialInstructions(config: AgentConfig, input: AgentRunWorkflowInput, options: { thread?: boolean }): string {
-  if (input.carried?.instructions !== undefined) return input.carried.instructions;
-  return filledInstructions(config.instructions, config, input, options.thread ? 'thread' : 'run');
-}
-
-/**
- * `text` with its template variables filled. A run's date is its first execution's start; a
- * thread's, now (each turn fills its instructions again when it starts).
- */
-export function filledInstructions(text: string, config: AgentConfig, input: AgentRunWorkflowInput, kind: 'run' | 'thread'): string {
-  if (!usesTemplateVariables(text)) return text;
-  const info = workflowInfo();
-  return fillInstructionsTemplate(text, {
-    agentName: config.name,
-    startedAt: kind === 'run' ? info.startTime.getTime() : Date.now(),
-    ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
-    ...(kind === 'thread' ? { threadId: info.workflowId } : {}),
-  });
-}
-
 /** Whether the instructions must be carried to the next execution (a provider's, or filled ones, which a later fill could change). */
-export function instructionsToCarry(state: RunState): string | undefined {
+export function instructionsToCarry(state: LoopState): string | undefined {
   return state.config.instructions_provider !== null || state.instructions !== state.config.instructions ? state.instructions : undefined;
 }
 
@@ -48,7 +21,7 @@ export function instructionsToCarry(state: RunState): string | undefined {
  * The config sub-agents are made from: the parent's, with the instructions the parent resolved as
  * static ones (a child does not ask the provider again, and keeps its job's system prompt).
  */
-export function configForChildren(state: RunState): AgentConfig {
+export function configForChildren(state: LoopState): AgentConfig {
   const { config } = state;
   if (config.instructions_provider === null && state.instructions === config.instructions) return config;
   return { ...config, instructions: state.instructions, instructions_provider: null };
@@ -59,9 +32,9 @@ export function configForChildren(state: RunState): AgentConfig {
  * so a replay uses it) at the start of a fresh run: a run continued from another execution keeps
  * the instructions it carried. Does nothing for an agent without a provider.
  */
-export async function resolveRunInstructions(state: RunState): Promise<void> {
-  if (state.config.instructions_provider === null || state.input.carried?.instructions !== undefined) return;
-  await resolveInstructions(state, 'instructions', state.input.task);
+export async function resolveRunInstructions(state: LoopState): Promise<void> {
+  if (state.config.instructions_provider === null || state.carried?.instructions !== undefined) return;
+  await resolveInstructions(state, 'instructions', taskOf(state));
 }
 
 /**
@@ -69,29 +42,29 @@ export async function resolveRunInstructions(state: RunState): Promise<void> {
  * the provider's answer for this turn when the agent has one. The system prompt changes only when
  * the instructions did.
  */
-export async function startTurnInstructions(state: RunState, turn: number, message: string): Promise<void> {
+export async function startTurnInstructions(state: LoopState, turn: number, message: string): Promise<void> {
   const { config } = state;
-  const filled = filledInstructions(config.instructions, config, state.input, 'thread');
+  const filled = filledInstructions(config.instructions, config, state.resourceId, 'thread');
   if (config.instructions_provider === null) return useInstructions(state, filled);
   await resolveInstructions(state, `turn-${turn}.instructions`, message, turn, filled);
 }
 
 /** The provider's answer (or the fallback, and why), as the run's instructions and an `instructions-resolved` event. */
 async function resolveInstructions(
-  state: RunState,
+  state: LoopState,
   activityId: string,
   task: string,
   turn?: number,
   fallback: string = state.instructions,
 ): Promise<void> {
-  const { config, input } = state;
+  const { config, resourceId } = state;
   const provider = config.instructions_provider!;
   const request = {
     provider,
     agent: config.name,
     task: task.slice(0, PROVIDER_TASK_CHARACTERS),
     ...(turn !== undefined ? { turn, threadId: workflowInfo().workflowId } : {}),
-    ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
+    ...(resourceId !== undefined ? { resourceId } : {}),
     injectedToolArgs: config.injected_tool_args,
     fallback,
     // The provider's own model calls share the agent's provider limits (docs/provider-limits.md).
@@ -125,7 +98,7 @@ async function resolveInstructions(
 }
 
 /** Makes `instructions` the run's, rebuilding the system prompt when they changed. */
-function useInstructions(state: RunState, instructions: string): void {
+function useInstructions(state: LoopState, instructions: string): void {
   if (instructions === state.instructions) return;
   state.instructions = instructions;
   state.threads.setSystem('executor', systemPromptOf(state));

@@ -5,7 +5,7 @@ import { AgentNameAttribute, AgentStatusAttribute } from '../../protocol/search-
 import { continuationHeading } from '../rules/continuation-heading';
 import { describeWait } from './approval-gate';
 import { costAttributes } from '../rules/cost-attribute';
-import type { RunState } from './loop-state';
+import { taskOf, type LoopState } from './loop-state';
 
 /**
  * Thrown inside a run to end it early with a normal result: `agentRun` catches it and finishes
@@ -19,7 +19,7 @@ export class RunStop {
 }
 
 /** Marks the execution `continued` before it continues as new. */
-export function markContinued(state: RunState, next: string): void {
+export function markContinued(state: LoopState, next: string): void {
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'continued' }, ...costAttributes(state)]);
   const how = next === state.config.name ? 'the history was long' : `handed off to ${next}`;
   setDetails(state, `continued as new after step ${state.step - 1}: ${how}`);
@@ -30,7 +30,7 @@ export function markContinued(state: RunState, next: string): void {
  * failure, such as a non-retryable model error), never for a cancellation, a continue-as-new or a
  * bug (a plain error retries the workflow task, it does not end the run).
  */
-export function markFailed(state: RunState, error: unknown): void {
+export function markFailed(state: LoopState, error: unknown): void {
   if (!(error instanceof TemporalFailure) || isCancellation(error)) return;
   state.phase = 'failed';
   state.events.push({
@@ -47,7 +47,7 @@ export function markFailed(state: RunState, error: unknown): void {
  * Marks the run as started: its name and status as search attributes (unless the starter or
  * the run it continues set them) and, on a fresh run, the `run-started` event.
  */
-export function announceRun(state: RunState): void {
+export function announceRun(state: LoopState): void {
   const { config } = state;
   if (!workflowInfo().typedSearchAttributes.get(AgentNameAttribute)) {
     upsertSearchAttributes([
@@ -55,11 +55,11 @@ export function announceRun(state: RunState): void {
       { key: AgentStatusAttribute, value: 'running' },
     ]);
   }
-  if (!state.carried) state.events.push({ type: 'run-started', agent: config.name, model: config.model, task: state.input.task });
+  if (!state.carried) state.events.push({ type: 'run-started', agent: config.name, model: config.model, task: taskOf(state) });
 }
 
 /** Enters a phase: the status query, the event log and the Web UI's current details follow. */
-export function enterPhase(state: RunState, next: RunPhase): void {
+export function enterPhase(state: LoopState, next: RunPhase): void {
   state.phase = next;
   state.events.push({ type: 'status-changed', phase: next, step: state.step });
   showDetails(state, []);
@@ -70,7 +70,7 @@ export function enterPhase(state: RunState, next: RunPhase): void {
  * against the agent's own limit and the phase, and what the run waits for, first:
  * "awaiting approval of get_weather (step-1.call-1) until 2026-05-01T10:00:00.000Z · step 1 of 10: tools".
  */
-export function showDetails(state: RunState, pending: readonly ApprovalRequest[]): void {
+export function showDetails(state: LoopState, pending: readonly ApprovalRequest[]): void {
   const { config, step, stepLimit } = state;
   const stepBase = stepLimit - config.max_steps;
   const ofAgent = stepBase > 0 ? ` (${config.name}'s step ${step - stepBase} of ${config.max_steps})` : '';
@@ -89,13 +89,13 @@ export function showDetails(state: RunState, pending: readonly ApprovalRequest[]
  * continues a run gets a first line naming its agent, task and why it is a new execution, since
  * it has no summary of its own.
  */
-function setDetails(state: RunState, details: string): void {
-  const heading = continuationHeading(state.config.name, state.input.task, state.carried);
+function setDetails(state: LoopState, details: string): void {
+  const heading = continuationHeading(state.config.name, taskOf(state), state.carried);
   setCurrentDetails(heading ? `${heading}\n\n${details}` : details);
 }
 
 /** Ends the run with `reason`: status `completed` everywhere, and the run's result. */
-export function finishRun(state: RunState, reason: StopReason, output: string, extra: Partial<AgentRunResult> = {}): AgentRunResult {
+export function finishRun(state: LoopState, reason: StopReason, output: string, extra: Partial<AgentRunResult> = {}): AgentRunResult {
   state.stopReason = reason;
   state.phase = 'completed';
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }, ...costAttributes(state)]);

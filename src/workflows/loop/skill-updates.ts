@@ -7,7 +7,7 @@ import { buildSkillInstructions } from '../rules/skill-instructions';
 import type { SkillBatch, SkillFileError } from '../../protocol/skill-types';
 import { buildSystemPrompt } from '../rules/run-prompts';
 import { reportIgnoredSignal } from './message-refusal';
-import type { RunState } from './loop-state';
+import type { LoopState } from './loop-state';
 
 /**
  * How a run follows its skills: whole sources loaded through an activity (at the start, and
@@ -17,7 +17,7 @@ import type { RunState } from './loop-state';
  */
 
 /** Registers the skills signal. Set after the run is announced, so a batch that came first is logged after `run-started`. */
-export function followSkillChanges(state: RunState): void {
+export function followSkillChanges(state: LoopState): void {
   setHandler(
     skillsChangedSignal,
     (payload) => {
@@ -29,7 +29,7 @@ export function followSkillChanges(state: RunState): void {
   );
 }
 
-function applySkillBatch(state: RunState, batch: SkillBatch): void {
+function applySkillBatch(state: LoopState, batch: SkillBatch): void {
   const outcome = state.skills.offer(batch);
   reportSkillErrors(state, batch.source, batch.errors ?? []);
   if (outcome === 'applied') {
@@ -46,7 +46,7 @@ function applySkillBatch(state: RunState, batch: SkillBatch): void {
 }
 
 /** Reads whole skill sources through an activity (`sources`: source → the version to record). */
-export async function loadSkillSources(state: RunState, sources: Map<string, number>): Promise<void> {
+export async function loadSkillSources(state: LoopState, sources: Map<string, number>): Promise<void> {
   const { loadSkillSources: load } = proxyActivities<AgentActivities>({
     activityId: `step-${state.step}.load-skills`,
     summary: `load skills from ${[...sources.keys()].join(', ')}`,
@@ -66,7 +66,7 @@ export async function loadSkillSources(state: RunState, sources: Map<string, num
 }
 
 /** Reloads the sources whose batches showed a gap since the last model call, if any. */
-export async function reloadSkillsIfNeeded(state: RunState): Promise<void> {
+export async function reloadSkillsIfNeeded(state: LoopState): Promise<void> {
   if (state.skillReloads.size === 0) return;
   const sources = new Map(state.skillReloads);
   state.skillReloads.clear();
@@ -74,14 +74,14 @@ export async function reloadSkillsIfNeeded(state: RunState): Promise<void> {
 }
 
 /** The executor's system prompt now: the run's instructions, the output contract, the active skills. */
-export function systemPromptOf(state: RunState): string {
+export function systemPromptOf(state: LoopState): string {
   const { config, skills } = state;
   const skillText = buildSkillInstructions(config.instructions_builder, skills.active());
   return [buildSystemPrompt(config, state.instructions), skillText].filter(Boolean).join('\n\n');
 }
 
 /** After a skill change: the system prompt is rebuilt from the active skills; each new name clash is reported once. */
-function rebuildSkillInstructions(state: RunState): void {
+function rebuildSkillInstructions(state: LoopState): void {
   const { skills } = state;
   state.threads.setSystem('executor', systemPromptOf(state));
   for (const clash of skills.clashes()) {
@@ -98,7 +98,7 @@ function rebuildSkillInstructions(state: RunState): void {
  * it (or the watcher's next batch, which lists the source's errors again) carry the same error.
  * A whole snapshot (`replace`) is the source's full list: an error fixed and made again is new.
  */
-function reportSkillErrors(state: RunState, source: string, errors: readonly SkillFileError[], replace = false): void {
+function reportSkillErrors(state: LoopState, source: string, errors: readonly SkillFileError[], replace = false): void {
   const reported = state.reportedSkillErrors.get(source) ?? new Set<string>();
   const current = new Set<string>();
   for (const error of errors) {
@@ -112,7 +112,7 @@ function reportSkillErrors(state: RunState, source: string, errors: readonly Ski
 }
 
 function reportSkillChanges(
-  state: RunState,
+  state: LoopState,
   source: string,
   version: number,
   changes: { added: string[]; modified: string[]; removed: string[] },

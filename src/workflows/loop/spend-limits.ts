@@ -4,7 +4,7 @@ import type { ModelStepResult, UsageSummary } from '../../protocol/run-types';
 import { roundUsd } from '../../protocol/model-price';
 import { spentUsd } from '../rules/usage-totals';
 import { RunStop } from './run-lifecycle';
-import type { RunState } from './loop-state';
+import { turnCostBaseOf, type LoopState } from './loop-state';
 
 /** The strictest of the limits that apply now: what is left of it, and how to name it. */
 export interface CostAllowance {
@@ -56,8 +56,8 @@ export function costAllowance(
  * otherwise the model step gets what is left, and refuses the call itself when its worst case is more.
  * Nothing for runs without a limit.
  */
-export function costLimitBeforeCall(state: RunState): { costLimit?: { remainingUsd: number } } {
-  const allowance = costAllowance(state.config, state.usage, state.turnCostBase);
+export function costLimitBeforeCall(state: LoopState): { costLimit?: { remainingUsd: number } } {
+  const allowance = costAllowance(state.config, state.usage, turnCostBaseOf(state));
   if (!allowance) return {};
   if (allowance.remainingUsd <= 0)
     throw costStop(state, allowance, `spent $${allowance.spentUsd} of the $${allowance.limitUsd} ${allowance.limitName}`);
@@ -69,21 +69,21 @@ export function costLimitBeforeCall(state: RunState): { costLimit?: { remainingU
  * that passed the limit and asks for more work (tool calls). A final answer that passed it is
  * returned: it is paid for, and nothing more is spent.
  */
-export function costLimitAfterCall(state: RunState, reply: ModelStepResult): void {
+export function costLimitAfterCall(state: LoopState, reply: ModelStepResult): void {
   if (reply.overCostLimit) {
     const over = reply.overCostLimit;
     const why = over.unpriced
       ? `the price of ${reply.model} is unknown, so the ${over.remainingUsd} USD left cannot be enforced: give it a price (pricing in the agent config, or the worker's price table)`
       : `the next call of ${reply.model} could cost $${over.worstCaseUsd} (${over.promptTokens} prompt tokens, up to ${over.maxOutputTokens} output tokens), more than the $${over.remainingUsd} left`;
-    throw costStop(state, costAllowance(state.config, state.usage, state.turnCostBase), why);
+    throw costStop(state, costAllowance(state.config, state.usage, turnCostBaseOf(state)), why);
   }
-  const allowance = costAllowance(state.config, state.usage, state.turnCostBase);
+  const allowance = costAllowance(state.config, state.usage, turnCostBaseOf(state));
   if (!allowance || allowance.remainingUsd >= 0 || reply.message.toolCalls.length === 0) return;
   throw costStop(state, allowance, `spent $${allowance.spentUsd}, more than the $${allowance.limitUsd} ${allowance.limitName}`);
 }
 
 /** The `cost-limit-stopped` event and the `RunStop` that ends the run (or turn) with `cost_limit`. */
-function costStop(state: RunState, allowance: CostAllowance | null, why: string): RunStop {
+function costStop(state: LoopState, allowance: CostAllowance | null, why: string): RunStop {
   state.events.push({
     type: 'cost-limit-stopped',
     step: state.step,
@@ -95,7 +95,7 @@ function costStop(state: RunState, allowance: CostAllowance | null, why: string)
 }
 
 /** A sub-agent's `cost_limit`: what its parent has left (the parent checks its own total again after the children). */
-export function childCostLimit(state: RunState): Pick<AgentConfig, 'cost_limit'> {
-  const allowance = costAllowance(state.config, state.usage, state.turnCostBase);
+export function childCostLimit(state: LoopState): Pick<AgentConfig, 'cost_limit'> {
+  const allowance = costAllowance(state.config, state.usage, turnCostBaseOf(state));
   return allowance ? { cost_limit: Math.max(allowance.remainingUsd, 1e-9) } : {};
 }

@@ -1,6 +1,5 @@
 // The step loop shared by agent runs and thread turns: model step, then tools, until an answer.
 import type { ToolCall } from '../../protocol/messages';
-import type { AgentRunResult, StopReason } from '../../protocol/run-types';
 import { toToolMessage } from '../rules/tool-result-builders';
 import type { ApprovalGate } from './approval-gate';
 import { continuationDue, continueToKeepHistorySmall, handOff } from './continuation';
@@ -10,16 +9,10 @@ import { checkForLoop } from './loop-guard';
 import { executorStep } from './model-calls';
 import { drainInjectedMessages } from './run-handlers';
 import { enterPhase } from './run-lifecycle';
-import { recordToolResult, type RunState } from './loop-state';
+import { interruptRequested, recordToolResult, type LoopState } from './loop-state';
+import type { StepsEnd } from './steps-end';
 import { reloadSkillsIfNeeded } from './skill-updates';
 import { runToolCalls } from './tool-dispatch';
-
-/** How a run's (or a turn's) steps ended: the stop reason, the answer, and what else the result carries. */
-export interface StepsEnd {
-  reason: StopReason;
-  output: string;
-  extra: Partial<AgentRunResult>;
-}
 
 /** What the model sees for a tool call a stopped turn did not run (the conversation stays well-formed). */
 const NOT_RUN_INTERRUPTED = 'Not run: a newer user message interrupted this turn.';
@@ -32,14 +25,14 @@ const NOT_RUN_INTERRUPTED = 'Not run: a newer user message interrupted this turn
  * (loop-guard.ts: a step's calls that loop again after a nudge do not run); a `RunStop` (budget,
  * context length) propagates to the caller.
  *
- * A thread's turn may be interrupted (`state.interruptRequested`): it stops before its next model
+ * A thread's turn may be interrupted (`interruptRequested`): it stops before its next model
  * call, and tool calls the model asked for in the meantime get a "not run" error result instead of
  * running. Runs never set it, so their commands are unchanged.
  */
-export async function takeSteps(state: RunState, approvals: ApprovalGate, fromStep: number): Promise<StepsEnd> {
+export async function takeSteps(state: LoopState, approvals: ApprovalGate, fromStep: number): Promise<StepsEnd> {
   const { config, threads, events } = state;
   for (state.step = fromStep; state.step <= state.stepLimit; state.step++) {
-    if (state.interruptRequested) return interrupted(state, state.step - 1);
+    if (interruptRequested(state)) return interrupted(state, state.step - 1);
     // Awaited only when there is something to do: each await costs promises (settle.ts).
     if (continuationDue(state)) await continueToKeepHistorySmall(state);
     if (state.skillReloads.size > 0) await reloadSkillsIfNeeded(state);
@@ -58,7 +51,7 @@ export async function takeSteps(state: RunState, approvals: ApprovalGate, fromSt
       threads.push('executor', move.correction);
       continue;
     }
-    if (state.interruptRequested) {
+    if (interruptRequested(state)) {
       notRun(state, move.calls, NOT_RUN_INTERRUPTED);
       return interrupted(state, state.step);
     }
@@ -81,12 +74,12 @@ export async function takeSteps(state: RunState, approvals: ApprovalGate, fromSt
 }
 
 /** Error results for calls a stopped step did not run, so the conversation stays well-formed (every call answered). */
-function notRun(state: RunState, calls: readonly ToolCall[], content: string): void {
+function notRun(state: LoopState, calls: readonly ToolCall[], content: string): void {
   for (const call of calls) state.threads.push('executor', { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: true });
 }
 
 /** The end of an interrupted turn, whose last step taken was `lastStep`: its last text so far. */
-function interrupted(state: RunState, lastStep: number): StepsEnd {
+function interrupted(state: LoopState, lastStep: number): StepsEnd {
   state.step = lastStep;
   return { reason: 'interrupted', output: state.threads.lastAssistantText(), extra: { stopDetail: 'A newer user message interrupted this turn' } };
 }

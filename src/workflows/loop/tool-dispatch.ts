@@ -12,7 +12,7 @@ import { retriedCall, type CallTry } from './activity-retries';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../../protocol/search-attributes';
 import { READ_ARTIFACT_TOOL, WireName } from '../../protocol/wire-names';
 import { activitySummary } from '../rules/activity-summary';
-import type { agentRun } from '../run/agent-run';
+import type { AgentRunWorkflow } from '../rules/workflow-signatures';
 import { addRunUsage } from '../rules/usage-totals';
 import { unapprovedResult, workflowErrorResult, workflowToolResult } from '../rules/tool-result-builders';
 import { childCostAttributes } from '../rules/cost-attribute';
@@ -22,7 +22,7 @@ import { describeFailure } from '../rules/describe-failure';
 import { claimHandoff, toolRoute } from '../rules/loop-decisions';
 import { policyVerdict } from './policy-gate';
 import { replayRecordedCall } from './replayed-tool-calls';
-import { availableTools, type RunState } from './loop-state';
+import { availableTools, type LoopState } from './loop-state';
 import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from '../rules/subagent-calls';
 import { approvalDecidedHooks, decideToolCall, reportHookFailures, toolCallHooks } from './run-hooks';
 import { describeHookFailure } from '../../protocol/hook-types';
@@ -44,7 +44,7 @@ import { configForChildren } from './run-instructions';
  * (or a pending approval) ends: reporting is no command, so the order of commands is unchanged.
  * A single call needs no `Promise.all` (two promises fewer: settle.ts).
  */
-export function runToolCalls(state: RunState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
+export function runToolCalls(state: LoopState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
   const report = toolCallReporter(state);
   for (const call of calls) state.events.push({ type: 'tool-called', step: state.step, call });
   if (calls.length === 1) return runToolCall(state, approvals, calls[0]!, 0, activityPrefix).then((result) => [report(result)]);
@@ -52,7 +52,7 @@ export function runToolCalls(state: RunState, approvals: ApprovalGate, calls: To
 }
 
 /** Reports a completed call (`tool-completed`, its progress and hook failures) and returns its result without them. */
-function toolCallReporter(state: RunState): (result: ToolResult) => ToolResult {
+function toolCallReporter(state: LoopState): (result: ToolResult) => ToolResult {
   const { events, step } = state;
   return ({ progress, hookFailures, ...result }: ToolResult): ToolResult => {
     for (const { outcome, ...failure } of hookFailures ?? []) reportHookFailures(state, [failure], outcome);
@@ -75,7 +75,7 @@ function toolCallReporter(state: RunState): (result: ToolResult) => ToolResult {
 
 // Every command a call issues (approval timer, activity, child) is issued in the same tick as in
 // the recorded histories: no await may come before them, or parallel calls would reorder.
-async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> {
+async function runToolCall(state: LoopState, approvals: ApprovalGate, call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> {
   const { config, step } = state;
   const route = toolRoute(call.name, config, availableTools(state), state.mcpTools);
   if (route.kind === 'handoff') {
@@ -117,8 +117,9 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
   if (policy.denied) return withDeciders(policy.denied, deciders);
   const activityId = `${activityPrefix}.tool-${index + 1}.${call.name}`;
   // An evaluation run answers from the recorded run; only an unrecorded call with live tools goes on.
-  if (state.input.replay) {
-    const replayed = await replayRecordedCall(state, call, activityId);
+  const replay = state.execution.kind === 'run' ? state.execution.input.replay : undefined;
+  if (replay) {
+    const replayed = await replayRecordedCall(state, replay, call, activityId);
     if (replayed) return replayed;
   }
   let approval: ApprovalRecord | null = null;
@@ -201,7 +202,7 @@ async function runToolCall(state: RunState, approvals: ApprovalGate, call: ToolC
  * the model is told which tools this agent has (not the worker's), without the ones known to be
  * missing, and the run says so once per tool (`tool-unavailable`).
  */
-function unavailableOnWorkers(state: RunState, call: ToolCall, result: ToolResult): ToolResult {
+function unavailableOnWorkers(state: LoopState, call: ToolCall, result: ToolResult): ToolResult {
   if (!state.unavailableTools.includes(call.name)) {
     state.unavailableTools.push(call.name);
     log.warn(`No worker of this run has tool '${call.name}'`, { toolName: call.name, step: state.step });
@@ -226,12 +227,12 @@ function toolActivityOptions({ activityId, retry }: CallTry, timeouts: RunTimeou
 }
 
 /** The run's resource id, for a tool activity's or a sub-agent's input (nothing for runs without one, as before it existed). */
-function resourceOf(state: RunState): { resourceId?: string } {
-  return state.input.resourceId !== undefined ? { resourceId: state.input.resourceId } : {};
+function resourceOf(state: LoopState): { resourceId?: string } {
+  return state.resourceId !== undefined ? { resourceId: state.resourceId } : {};
 }
 
 /** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
-async function runSubagents(state: RunState, call: ToolCall, activityPrefix: string): Promise<ToolResult> {
+async function runSubagents(state: LoopState, call: ToolCall, activityPrefix: string): Promise<ToolResult> {
   const { config, step } = state;
   const startedAt = Date.now();
   const childSafe = childSafeTools(availableTools(state), state.childUnsafeTools);
@@ -244,13 +245,13 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
     parsed.jobs.map(async (job, index): Promise<SubagentOutcome> => {
       const workflowId = childWorkflowId(`${parentId}.${activityPrefix}.sub-${index + 1}`);
       try {
-        const result = await executeChild<typeof agentRun>(WireName.agentRunWorkflow, {
+        const result = await executeChild<AgentRunWorkflow>(WireName.agentRunWorkflow, {
           workflowId,
           args: [
             {
               config: { ...childConfig(configForChildren(state), job, childSafe), ...childCostLimit(state) },
               task: childTask(job),
-              timeouts: state.input.timeouts,
+              timeouts: state.execution.input.timeouts,
               ...resourceOf(state),
             },
           ],
@@ -276,7 +277,7 @@ async function runSubagents(state: RunState, call: ToolCall, activityPrefix: str
 }
 
 /** Lists the tools of the agent's MCP servers at the start of a run; a server that is down is reported, not fatal. */
-export async function discoverMcpTools(state: RunState): Promise<void> {
+export async function discoverMcpTools(state: LoopState): Promise<void> {
   const { config } = state;
   const { listMcpTools } = proxyActivities<AgentActivities>({
     activityId: 'mcp.list-tools',

@@ -7,8 +7,10 @@ import { firstStep } from '../rules/loop-decisions';
 import { runPlanner } from '../loop/planner';
 import { installRunHandlers } from '../loop/run-handlers';
 import { announceRun, finishRun, markFailed, RunStop } from '../loop/run-lifecycle';
-import { createRunState, type RunState } from '../loop/loop-state';
-import { takeSteps, type StepsEnd } from '../loop/take-steps';
+import { createRunState, type RunState } from './run-state';
+import { continueRun } from './run-continuation';
+import { takeSteps } from '../loop/take-steps';
+import type { StepsEnd } from '../loop/steps-end';
 import type { ApprovalGate } from '../loop/approval-gate';
 import { runEndHooks, runFailureHooks } from '../loop/run-hooks';
 import { resolveRunInstructions } from '../loop/run-instructions';
@@ -40,7 +42,7 @@ import { discoverMcpTools } from '../loop/tool-dispatch';
  */
 export async function agentRun(input: AgentRunWorkflowInput): Promise<AgentRunResult> {
   // A fork (first execution) starts from its origin's conversation, read by an activity first.
-  const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input);
+  const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input, continueRun);
   const approvals = installRunHandlers(state);
   announceRun(state);
   if (input.fork && !input.carried) {

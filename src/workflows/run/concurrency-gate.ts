@@ -18,11 +18,11 @@ import {
   type ConcurrencyCap,
   type HeldSlot,
 } from '../../protocol/concurrency-slots';
-import { infrastructureRetryPolicy } from '../loop/activity-retries';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import { activitySummary } from '../rules/activity-summary';
 import { priorityOfRun } from '../loop/provider-limit-gate';
 import { enterPhase } from '../loop/run-lifecycle';
-import type { RunState } from '../loop/loop-state';
+import type { RunState } from './run-state';
 
 /** How long a run waits for its slot before it asks again (a slots workflow terminated by hand lost its queue). */
 const REASK_AFTER_MS = 5 * 60_000;
@@ -35,7 +35,7 @@ export function capsOfRun(state: RunState): ConcurrencyCap[] {
   const caps: ConcurrencyCap[] = [];
   const agentLimit = state.config.max_concurrent_runs;
   if (agentLimit !== undefined) caps.push({ key: agentCapKey(state.config.name), limit: agentLimit });
-  const ownCap = state.input.concurrency;
+  const ownCap = state.execution.input.concurrency;
   if (ownCap) caps.push({ key: startCapKey(ownCap.key), limit: ownCap.limit });
   return caps;
 }
@@ -49,8 +49,8 @@ export function capsOfRun(state: RunState): ConcurrencyCap[] {
  * continuing as new; a terminated run cannot release, and its slots workflow finds it gone.
  */
 export async function withConcurrencySlots<Result>(state: RunState, body: () => Promise<Result>): Promise<Result> {
-  const carriedSlots = state.input.heldSlots ?? [];
-  const caps = state.input.carried ? [] : capsOfRun(state);
+  const carriedSlots = state.execution.input.heldSlots ?? [];
+  const caps = state.execution.input.carried ? [] : capsOfRun(state);
   if (caps.length === 0 && carriedSlots.length === 0) return body();
   const slots = [...carriedSlots];
   slotBooks.set(state, slots);

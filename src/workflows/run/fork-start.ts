@@ -5,10 +5,10 @@ import type { AgentActivities } from '../../activities';
 import { ErrorCode } from '../../protocol/errors';
 import { eventsQuery, MessageDescription } from '../../protocol/run-messages';
 import type { AgentRunWorkflowInput } from '../../protocol/run-types';
-import { infrastructureRetryPolicy } from '../loop/activity-retries';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import { emptyUsage } from '../rules/usage-totals';
 import { describeFailure } from '../rules/describe-failure';
-import type { RunState } from '../loop/loop-state';
+import type { RunState } from './run-state';
 
 /**
  * A fork's start (`AgentRunWorkflowInput.fork`, first execution only): its conversation is the origin's
@@ -67,7 +67,7 @@ export async function inputFromOrigin(input: AgentRunWorkflowInput): Promise<Age
 
 /** The fork's first event says where it came from; the message it was given (if any) joins the conversation. */
 export function announceFork(state: RunState): void {
-  const fork = state.input.fork!;
+  const fork = state.execution.input.fork!;
   const { config } = state;
   state.events.push({
     type: 'run-forked',

@@ -1,6 +1,5 @@
 // The `agentThread` workflow: one durable conversation, a turn of the agent loop per user message.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import type { AgentRunWorkflowInput } from '../../protocol/run-types';
 import type { AgentThreadWorkflowInput, ThreadResult } from '../../protocol/thread-types';
 import { restoreCarriedToolResults } from '../loop/restore-tool-results';
 import { restoreTurnToolResults } from './restore-turn-results';
@@ -8,7 +7,7 @@ import { spentUsd } from '../rules/usage-totals';
 import { firstStep } from '../rules/loop-decisions';
 import { installRunHandlers } from '../loop/run-handlers';
 import { markFailed } from '../loop/run-lifecycle';
-import { createRunState, type RunState } from '../loop/loop-state';
+import { createThreadState, type ThreadState } from './thread-state';
 import { takeSteps } from '../loop/take-steps';
 import { followSkillChanges, loadSkillSources } from '../loop/skill-updates';
 import { ThreadBook } from './thread-book';
@@ -48,11 +47,10 @@ import { startTurnInstructions } from '../loop/run-instructions';
  * ```
  */
 export async function agentThread(input: AgentThreadWorkflowInput): Promise<ThreadResult> {
-  const state = createRunState(runInputOf(input), { thread: true });
-  const { config } = state;
   const book = new ThreadBook(input.configHash, input.carriedThread);
+  const state = createThreadState(input, (thread, carry, next) => continueThread(thread, book, input, carry, next));
+  const { config } = state;
   if (input.carriedThread?.injected) state.injectedQueue.push(...input.carriedThread.injected);
-  state.continueAs = (carry, next) => continueThread(state, book, input, carry, next);
   const approvals = installRunHandlers(state);
   installThreadHandlers(state, book, approvals, input.settings);
   followSkillChanges(state);
@@ -78,22 +76,6 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
   return closeThread(state, book, input);
 }
 
-/** The run-shaped input the thread's state is built from (a thread has no single task). */
-function runInputOf(input: AgentThreadWorkflowInput): AgentRunWorkflowInput {
-  return {
-    config: input.config,
-    task: '',
-    ...(input.messages ? { messages: input.messages } : {}),
-    ...(input.agents ? { agents: input.agents } : {}),
-    ...(input.timeouts ? { timeouts: input.timeouts } : {}),
-    ...(input.historyEventLimit !== undefined ? { historyEventLimit: input.historyEventLimit } : {}),
-    ...(input.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: input.historySizeLimitBytes } : {}),
-    ...(input.carried ? { carried: input.carried } : {}),
-    // Every turn's tools (the memory tools among them) work for the thread's resource.
-    ...(input.settings.resourceId !== null ? { resourceId: input.settings.resourceId } : {}),
-  };
-}
-
 /**
  * Waits for a queued message (`message`), for the thread to close (`close`: on request once
  * nothing is queued, or after the idle timeout), or for its Worker Deployment to have a new target
@@ -112,9 +94,9 @@ async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): P
 }
 
 /** A turn the previous execution was in the middle of (it continued as new between two steps). */
-async function resumeTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook): Promise<void> {
+async function resumeTurn(state: ThreadState, approvals: ApprovalGate, book: ThreadBook): Promise<void> {
   const turn = book.current!;
-  state.turnCostBase = spentUsd(turn.usageAtStart);
+  state.execution.turnCostBase = spentUsd(turn.usageAtStart);
   state.stepLimit = Math.max(turn.firstStep - 1, state.carried?.stepBase ?? 0) + state.config.max_steps;
   await answerTurn(state, approvals, book, null);
 }
@@ -124,7 +106,7 @@ async function resumeTurn(state: RunState, approvals: ApprovalGate, book: Thread
  * message injected as the model gave its answer gets one more step (the turn answers every
  * message injected into it while steps remain).
  */
-async function answerTurn(state: RunState, approvals: ApprovalGate, book: ThreadBook, planning: PlanRequest | null): Promise<void> {
+async function answerTurn(state: ThreadState, approvals: ApprovalGate, book: ThreadBook, planning: PlanRequest | null): Promise<void> {
   let end;
   try {
     if (planning) {
@@ -132,7 +114,7 @@ async function answerTurn(state: RunState, approvals: ApprovalGate, book: Thread
       await runPlanner(state, approvals, planning);
     }
     end = await takeSteps(state, approvals, state.step + 1);
-    while (end.reason === 'completed' && state.injectedQueue.length > 0 && state.step < state.stepLimit && !state.interruptRequested) {
+    while (end.reason === 'completed' && state.injectedQueue.length > 0 && state.step < state.stepLimit && !state.execution.interruptRequested) {
       end = await takeSteps(state, approvals, state.step + 1);
     }
   } catch (error) {
@@ -143,7 +125,7 @@ async function answerTurn(state: RunState, approvals: ApprovalGate, book: Thread
 }
 
 /** A new turn's start, before its steps: the hooks' turn opening, and its instructions (filled again, or the provider's). */
-async function openTurn(state: RunState, turn: number): Promise<void> {
+async function openTurn(state: ThreadState, turn: number): Promise<void> {
   state.hooks.opening = { kind: 'turn', turn };
   const message = state.threads.held('executor').messages.at(-1);
   await startTurnInstructions(state, turn, message?.role === 'user' ? message.content : '');
@@ -153,7 +135,7 @@ async function openTurn(state: RunState, turn: number): Promise<void> {
  * Closes the thread: the `thread-closed` event, `AgentStatus` `closed`, and the result (once
  * waiting callers have their answers); a thread that reopens saves its conversation for that.
  */
-async function closeThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<ThreadResult> {
+async function closeThread(state: ThreadState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<ThreadResult> {
   book.closedReason = book.closing ?? 'closed';
   state.stopReason = 'completed';
   state.phase = 'completed';

@@ -2,8 +2,8 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../../activities';
 import type { CarriedThreadState, TurnResult } from '../../protocol/thread-types';
-import { infrastructureRetryPolicy } from '../loop/activity-retries';
-import type { RunState } from '../loop/loop-state';
+import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
+import type { ThreadState } from './thread-state';
 import type { ThreadBook } from './thread-book';
 
 /**
@@ -12,7 +12,7 @@ import type { ThreadBook } from './thread-book';
  * carried turn says how many it has there (`toolResultsStored`), and the carried state names the
  * artifact. A thread whose recent turns ran no tool carries them as they are, with no activity.
  */
-export async function carryThreadBook(state: RunState, book: ThreadBook): Promise<CarriedThreadState> {
+export async function carryThreadBook(state: ThreadState, book: ThreadBook): Promise<CarriedThreadState> {
   const carried = book.carry();
   const withResults = carried.recentTurns.filter((turn) => turn.toolResults.length > 0 || (turn.toolResultsStored ?? 0) > 0);
   if (withResults.length === 0) return carried;
@@ -42,7 +42,7 @@ const reading = new WeakMap<ThreadBook, Promise<void>>();
  * Puts the carried turns' tool results back (one `readTurnToolResults` activity, at most once per
  * execution) when turn `turn` is one whose results the previous execution stored.
  */
-export async function restoreTurnToolResults(state: RunState, book: ThreadBook, turn: number): Promise<void> {
+export async function restoreTurnToolResults(state: ThreadState, book: ThreadBook, turn: number): Promise<void> {
   if (!book.resultOf(turn)?.toolResultsStored || !book.storedTurnResults) return;
   let read = reading.get(book);
   if (!read) {

@@ -15,7 +15,7 @@ import type { AwaitTurnReply, ThreadMessage, ThreadMessageReceipt, ThreadSetting
 import { WireName } from '../../protocol/wire-names';
 import type { ApprovalGate } from '../loop/approval-gate';
 import { refusal, reportIgnoredSignal, validOrRefuse } from '../loop/message-refusal';
-import type { RunState } from '../loop/loop-state';
+import type { ThreadState } from './thread-state';
 import type { ThreadBook } from './thread-book';
 import { showActivity } from './thread-lifecycle';
 import { restoreTurnToolResults } from './restore-turn-results';
@@ -29,12 +29,12 @@ const INTERRUPTER = 'thread';
  * not recorded. An accepted message is queued for its turn, injected into the running turn, or
  * interrupts it, as its policy says (see `ThreadBook.accept`).
  */
-export function installThreadHandlers(state: RunState, book: ThreadBook, approvals: ApprovalGate, settings: ThreadSettings): void {
+export function installThreadHandlers(state: ThreadState, book: ThreadBook, approvals: ApprovalGate, settings: ThreadSettings): void {
   const accept = (message: ThreadMessage): ThreadMessageReceipt => {
     const { receipt, action } = book.accept(message, settings.policy, state.events.lastSeq);
     if (action === 'inject') state.injectedQueue.push(message.text);
     if (action === 'interrupt' && book.current) {
-      state.interruptRequested = true;
+      state.execution.interruptRequested = true;
       state.events.push({ type: 'turn-interrupt-requested', turn: book.current.turn, byMessageId: message.messageId });
       approvals.rejectPending(`interrupted by a newer message (${message.messageId})`, INTERRUPTER);
     }
@@ -115,7 +115,7 @@ function isForgotten(book: ThreadBook, turn: number): boolean {
 }
 
 /** The answer to the `thread` query. */
-function threadStatus(state: RunState, book: ThreadBook, settings: ThreadSettings): ThreadStatus {
+function threadStatus(state: ThreadState, book: ThreadBook, settings: ThreadSettings): ThreadStatus {
   return {
     phase: book.closedReason !== null ? 'closed' : book.current ? 'running' : 'idle',
     agent: state.config.name,

@@ -23,11 +23,11 @@ import { emptyLoopWatch } from '../rules/loop-detection';
 import { enterPhase, RunStop } from '../loop/run-lifecycle';
 import { costAttributes } from '../rules/cost-attribute';
 import { spentUsd } from '../rules/usage-totals';
-import type { RunState } from '../loop/loop-state';
-import type { StepsEnd } from '../loop/take-steps';
+import type { ThreadState } from './thread-state';
+import type { StepsEnd } from '../loop/steps-end';
 import type { PlanRequest } from '../loop/planner';
 import type { ThreadBook } from './thread-book';
-import type { agentThread } from './agent-thread';
+import type { AgentThreadWorkflow } from '../rules/workflow-signatures';
 
 /** A thread's `AgentStatus`: `idle` between turns, `running` in one (`awaiting_approval` is the approval gate's), `closed` at the end. */
 export type ThreadStatusValue = 'idle' | 'running' | 'closed';
@@ -37,7 +37,7 @@ export type ThreadStatusValue = 'idle' | 'running' | 'closed';
  * `activity` (a turn starts or ends), `AgentLastActivity`, in one command; and the Web UI's
  * current details.
  */
-export function showThreadStatus(state: RunState, book: ThreadBook, status: ThreadStatusValue, activity = false): void {
+export function showThreadStatus(state: ThreadState, book: ThreadBook, status: ThreadStatusValue, activity = false): void {
   const changes: SearchAttributeUpdatePair[] = [];
   if (workflowInfo().typedSearchAttributes.get(AgentStatusAttribute) !== status) {
     changes.push({ key: AgentStatusAttribute, value: status }, ...(status === 'running' ? [] : costAttributes(state)));
@@ -76,10 +76,10 @@ function lastActivityNow(): SearchAttributeUpdatePair {
  * the next step. With `planning_enabled`, the turn's plan request (the planner takes one step
  * number of its own, so approval ids of its tool calls never meet an earlier turn's).
  */
-export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null {
+export function startTurn(state: ThreadState, book: ThreadBook): PlanRequest | null {
   const firstStep = state.step + 1;
   const next = book.startNext(firstStep, Date.now(), copyUsage(state.usage), state.toolResultCount);
-  state.turnCostBase = spentUsd(state.usage);
+  state.execution.turnCostBase = spentUsd(state.usage);
   state.threads.push('executor', { role: 'user', content: next.text });
   // Loop detection counts within a turn: a user who asks for the same thing again is no loop.
   state.loopWatch = emptyLoopWatch();
@@ -95,7 +95,7 @@ export function startTurn(state: RunState, book: ThreadBook): PlanRequest | null
  * deliberate failure (a non-retryable model error, say) end the turn with that reason, and the
  * thread goes on. Cancellation, continue-as-new and bugs propagate.
  */
-export function turnEndOf(state: RunState, error: unknown): StepsEnd & { failure?: { type: string | null; message: string } } {
+export function turnEndOf(state: ThreadState, error: unknown): StepsEnd & { failure?: { type: string | null; message: string } } {
   if (error instanceof RunStop) return { reason: error.reason, output: state.threads.lastAssistantText(), extra: { stopDetail: error.detail } };
   if (error instanceof TemporalFailure && !isCancellation(error)) {
     const type = error instanceof ApplicationFailure ? (error.type ?? null) : ((error.cause as ApplicationFailure | undefined)?.type ?? null);
@@ -110,7 +110,7 @@ export function turnEndOf(state: RunState, error: unknown): StepsEnd & { failure
 }
 
 /** Records the running turn's result and puts the thread between turns. */
-export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { failure?: { type: string | null; message: string } }): TurnResult {
+export function finishTurn(state: ThreadState, book: ThreadBook, end: StepsEnd & { failure?: { type: string | null; message: string } }): TurnResult {
   const turn = book.current!;
   const resultsInTurn = Math.min(state.toolResultCount - turn.toolResultsAtStart, state.toolResults.length);
   const result: TurnResult = {
@@ -128,7 +128,7 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
     startedAt: turn.startedAt,
     completedAt: Date.now(),
   };
-  state.interruptRequested = false;
+  state.execution.interruptRequested = false;
   state.events.push({ type: 'turn-completed', turn: turn.turn, stopReason: result.stopReason, output: result.output });
   book.complete(result);
   enterPhase(state, 'idle');
@@ -144,7 +144,7 @@ export function finishTurn(state: RunState, book: ThreadBook, end: StepsEnd & { 
  * stays on this one (a turn finishes on the build that started it).
  */
 export async function continueThread(
-  state: RunState,
+  state: ThreadState,
   book: ThreadBook,
   input: AgentThreadWorkflowInput,
   carry: CarriedState,
@@ -160,19 +160,19 @@ export async function continueThread(
     ])
     .getAll();
   const move = book.current === null && targetVersionChanged();
-  return makeContinueAsNewFunc<typeof agentThread>({ typedSearchAttributes, ...versionMoveOptions(move) })(nextInput);
+  return makeContinueAsNewFunc<AgentThreadWorkflow>({ typedSearchAttributes, ...versionMoveOptions(move) })(nextInput);
 }
 
 /**
  * Moves an idle thread to its deployment's target build: continues as new with its conversation
  * (by reference) and book, as a long history would, but onto the new build.
  */
-export async function moveThread(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<never> {
+export async function moveThread(state: ThreadState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<never> {
   return continueThread(state, book, input, await carryAsIs(state), state.config);
 }
 
 /** The run's state as the next execution takes it over with the same agent, from the same step. */
-function carryAsIs(state: RunState): Promise<CarriedState> {
+function carryAsIs(state: ThreadState): Promise<CarriedState> {
   return carriedState(state, state.config, state.step, state.carried?.stepBase ?? 0);
 }
 
@@ -181,13 +181,13 @@ function carryAsIs(state: RunState): Promise<CarriedState> {
  * conversation saved by reference, the turn numbers, remembered message ids and settings, as a
  * continue-as-new would carry them. A client starts it with the next message (update-with-start).
  */
-export async function reopenInput(state: RunState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<AgentThreadWorkflowInput> {
+export async function reopenInput(state: ThreadState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<AgentThreadWorkflowInput> {
   return nextThreadInput(state, input, await carryAsIs(state), await carryThreadBook(state, book), state.config);
 }
 
 /** The next execution's input: the thread's own, with the run's carried state and the thread's book. */
 function nextThreadInput(
-  state: RunState,
+  state: ThreadState,
   input: AgentThreadWorkflowInput,
   carry: CarriedState,
   carriedBook: CarriedThreadState,
