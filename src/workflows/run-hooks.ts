@@ -1,6 +1,7 @@
 // Hooks from the workflow's side: what activities are told, what workers said they have, and the lifecycle-hooks activity.
 import { ApplicationFailure, isCancellation, proxyActivities, TemporalFailure, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
+import type { ToolDecision } from '../protocol/call-deciders';
 import { ErrorCode } from '../protocol/errors';
 import {
   describeHookFailure,
@@ -11,7 +12,6 @@ import {
   type HookPoint,
   type LifecycleEvent,
   type ModelStepHooks,
-  type ToolDecision,
 } from '../protocol/hook-types';
 import type { ToolCall } from '../protocol/messages';
 import type { ApprovalRecord, ModelStepResult } from '../protocol/run-types';
