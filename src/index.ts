@@ -78,7 +78,7 @@ export type { RunConcurrency } from './config/concurrency-schema';
 export type { ProviderLimitWait } from './protocol/run-types';
 export type { ToolPolicyRule } from './config/tool-policy-rules';
 export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-types';
-export type { CallDecider } from './protocol/call-deciders';
+export type { CallDecider, ToolDecision } from './protocol/call-deciders';
 
 // Errors with stable codes
 export {
@@ -95,7 +95,7 @@ export {
 export type { ErrorCodeValue } from './protocol/errors';
 
 // Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)
-export type { HookFailureReport, HookPoint, ToolDecision } from './protocol/hook-types';
+export type { HookFailureReport, HookPoint } from './protocol/hook-types';
 
 // What runs take, report and return
 export type { AssistantMessage, JsonSchema, Message, ToolCall, ToolMessage, ToolSpec, Usage, UserMessage } from './protocol/messages';
@@ -108,7 +108,6 @@ export type {
   ApprovalDecision,
   ApprovalOutcome,
   ApprovalRequest,
-  ApprovalStatus,
   HandoffRecord,
   PlanArtifact,
   ProgressNote,
@@ -117,8 +116,7 @@ export type {
   RunTimeouts,
   StopReason,
   ToolResult,
-  ToolResultMetadata,
-  ToolResultStatus,
   ModelUsage,
   UsageSummary,
 } from './protocol/run-types';
+export type { ApprovalStatus, ToolResultMetadata, ToolResultStatus } from './protocol/tool-result-metadata';

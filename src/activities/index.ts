@@ -14,6 +14,7 @@ import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycl
 import { createResolveInstructions, type InstructionsDependencies } from './resolve-instructions';
 import { createReserveModelCall, type ReserveModelCallDependencies } from './reserve-model-call';
 import { createConcurrencySlotActivities, type ConcurrencySlotDependencies } from './concurrency-slot-activities';
+import type { ReadActivityType } from '../history/activity-readers';
 
 export type ActivityDependencies = ModelStepDependencies &
   RunToolDependencies &
@@ -52,4 +53,14 @@ export function createActivities(dependencies: ActivityDependencies) {
   };
 }
 
-export type AgentActivities = ReturnType<typeof createActivities>;
+/**
+ * Every activity reads back from a run's history: src/history/activity-readers.ts has its line (a
+ * reader, or null with the reason it is not shown), and no line there names an activity that
+ * does not exist. An activity added above without its line fails to compile here, naming it. The
+ * check sits on this side because the history reader must not import the activities: the replay
+ * activity reads histories through it.
+ */
+type ReadBack<Activities extends Record<ReadActivityType, unknown> & Record<Exclude<keyof Activities, ReadActivityType>, never>> = Activities;
+
+/** The activities of an agent run, by name: what workflows call through `proxyActivities`. */
+export type AgentActivities = ReadBack<ReturnType<typeof createActivities>>;

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CarriedConversation } from '../protocol/conversation-base';
 import { AgentRuntimeError, ErrorCode } from '../protocol/errors';
-import type { LoadForkOriginInput } from '../protocol/activity-types';
+import type { LoadForkOriginInput } from '../protocol/fork-types';
 import { lastAssistantText } from '../protocol/assistant-text';
 import type { SaveConversationDependencies } from './save-conversation';
 import { currentRunExecution } from './run-execution';

@@ -1,6 +1,7 @@
 // The hooks of a model step: the run's (turn's) start, before and after the model call, before-tool decisions, errors.
 import type { HookRunner } from '../hooks/hook-runner';
-import type { HookFailureReport, ModelStepHookReport, ModelStepHooks, ToolDecision } from '../protocol/hook-types';
+import type { ToolDecision } from '../protocol/call-deciders';
+import type { HookFailureReport, ModelStepHookReport, ModelStepHooks } from '../protocol/hook-types';
 import { splitMcpToolName } from '../protocol/mcp-tool-names';
 import type { Message, ToolCall, Usage } from '../protocol/messages';
 import type { ModelStepInput } from '../protocol/run-types';

@@ -1,6 +1,5 @@
 // How each activity of an agent run reads back from its history: the entry it makes and what its result adds.
 import type { temporal } from '@temporalio/proto';
-import type { AgentActivities } from '../activities';
 import type { ToolCall, Usage } from '../protocol/messages';
 import type { SkillSnapshot } from '../protocol/skill-types';
 import type {
@@ -56,9 +55,10 @@ export type ActivityReader = ((input: Payload, context: TranscriptContext) => Ac
 /**
  * One reader per activity of the agent workflows, keyed by activity type: an activity added to
  * `createActivities` does not compile until it has its line here (a reader, or null with the
- * reason it is not shown).
+ * reason it is not shown). The activities' factory (src/activities/index.ts) holds that check,
+ * so this module needs nothing of the activities (which read histories through it).
  */
-export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
+export const activityReaders = {
   modelStep: (payload, context) => {
     context.flushUnclaimedCalls();
     const input = decode<ModelStepInput>(payload);
@@ -177,7 +177,10 @@ export const activityReaders: Record<keyof AgentActivities, ActivityReader> = {
   // A run asking for a concurrency slot, and the slots workflow checking its holders: waits, not turns.
   requestConcurrencySlot: null,
   checkSlotHolders: null,
-};
+} satisfies Record<string, ActivityReader>;
+
+/** The activity types the transcript has a line for (a reader, or null): every activity of `createActivities`. */
+export type ReadActivityType = keyof typeof activityReaders;
 
 /** A tool call run by an activity (`runTool`, an MCP server's `callMcpTool`, or a recorded result). */
 function toolRead(via: 'activity' | 'mcp' | 'recorded', payload: Payload, context: TranscriptContext): ActivityRead {

@@ -1,7 +1,7 @@
 // Which tool calls of a recorded model step waited for an approval: hitl_tools, a tool-policy rule, or a before-tool hook.
 import type { AgentConfig } from '../config/agent-config';
 import { matchToolPolicy, toolGate } from '../config/tool-policy-rules';
-import type { ToolDecision } from '../protocol/hook-types';
+import type { ToolDecision } from '../protocol/call-deciders';
 import type { ToolCall } from '../protocol/messages';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 

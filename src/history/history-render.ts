@@ -1,5 +1,6 @@
 // Transcripts rendered for a terminal: one line or more an entry.
-import { callDecidersOf, describeCallDecider, type CallDecider } from '../protocol/call-deciders';
+import { describeCallDecider, type CallDecider } from '../protocol/call-deciders';
+import { callDecidersOf } from '../protocol/tool-result-metadata';
 import type { ToolEntry, Transcript, TranscriptEntry } from './history-entries';
 import { describeForkEdit } from '../protocol/fork-edit-description';
 import type { ForkEdit } from '../protocol/fork-types';

@@ -1,11 +1,17 @@
 // Builds a run's transcript from its history events, one event at a time.
 import type { temporal } from '@temporalio/proto';
-import type { AgentActivities } from '../activities';
 import type { ToolCall } from '../protocol/messages';
 import type { AgentRunWorkflowInput, ToolResult } from '../protocol/run-types';
-import { activityReaders, type ActivityEntry, type ActivityRead, type TranscriptContext } from './activity-readers';
+import {
+  activityReaders,
+  type ActivityEntry,
+  type ActivityRead,
+  type ActivityReader,
+  type ReadActivityType,
+  type TranscriptContext,
+} from './activity-readers';
 import type { TranscriptEntry } from './history-entries';
-import { callDecidersOf } from '../protocol/call-deciders';
+import { callDecidersOf } from '../protocol/tool-result-metadata';
 import { childOutcome, decode, eventTime, failureText, finishedStatus, iso, recordedToolResults } from './history-events';
 import { ignoredSignals } from './ignored-signals';
 
@@ -108,7 +114,7 @@ export class TranscriptBuilder {
 
   private activityScheduled(eventId: string, scheduled: temporal.api.history.v1.IActivityTaskScheduledEventAttributes, at: number): void {
     const type = scheduled.activityType?.name ?? '';
-    const reader = Object.hasOwn(activityReaders, type) ? activityReaders[type as keyof AgentActivities] : null;
+    const reader: ActivityReader = Object.hasOwn(activityReaders, type) ? activityReaders[type as ReadActivityType] : null;
     if (!reader) return;
     const read = reader(scheduled.input?.payloads?.[0], this.context(at, scheduled.activityId ?? ''));
     this.activities.set(eventId, { ...read, scheduledAt: at });

@@ -1,7 +1,8 @@
 // The worker's registered hooks: which apply to an agent, and running them in order under the agent's error policy.
 import { z } from 'zod';
 import { HookDefinitionError } from '../protocol/errors';
-import { describeHookFailure, type HookContext, type HookFailureReport, type HookPoint, type ToolDecision } from '../protocol/hook-types';
+import type { ToolDecision } from '../protocol/call-deciders';
+import { describeHookFailure, type HookContext, type HookFailureReport, type HookPoint } from '../protocol/hook-types';
 
 import type { AnyHook, Hook } from './define-hook';
 import type { BeforeToolEvent, HookEvents, HookResults } from './hook-events';

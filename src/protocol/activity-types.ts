@@ -3,7 +3,6 @@ import type { ConversationBase } from './conversation-base';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
 import type { ModelPrice } from './model-price';
 import type { HookContext, ModelStepHookReport, ModelStepHooks } from './hook-types';
-import type { ForkEdit } from './fork-types';
 
 /**
  * What crosses between the agent workflow and its activities: conversation references and
@@ -196,15 +195,6 @@ export interface ConversationSlice {
   messages: Message[];
   /** Set instead of messages when `from` is in the snapshot the run continued from: read it there. */
   base?: ConversationBase;
-}
-
-/** What a fork's first activity reads: the origin execution's conversation up to `conversation.count`. */
-export interface LoadForkOriginInput {
-  origin: { workflowId: string; runId: string };
-  conversation: ConversationRef;
-  taskIndex: number;
-  /** The fork's edits, when it was given some. */
-  edits?: ForkEdit[];
 }
 
 /** A tool call of a replay-evaluation run, to answer from the recorded run (`occurrence`: the nth call with this tool and arguments). */

@@ -1,7 +1,23 @@
 // Who decided what happens to a tool call besides the model: one record for a tool-policy rule and a before-tool hook.
-import type { ToolDecision } from './hook-types';
-import type { ToolResult, ToolResultMetadata } from './run-types';
 import type { ToolPolicyMatch } from './tool-policy-types';
+
+/**
+ * A before-tool decision, taken in the model step that asked for the call and recorded with its
+ * result (so it is taken once and replayed, never asked again): the call runs (with `args` when a
+ * hook changed them), is denied (an error result the model sees), waits for an approval first, or
+ * failed (a hook threw and the agent's `hook_errors` is `fail`: an error result, the tool does not run).
+ * It lives here, beside the record it becomes (`hookDecider`), so the hook types can name
+ * `CallDecider` without the two modules importing each other.
+ */
+export interface ToolDecision {
+  action: 'allow' | 'deny' | 'require_approval' | 'fail';
+  /** The hook that decided (for `allow`: the last one that changed the arguments). */
+  hook: string;
+  /** The executable arguments the call runs with, when a hook changed them (injected args stay as the model gave them). */
+  args?: Record<string, unknown>;
+  /** Why (the hook's reason, or the failure). */
+  reason?: string;
+}
 
 /**
  * One decision about a tool call, by a rule of the agent's `tool_policies` or by a worker's
@@ -34,33 +50,4 @@ export function hookDecider(decision: ToolDecision): CallDecider {
 export function describeCallDecider(decider: CallDecider): string {
   const who = decider.kind === 'policy' ? `tool_policies[${decider.rule}]` : `hook ${decider.hook}`;
   return decider.reason ? `${who} (${decider.reason})` : who;
-}
-
-/** A result with the deciders of its call added to its metadata (`decided_by`); unchanged when there are none. */
-export function withDeciders(result: ToolResult, deciders: readonly CallDecider[]): ToolResult {
-  if (deciders.length === 0) return result;
-  return { ...result, metadata: { ...result.metadata, decided_by: [...(result.metadata.decided_by ?? []), ...deciders] } };
-}
-
-/** The two fields `decided_by` replaced, as results recorded before it carry them. */
-interface EarlierDeciderFields {
-  policy?: ToolPolicyMatch;
-  hook_decision?: { hook: string; action: ToolDecision['action']; reason: string | null; args_changed: boolean };
-}
-
-/**
- * The deciders of a recorded result's call, in the order they decided: `decided_by`, or in a
- * result recorded before it (histories of the first tool-policies and lifecycle-hooks code) the
- * `hook_decision` and `policy` fields it replaced.
- */
-export function callDecidersOf(metadata: ToolResultMetadata): CallDecider[] {
-  if (metadata.decided_by) return metadata.decided_by;
-  const earlier = metadata as ToolResultMetadata & EarlierDeciderFields;
-  const deciders: CallDecider[] = [];
-  if (earlier.hook_decision) {
-    const { hook, action, reason, args_changed } = earlier.hook_decision;
-    deciders.push({ kind: 'hook', hook, action, reason, modified: args_changed });
-  }
-  if (earlier.policy) deciders.push(policyDecider(earlier.policy));
-  return deciders;
 }

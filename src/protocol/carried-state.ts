@@ -2,7 +2,7 @@
 import type { RunEvent } from './run-events';
 import type { CarriedConversation } from './conversation-base';
 import type { LoopWatch } from './loop-watch';
-import type { HandoffRecord, PlanArtifact, UsageSummary } from './run-types';
+import type { HandoffRecord, PlanArtifact, UsageSummary } from './run-status-types';
 
 /** What a run hands to its continuation: the conversation and the counters, nothing in flight. */
 export interface CarriedState {

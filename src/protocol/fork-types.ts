@@ -1,3 +1,4 @@
+// Forks and replay evaluations: where a forked run starts from, the edits it makes, and the recorded run a replay answers from.
 import type { ConversationRef } from './activity-types';
 
 /**
@@ -93,4 +94,13 @@ export interface DatasetRecordedCall {
   tool: string;
   args: unknown;
   result: { content: string; isError: boolean; errorCode?: string };
+}
+
+/** What a fork's first activity reads: the origin execution's conversation up to `conversation.count`. */
+export interface LoadForkOriginInput {
+  origin: { workflowId: string; runId: string };
+  conversation: ConversationRef;
+  taskIndex: number;
+  /** The fork's edits, when it was given some. */
+  edits?: ForkEdit[];
 }

@@ -1,7 +1,7 @@
 // What crosses between a run and the worker's lifecycle hooks and instructions providers (sandbox-safe types, names and wording).
 import type { ToolCall, Usage } from './messages';
-import type { ApprovalOutcome } from './run-types';
-import type { CallDecider } from './call-deciders';
+import type { ApprovalOutcome } from './run-status-types';
+import type { CallDecider, ToolDecision } from './call-deciders';
 import type { ProviderLimitConfig } from '../config/provider-limits-schema';
 
 /**
@@ -52,22 +52,6 @@ export type HookOpening = { kind: 'run' } | { kind: 'turn'; turn: number };
 /** What a model step's input adds for hooks. */
 export interface ModelStepHooks extends HookContext {
   opening?: HookOpening;
-}
-
-/**
- * A before-tool decision, taken in the model step that asked for the call and recorded with its
- * result (so it is taken once and replayed, never asked again): the call runs (with `args` when a
- * hook changed them), is denied (an error result the model sees), waits for an approval first, or
- * failed (a hook threw and the agent's `hook_errors` is `fail`: an error result, the tool does not run).
- */
-export interface ToolDecision {
-  action: 'allow' | 'deny' | 'require_approval' | 'fail';
-  /** The hook that decided (for `allow`: the last one that changed the arguments). */
-  hook: string;
-  /** The executable arguments the call runs with, when a hook changed them (injected args stay as the model gave them). */
-  args?: Record<string, unknown>;
-  /** Why (the hook's reason, or the failure). */
-  reason?: string;
 }
 
 /** A hook that threw, reported with its name and point (for a `hook-failed` event and the worker's log). */

@@ -1,6 +1,8 @@
+import type { ProgressNote } from './activity-types';
 import type { HookPoint } from './hook-types';
 import type { ToolCall } from './messages';
-import type { ApprovalOutcome, ApprovalRequest, PlanArtifact, ProgressNote, RunPhase, StopReason, ToolResultMetadata } from './run-types';
+import type { ApprovalOutcome, ApprovalRequest, PlanArtifact, RunPhase, StopReason } from './run-status-types';
+import type { ToolResultMetadata } from './tool-result-metadata';
 
 /**
  * The typed events of a run's live log, as the `events` query returns them. `seq` grows by one per

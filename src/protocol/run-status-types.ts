@@ -1,6 +1,6 @@
-// What a run shows while it runs: its phase and status (the `status` query), its plan, and its approval requests and decisions.
+// What a run reports about itself: its phase and status (the `status` query), usage, stop reason, plan, handoffs and approvals.
 import type { CallDecider } from './call-deciders';
-import type { StopReason, UsageSummary } from './run-types';
+import type { Usage } from './messages';
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
 export type RunPhase =
@@ -26,6 +26,50 @@ export interface PlanArtifact {
   steps: string[];
   model: string;
   plannerSteps: number;
+}
+
+/** A transfer of the conversation from one agent to another. */
+export interface HandoffRecord {
+  from: string;
+  to: string;
+  step: number;
+}
+
+/**
+ * Why a run ended. All are normal results, never failures: `completed` (a final answer),
+ * `max_steps`, `context_length_exceeded`, `output_invalid` (the answer failed `output_type`),
+ * `budget_limit` (the prompt stayed over the `limit:` budget after compaction), `cost_limit` (the
+ * next call could pass the config's `cost_limit`, or the last one did), `loop_detected`
+ * (`stopDetail` names the repeated call).
+ */
+export type StopReason =
+  | 'completed'
+  | 'max_steps'
+  | 'context_length_exceeded'
+  | 'output_invalid'
+  | 'budget_limit'
+  /** The run (thread turn, thread) would spend more than its `cost_limit` (`thread_cost_limit`). */
+  | 'cost_limit'
+  /** A thread turn stopped by a newer message (policy `interrupt`). */
+  | 'interrupted'
+  /** Loop detection stopped the run: it went on repeating a tool call (or a cycle of calls) after a nudge. */
+  | 'loop_detected';
+
+/** Tokens and cost of one model's calls in a run. */
+export interface ModelUsage extends Usage {
+  /** USD of the priced calls (the worker prices each call; docs/observability.md). Absent in runs before pricing. */
+  costUsd?: number;
+  /** Calls whose price the worker did not know: counted, never priced at zero. */
+  unpricedCalls?: number;
+}
+
+/**
+ * Token usage and cost of a run: the totals, and the same per "provider:model". Sub-agents' usage
+ * is added to their parent's; a continued or handed-off run carries it on. `costUsd` is a lower
+ * bound when `unpricedCalls` is more than 0.
+ */
+export interface UsageSummary extends ModelUsage {
+  byModel: Record<string, ModelUsage>;
 }
 
 /** The reply of the `status` query (`RunHandle.status()`): a run's state right now. */

@@ -1,16 +1,16 @@
 import type { AgentConfig } from '../config/agent-config';
-import type { Message, Usage } from './messages';
+import type { Message } from './messages';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
-import type { CallDecider } from './call-deciders';
 import type { HookFailureReport } from './hook-types';
 import type { CarriedState } from './carried-state';
 import type { ConcurrencyCap, HeldSlot } from './concurrency-slots';
-import type { PlanArtifact } from './run-status-types';
+import type { HandoffRecord, PlanArtifact, StopReason, UsageSummary } from './run-status-types';
+import type { ToolResultMetadata } from './tool-result-metadata';
 
 // The workflow's activity inputs and results live in activity-types.ts, what a continuation carries
-// in carried-state.ts, a run's status and approvals in run-status-types.ts; they are part of this
-// module's surface too.
+// in carried-state.ts, a run's status, usage, stop reason and approvals in run-status-types.ts; they
+// are part of this module's surface too. None of them imports this module: it sits above them.
 export type * from './activity-types';
 export type * from './carried-state';
 export type * from './run-status-types';
@@ -107,64 +107,6 @@ export interface AgentRunWorkflowInput extends AgentRunInput {
   heldSlots?: HeldSlot[];
 }
 
-/** A transfer of the conversation from one agent to another. */
-export interface HandoffRecord {
-  from: string;
-  to: string;
-  step: number;
-}
-
-/**
- * Why a run ended. All are normal results, never failures: `completed` (a final answer),
- * `max_steps`, `context_length_exceeded`, `output_invalid` (the answer failed `output_type`),
- * `budget_limit` (the prompt stayed over the `limit:` budget after compaction), `cost_limit` (the
- * next call could pass the config's `cost_limit`, or the last one did), `loop_detected`
- * (`stopDetail` names the repeated call).
- */
-export type StopReason =
-  | 'completed'
-  | 'max_steps'
-  | 'context_length_exceeded'
-  | 'output_invalid'
-  | 'budget_limit'
-  /** The run (thread turn, thread) would spend more than its `cost_limit` (`thread_cost_limit`). */
-  | 'cost_limit'
-  /** A thread turn stopped by a newer message (policy `interrupt`). */
-  | 'interrupted'
-  /** Loop detection stopped the run: it went on repeating a tool call (or a cycle of calls) after a nudge. */
-  | 'loop_detected';
-
-/**
- * How a tool call ended: it ran (`success` or `error`), a human rejected it or let it time out, or
- * a rule of the agent's `tool_policies` denied it (`denied`).
- */
-export type ToolResultStatus = 'success' | 'error' | 'rejected' | 'timed_out' | 'denied';
-/** The approval part of a tool call: `not_required` for tools outside `hitl_tools`. */
-export type ApprovalStatus = 'not_required' | 'approved' | 'rejected' | 'timed_out';
-
-/** The canonical record of one tool execution (the seeds' ToolResultMetadata). */
-export interface ToolResultMetadata {
-  status: ToolResultStatus;
-  /** Epoch milliseconds. */
-  started_at: number;
-  completed_at: number;
-  execution_time_ms: number;
-  approval_status: ApprovalStatus;
-  approval_id: string | null;
-  injected_args: Record<string, unknown>;
-  offloaded_artifact_id: string | null;
-  /** Who decided a gated call (the decision's `decidedBy`); null when not given or not gated. */
-  approval_decided_by?: string | null;
-  /** Why (the decision's `reason`); null when not given or not gated. */
-  approval_reason?: string | null;
-  /**
-   * Who decided about the call besides the model, in the order they decided: a before-tool hook
-   * that did more than let it through, then the rule of `tool_policies` that matched it. A denied
-   * call (`status: 'denied'`) names who denied it here. Absent when neither did anything.
-   */
-  decided_by?: CallDecider[];
-}
-
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
 export interface ToolResult {
   callId: string;
@@ -206,21 +148,4 @@ export interface AgentRunResult {
   toolResults: ToolResult[];
   /** How many tool results the run had in all. */
   toolResultCount?: number;
-}
-
-/** Tokens and cost of one model's calls in a run. */
-export interface ModelUsage extends Usage {
-  /** USD of the priced calls (the worker prices each call; docs/observability.md). Absent in runs before pricing. */
-  costUsd?: number;
-  /** Calls whose price the worker did not know: counted, never priced at zero. */
-  unpricedCalls?: number;
-}
-
-/**
- * Token usage and cost of a run: the totals, and the same per "provider:model". Sub-agents' usage
- * is added to their parent's; a continued or handed-off run carries it on. `costUsd` is a lower
- * bound when `unpricedCalls` is more than 0.
- */
-export interface UsageSummary extends ModelUsage {
-  byModel: Record<string, ModelUsage>;
 }

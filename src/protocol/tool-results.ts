@@ -1,5 +1,8 @@
+// Building a tool call's result: its metadata from the facts, an approval's and the deciders' records added.
+import type { CallDecider } from './call-deciders';
 import type { ToolCall } from './messages';
-import type { ApprovalRecord, ToolResult } from './run-types';
+import type { ApprovalRecord } from './run-status-types';
+import type { ToolResult } from './run-types';
 
 /** The facts a tool result is made of; the metadata follows from them. Pure (workflow-safe). */
 export interface ToolResultFacts {
@@ -54,4 +57,10 @@ export function withApproval(result: ToolResult, approval: Pick<ApprovalRecord, 
       approval_reason: approval.reason,
     },
   };
+}
+
+/** A result with the deciders of its call added to its metadata (`decided_by`); unchanged when there are none. */
+export function withDeciders(result: ToolResult, deciders: readonly CallDecider[]): ToolResult {
+  if (deciders.length === 0) return result;
+  return { ...result, metadata: { ...result.metadata, decided_by: [...(result.metadata.decided_by ?? []), ...deciders] } };
 }

@@ -8,7 +8,9 @@ import ts from 'typescript';
  * same tree it imports. Type-only imports count: a circle of types still ties files together.
  */
 export function importGraph(root: string): Map<string, string[]> {
-  const files = sourceFiles(root);
+  // Absolute paths on both sides: imports resolve to absolute paths, so a relative root would make
+  // keys and targets different strings and hide every circle.
+  const files = sourceFiles(path.resolve(root));
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);

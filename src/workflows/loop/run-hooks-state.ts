@@ -1,5 +1,6 @@
 // What a run knows of its workers' hooks: part of the loop's state (run-hooks.ts uses it).
-import type { HookOpening, HookPoint, ToolDecision } from '../../protocol/hook-types';
+import type { HookOpening, HookPoint } from '../../protocol/hook-types';
+import type { ToolDecision } from '../../protocol/call-deciders';
 
 /**
  * What a run knows of its workers' hooks (docs/hooks.md). The workflow cannot ask the workers

@@ -1,10 +1,10 @@
 // Before-tool decisions a model step recorded, applied to their calls. Pure: unit-tested without a server.
-import { hookDecider, withDeciders, type CallDecider } from '../../protocol/call-deciders';
+import { hookDecider, type CallDecider, type ToolDecision } from '../../protocol/call-deciders';
 import { ErrorCode } from '../../protocol/errors';
-import type { ToolDecision } from '../../protocol/hook-types';
 import type { ToolCall } from '../../protocol/messages';
 import type { ToolResult } from '../../protocol/run-types';
 import { splitInjectedArgs } from '../../protocol/split-injected-args';
+import { withDeciders } from '../../protocol/tool-results';
 import { deniedResult, workflowErrorResult } from './tool-result-builders';
 
 /**
