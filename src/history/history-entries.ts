@@ -6,7 +6,7 @@ import type { AgentRunResult, ConversationRef, ModelStepResult, ToolResult } fro
 
 /** A tool call as the transcript shows it: who ran it, its arguments and what came back. */
 /** What every entry made from an activity has: where it stands, when it ran, how often it was tried. */
-interface ActivityEntryTiming {
+export interface ActivityEntryTiming {
   step: number;
   /** The activity's id; for calls the workflow answers itself, `step-<n>.call-<id>`. */
   activityId: string;

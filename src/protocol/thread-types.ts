@@ -168,6 +168,8 @@ export interface CarriedThreadState {
   injected?: string[];
   /** The artifact holding the tool results of the recent turns marked `toolResultsStored`. */
   turnToolResults?: StoredToolResults;
+  /** When the thread began waiting for its next message, if it continued (moved to a new build) while waiting: its idle timeout counts from here. */
+  idleSince?: number;
 }
 
 /** The input of the `agentThread` workflow as a client writes it (built by `AgentClient.thread(...).send`). */

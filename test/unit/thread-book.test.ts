@@ -88,4 +88,20 @@ describe("ThreadBook (a thread's pure bookkeeping)", () => {
     expect(next.accept({ messageId: 'm3', text: 'x' }, 'enqueue', 0).receipt.duplicate).toBe(true);
     expect(next.accept({ messageId: 'new', text: 'x' }, 'enqueue', 0).receipt.turn).toBe(RECENT_TURNS + 6);
   });
+
+  it('counts the idle timeout from when the wait began, also in the execution a move continued', () => {
+    const book = new ThreadBook('hash');
+    expect(book.idleTimeLeft(1_000, 60_000)).toBe(60_000);
+    // Woken 20 s later (a version check) without a message: the deadline stays.
+    expect(book.idleTimeLeft(21_000, 60_000)).toBe(40_000);
+    const moved = new ThreadBook('hash', book.carry());
+    expect(moved.idleTimeLeft(30_000, 60_000)).toBe(31_000);
+    expect(moved.idleTimeLeft(90_000, 60_000)).toBe(1);
+    // A message ends the wait: the next wait counts from its own start.
+    moved.accept({ messageId: 'a', text: 'A' }, 'enqueue', 0);
+    moved.startNext(1, 90_000, usage, 0);
+    expect(moved.carry().idleSince).toBeUndefined();
+    moved.complete(resultOf(1));
+    expect(moved.idleTimeLeft(100_000, 60_000)).toBe(60_000);
+  });
 });

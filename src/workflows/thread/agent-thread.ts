@@ -85,7 +85,9 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
 async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): Promise<'message' | 'close' | 'move'> {
   const { idleTimeoutMs } = input.settings;
   const ready = () => book.queued.length > 0 || book.closing !== null || targetVersionChanged();
-  const arrived = idleTimeoutMs === null ? await condition(ready).then(() => true) : await condition(ready, idleTimeoutMs);
+  // The idle timeout counts from when the thread began to wait, also across a move to a new build.
+  const arrived =
+    idleTimeoutMs === null ? await condition(ready).then(() => true) : await condition(ready, book.idleTimeLeft(Date.now(), idleTimeoutMs));
   if (!arrived) book.closing = `idle for ${Math.round(idleTimeoutMs! / 1000)} s`;
   // A thread asked to close closes on the build it runs on: no move for its last moments.
   if (targetVersionChanged() && book.closing === null) return 'move';

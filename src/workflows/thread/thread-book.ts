@@ -43,6 +43,11 @@ export class ThreadBook {
   continuing = false;
   /** Where the carried recent turns' tool results are (`toolResultsStored`), until they are read back. */
   storedTurnResults: StoredToolResults | null;
+  /**
+   * When the thread began waiting for its next message (workflow time), while it waits: carried
+   * through continue-as-new, so a thread moved to a new build while idle keeps its idle deadline.
+   */
+  private idleSince: number | null;
 
   constructor(
     private readonly configHash: string,
@@ -54,6 +59,17 @@ export class ThreadBook {
     this.recentTurns = [...(carried?.recentTurns ?? [])];
     this.seen = new Map((carried?.seenMessages ?? []).map(([messageId, receipt]) => [messageId, receipt]));
     this.storedTurnResults = carried?.turnToolResults ?? null;
+    this.idleSince = carried?.idleSince ?? null;
+  }
+
+  /**
+   * How long the thread may still wait for a message before its idle timeout closes it: the whole
+   * `idleTimeoutMs` from `now` when a wait begins, what is left of it in an execution that continued
+   * (moved) while waiting. At least 1 ms (a timer must have a duration).
+   */
+  idleTimeLeft(now: number, idleTimeoutMs: number): number {
+    this.idleSince ??= now;
+    return Math.max(1, this.idleSince + idleTimeoutMs - now);
   }
 
   /** Whether a turn runs or waits: a message with policy `reject` is refused then. */
@@ -113,6 +129,7 @@ export class ThreadBook {
   /** Starts the next queued message's turn. */
   startNext(firstStep: number, startedAt: number, usageAtStart: UsageSummary, toolResultsAtStart: number): QueuedThreadMessage {
     const next = this.queued.shift()!;
+    this.idleSince = null;
     this.current = { turn: next.turn, messageIds: [next.messageId], firstStep, startedAt, usageAtStart, toolResultsAtStart };
     return next;
   }
@@ -149,6 +166,7 @@ export class ThreadBook {
       queued: [...this.queued],
       recentTurns: [...this.recentTurns],
       seenMessages: [...this.seen.entries()],
+      ...(this.idleSince !== null ? { idleSince: this.idleSince } : {}),
     };
   }
 
