@@ -11,6 +11,7 @@ import { limiterWorkflowId, limitKey } from '../src/protocol/provider-limits';
 import { bundleBuildTwo } from './support/build-two-bundle';
 import { recordHistory } from './support/history-recorder';
 import { eventually } from './support/test-env';
+import { runCli } from './support/cli-process';
 import { loggedExecutions } from './support/worker-process';
 import { workerProcessFixture } from './support/worker-process-fixture';
 
@@ -61,11 +62,16 @@ function activities(history: temporal.api.history.v1.IHistory): string[] {
 }
 
 /** Waits until the deployment knows the build (its workers polled), then makes it current. */
-async function rollOut(deployments: WorkerDeployments, deploymentName: string, buildId: string): Promise<void> {
+/** Waits until the build's workers have registered it with the deployment (their first poll does). */
+async function buildRegistered(deployments: WorkerDeployments, deploymentName: string, buildId: string): Promise<void> {
   await eventually(
     async () => (await deployments.describe(deploymentName).catch(() => null))?.builds.some((build) => build.buildId === buildId),
     60_000,
   );
+}
+
+async function rollOut(deployments: WorkerDeployments, deploymentName: string, buildId: string): Promise<void> {
+  await buildRegistered(deployments, deploymentName, buildId);
   await deployments.setCurrent(deploymentName, buildId);
 }
 
@@ -137,11 +143,13 @@ describe('a rolling upgrade between two builds of a Worker Deployment', () => {
     }, LONG);
     expect(before).toMatchObject({ retirable: false, byType: { agentRun: 2, agentThread: 2, providerLimiter: 1, concurrencySlots: 1 } });
 
-    // Build 2 becomes current; the idle executions are woken and move with no message.
+    // Build 2 becomes current through the operator's command, which wakes the idle executions: they move with no message.
     await fixture.startWorker(versioned('2', { AGENT_WORKFLOW_BUNDLE: buildTwoBundle }));
-    await rollOut(deployments, deploymentName, '2');
-    const woken = await deployments.moveLongLived(deploymentName);
-    expect(woken.sort()).toEqual([idle.threadId, busy.threadId, limiterId, slotsId].sort());
+    await buildRegistered(deployments, deploymentName, '2');
+    const rollout = await runCli(['deployment', 'rollout', deploymentName, '2']);
+    expect({ code: rollout.code, stderr: rollout.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(rollout.stdout).toContain(`Build 2 is the current build of ${deploymentName}`);
+    expect(rollout.stdout).toContain('Woke 4 thread/limiter/slots execution(s)');
     for (const id of [idle.threadId, busy.threadId, limiterId, slotsId]) await eventually(async () => (await buildOf(client, id)) === '2', LONG);
     // Not recorded here (RECORD_HISTORIES=1 records): a thread and a limiter that continued as new for a version change.
     await recordHistory('thread-version-move', agents.getRun(idle.threadId));
@@ -171,12 +179,24 @@ describe('a rolling upgrade between two builds of a Worker Deployment', () => {
     expect(new Set(taskBuilds(busyLatest))).toEqual(new Set(['2']));
     expect(activities(busyLatest)).toContain('listWorkerTools');
 
-    // Build 1 holds nothing: it stops, and the idle thread answers on build 2.
-    const after = await eventually(async () => {
-      const held = await deployments.holdings(deploymentName, '1');
-      return held.total === 0 ? held : undefined;
-    }, LONG);
-    expect(after).toMatchObject({ retirable: true, blockedBy: null, awaitingApproval: 0, byType: {} });
+    // Build 1 holds nothing (the operator's command waits for it): it stops, and the idle thread answers on build 2.
+    const drained = await runCli(['deployment', 'drained', deploymentName, '1', '--wait', '3m']);
+    expect({ code: drained.code, stdout: drained.stdout.trim() }).toEqual({
+      code: 0,
+      stdout: `Build 1 of ${deploymentName} holds no open execution: stop its workers.`,
+    });
+    expect(await deployments.holdings(deploymentName, '1')).toMatchObject({
+      total: 0,
+      retirable: true,
+      blockedBy: null,
+      awaitingApproval: 0,
+      byType: {},
+    });
+    const status = await runCli(['deployment', 'status', deploymentName, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      currentBuildId: '2',
+      holdings: expect.arrayContaining([expect.objectContaining({ buildId: '1', total: 0 })]),
+    });
     await buildOne.kill('SIGTERM');
     expect((await (await idle.send('idle thread, after build 1 stopped')).result()).output).toBe('turn 2: idle thread, after build 1 stopped');
 
