@@ -187,6 +187,26 @@ describe('AgentConfig', () => {
     }
   });
 
+  it('says a config file is not valid YAML, with the file, line and column, as an AgentConfigError', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'config-'));
+    try {
+      const broken = path.join(folder, 'broken.yaml');
+      writeFileSync(broken, 'name: bot\ntools: [lookup, refund: yes\nmax_steps: 3\n');
+      let thrown: unknown;
+      try {
+        loadAgentConfigFile(broken);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(AgentConfigError);
+      expect((thrown as AgentConfigError).problems).toEqual([
+        expect.stringMatching(new RegExp(`^${broken.replace(/[.\\/]/g, '\\$&')}:3:1: the file is not valid YAML \\(nor JSON\\): \\S`)),
+      ]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('describes an agent as the seeds do', () => {
     const config = parseAgentConfig({ name: 'helper', model: 'anthropic:claude-sonnet-4-20250514', tools: ['get_weather'], max_steps: 5 });
     expect(describeAgent(config)).toEqual({
