@@ -66,8 +66,8 @@ export type { TemporalTarget } from './connection/temporal-target';
 export { TemporalUnreachableError } from './connection/temporal-unreachable';
 
 // Config
-export { agentConfigSchema, loopDetectionSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
-export type { AgentConfig, AgentConfigInput, McpServerConfig } from './config/agent-config';
+export { agentConfigSchema, describeAgent, loopDetectionSchema, mcpServerSchema, parseAgentConfig, runTimeoutsSchema } from './config/agent-config';
+export type { AgentConfig, AgentConfigInput, AgentDescription, McpServerConfig } from './config/agent-config';
 export { loadAgentConfigFile, loadAgentDirectory } from './config/load-config';
 export { toolPolicySchema } from './config/tool-policy-schema';
 export { providerLimitsSchema } from './config/provider-limits-schema';

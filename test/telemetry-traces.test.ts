@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as otel from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { temporal } from '@temporalio/proto';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { stringify as stringifyYaml } from 'yaml';
@@ -103,10 +104,19 @@ describe('traces of an agent run', () => {
     };
     const first = await startWorkerProcess(agents.taskQueue, environment);
     workers.push(first);
+    // The tool check asks the workers only when one polls the queue: wait for the server to list it.
+    await eventually(async () => {
+      const described = await agents.temporal.workflowService.describeTaskQueue({
+        namespace: agents.temporal.options.namespace,
+        taskQueue: { name: agents.taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      return (described.pollers?.length ?? 0) > 0;
+    }, 60_000);
     const tracer = callerProvider.getTracer('test');
     const run = await tracer.startActiveSpan('caller', async (span) => {
       try {
-        return await agents.startRun({
+        const started = await agents.startRun({
           config: {
             name: 'traced',
             model: `scripted:${script}`,
@@ -117,6 +127,9 @@ describe('traces of an agent run', () => {
           task: 'Trace me',
           timeouts: { heartbeatMs: 2_000 },
         });
+        // A query made while the caller's span is active: a client span in the caller's trace.
+        await started.status();
+        return started;
       } finally {
         span.end();
       }
@@ -151,6 +164,18 @@ describe('traces of an agent run', () => {
     // and the spans it made after the replay got ids the first worker had not used (an update's
     // validator, run only by the first worker, would have shifted them: temporal-workflow-interceptors.ts).
     expect(new Set(trace.map((span) => span.spanId)).size).toBe(trace.length);
+
+    // Before the start, the worker-tools check (docs/observability.md): its own short workflow in the
+    // caller's trace (a worker polls the queue and this client has no answer cached yet).
+    const toolCheck = only(trace, 'StartWorkflow:agentWorkerTools');
+    expect(toolCheck.parentSpanId).toBe(caller.spanId);
+    expect(descendants(trace, toolCheck).map((span) => span.name)).toEqual(
+      expect.arrayContaining(['RunWorkflow:agentWorkerTools', 'StartActivity:listWorkerTools', 'RunActivity:listWorkerTools']),
+    );
+    // The caller's query: a client span under the caller, and no worker span (queries get none).
+    const query = only(trace, 'QueryWorkflow:status');
+    expect(query).toMatchObject({ parentSpanId: caller.spanId, service: 'test-caller' });
+    expect(childrenOf(trace, query)).toEqual([]);
 
     // caller → StartWorkflow (client interceptor) → RunWorkflow (worker) → invoke_agent traced
     const startWorkflow = only(trace, 'StartWorkflow:agentRun');

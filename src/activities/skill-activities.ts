@@ -1,5 +1,5 @@
 import type { SkillSnapshot } from '../protocol/skill-types';
-import { checkoutFolder, syncCheckout } from '../skills/git-checkout';
+import { readGitSkillSource } from '../skills/git-checkout';
 import { isGitSource, readSkillFolder } from '../skills/skill-source';
 import { AllowedToolsResolver, type ToolResolver } from '../skills/tool-resolver';
 
@@ -26,16 +26,8 @@ export function createSkillActivities(dependencies: SkillDependencies) {
           snapshots.push(readSkillFolder(source, source, resolver));
           continue;
         }
-        const folder = checkoutFolder(cacheDir, source);
-        const errors: SkillSnapshot['errors'] = [];
-        try {
-          await syncCheckout(source, folder);
-        } catch (error) {
-          // The previous checkout (if any) still serves; the run sees the error as an event.
-          errors.push({ file: source, message: `${source}: ${error instanceof Error ? error.message : String(error)}` });
-        }
-        const snapshot = readSkillFolder(folder, source, resolver);
-        snapshots.push({ ...snapshot, errors: [...errors, ...snapshot.errors] });
+        // The previous checkout (if any) still serves; the run sees a failed sync as an event.
+        snapshots.push(await readGitSkillSource(source, cacheDir, resolver));
       }
       return snapshots;
     },

@@ -20,7 +20,7 @@ export function budgetMode(config: Pick<AgentConfig, 'budget_awareness'>): Budge
   return { kind: 'limit', percent: Number(value.slice('limit:'.length)) };
 }
 
-/** A summary of an agent's capabilities, as the seeds' `describe()`. */
+/** A summary of an agent's capabilities, as the seeds' `describe()` returns it (`describeAgent`). */
 export interface AgentDescription {
   name: string;
   model: string;
@@ -30,6 +30,17 @@ export interface AgentDescription {
   output_type: AgentConfig['output_type'];
 }
 
+/**
+ * The seeds' `describe()`: a summary of an agent's capabilities (name, model, tools, handoffs,
+ * max_steps, output_type), for logs, debugging and advertising an agent to others. It describes
+ * the config: the tools a run adds at run time (memory, skills, MCP servers' tools) are in the
+ * run's `status().activeTools`.
+ * @example
+ * import { describeAgent, parseAgentConfig } from 'durable-agents';
+ *
+ * describeAgent(parseAgentConfig({ name: 'helper', model: 'anthropic:claude-sonnet-4-20250514', tools: ['get_weather'], max_steps: 5 }));
+ * // { name: 'helper', model: 'anthropic:claude-sonnet-4-20250514', tools: ['get_weather'], handoffs: [], max_steps: 5, output_type: null }
+ */
 export function describeAgent(config: AgentConfig): AgentDescription {
   return {
     name: config.name,

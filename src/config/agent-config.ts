@@ -8,6 +8,7 @@ import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
 import { providerLimitSchema, providerLimitsSchema } from './provider-limits-schema';
 import { maxConcurrentRunsSchema } from './concurrency-schema';
 import { duplicateNameProblems } from './duplicate-names';
+import { hitlToolProblems } from './hitl-tool-names';
 import { INSTRUCTIONS_TEMPLATE_VARIABLES, unknownTemplateVariables } from './instructions-template';
 
 /**
@@ -208,15 +209,7 @@ export const agentConfigSchema = z
         });
       }
     }
-    config.hitl_tools.forEach((name, index) => {
-      if (!config.tools.includes(name)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['hitl_tools', index],
-          message: `names tool '${name}', which agent '${config.name}' does not have (its tools: ${config.tools.join(', ') || 'none'})`,
-        });
-      }
-    });
+    for (const problem of hitlToolProblems(config)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
   });
 
 /** A validated agent config with every default filled in. */

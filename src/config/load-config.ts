@@ -19,12 +19,7 @@ import { withSkillSourceKeys } from '../skills/skill-source';
  * const run = await agents.startRun({ config, task: 'Where is order 42?' });
  */
 export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentConfig, 'model'>> = {}): AgentConfig {
-  let raw: unknown;
-  try {
-    raw = parseYaml(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new AgentConfigError(`Cannot read agent config ${file}: ${(error as Error).message}`, [(error as Error).message]);
-  }
+  const raw = readConfigFile(file);
   // Scripted-model files and skill folders in the file are relative to it; a --model given on
   // the command line is relative to the working directory.
   const folder = path.dirname(path.resolve(file));
@@ -39,6 +34,30 @@ export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentC
   const schemaProblem = outputTypeProblem(config.output_type);
   if (schemaProblem) throw new AgentConfigError(`Invalid agent config in ${file}:\n  ${schemaProblem}`, [schemaProblem]);
   return withSkillSourceKeys(config, folder);
+}
+
+/**
+ * A config file's YAML (JSON is YAML too), parsed.
+ * @throws AgentConfigError when the file cannot be read, or is not valid YAML: then the message
+ * starts with `<file>:<line>:<column>` and says so before the parser's own words.
+ */
+function readConfigFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AgentConfigError(`Cannot read agent config ${file}: ${(error as Error).message}`, [(error as Error).message]);
+  }
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    const { linePos } = error as { linePos?: Array<{ line: number; col: number }> };
+    const at = linePos?.[0] ? `:${linePos[0].line}:${linePos[0].col}` : '';
+    // The parser's first line says what it met; the rest is a drawing of the line, which the position replaces.
+    const detail = ((error as Error).message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    const problem = `${file}${at}: the file is not valid YAML (nor JSON): ${detail}`;
+    throw new AgentConfigError(`Invalid agent config ${file}:\n  ${problem}`, [problem]);
+  }
 }
 
 /**
@@ -101,8 +120,7 @@ export function formatForFile(file: string): 'yaml' | 'json' {
  * Every agent config in a folder (*.yaml, *.yml, *.json), by agent name: the registry handoffs
  * are resolved from. Scripted-model scripts beside the configs (files with `replies`) are skipped.
  * @throws AgentConfigError naming the first file that is not a valid config, or two files that
- * define agents of the same name (a file that is not YAML or JSON at all throws the YAML parser's
- * error).
+ * define agents of the same name, or a file that is not valid YAML (with its line and column).
  * @example
  * import { AgentClient, loadAgentDirectory } from 'durable-agents';
  *
@@ -118,7 +136,7 @@ export function loadAgentDirectory(folder: string): Record<string, AgentConfig> 
     .filter((name) => /\.(ya?ml|json)$/i.test(name))
     .sort()) {
     const full = path.join(folder, file);
-    const raw = parseYaml(readFileSync(full, 'utf8')) as { replies?: unknown } | null;
+    const raw = readConfigFile(full) as { replies?: unknown } | null;
     if (!raw || typeof raw !== 'object' || 'replies' in raw) continue; // scripted-model scripts live beside configs
     const config = loadAgentConfigFile(full);
     // A handoff names its target by agent name: two files of one name would make it ambiguous.

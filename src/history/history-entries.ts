@@ -103,8 +103,13 @@ export type TranscriptEntry =
       at: string;
       name: string;
       payload: unknown;
-      /** A signal the run ignored, and why (an invalid payload, an unknown, decided or expired approval). */
+      /**
+       * A signal the run ignored, and why (an invalid payload, an unknown, decided or expired
+       * approval, a skills batch not newer than the run's or that showed a gap).
+       */
       ignored?: string;
+      /** A skills batch the run applied: which version of which source. */
+      applied?: string;
     }
   | {
       kind: 'finished';

@@ -84,6 +84,7 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
         // A payload is shown as sent: `null` is not `{}`.
         lines.push(`${time}  ${entry.kind} ${entry.name}: ${truncate(JSON.stringify(entry.payload) ?? 'no payload', 200)}`);
         if (entry.ignored) lines.push(`              ✗ ignored by the run: ${entry.ignored}`);
+        if (entry.applied) lines.push(`              ✓ applied by the run: ${entry.applied}`);
         break;
       case 'finished':
         lines.push(

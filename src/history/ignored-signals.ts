@@ -24,8 +24,7 @@ interface Approval {
  * checks of `src/protocol/message-validation.ts`, and an approval
  * decision for an id that was never requested (yet), was already decided, or had expired.
  *
- * A skills batch that is valid but not newer than what the run has is not reported: the run
- * itself does not count it as refused.
+ * What the run did with a valid skills batch (applied, not newer, a gap) is `skillBatchOutcomes`'.
  */
 export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
   const ignored = new Map<string, string>();

@@ -14,6 +14,7 @@ import type { TranscriptEntry } from './history-entries';
 import { callDecidersOf } from '../protocol/tool-result-metadata';
 import { childOutcome, decode, eventTime, failureText, finishedStatus, iso, recordedToolResults } from './history-events';
 import { ignoredSignals } from './ignored-signals';
+import { skillBatchOutcomes, type SkillBatchOutcome } from './skill-batch-outcomes';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type ChildEntry = Extract<TranscriptEntry, { kind: 'child' }>;
@@ -39,11 +40,14 @@ export class TranscriptBuilder {
   private readonly recorded: Map<string, ToolResult>;
   /** Signals the run ignored, by event id, with the reason. */
   private readonly ignored: Map<string, string>;
+  /** What the run did with each valid skills batch, by event id. */
+  private readonly skillBatches: Map<string, SkillBatchOutcome>;
   private lastEventAt: number | null = null;
 
   constructor(events: HistoryEvent[]) {
     this.recorded = recordedToolResults(events);
     this.ignored = ignoredSignals(events);
+    this.skillBatches = skillBatchOutcomes(events);
   }
 
   /** Reads one event (in history order). */
@@ -177,13 +181,15 @@ export class TranscriptBuilder {
     }
     const signaled = event.workflowExecutionSignaledEventAttributes;
     if (signaled) {
-      const reason = this.ignored.get(String(event.eventId));
+      const skills = this.skillBatches.get(String(event.eventId));
+      const reason = this.ignored.get(String(event.eventId)) ?? (skills && !skills.applied ? skills.detail : undefined);
       this.entries.push({
         kind: 'signal',
         at: iso(at),
         name: signaled.signalName ?? '',
         payload: decode(signaled.input?.payloads?.[0]),
         ...(reason ? { ignored: reason } : {}),
+        ...(skills?.applied ? { applied: skills.detail } : {}),
       });
       return;
     }

@@ -10,13 +10,16 @@ export type RunPhase =
 export interface ConcurrencySlotWait {
   key: string;
   limit: number;
+  /** When the wait began: epoch milliseconds (workflow clock), not a duration (`status --json` adds `waitedMs`). */
   sinceMs: number;
 }
 
 /** A model call waiting for its provider limit (docs/provider-limits.md): since when, and until when once granted. */
 export interface ProviderLimitWait {
   model: string;
+  /** When the wait began: epoch milliseconds (workflow clock), not a duration (`status --json` adds `waitedMs`). */
   sinceMs: number;
+  /** When the call may go, epoch milliseconds, once the limiter granted it; null before. */
   untilMs: number | null;
 }
 

@@ -6,9 +6,11 @@ import { readSkillFolder } from './skill-source';
 import { BatchQueue, SkillSetTracker, type SkillWatcher, type WatcherBatch } from './skill-watcher';
 import { AllowedToolsResolver, type ToolResolver } from './tool-resolver';
 
+/** What `new LocalFolderWatcher(folder, options)` takes. */
 export interface LocalFolderWatcherOptions {
   /** Quiet time after the last file event before the folder is re-read. Default 500 ms. */
   debounceMs?: number;
+  /** Maps skills to tool names. Default: `allowed-tools` (a manager's `toolResolver` overrides it). */
   resolver?: ToolResolver;
   /** How often a missing folder is checked for (it may come back). Default 1 s. */
   missingCheckMs?: number;
@@ -19,6 +21,13 @@ export interface LocalFolderWatcherOptions {
  * edits becomes one batch. Each settle re-reads the folder and diffs it against the snapshot, so
  * a save with no change in content yields nothing, and a malformed file keeps its previous
  * version. A removed folder removes its skills; the watcher keeps waiting for it to come back.
+ * `source` is the folder as given: give an absolute path (runs name their sources by absolute path).
+ * @example
+ * import { LocalFolderWatcher } from 'durable-agents/skills';
+ *
+ * await using watcher = new LocalFolderWatcher('/srv/skills', { debounceMs: 200 });
+ * const { skills } = await watcher.start();
+ * for await (const batch of watcher.watch()) console.log(batch.changes.map((change) => `${change.kind} ${change.skillName}`));
  */
 export class LocalFolderWatcher implements SkillWatcher {
   private readonly debounceMs: number;
@@ -38,6 +47,7 @@ export class LocalFolderWatcher implements SkillWatcher {
     this.resolver = options.resolver ?? new AllowedToolsResolver();
   }
 
+  /** Reads the folder (the baseline) and starts watching it. */
   async start(): Promise<SkillSnapshot> {
     const snapshot = readSkillFolder(this.source, this.source, this.resolver);
     this.tracker.reset(snapshot);
@@ -48,10 +58,17 @@ export class LocalFolderWatcher implements SkillWatcher {
     return snapshot;
   }
 
+  /** The batches, one per settled burst of edits, until `stop()`. */
   watch(): AsyncIterable<WatcherBatch> {
     return this.queue.iterate();
   }
 
+  /** `stop()`, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+
+  /** Closes the file watcher and ends `watch()`. */
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     if (this.missingCheck) clearInterval(this.missingCheck);

@@ -6,8 +6,11 @@ import { isSkillFile, parseSkillFile } from './skill-file';
 import { AllowedToolsResolver, type ToolResolver } from './tool-resolver';
 
 /**
- * Reading all skills of one folder (a local source, or the checkout of a git source). A malformed
- * file is reported and, when `previous` knows that skill, its previous version is kept.
+ * Reads all skills of one folder, recursively (a local source, or the checkout of a git source).
+ * A malformed file is reported in `errors` and, when `previous` knows that skill, its previous
+ * version is kept; within the folder the first file in path order wins a name clash.
+ * @example
+ * const { skills, errors, hash } = readSkillFolder('/srv/skills', '/srv/skills', new DictToolResolver({ deploy: 'deploy_service' }));
  */
 export function readSkillFolder(
   folder: string,

@@ -9,15 +9,45 @@ export interface WatcherBatch {
 }
 
 /**
- * The watcher contract: an async iterator of batches, one per settle cycle, never an empty one;
- * `stop()` makes the iterator end.
+ * The watcher contract, for any source of skills (a folder, a git repository, a database, an
+ * HTTP API): `start()` reads the source and returns every skill, `watch()` yields batches of
+ * changes against what was last reported, one per settle cycle and never an empty one, and
+ * `stop()` makes the iterator end. A `watch()` that throws is restarted by the manager: `start()`
+ * again, after a backoff. `readSkillFolder` and `SkillSetTracker` do the reading and diffing for
+ * sources that end up as files.
+ * @example
+ * import { readSkillFolder, SkillSetTracker, type SkillWatcher, type WatcherBatch } from 'durable-agents/skills';
+ *
+ * // A source that re-reads a folder when told to (by a webhook, say).
+ * class OnDemandSource implements SkillWatcher {
+ *   private readonly tracker = new SkillSetTracker();
+ *   private wake: (() => void) | null = null;
+ *   private stopped = false;
+ *   constructor(readonly source: string) {}
+ *   async start() {
+ *     const snapshot = readSkillFolder(this.source, this.source);
+ *     this.tracker.reset(snapshot);
+ *     return snapshot;
+ *   }
+ *   refresh() { this.wake?.(); }
+ *   async *watch(): AsyncIterable<WatcherBatch> {
+ *     while (!this.stopped) {
+ *       await new Promise<void>((resolve) => (this.wake = resolve));
+ *       const batch = this.tracker.next(readSkillFolder(this.source, this.source, undefined, this.tracker.skills));
+ *       if (batch) yield batch;
+ *     }
+ *   }
+ *   async stop() { this.stopped = true; this.wake?.(); }
+ * }
  */
 export interface SkillWatcher {
   /** The source key (an absolute folder path or a git URL). */
   readonly source: string;
   /** Reads the source now and returns every skill (also the baseline for later batches). */
   start(): Promise<SkillSnapshot>;
+  /** The batches of changes since the last one (or since `start()`), until `stop()`. */
   watch(): AsyncIterable<WatcherBatch>;
+  /** Makes `watch()` end; called by the manager's `stop()`. */
   stop(): Promise<void>;
 }
 
@@ -74,8 +104,14 @@ export class BatchQueue {
 /**
  * What a watcher last reported: each fresh read of its source becomes a batch of real changes
  * (and of errors not reported yet), or nothing.
+ * @example
+ * const tracker = new SkillSetTracker();
+ * tracker.reset(readSkillFolder(folder, folder));
+ * // ... files change ...
+ * const batch = tracker.next(readSkillFolder(folder, folder, undefined, tracker.skills)); // null: nothing changed
  */
 export class SkillSetTracker {
+  /** The skills last reported. */
   skills: SkillInfo[] = [];
   private reportedErrors = '';
 
@@ -85,6 +121,7 @@ export class SkillSetTracker {
     this.reportedErrors = errorKey(snapshot.errors);
   }
 
+  /** The changes from the last report to `snapshot` (which becomes the last report), or null when none. */
   next(snapshot: SkillSnapshot): WatcherBatch | null {
     const changes = diffSkills(this.skills, snapshot.skills);
     const key = errorKey(snapshot.errors);

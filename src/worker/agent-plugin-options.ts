@@ -9,6 +9,7 @@ import type { ModelPrices } from '../protocol/model-price';
 import type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 import type { Tool } from '../tools/define-tool';
 import type { AgentDeploymentVersion } from './deployment-options';
+import type { ToolResolver } from '../skills/tool-resolver';
 
 /**
  * What `AgentPlugin` adds to a worker: your tools, and optionally other model providers, an
@@ -37,6 +38,12 @@ export interface AgentPluginOptions {
   prices?: ModelPrices;
   /** Where the worker clones git skill sources. Default: `.temporal-data/skill-cache/worker` under the working directory. */
   skillCacheDir?: string;
+  /**
+   * Maps skills to the tools they bring, when a run loads its skill sources (docs/skills.md): a
+   * `ToolResolver` or a record of skill name to tool name(s). Default: a SKILL.md's `allowed-tools`.
+   * Use the same as the watcher process's `SkillSyncManager` `toolResolver`.
+   */
+  skillResolver?: ToolResolver | Record<string, string | string[]>;
   /**
    * What agents with `memory: true` remember across runs (docs/memory.md). Default: the folder
    * `.temporal-data/memory` under the working directory, which serves one machine; workers on

@@ -33,6 +33,7 @@ import type { AgentPluginOptions } from './agent-plugin-options';
 export type { AgentPluginOptions } from './agent-plugin-options';
 import { compileSourcesForTheBuildTarget, type WebpackConfig } from './source-bundle-target';
 import { agentPreloadModules, agentWorkflowsPath, bundlesAgentSources, combinedWorkflowsEntry, prebuiltBundle } from './workflow-bundle';
+import { toToolResolver } from '../skills/tool-resolver';
 
 /** How often (at most) live heartbeat details reach the server, in ms (streamed text, progress). */
 const DEFAULT_LIVE_UPDATE_MS = 250;
@@ -112,6 +113,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       searchAttributesClient: client,
       limiterClient: client,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
+      ...(this.options.skillResolver ? { skillResolver: toToolResolver(this.options.skillResolver) } : {}),
       hooks: this.hooks,
       ...(this.options.instructionsProviders ? { instructionsProviders: this.options.instructionsProviders } : {}),
       ...(telemetry ? { telemetry: telemetry.instruments } : {}),

@@ -17,7 +17,7 @@ import { startAgentTelemetry, type AgentTelemetrySetup } from '../telemetry/agen
 import { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';
 import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
-import { AgentPlugin } from './agent-plugin';
+import { AgentPlugin, type AgentPluginOptions } from './agent-plugin';
 import { deploymentVersionFromEnvironment, type AgentDeploymentVersion } from './deployment-options';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
 
@@ -50,6 +50,8 @@ export interface AgentWorkerOptions {
   prices?: ModelPrices;
   /** Where the worker clones git skill sources. Default: AGENT_SKILL_CACHE or .temporal-data/skill-cache/worker. */
   skillCacheDir?: string;
+  /** Maps skills to the tools they bring (`AgentPlugin`'s `skillResolver`). Default: a SKILL.md's `allowed-tools`. */
+  skillResolver?: AgentPluginOptions['skillResolver'];
   /** Lifecycle hooks (made with `defineHook`), for every agent or the agents each names (docs/hooks.md). */
   hooks?: Iterable<AnyHook>;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
@@ -135,6 +137,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     memory,
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
+    ...(options.skillResolver ? { skillResolver: options.skillResolver } : {}),
     ...(deployment ? { deployment } : {}),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,

@@ -12,7 +12,7 @@ import type { ModelProvider } from '../../src/models/model-provider';
 import type { ModelRegistry } from '../../src/models/model-registry';
 import { McpConnections } from '../../src/mcp/mcp-connections';
 import type { ModelPrices } from '../../src/protocol/model-price';
-import { createAgentWorker } from '../../src/worker/create-worker';
+import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker/create-worker';
 import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../../src/codec/encryption-codec';
 import { defaultModelRegistry } from '../../src/worker/default-models';
@@ -55,6 +55,8 @@ export interface TestEnvironmentOptions {
   /** The worker's lifecycle hooks and instructions providers (docs/hooks.md). */
   hooks?: AnyHook[];
   instructionsProviders?: Record<string, InstructionsProvider>;
+  /** How the worker maps skills to tools (`AgentPlugin`'s `skillResolver`). */
+  skillResolver?: AgentWorkerOptions['skillResolver'];
   /** Traces and metrics of the worker (default: none). */
   telemetry?: AgentTelemetrySetup;
 }
@@ -86,6 +88,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.memory ? { memory: options.memory } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
+    ...(options.skillResolver ? { skillResolver: options.skillResolver } : {}),
     mcp,
     dataConverter,
     telemetry: options.telemetry ?? false,

@@ -135,6 +135,39 @@ describe('AgentConfig', () => {
     expect(problems).toEqual([expect.stringContaining("hitl_tools.0: names tool 'deploy_service', which agent 'ops' does not have")]);
   });
 
+  it('accepts in hitl_tools the tools a run has besides its tools: memory, spawn_subagents, read_artifact, MCP server__tool', () => {
+    const config = parseAgentConfig({
+      name: 'ops',
+      memory: true,
+      allow_parallel_subagents: true,
+      mcp_servers: [{ name: 'files', command: 'node' }],
+      hitl_tools: ['forget', 'remember', 'spawn_subagents', 'read_artifact', 'files__delete_file'],
+    });
+    expect(config.hitl_tools).toEqual(['forget', 'remember', 'spawn_subagents', 'read_artifact', 'files__delete_file']);
+  });
+
+  it('refuses in hitl_tools the run-time tools the config does not turn on, saying which field would', () => {
+    const problems = problemsOf({
+      name: 'ops',
+      mcp_servers: [{ name: 'files', command: 'node' }],
+      handoffs: ['billing'],
+      hitl_tools: ['forget', 'spawn_subagents', 'github__create_issue', 'transfer_to_billing'],
+    });
+    expect(problems).toEqual([
+      "hitl_tools.0: names memory tool 'forget', which agent 'ops' has only with memory: true",
+      "hitl_tools.1: names 'spawn_subagents', which agent 'ops' has only with allow_parallel_subagents: true",
+      "hitl_tools.2: names tool 'github__create_issue', which agent 'ops' does not have (its tools: none) (MCP tools are '<server>__<tool>' with a server of mcp_servers: files)",
+      expect.stringContaining("hitl_tools.3: names handoff tool 'transfer_to_billing': a handoff hands the run over and is never gated"),
+    ]);
+  });
+
+  it('accepts any name in hitl_tools when skills may bring it (skill_sources), checked only at run time', () => {
+    expect(parseAgentConfig({ name: 'ops', skill_sources: ['/skills'], hitl_tools: ['deploy_service'] }).hitl_tools).toEqual(['deploy_service']);
+    expect(problemsOf({ name: 'ops', skill_sources: ['/skills'], memory: false, hitl_tools: ['recall'] })).toEqual([
+      "hitl_tools.0: names memory tool 'recall', which agent 'ops' has only with memory: true",
+    ]);
+  });
+
   it('refuses duplicate tool and handoff names, naming the tool and the agent', () => {
     expect(problemsOf({ name: 'bot', tools: ['greet', 'greet'] })).toEqual(["tools: Duplicate tool name 'greet' on agent 'bot'"]);
     expect(problemsOf({ name: 'bot', handoffs: ['writer', 'writer'] })).toEqual(["handoffs: Duplicate handoff name 'writer' on agent 'bot'"]);
@@ -157,6 +190,26 @@ describe('AgentConfig', () => {
       writeFileSync(bad, JSON.stringify({ name: 'x', temperature: 9 }));
       expect(() => loadAgentConfigFile(bad)).toThrow(`Invalid agent config in ${bad}`);
       expect(() => loadAgentConfigFile(bad)).toThrow('temperature');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('says a config file is not valid YAML, with the file, line and column, as an AgentConfigError', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'config-'));
+    try {
+      const broken = path.join(folder, 'broken.yaml');
+      writeFileSync(broken, 'name: bot\ntools: [lookup, refund: yes\nmax_steps: 3\n');
+      let thrown: unknown;
+      try {
+        loadAgentConfigFile(broken);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(AgentConfigError);
+      expect((thrown as AgentConfigError).problems).toEqual([
+        expect.stringMatching(new RegExp(`^${broken.replace(/[.\\/]/g, '\\$&')}:3:1: the file is not valid YAML \\(nor JSON\\): \\S`)),
+      ]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -121,6 +121,49 @@ describe('history view', () => {
     expect(loaded?.sources.map((source) => source.skills)).toEqual([['greeter'], ['greeter']]);
   });
 
+  it('says which skills batches the run applied and which it ignored (not newer, a gap, a source it does not follow)', () => {
+    const history = readCorpusHistory('skills-gain-and-lose/v0.2.0.json');
+    const events = history.events ?? [];
+    const applied = signalsOf(transcriptFromEvents(events)).filter((entry) => entry.name === 'skillsChanged');
+    expect(applied.map((entry) => [entry.applied, entry.ignored])).toEqual([
+      [expect.stringMatching(/^version 1 of \//), undefined],
+      [expect.stringMatching(/^version 2 of \//), undefined],
+      [expect.stringMatching(/^version 3 of \//), undefined],
+    ]);
+    // The same batches again after the last one (a second pass of the watcher), one from another
+    // starting point, and one of a source the run does not follow: none is applied.
+    const signals = events.filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'skillsChanged');
+    const payloadOf = (event: (typeof events)[number]) =>
+      JSON.parse(Buffer.from(event.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!.data!).toString('utf8')) as Record<string, unknown>;
+    const resent = (event: (typeof events)[number], id: number, change: Record<string, unknown>) => {
+      const payload = { ...payloadOf(event), ...change };
+      const copy = JSON.parse(JSON.stringify(event)) as typeof event;
+      copy.eventId = id as never;
+      copy.workflowExecutionSignaledEventAttributes!.input!.payloads![0] = {
+        metadata: { encoding: Buffer.from('json/plain') },
+        data: Buffer.from(JSON.stringify(payload)),
+      };
+      return copy;
+    };
+    const last = signals.at(-1)!;
+    const lastIndex = events.indexOf(last);
+    const extra = [
+      resent(last, 90_001, {}),
+      resent(last, 90_002, { version: 9, previousHash: 'elsewhere' }),
+      resent(last, 90_003, { source: '/not/followed', version: 10 }),
+    ];
+    const entries = signalsOf(transcriptFromEvents([...events.slice(0, lastIndex + 1), ...extra, ...events.slice(lastIndex + 1)])).filter(
+      (entry) => entry.name === 'skillsChanged',
+    );
+    expect(entries.slice(3).map((entry) => [entry.applied, entry.ignored])).toEqual([
+      [undefined, expect.stringMatching(/^version 3 is not newer than version 3 the run has of \//)],
+      [undefined, expect.stringMatching(/^version 9 does not follow the skills the run had \(a batch was missed\): the run reloaded \//)],
+      [undefined, 'the run does not follow source /not/followed'],
+    ]);
+    const text = renderTranscript({ workflowId: 'w', runId: 'r', entries: transcriptFromEvents(events) });
+    expect(text).toContain('✓ applied by the run: version 1 of /');
+  });
+
   it("shows an evaluation run's replayed calls as recorded results, and an unrecorded call with its error", () => {
     const { entries, text } = transcriptOf('evaluation-not-recorded/v0.2.0.json');
     const tools = entriesOf(entries, 'tool');

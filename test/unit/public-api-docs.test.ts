@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import ts from 'typescript';
 
 /**
- * The public API is what the five entry points re-export, and exactly the names listed below: a
+ * The public API is what the six entry points re-export, and exactly the names listed below: a
  * name added or removed fails here until the list says so, so the surface changes only on purpose.
  * Every export carries TSDoc: values (functions, classes, consts) a description and an `@example`;
  * types a description; the public methods of exported classes a description. The check reads the
@@ -18,6 +18,7 @@ const entryPoints: ReadonlyArray<{ name: string; file: string }> = [
   { name: 'durable-agents/workflow', file: 'src/workflow-api/index.ts' },
   { name: 'durable-agents/testing', file: 'src/testing/index.ts' },
   { name: 'durable-agents/console', file: 'src/console/index.ts' },
+  { name: 'durable-agents/skills', file: 'src/skills/index.ts' },
 ];
 
 /** What users write, by entry point (sorted as `Array.prototype.sort` sorts). */
@@ -28,6 +29,7 @@ const publicNames: Record<string, string[]> = {
     'AgentConfig',
     'AgentConfigError',
     'AgentConfigInput',
+    'AgentDescription',
     'AgentRunInput',
     'AgentRunResult',
     'AgentRunWorkflow',
@@ -143,6 +145,7 @@ const publicNames: Record<string, string[]> = {
     'WorkerDeployments',
     'agentConfigSchema',
     'defineTool',
+    'describeAgent',
     'evaluateDataset',
     'evaluateRuns',
     'exportDataset',
@@ -346,6 +349,41 @@ const publicNames: Record<string, string[]> = {
     'createConsoleApp',
     'readConsoleAccess',
     'startConsole',
+  ],
+  'durable-agents/skills': [
+    'AllowedToolsResolver',
+    'DictToolResolver',
+    'FirstMatchResolver',
+    'GitPollingWatcher',
+    'GitPollingWatcherOptions',
+    'GitSourceLocation',
+    'LoadedSkills',
+    'LocalFolderWatcher',
+    'LocalFolderWatcherOptions',
+    'NotifyResult',
+    'RunNotifier',
+    'RunNotifierOptions',
+    'SkillBatch',
+    'SkillBatchListener',
+    'SkillChange',
+    'SkillChangeKind',
+    'SkillEventBus',
+    'SkillEventHandler',
+    'SkillEvents',
+    'SkillFileError',
+    'SkillInfo',
+    'SkillMetrics',
+    'SkillRegistry',
+    'SkillSetTracker',
+    'SkillSnapshot',
+    'SkillSyncManager',
+    'SkillSyncManagerOptions',
+    'SkillWatcher',
+    'ToolResolver',
+    'WatcherBatch',
+    'logSkillEvents',
+    'parseGitSource',
+    'readSkillFolder',
   ],
 };
 

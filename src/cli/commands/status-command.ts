@@ -13,13 +13,39 @@ export async function statusCommand(workflowId: string, options: { json?: boolea
     const [status, description] = await Promise.all([run.status(), run.workflow.describe()]);
     const failure = CLOSED_WITHOUT_RESULT.has(description.status.name) ? await closeFailure(run) : null;
     if (options.json) {
-      console.log(JSON.stringify({ workflowId, execution: description.status.name, ...status, ...(failure ? { failure } : {}) }));
+      console.log(JSON.stringify(statusJson(workflowId, description.status.name, status, failure, Date.now())));
       return;
     }
     console.log(formatStatus(workflowId, description.status.name, status, { now: Date.now(), runUrl: client.runUrl(workflowId), failure }));
   } finally {
     if (!agents) await client.close();
   }
+}
+
+/**
+ * What `status --json` prints: the `status` query's answer, with the waits' moments as ISO times
+ * and how long the run has waited as a duration (`waitedMs`): the query's `sinceMs` and `untilMs`
+ * are epoch milliseconds, which a script reading `sinceMs` would take for a duration.
+ */
+export function statusJson(workflowId: string, execution: string, status: RunStatus, failure: CloseFailure | null, now: number): object {
+  const { concurrencySlotWait: slotWait, providerLimitWait: limitWait, ...rest } = status;
+  const waited = (sinceMs: number) => ({ since: new Date(sinceMs).toISOString(), waitedMs: Math.max(0, now - sinceMs) });
+  return {
+    workflowId,
+    execution,
+    ...rest,
+    ...(slotWait ? { concurrencySlotWait: { key: slotWait.key, limit: slotWait.limit, ...waited(slotWait.sinceMs) } } : {}),
+    ...(limitWait
+      ? {
+          providerLimitWait: {
+            model: limitWait.model,
+            ...waited(limitWait.sinceMs),
+            until: limitWait.untilMs === null ? null : new Date(limitWait.untilMs).toISOString(),
+          },
+        }
+      : {}),
+    ...(failure ? { failure } : {}),
+  };
 }
 
 /** Executions that end without a result: their close event holds why. */
