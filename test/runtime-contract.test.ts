@@ -129,7 +129,10 @@ describe('budget awareness', () => {
       config: { name: 'budget', model: 'scripted:advised', budget_awareness: 'per-message', context_window: 8000, tools: ['add'] },
       task: 'Add',
     });
-    const second = callsFor(before)[1]!.request.messages;
+    // The call after the tool ran (a first call retried on a loaded machine is seen twice, and has the task alone).
+    const second = callsFor(before)
+      .filter((call) => call.request.messages.length > 1)
+      .at(-1)!.request.messages;
     expect(second[0]).toEqual({ role: 'user', content: 'Add' });
     expect(second[1]?.content).toMatch(ADVISORY);
     expect(second[2]?.content).toMatch(/^2\n\n\[context budget: /);
@@ -140,7 +143,10 @@ describe('budget awareness', () => {
   it('null: no advisory, no budget events', async () => {
     const before = env.modelCalls.length;
     const { events } = await complete('budget-off', { config: { name: 'budget', model: 'scripted:advised', tools: ['add'] }, task: 'Add' });
-    const second = callsFor(before)[1]!.request.messages;
+    // The call after the tool ran (a first call retried on a loaded machine is seen twice, and has the task alone).
+    const second = callsFor(before)
+      .filter((call) => call.request.messages.length > 1)
+      .at(-1)!.request.messages;
     expect(second.map((message) => message.content)).toEqual(['Add', '', '2']);
     expect(events.some((event) => event.type.startsWith('budget'))).toBe(false);
   });
@@ -230,7 +236,10 @@ describe('live message injection', () => {
     expect((await run.status()).queuedMessages).toBe(3);
     testTools.gateControl.open();
     await run.result();
-    const second = callsFor(before)[1]!.request.messages;
+    // The call after the tool ran (a first call retried on a loaded machine is seen twice, and has the task alone).
+    const second = callsFor(before)
+      .filter((call) => call.request.messages.length > 1)
+      .at(-1)!.request.messages;
     expect(second.map((message) => `${message.role}:${message.content}`)).toEqual([
       'user:Wait',
       'assistant:',

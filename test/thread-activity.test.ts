@@ -75,8 +75,9 @@ describe('AgentLastActivity', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const newer = env.agents.thread(`activity-newer-${randomUUID().slice(0, 8)}`, { config, resourceId });
     await (await newer.send('second')).result();
-    // Sent to the older thread last: its activity is now the newest, although it started first.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Sent to the older thread last: its activity is now the newest, although it started first
+    // (3 s later: the idle listing below picks a duration between the two with room on a busy machine).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     await (await older.send('third')).result();
     const olderActivity = await lastActivityOf(older.threadId);
 
@@ -87,8 +88,9 @@ describe('AgentLastActivity', () => {
     expect(sorted.map((entry) => entry.threadId)).toEqual([newer.threadId, older.threadId]);
     expect(sorted[0]).toMatchObject({ status: 'idle', open: true, lastActivity: expect.any(Date) });
 
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const idleAWhile = await env.agents.listThreads({ resourceId, idleForMs: 1_500 });
+    // Idle for longer than the older thread has been (by about 1.5 s), shorter than the newer one.
+    const midpoint = (sorted[0]!.lastActivity!.getTime() + olderActivity!.getTime()) / 2;
+    const idleAWhile = await env.agents.listThreads({ resourceId, idleForMs: Date.now() - midpoint });
     expect(idleAWhile.map((entry) => entry.threadId)).toEqual([newer.threadId]);
     expect(await env.agents.listThreads({ resourceId, idleForMs: 3_600_000 })).toEqual([]);
     await Promise.all([older.close(), newer.close()]);
