@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify as stringifyYaml } from 'yaml';
 import { buildTranscript, renderTranscript } from '../src/history/history-view';
+import type { RunEvent } from '../src/protocol/run-events';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../src/protocol/search-attributes';
 import { runCli } from './support/cli-process';
 import { recordHistory } from './support/history-recorder';
@@ -26,6 +27,20 @@ beforeAll(async () => {
             toolCalls: [{ name: 'transfer_to_billing', args: { reason: 'a refund' } }],
             expect: { toolsInclude: ['transfer_to_billing', 'echo'] },
           },
+        ],
+      },
+      // The planner calls the handoff tool; the executor then works two steps as triage.
+      plannedTriage: {
+        planner: [
+          { toolCalls: [{ name: 'transfer_to_billing', args: { reason: 'a refund' } }], expect: { toolsInclude: ['transfer_to_billing', 'echo'] } },
+          { text: '1. Look up the ticket\n2. Answer', expect: { lastMessageIncludes: 'the planner cannot hand off' } },
+        ],
+        replies: [{ toolCalls: [{ name: 'echo', args: { text: 'ticket 8' } }] }, { text: 'Triage answered: {{tool:echo}}' }],
+      },
+      injectedTriage: {
+        replies: [
+          { toolCalls: [{ name: 'echo', args: { text: 'ticket 9' } }] },
+          { toolCalls: [{ name: 'transfer_to_billing', args: { reason: 'a refund', ui_request_id: 'req-5' } }] },
         ],
       },
       billing: {
@@ -123,6 +138,48 @@ describe('handoffs', () => {
       return statuses.length === 2 && !statuses.includes('running');
     });
     expect(statuses.sort()).toEqual(['completed', 'continued']);
+  });
+
+  it("refuses the planner's handoff calls: the executor's run stays with its agent", async () => {
+    const before = env.modelCalls.length;
+    const run = await env.agents.startRun({
+      config: { ...triage, model: 'scripted:plannedTriage', planning_enabled: true },
+      task: 'Where is my refund?',
+      agents: { billing },
+    });
+    const result = await run.result();
+    // Both executor steps were triage's: no handoff after the first (billing's script would have answered).
+    expect(result).toMatchObject({ output: 'Triage answered: ticket 8', steps: 2 });
+    // `agent` and `handoffs` are set only when the run handed off.
+    expect(result.agent).toBeUndefined();
+    expect(result.handoffs ?? []).toEqual([]);
+    expect(env.modelCalls.slice(before).map((call) => call.modelId)).toEqual(['plannedTriage', 'plannedTriage', 'plannedTriage', 'plannedTriage']);
+    const events: RunEvent[] = [];
+    for await (const event of run.events()) events.push(event);
+    expect(events.some((event) => event.type === 'handoff')).toBe(false);
+    const refused = events.find((event) => event.type === 'tool-completed' && event.toolName === 'transfer_to_billing');
+    expect(refused).toMatchObject({ step: 0, isError: true, content: expect.stringContaining('the planner cannot hand off') });
+    await recordHistory('planner-handoff-refused', run);
+  });
+
+  it('offers the injected args on handoff tools and records their values, which the transfer does not take', async () => {
+    const before = env.modelCalls.length;
+    const run = await env.agents.startRun({
+      config: { ...triage, model: 'scripted:injectedTriage', injected_tool_args: { ui_request_id: 'Correlation id' } },
+      task: 'Refund with a request id',
+      agents: { billing },
+    });
+    const result = await run.result();
+    expect(result).toMatchObject({ agent: 'billing', output: 'Refunded 42 euros.' });
+    const transfer = env.modelCalls[before]!.request.tools.find((tool) => tool.name === 'transfer_to_billing');
+    expect(transfer?.parameters.properties).toMatchObject({
+      reason: { type: 'string' },
+      ui_request_id: { type: 'string', description: 'Correlation id' },
+    });
+    const handoffResult = result.toolResults.find((toolResult) => toolResult.toolName === 'transfer_to_billing');
+    expect(handoffResult).toMatchObject({ isError: false, content: "Transferred the conversation to agent 'billing'." });
+    expect(handoffResult?.metadata.injected_args).toEqual({ ui_request_id: 'req-5' });
+    await recordHistory('handoff-injected-args', run);
   });
 
   it('refuses a handoff to an agent without a config before anything starts', async () => {

@@ -48,6 +48,9 @@ beforeAll(async () => {
           { text: '{{tool:test__shout}} / {{tool:test__count}}' },
         ],
       },
+      injectedArgs: {
+        replies: [{ toolCalls: [{ name: 'test__arguments', args: { text: 'hi', ui_request_id: 'req-7' } }] }, { text: '{{tool:test__arguments}}' }],
+      },
       slowCount: { replies: [{ toolCalls: [{ name: 'test__count', args: { n: 6, pause_ms: 400 } }] }, { text: '{{tool:test__count}}' }] },
       http: { replies: [{ toolCalls: [{ name: 'web__shout', args: { text: 'over http' } }] }, { text: '{{tool:web__shout}}' }] },
       down: { replies: [{ toolCalls: [{ name: 'down__anything', args: {} }] }, { text: 'carried on' }] },
@@ -128,6 +131,29 @@ describe('MCP tools', () => {
       expect(counts).toEqual([]);
       expect(printed).not.toContain('… test__count');
     }
+  });
+
+  it("shows the injected args in every MCP tool's schema and splits them off before the server is called", async () => {
+    const before = env.modelCalls.length;
+    const { result } = await complete('mcp-injected-args', {
+      config: {
+        name: 'mcp-user',
+        model: 'scripted:injectedArgs',
+        mcp_servers: [testServer],
+        injected_tool_args: { ui_request_id: 'Correlation id' },
+      },
+      task: 'Use MCP',
+    });
+    const offered = env.modelCalls[before]!.request.tools.filter((tool) => tool.name.startsWith('test__'));
+    expect(offered.map((tool) => tool.name)).toEqual(expect.arrayContaining(['test__shout', 'test__count', 'test__arguments']));
+    for (const tool of offered) {
+      expect(tool.parameters.properties).toMatchObject({ ui_request_id: { type: 'string', description: 'Correlation id' } });
+      expect((tool.parameters.required as string[] | undefined) ?? []).not.toContain('ui_request_id');
+    }
+    // The server answers with every argument it got (its schema keeps unknown ones): only the executable one.
+    expect(result.output).toBe('{"text":"hi"}');
+    expect(result.toolResults[0]).toMatchObject({ toolName: 'test__arguments', isError: false });
+    expect(result.toolResults[0]?.metadata.injected_args).toEqual({ ui_request_id: 'req-7' });
   });
 
   it('calls tools of a streamable HTTP server named by URL', async () => {

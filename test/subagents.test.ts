@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowExecutionStatusName } from '@temporalio/client';
 import type { RunHandle } from '../src/client/agent-client';
 import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/rules/workflow-ids';
 import { AgentSkillSourcesAttribute } from '../src/protocol/search-attributes';
+import { WireName } from '../src/protocol/wire-names';
+import { parseAgentConfig } from '../src/config/agent-config';
+import type { AgentRunResult } from '../src/protocol/run-types';
 import { recordHistory } from './support/history-recorder';
 import { tempSkillRoot } from './support/skill-files';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
@@ -79,6 +83,23 @@ beforeAll(async () => {
         variants: [{ taskIncludes: 'child-blocked', replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'never' }] }],
       },
       plainTools: { replies: [{ text: 'no sub-agents here' }] },
+      // A stored config that lists spawn_subagents with the flag off: the model is not offered it, and a call is refused.
+      flagOff: {
+        replies: [
+          {
+            toolCalls: [{ name: 'spawn_subagents', args: { jobs: [{ task: 'child-flag-off' }] } }],
+            expect: { toolsInclude: ['echo'], toolsExclude: ['spawn_subagents'] },
+          },
+          { text: 'no children' },
+        ],
+      },
+      singleInjected: {
+        replies: [
+          { toolCalls: [{ name: 'spawn_self', args: { task: 'child-injected', ui_request_id: 'req-2' } }] },
+          { text: 'child said {{tool:spawn_self}}' },
+        ],
+        variants: [{ taskIncludes: 'child-injected', replies: [{ text: 'child done', expect: { lastMessageIncludes: 'child-injected' } }] }],
+      },
       guarded: {
         replies: [
           {
@@ -230,6 +251,51 @@ describe('sub-agents', () => {
     const before = env.modelCalls.length;
     await (await env.agents.startRun({ config: { name: 'boss', model: 'scripted:plainTools', tools: ['echo'] }, task: 'Hi' })).result();
     expect(env.modelCalls[before]?.request.tools.map((tool) => tool.name)).toEqual(['echo']);
+  });
+
+  it('refuses a config that lists spawn_subagents while allow_parallel_subagents is false, naming both fields', async () => {
+    await expect(
+      env.agents.startRun({ config: { name: 'boss', model: 'scripted:plainTools', tools: ['echo', 'spawn_subagents'] }, task: 'Hi' }),
+    ).rejects.toMatchObject({
+      code: 'AgentConfigError',
+      message: expect.stringContaining("tools.1: lists 'spawn_subagents' but allow_parallel_subagents is false on agent 'boss'"),
+    });
+  });
+
+  it('neither offers nor runs spawn_subagents with the flag off, even when a started run lists it in tools', async () => {
+    // As a run started before the config check existed (its input is in a running history): started without the client.
+    const config = { ...parseAgentConfig({ name: 'boss', model: 'scripted:flagOff', tools: ['echo'] }), tools: ['echo', 'spawn_subagents'] };
+    const workflowId = `flag-off-${randomUUID()}`;
+    const handle = await env.client.workflow.start(WireName.agentRunWorkflow, {
+      workflowId,
+      taskQueue: env.taskQueue,
+      args: [{ config, task: 'Hi' }],
+    });
+    const result = (await handle.result()) as AgentRunResult;
+    expect(result.output).toBe('no children');
+    expect(result.toolResults[0]).toMatchObject({ toolName: 'spawn_subagents', isError: true, errorCode: 'ToolNotFoundError' });
+    expect(result.toolResults[0]?.content).toContain("unknown tool 'spawn_subagents'");
+    const run = env.agents.getRun(workflowId);
+    expect((await run.status()).activeTools).toEqual(['echo']);
+    await expect(env.client.workflow.getHandle(`${workflowId}.step-1.sub-1`).describe()).rejects.toThrow();
+    await recordHistory('subagents-flag-off', run);
+  });
+
+  it("keeps a sub-agent call's injected args out of its job and in the result's metadata", async () => {
+    const run = await env.agents.startRun({
+      config: {
+        name: 'boss',
+        model: 'scripted:singleInjected',
+        tools: ['echo', 'spawn_self'],
+        injected_tool_args: { ui_request_id: 'Correlation id' },
+      },
+      task: 'One child',
+    });
+    const result = await run.result();
+    expect(result.output).toContain('child done');
+    expect(result.toolResults[0]).toMatchObject({ toolName: 'spawn_self', isError: false });
+    expect(result.toolResults[0]?.metadata.injected_args).toEqual({ ui_request_id: 'req-2' });
+    expect(results(result.toolResults[0]?.content)).toEqual([expect.objectContaining({ status: 'success', output: 'child done' })]);
   });
 
   it('cancels its children when the parent is cancelled', async () => {

@@ -7,7 +7,6 @@ import { ModelError } from '../models/model-provider';
 import { classifyProviderError } from '../models/provider-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { ErrorCode } from '../protocol/errors';
-import { splitMcpToolName } from '../protocol/mcp-tool-names';
 import type { ModelStepInput, ModelStepResult } from '../protocol/run-types';
 import type { ConversationSource } from './conversation-source';
 import { ThrottledReport, withHeartbeat } from './heartbeat';
@@ -60,7 +59,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
     const hooks = dependencies.hooks ? ModelStepHookRun.of(dependencies.hooks, input, attemptNumber(input.workflowRetries)) : null;
     await hooks?.open(conversation);
-    const tools = [...modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs), ...(input.extraToolSpecs ?? [])];
+    const tools = modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs, input.extraToolSpecs);
     let messages = conversation.messages;
     let tokens: number | undefined;
     if (input.budget) {
@@ -194,7 +193,7 @@ export function createModelStep(dependencies: ModelStepDependencies) {
  * Config problems only a worker can see (it has the tools and compiles the schema), refused before
  * the model is called, with type `AgentConfigError` and never retried, so the run fails at once
  * naming the field instead of every tool call (or the first answer) failing: an injected arg that
- * is also a real parameter of one of the step's tools (injected args are split off before a tool
+ * is also a real parameter of one of the step's tools, MCP and handoff tools included (injected args are split off before a tool
  * runs, so the tool would never get its own argument), and an `output_type` that is not a valid
  * JSON Schema (clients that load config files refuse it before the run starts).
  */
@@ -202,7 +201,7 @@ function refuseInvalidConfig(input: ModelStepInput, tools: ToolRegistry): void {
   const problems: string[] = [];
   const injectedNames = Object.keys(input.injectedToolArgs);
   if (injectedNames.length > 0) {
-    const specs = [...tools.specs(input.toolNames), ...(input.extraToolSpecs ?? []).filter((spec) => splitMcpToolName(spec.name))];
+    const specs = [...tools.specs(input.toolNames), ...(input.extraToolSpecs ?? [])];
     for (const spec of specs) {
       const parameters = Object.keys((spec.parameters.properties as Record<string, unknown> | undefined) ?? {});
       for (const name of injectedNames.filter((injected) => parameters.includes(injected))) {

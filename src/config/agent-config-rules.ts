@@ -6,6 +6,7 @@
 import type { AgentConfig } from './agent-config';
 import { knownContextWindow } from './context-windows';
 import { resourceIdProblem } from '../protocol/resource-id';
+import { MEMORY_TOOLS, SPAWN_PARALLEL_TOOL } from '../protocol/wire-names';
 
 /** Loop detection when a config does not set it: generous, so that polling a tool a few times is no loop. */
 export const DEFAULT_LOOP_DETECTION: Readonly<{ max_repeats: number; max_cycle_length: number }> = { max_repeats: 10, max_cycle_length: 3 };
@@ -50,6 +51,47 @@ export function describeAgent(config: AgentConfig): AgentDescription {
     max_steps: config.max_steps,
     output_type: config.output_type,
   };
+}
+
+/**
+ * Whether the agent may have tool `name` by its flags: `spawn_subagents` only with
+ * `allow_parallel_subagents: true` (seed 001: with the flag off the tool is absent, whatever
+ * lists it: `tools`, a skill's `allowed-tools`). Every other name is up to the lists.
+ */
+export function toolAllowedByFlags(name: string, config: Pick<AgentConfig, 'allow_parallel_subagents'>): boolean {
+  return name !== SPAWN_PARALLEL_TOOL || config.allow_parallel_subagents;
+}
+
+/**
+ * The tools a run of this agent starts with: its `tools` that its flags allow, `spawn_subagents`
+ * when `allow_parallel_subagents` is on, the memory tools with `memory: true`. Pure (the
+ * workflow builds its tool list with it).
+ */
+export function configuredTools(config: Pick<AgentConfig, 'tools' | 'allow_parallel_subagents' | 'memory'>): string[] {
+  const tools = config.tools.filter((name) => toolAllowedByFlags(name, config));
+  if (config.allow_parallel_subagents && !tools.includes(SPAWN_PARALLEL_TOOL)) tools.push(SPAWN_PARALLEL_TOOL);
+  if (config.memory) tools.push(...MEMORY_TOOLS.filter((name) => !tools.includes(name)));
+  return tools;
+}
+
+/**
+ * `tools` listing `spawn_subagents` while `allow_parallel_subagents` is false: the flag decides
+ * (such a run would not have the tool), so the config says so instead of silently dropping it.
+ */
+export function parallelSubagentProblems(
+  config: Pick<AgentConfig, 'name' | 'tools' | 'allow_parallel_subagents'>,
+): Array<{ path: Array<string | number>; message: string }> {
+  if (config.allow_parallel_subagents) return [];
+  return config.tools.flatMap((name, index) =>
+    name === SPAWN_PARALLEL_TOOL
+      ? [
+          {
+            path: ['tools', index],
+            message: `lists '${SPAWN_PARALLEL_TOOL}' but allow_parallel_subagents is false on agent '${config.name}': set allow_parallel_subagents: true to give the agent parallel sub-agents (the flag adds the tool; listing it is not needed), or remove it from tools`,
+          },
+        ]
+      : [],
+  );
 }
 
 /** Splits "provider:model" into its parts. */

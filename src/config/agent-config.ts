@@ -3,7 +3,7 @@ import { AgentConfigError } from '../protocol/errors';
 import { isDuration, parseDuration } from './duration';
 import { knownContextWindow } from './context-windows';
 import { agentPricingSchema, costLimitSchema } from './pricing-schema';
-import { DEFAULT_LOOP_DETECTION } from './agent-config-rules';
+import { DEFAULT_LOOP_DETECTION, parallelSubagentProblems } from './agent-config-rules';
 import { toolPolicyProblems, toolPolicySchema } from './tool-policy-schema';
 import { providerLimitSchema, providerLimitsSchema } from './provider-limits-schema';
 import { maxConcurrentRunsSchema } from './concurrency-schema';
@@ -192,6 +192,7 @@ export const agentConfigSchema = z
       });
     }
     for (const problem of toolPolicyProblems(config)) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    for (const problem of parallelSubagentProblems(config)) context.addIssue({ code: 'custom', ...problem });
     for (const [field, text] of [
       ['instructions', config.instructions],
       ['planning_instructions', config.planning_instructions],

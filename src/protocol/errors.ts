@@ -50,6 +50,8 @@ export const ErrorCode = {
   emptyMessage: 'EmptyMessage',
   invalidMessage: 'InvalidMessage',
   subagentRefused: 'SubagentRefused',
+  /** A handoff tool called where it cannot hand off (by the planner): an error result the model sees; nothing is handed over. */
+  handoffRefused: 'HandoffRefused',
   toolsModuleInvalid: 'ToolsModuleError',
   payloadTooLarge: 'PayloadTooLarge',
   searchAttributesMissing: 'SearchAttributesMissing',

@@ -1,6 +1,7 @@
 /**
  * The tools of the tests' MCP servers, built with the official SDK: `shout`, `count` (reports
- * progress), `fail` (an error result) and `crash` (the process exits mid-call).
+ * progress), `fail` (an error result), `crash` (the process exits mid-call) and `arguments`
+ * (answers with the arguments it received, every one: its schema lets unknown ones through).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -37,6 +38,12 @@ export function buildTestMcpServer(): McpServer {
     content: [{ type: 'text', text: 'the disk is full' }],
     isError: true,
   }));
+
+  server.registerTool(
+    'arguments',
+    { description: 'Answers with the arguments it received, as JSON.', inputSchema: z.looseObject({ text: z.string() }) },
+    async (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] }),
+  );
 
   server.registerTool('crash', { description: 'Exits the server process.', inputSchema: {} }, async () => {
     process.exit(3);

@@ -168,6 +168,15 @@ describe('AgentConfig', () => {
     ]);
   });
 
+  it('refuses tools listing spawn_subagents while allow_parallel_subagents is false: the flag decides', () => {
+    expect(problemsOf({ name: 'boss', tools: ['echo', 'spawn_subagents'] })).toEqual([
+      "tools.1: lists 'spawn_subagents' but allow_parallel_subagents is false on agent 'boss': set allow_parallel_subagents: true to give the agent parallel sub-agents (the flag adds the tool; listing it is not needed), or remove it from tools",
+    ]);
+    expect(problemsOf({ name: 'boss', tools: ['spawn_subagents'], allow_parallel_subagents: false })[0]).toMatch(/^tools\.0: /);
+    expect(parseAgentConfig({ name: 'boss', tools: ['spawn_subagents'], allow_parallel_subagents: true }).tools).toEqual(['spawn_subagents']);
+    expect(parseAgentConfig({ name: 'boss', tools: ['spawn_self'] }).tools).toEqual(['spawn_self']);
+  });
+
   it('refuses duplicate tool and handoff names, naming the tool and the agent', () => {
     expect(problemsOf({ name: 'bot', tools: ['greet', 'greet'] })).toEqual(["tools: Duplicate tool name 'greet' on agent 'bot'"]);
     expect(problemsOf({ name: 'bot', handoffs: ['writer', 'writer'] })).toEqual(["handoffs: Duplicate handoff name 'writer' on agent 'bot'"]);

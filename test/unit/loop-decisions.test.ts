@@ -180,7 +180,16 @@ describe('handoffs within a step', () => {
   });
 
   it('refuses a second target in the same step, naming the first', () => {
-    expect(claimHandoff('billing', 'support')).toEqual({ refusal: "Error: already handing off to 'billing' in this step" });
+    expect(claimHandoff('billing', 'support')).toEqual({ refusal: "Error: already handing off to 'billing' in this step", errorCode: 'ToolFailed' });
+  });
+
+  it("refuses the planner's handoff calls, whatever the executor's step holds: the planner cannot move the run", () => {
+    for (const current of [null, 'billing']) {
+      const claim = claimHandoff(current, 'billing', 'planner');
+      expect(claim).toEqual({ refusal: expect.stringContaining('the planner cannot hand off'), errorCode: 'HandoffRefused' });
+      expect('refusal' in claim && claim.refusal).toContain("the executor can call 'transfer_to_billing'");
+    }
+    expect(claimHandoff(null, 'billing', 'executor')).toEqual({ handoffTo: 'billing' });
   });
 
   it('gives the target run its name, status and skill sources', () => {

@@ -53,6 +53,27 @@ describe('tools', () => {
     expect(JSON.stringify(greet.spec())).toBe(before);
   });
 
+  it('merges the injected fields into the extra specs too (MCP and handoff tools), without touching them', () => {
+    const registry = new ToolRegistry([greet]);
+    const mcp = {
+      name: 'docs__search',
+      description: 'Search',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    };
+    const handoff = {
+      name: 'transfer_to_billing',
+      description: 'Hand over',
+      parameters: { type: 'object', properties: { reason: { type: 'string' } } },
+    };
+    const before = JSON.stringify([mcp, handoff]);
+    const specs = modelToolSpecs(registry, ['greet'], { ui_request_id: 'Correlation id' }, [mcp, handoff]);
+    expect(specs.map((spec) => spec.name)).toEqual(['greet', 'docs__search', 'transfer_to_billing']);
+    for (const spec of specs) expect(spec.parameters.properties).toMatchObject({ ui_request_id: { type: 'string', description: 'Correlation id' } });
+    expect(specs[1]?.parameters.required).toEqual(['query']);
+    expect(JSON.stringify([mcp, handoff])).toBe(before);
+    expect(modelToolSpecs(registry, ['greet'], {}, [mcp])[1]).toBe(mcp);
+  });
+
   it('splits injected args from the executable ones', () => {
     expect(splitInjectedArgs({ name: 'Ada', ui_request_id: 'r-1' }, ['ui_request_id'])).toEqual({
       executable: { name: 'Ada' },

@@ -87,6 +87,21 @@ describe('run state', () => {
     expect(listed.activeTools).toEqual(['spawn_subagents']);
   });
 
+  it('leaves spawn_subagents out when allow_parallel_subagents is false, whoever lists it (a stored config, a skill)', () => {
+    // Configs in running histories were never checked for this: the flag decides when they replay.
+    const stored = {
+      ...parseAgentConfig({ name: 'a', tools: ['echo'], skill_sources: ['skills'], memory: true }),
+      tools: ['echo', 'spawn_subagents'],
+    };
+    const state = runStateOf({ config: stored, task: 't' });
+    expect(state.activeTools).toEqual(['echo', 'remember', 'recall', 'forget']);
+    state.skills.load({ source: 'skills', hash: 'h1', skills: [skill('fan-out', ['spawn_subagents', 'add'])], errors: [] }, 1);
+    expect(availableTools(state)).toEqual(['echo', 'remember', 'recall', 'forget', 'add']);
+    const allowed = runStateOf({ config: { ...stored, allow_parallel_subagents: true }, task: 't' });
+    allowed.skills.load({ source: 'skills', hash: 'h1', skills: [skill('fan-out', ['spawn_subagents', 'add'])], errors: [] }, 1);
+    expect(availableTools(allowed)).toEqual(['echo', 'spawn_subagents', 'remember', 'recall', 'forget', 'add']);
+  });
+
   it("offers the run's own tools, then those its skills bring, each once", () => {
     const state = runStateOf({ config: parseAgentConfig({ name: 'a', tools: ['echo'], skill_sources: ['skills'] }), task: 't' });
     state.skills.load({ source: 'skills', hash: 'h1', skills: [skill('math', ['add', 'echo']), skill('web', ['fetch', 'add'])], errors: [] }, 1);

@@ -19,7 +19,7 @@ import {
 } from '../../protocol/run-types';
 import type { AgentThreadWorkflowInput } from '../../protocol/thread-types';
 import { configTimeouts } from '../../config/upgrade-config';
-import { MEMORY_TOOLS, SPAWN_PARALLEL_TOOL } from '../../protocol/wire-names';
+import { configuredTools, toolAllowedByFlags } from '../../config/agent-config-rules';
 import { buildSystemPrompt, stepBudget } from '../rules/run-prompts';
 import { emptyUsage } from '../rules/usage-totals';
 import { summarizeToolResult } from '../rules/tool-result-builders';
@@ -168,9 +168,8 @@ export interface LoopSeed {
 /** The state an execution's loop starts from: fresh, or what the execution it continues carried over. Pure. */
 export function createLoopState<Owner extends Execution>(seed: LoopSeed, execution: Owner): LoopState<Owner> {
   const { config, carried, messages, instructions } = seed;
-  const activeTools = [...config.tools];
-  if (config.allow_parallel_subagents && !activeTools.includes(SPAWN_PARALLEL_TOOL)) activeTools.push(SPAWN_PARALLEL_TOOL);
-  if (config.memory) activeTools.push(...MEMORY_TOOLS.filter((name) => !activeTools.includes(name)));
+  // The flags decide the built-ins: `spawn_subagents` in `tools` without allow_parallel_subagents is left out.
+  const activeTools = configuredTools(config);
   const agents = seed.agents ?? {};
   return {
     execution,
@@ -233,9 +232,10 @@ export function recordToolResult(state: LoopState, result: ToolResult): void {
   if (state.toolResults.length > KEPT_TOOL_RESULTS) state.toolResults.splice(0, state.toolResults.length - KEPT_TOOL_RESULTS);
 }
 
-/** The run's tools: its own, those its skills bring, and built-ins found on the way. */
+/** The run's tools: its own, those its skills bring (as the config's flags allow), and built-ins found on the way. */
 export function availableTools(state: LoopState): string[] {
-  return [...state.activeTools, ...state.skills.tools().filter((name) => !state.activeTools.includes(name))];
+  const fromSkills = state.skills.tools().filter((name) => !state.activeTools.includes(name) && toolAllowedByFlags(name, state.config));
+  return [...state.activeTools, ...fromSkills];
 }
 
 /** Tool specs the model gets besides the worker's registry: handoff tools, then MCP tools. */

@@ -34,7 +34,8 @@ function runPlanRequest(state: LoopState): PlanRequest {
 /**
  * Up to `max_steps` planner model steps (`plan-<n>.model`, with the planning model and
  * instructions) and their tool calls; the plan is the first text-only answer, or the last text
- * when the steps run out. Only the plan text comes back.
+ * when the steps run out. Only the plan text comes back. The planner's tools are the executor's,
+ * but its calls leave the executor's run as it was: a handoff call is refused (claimHandoff).
  */
 async function makePlan(state: LoopState, approvals: ApprovalGate, request: PlanRequest): Promise<PlanArtifact> {
   const { config, threads } = state;
@@ -46,7 +47,7 @@ async function makePlan(state: LoopState, approvals: ApprovalGate, request: Plan
     const reply = await callModel(state, 'planner', `${request.idPrefix}plan-${plannerStep}.model`, plannerModel);
     threads.push('planner', reply.message);
     if (reply.message.toolCalls.length === 0) return planArtifact(reply.message.content, plannerModel, plannerStep);
-    const results = await runToolCalls(state, approvals, reply.message.toolCalls, `${request.idPrefix}plan-${plannerStep}`);
+    const results = await runToolCalls(state, approvals, reply.message.toolCalls, `${request.idPrefix}plan-${plannerStep}`, 'planner');
     for (const result of results) threads.push('planner', toToolMessage(result));
   }
   return planArtifact(threads.lastAssistantText('planner'), plannerModel, config.max_steps);

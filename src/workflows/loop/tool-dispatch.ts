@@ -3,7 +3,7 @@ import { executeChild, isCancellation, log, ParentClosePolicy, proxyActivities, 
 import type { AgentActivities } from '../../activities';
 import { ErrorCode } from '../../protocol/errors';
 import type { ToolCall } from '../../protocol/messages';
-import type { ApprovalRecord, RunTimeouts, RunToolInput, ToolResult } from '../../protocol/run-types';
+import type { ApprovalRecord, ConversationThread, RunTimeouts, RunToolInput, ToolResult } from '../../protocol/run-types';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../../protocol/payload-size';
 import { childWorkflowId } from '../rules/child-workflow-id';
 import { withApproval, withDeciders } from '../../protocol/tool-results';
@@ -14,7 +14,8 @@ import { READ_ARTIFACT_TOOL, WireName } from '../../protocol/wire-names';
 import { activitySummary } from '../rules/activity-summary';
 import type { AgentRunWorkflow } from '../rules/workflow-signatures';
 import { addRunUsage } from '../rules/usage-totals';
-import { unapprovedResult, workflowErrorResult, workflowToolResult } from '../rules/tool-result-builders';
+import { unapprovedResult, withInjectedArgs, workflowErrorResult, workflowToolResult } from '../rules/tool-result-builders';
+import { splitInjectedArgs } from '../../protocol/split-injected-args';
 import { childCostAttributes } from '../rules/cost-attribute';
 import { childCostLimit } from './spend-limits';
 import type { ApprovalGate } from './approval-gate';
@@ -44,11 +45,25 @@ import { configForChildren } from './run-instructions';
  * (or a pending approval) ends: reporting is no command, so the order of commands is unchanged.
  * A single call needs no `Promise.all` (two promises fewer: settle.ts).
  */
-export function runToolCalls(state: LoopState, approvals: ApprovalGate, calls: ToolCall[], activityPrefix: string): Promise<ToolResult[]> {
+export function runToolCalls(
+  state: LoopState,
+  approvals: ApprovalGate,
+  calls: ToolCall[],
+  activityPrefix: string,
+  caller: ConversationThread = 'executor',
+): Promise<ToolResult[]> {
   const report = toolCallReporter(state);
   for (const call of calls) state.events.push({ type: 'tool-called', step: state.step, call });
-  if (calls.length === 1) return runToolCall(state, approvals, calls[0]!, 0, activityPrefix).then((result) => [report(result)]);
-  return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, index, activityPrefix).then(report)));
+  if (calls.length === 1) return runToolCall(state, approvals, calls[0]!, { index: 0, activityPrefix, caller }).then((result) => [report(result)]);
+  return Promise.all(calls.map((call, index) => runToolCall(state, approvals, call, { index, activityPrefix, caller }).then(report)));
+}
+
+/** Where a call sits: its index in the step, the step's activity id prefix, and whose conversation made it. */
+interface CallPlace {
+  index: number;
+  activityPrefix: string;
+  /** The planner's calls cannot hand off (claimHandoff): nothing it calls changes the executor's run. */
+  caller: ConversationThread;
 }
 
 /** Reports a completed call (`tool-completed`, its progress and hook failures) and returns its result without them. */
@@ -75,14 +90,20 @@ function toolCallReporter(state: LoopState): (result: ToolResult) => ToolResult 
 
 // Every command a call issues (approval timer, activity, child) is issued in the same tick as in
 // the recorded histories: no await may come before them, or parallel calls would reorder.
-async function runToolCall(state: LoopState, approvals: ApprovalGate, call: ToolCall, index: number, activityPrefix: string): Promise<ToolResult> {
+async function runToolCall(state: LoopState, approvals: ApprovalGate, call: ToolCall, place: CallPlace): Promise<ToolResult> {
   const { config, step } = state;
+  const { index, activityPrefix } = place;
   const route = toolRoute(call.name, config, availableTools(state), state.mcpTools);
   if (route.kind === 'handoff') {
-    const claim = claimHandoff(state.handoffTo, route.target);
-    if ('refusal' in claim) return workflowErrorResult(call, step, Date.now(), claim.refusal, ErrorCode.toolFailed);
+    // The transfer is the handoff tool's work: it takes no argument, and the injected ones go to its metadata.
+    const { injected } = splitInjectedArgs(call.args, state.injectedArgNames);
+    const claim = claimHandoff(state.handoffTo, route.target, place.caller);
+    if ('refusal' in claim) return withInjectedArgs(workflowErrorResult(call, step, Date.now(), claim.refusal, claim.errorCode), injected);
     state.handoffTo = claim.handoffTo;
-    return workflowToolResult(call, step, Date.now(), Date.now(), `Transferred the conversation to agent '${route.target}'.`);
+    return withInjectedArgs(
+      workflowToolResult(call, step, Date.now(), Date.now(), `Transferred the conversation to agent '${route.target}'.`),
+      injected,
+    );
   }
   // Arguments this large would make the activity (or child) input one Temporal refuses, for ever.
   const argumentBytes = jsonBytes(call.args);
@@ -236,8 +257,11 @@ async function runSubagents(state: LoopState, call: ToolCall, activityPrefix: st
   const { config, step } = state;
   const startedAt = Date.now();
   const childSafe = childSafeTools(availableTools(state), state.childUnsafeTools);
-  const parsed = parseJobs(call, config.max_parallel_subagents, childSafe);
-  if ('error' in parsed) return workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused);
+  // Injected args are no part of a job (spawn_self's arguments are its job): split off, kept in the metadata.
+  const { executable, injected } = splitInjectedArgs(call.args, state.injectedArgNames);
+  const parsed = parseJobs({ ...call, args: executable }, config.max_parallel_subagents, childSafe);
+  if ('error' in parsed)
+    return withInjectedArgs(workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused), injected);
   const parentId = workflowInfo().workflowId;
   // The skills watcher finds sub-agents by this attribute.
   const skillSources = config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : [];
@@ -273,7 +297,7 @@ async function runSubagents(state: LoopState, call: ToolCall, activityPrefix: st
       }
     }),
   );
-  return workflowToolResult(call, step, startedAt, Date.now(), JSON.stringify({ results: outcomes }));
+  return withInjectedArgs(workflowToolResult(call, step, startedAt, Date.now(), JSON.stringify({ results: outcomes })), injected);
 }
 
 /** Lists the tools of the agent's MCP servers at the start of a run; a server that is down is reported, not fatal. */

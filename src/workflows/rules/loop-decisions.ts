@@ -1,8 +1,9 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import type { AgentConfig } from '../../config/agent-config';
-import type { CarriedState, ModelStepResult, StepBudget } from '../../protocol/run-types';
+import type { CarriedState, ConversationThread, ModelStepResult, StepBudget } from '../../protocol/run-types';
 import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../../protocol/search-attributes';
-import { handoffTarget } from './handoff-tools';
+import { handoffTarget, handoffToolName } from './handoff-tools';
+import { ErrorCode } from '../../protocol/errors';
 import { isSubagentTool } from './subagent-calls';
 
 /**
@@ -71,11 +72,25 @@ export function budgetVerdict(
 }
 
 /**
- * A handoff call of a step: the first target of the step wins (calling it again is fine); a
- * call naming another target is refused with the text the model sees.
+ * A handoff call: the first target of an executor step wins (calling it again is fine); a call
+ * naming another target is refused with the text the model sees. The planner sees the handoff
+ * tools (seed: the executor's tool set) but cannot use them: handing the run over is the
+ * executor's move, so a planner's call is refused and changes nothing (it may put the handoff in
+ * its plan instead).
  */
-export function claimHandoff(current: string | null, target: string): { handoffTo: string } | { refusal: string } {
-  if (current !== null && current !== target) return { refusal: `Error: already handing off to '${current}' in this step` };
+export function claimHandoff(
+  current: string | null,
+  target: string,
+  caller: ConversationThread = 'executor',
+): { handoffTo: string } | { refusal: string; errorCode: string } {
+  if (caller === 'planner') {
+    return {
+      refusal: `Error: the planner cannot hand off: only the executor transfers the conversation. If agent '${target}' should take over, say so in the plan; the executor can call '${handoffToolName(target)}'.`,
+      errorCode: ErrorCode.handoffRefused,
+    };
+  }
+  if (current !== null && current !== target)
+    return { refusal: `Error: already handing off to '${current}' in this step`, errorCode: ErrorCode.toolFailed };
   return { handoffTo: target };
 }
 

@@ -34,6 +34,15 @@ export function workflowErrorResult(call: ToolCall, step: number, now: number, c
 }
 
 /**
+ * A result the workflow made for a call of one of its own tools (handoffs, sub-agents), with the
+ * call's injected args in its metadata: split off before the workflow acted on the call, as a
+ * tool activity splits them off before the tool runs.
+ */
+export function withInjectedArgs(result: ToolResult, injected: Record<string, unknown>): ToolResult {
+  return Object.keys(injected).length === 0 ? result : { ...result, metadata: { ...result.metadata, injected_args: injected } };
+}
+
+/**
  * The error result of a call a tool-policy rule or a before-tool hook denied (`ToolDenied`,
  * status `denied`): the tool did not run. Who denied it joins its metadata (`decided_by`).
  */
