@@ -4,6 +4,7 @@ import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage }
 import type { ModelPrice } from './model-price';
 import type { HookContext, ModelStepHookReport, ModelStepHooks } from './hook-types';
 import type { ForkEdit } from './fork-types';
+import type { BilledCall } from './model-step-state';
 
 /**
  * What crosses between the agent workflow and its activities: conversation references and
@@ -111,6 +112,11 @@ export interface ModelStepResult {
   overCostLimit?: { worstCaseUsd: number; remainingUsd: number; promptTokens: number; maxOutputTokens: number; unpriced?: true };
   /** Set when the worker has hooks for the agent: their points, before-tool decisions, ignored failures. */
   hooks?: ModelStepHookReport;
+  /**
+   * Calls the provider answered (and billed) in earlier attempts of this step that were lost
+   * before they returned (a dead worker, a timeout): the run counts them with `usage`. Absent: none.
+   */
+  lostCalls?: BilledCall[];
 }
 
 /** Summarises the older part of a conversation so it fits the budget again. */

@@ -118,8 +118,9 @@ function modelCallFailure(state: RunState, error: unknown, activityId: string, m
   );
 }
 
-/** A model reply's usage, hook points and cost limit, taken into the run's state. */
+/** A model reply's usage (with the calls of its lost attempts, which the provider billed too), hook points and cost limit, taken into the run's state. */
 function afterModelReply(state: RunState, reply: ModelStepResult): ModelStepResult {
+  for (const lost of reply.lostCalls ?? []) addUsage(state.usage, reply.model, lost.usage, lost.costUsd);
   addUsage(state.usage, reply.model, reply.usage, reply.costUsd);
   noteModelStepHooks(state, reply);
   costLimitAfterCall(state, reply);
