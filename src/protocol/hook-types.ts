@@ -62,7 +62,7 @@ export interface ModelStepHooks extends HookContext {
  */
 export interface ToolDecision {
   action: 'allow' | 'deny' | 'require_approval' | 'fail';
-  /** The hook that decided (for `allow`: the last one that changed the arguments). */
+  /** The hook that decided (for `allow`: the last one that changed the arguments, or else the last that allowed explicitly). */
   hook: string;
   /** The executable arguments the call runs with, when a hook changed them (injected args stay as the model gave them). */
   args?: Record<string, unknown>;
