@@ -80,6 +80,12 @@ export interface ModelStepInput {
   costLimit?: { remainingUsd: number };
   /** Whose run this is, for the worker's hooks (src/protocol/hook-types.ts); absent in inputs recorded before hooks. */
   hooks?: ModelStepHooks;
+  /**
+   * The loop-detection nudge the run added to the conversation after the previous step's results
+   * (docs/loop-detection.md): the step reads it with the conversation; it is here so that the
+   * run's history shows it (`history`), as no activity records it otherwise.
+   */
+  loopNudge?: string;
 }
 
 /**

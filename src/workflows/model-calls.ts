@@ -77,6 +77,11 @@ function modelStepRequest(state: RunState, thread: ConversationThread, model: st
   };
   const hooks = modelStepHooks(state);
   if (hooks) request.hooks = hooks;
+  // The nudge is named once, by the executor's next step (its tries share this request).
+  if (thread === 'executor' && state.loopNudge !== undefined) {
+    request.loopNudge = state.loopNudge;
+    state.loopNudge = undefined;
+  }
   return request;
 }
 

@@ -48,6 +48,8 @@ export interface McpTool {
  */
 export interface RunState {
   readonly input: AgentRunWorkflowInput;
+  /** The loop-detection nudge added after the last step's results, until the next model step's input names it (for `history`). */
+  loopNudge?: string;
   /** The input's config, upgraded to the current schema. */
   readonly config: AgentConfig;
   readonly timeouts: RunTimeouts;
