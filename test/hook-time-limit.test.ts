@@ -64,8 +64,8 @@ describe('a before-tool hook that never returns', () => {
         hook_errors: 'ignore',
       },
       task: 'Echo hi',
-      // A heartbeat every second or so: status sees the hook soon after it starts.
-      timeouts: { heartbeatMs: 3_000 },
+      // A beat every 1.7 s or so: status sees the hook soon after it starts, and a busy machine does not time the step out.
+      timeouts: { heartbeatMs: 5_000 },
     });
     const waiting = await eventually(async () => {
       const status = await run.status();

@@ -1,6 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withBudgetAdvisories, promptTokens } from '../budget/budget-advisory';
-import { worstCaseRefusal } from '../budget/worst-case-cost';
 import type { ModelRegistry } from '../models/model-registry';
 import { PriceTable } from '../models/model-prices';
 import { ModelError, type ModelResponse } from '../models/model-provider';
@@ -12,6 +11,7 @@ import type { ModelStepInput, ModelStepResult } from '../protocol/run-types';
 import type { ConversationSource } from './conversation-source';
 import { LiveHeartbeat, ThrottledReport, withHeartbeat } from './heartbeat';
 import { StepSpend } from './model-step-spend';
+import { refuseCall } from './model-step-refusals';
 import type { Message, ToolSpec } from '../protocol/messages';
 import type { ModelTextSnapshot } from '../protocol/live-snapshots';
 import { checkStructuredOutput } from './structured-output';
@@ -59,96 +59,69 @@ export function createModelStep(dependencies: ModelStepDependencies) {
     refuseInvalidConfig(input, dependencies.tools);
     reportUnavailableTools(input, dependencies.tools);
     const live = new LiveHeartbeat();
-    // An earlier attempt's billed calls, and its reply when it kept one (then the provider is not called again).
-    const spend = StepSpend.recover(live);
-    const recovered = spend.recovered;
-    const attempt = attemptNumber(input.workflowRetries);
-    const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
-    const hooks = dependencies.hooks ? ModelStepHookRun.of(dependencies.hooks, input, attempt, live) : null;
-    if (!recovered) await hooks?.open(conversation);
-    const tools = [...modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs), ...(input.extraToolSpecs ?? [])];
-    let messages = conversation.messages;
-    let tokens: number | undefined;
-    const prices = dependencies.prices ?? DEFAULT_PRICES;
-    if (input.budget) {
-      if (input.budget.mode === 'per-message') messages = withBudgetAdvisories(conversation.system, tools, messages, input.budget.contextWindow);
-      tokens = promptTokens(conversation.system, tools, messages);
-    }
-    // A recovered reply is paid for already: no refusal applies to it.
-    const refusal = recovered ? null : refuseCall(input, prices, { system: conversation.system, tools, messages, tokens });
-    if (refusal) return { ...refusal, ...(hooks && refusal.overBudget ? { hooks: hooks.report() } : {}), ...spend.resultFields() };
-    if (!recovered) await hooks?.beforeCall(conversation.system, messages);
-    const response =
-      recovered ?? (await callProvider(dependencies, input, { attempt, system: conversation.system, messages, tools, prices, hooks, live }));
-    const costUsd = prices.costOf(input.model, response.usage, input.price);
-    if (!recovered) spend.answered({ attempt, usage: response.usage, costUsd });
-    const childUnsafeTools = input.toolNames.filter((name) => dependencies.tools.get(name)?.childSafe === false);
-    // The after-model hooks' text is what the run records: the original never leaves this activity.
-    const text = recovered ? recovered.text : hooks ? await hooks.afterModel(response) : response.text;
-    if (!recovered) spend.keepReply({ attempt, usage: response.usage, costUsd, text, toolCalls: response.toolCalls });
-    const hookReport = hooks ? await hooks.decideCalls(response.toolCalls) : null;
-    const result: ModelStepResult = {
-      message: { role: 'assistant', content: text, toolCalls: response.toolCalls },
-      usage: response.usage,
-      model: input.model,
-      costUsd,
-      ...(tokens !== undefined ? { promptTokens: tokens } : {}),
-      // Tool properties live on the worker; the workflow learns them from the step that may spawn.
-      ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),
-      ...(hookReport ? { hooks: hookReport } : {}),
-      ...spend.resultFields(),
-    };
-    if (input.outputSchema && response.toolCalls.length === 0) {
-      const check = checkStructuredOutput(result.message.content, input.outputSchema);
-      if (check.ok) result.structuredOutput = check.value;
-      else result.outputError = check.error;
-    }
-    const bytes = jsonBytes(result);
-    if (bytes > ACTIVITY_RESULT_LIMIT_BYTES) {
-      // Temporal would refuse this result on every attempt: fail the step once, clearly.
-      throw callFailure(input.workflowRetries, {
-        type: ErrorCode.payloadTooLarge,
-        message: `The reply of ${input.model} is ${bytes} bytes, more than a step may return (${ACTIVITY_RESULT_LIMIT_BYTES}; Temporal refuses 2 MB): lower max_tokens`,
-        retryable: false,
-      });
-    }
-    return result;
+    // Heartbeats from the start, not only around the call: reading the conversation (a query of the
+    // run) can outlast the heartbeat timeout on a busy worker, and an attempt the server gave up on
+    // meanwhile would still call (and pay) the provider, with no next attempt told of it.
+    return withHeartbeat(() => step(dependencies, input, live), live);
   };
 }
 
-/**
- * The result of a step that does not call the model: the prompt is over the `limit` budget
- * (`overBudget`), or the call's worst case is more than the run has left (`overCostLimit`). Null:
- * the call may go.
- */
-function refuseCall(
-  input: ModelStepInput,
-  prices: PriceTable,
-  prompt: { system: string; tools: ToolSpec[]; messages: Message[]; tokens: number | undefined },
-): ModelStepResult | null {
-  const none = {
-    message: { role: 'assistant' as const, content: '', toolCalls: [] },
-    usage: { inputTokens: 0, outputTokens: 0 },
-    model: input.model,
-  };
-  const { tokens } = prompt;
-  if (input.budget && tokens !== undefined) {
-    const limitTokens = input.budget.limitPercent === null ? null : Math.floor((input.budget.contextWindow * input.budget.limitPercent) / 100);
-    if (limitTokens !== null && tokens > limitTokens)
-      return { ...none, promptTokens: tokens, overBudget: { promptTokens: tokens, limitTokens }, costUsd: 0 };
+/** The model step's work (see `createModelStep`), heartbeating through `live`. */
+async function step(dependencies: ModelStepDependencies, input: ModelStepInput, live: LiveHeartbeat): Promise<ModelStepResult> {
+  // An earlier attempt's billed calls, and its reply when it kept one (then the provider is not called again).
+  const spend = StepSpend.recover(live);
+  const recovered = spend.recovered;
+  const attempt = attemptNumber(input.workflowRetries);
+  const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
+  const hooks = dependencies.hooks ? ModelStepHookRun.of(dependencies.hooks, input, attempt, live) : null;
+  if (!recovered) await hooks?.open(conversation);
+  const tools = [...modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs), ...(input.extraToolSpecs ?? [])];
+  let messages = conversation.messages;
+  let tokens: number | undefined;
+  const prices = dependencies.prices ?? DEFAULT_PRICES;
+  if (input.budget) {
+    if (input.budget.mode === 'per-message') messages = withBudgetAdvisories(conversation.system, tools, messages, input.budget.contextWindow);
+    tokens = promptTokens(conversation.system, tools, messages);
   }
-  if (!input.costLimit) return null;
-  const overCostLimit = worstCaseRefusal(prices, {
+  // A recovered reply is paid for already: no refusal applies to it.
+  const refusal = recovered ? null : refuseCall(input, prices, { system: conversation.system, tools, messages, tokens });
+  if (refusal) return { ...refusal, ...(hooks && refusal.overBudget ? { hooks: hooks.report() } : {}), ...spend.resultFields() };
+  if (!recovered) await hooks?.beforeCall(conversation.system, messages);
+  const response =
+    recovered ?? (await callProvider(dependencies, input, { attempt, system: conversation.system, messages, tools, prices, hooks, live }));
+  const costUsd = prices.costOf(input.model, response.usage, input.price);
+  if (!recovered) spend.answered({ attempt, usage: response.usage, costUsd });
+  const childUnsafeTools = input.toolNames.filter((name) => dependencies.tools.get(name)?.childSafe === false);
+  // The after-model hooks' text is what the run records: the original never leaves this activity.
+  const text = recovered ? recovered.text : hooks ? await hooks.afterModel(response) : response.text;
+  if (!recovered) spend.keepReply({ attempt, usage: response.usage, costUsd, text, toolCalls: response.toolCalls });
+  const hookReport = hooks ? await hooks.decideCalls(response.toolCalls) : null;
+  const result: ModelStepResult = {
+    message: { role: 'assistant', content: text, toolCalls: response.toolCalls },
+    usage: response.usage,
     model: input.model,
-    agentPrice: input.price,
-    maxTokens: input.maxTokens,
-    remainingUsd: input.costLimit.remainingUsd,
-    system: prompt.system,
-    tools: prompt.tools,
-    messages: prompt.messages,
-    countedPromptTokens: tokens,
-  });
-  return overCostLimit ? { ...none, costUsd: 0, overCostLimit } : null;
+    costUsd,
+    ...(tokens !== undefined ? { promptTokens: tokens } : {}),
+    // Tool properties live on the worker; the workflow learns them from the step that may spawn.
+    ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),
+    ...(hookReport ? { hooks: hookReport } : {}),
+    ...spend.resultFields(),
+  };
+  if (input.outputSchema && response.toolCalls.length === 0) {
+    const check = checkStructuredOutput(result.message.content, input.outputSchema);
+    if (check.ok) result.structuredOutput = check.value;
+    else result.outputError = check.error;
+  }
+  const bytes = jsonBytes(result);
+  if (bytes > ACTIVITY_RESULT_LIMIT_BYTES) {
+    // Temporal would refuse this result on every attempt: fail the step once, clearly.
+    throw callFailure(input.workflowRetries, {
+      type: ErrorCode.payloadTooLarge,
+      message: `The reply of ${input.model} is ${bytes} bytes, more than a step may return (${ACTIVITY_RESULT_LIMIT_BYTES}; Temporal refuses 2 MB): lower max_tokens`,
+      retryable: false,
+    });
+  }
+  return result;
 }
 
 /** The provider's call, streaming its text into the heartbeat details (unless after-model hooks may redact it); its failures classified. */
