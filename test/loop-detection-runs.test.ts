@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunHandle } from '../src/client/run-handle';
 import type { RunEvent } from '../src/protocol/run-events';
 import { conversationQuery } from '../src/protocol/run-messages';
+import { ErrorCode } from '../src/protocol/errors';
+import { buildTranscript, renderTranscript } from '../src/history/history-view';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
@@ -68,7 +70,9 @@ describe('loop detection', () => {
     expect(result.stopDetail).toContain(`'echo' with the same arguments ({"text":"same"}) more than 2 times in a row`);
     // Steps 1-3 ran the tool; step 4's call did not run.
     expect(echoRuns() - before).toBe(3);
-    expect(result.toolResults).toHaveLength(3);
+    // Steps 1-3's results, and step 4's call that did not run (an error result the run records).
+    expect(result.toolResults).toHaveLength(4);
+    expect(result.toolResults[3]).toMatchObject({ step: 4, toolName: 'echo', isError: true, errorCode: ErrorCode.loopStopped });
     // The model's step 4 saw the notice after step 3's result.
     const stepFour = env.modelCalls.filter((call) => call.modelId === 'looping').at(-1)!;
     expect(stepFour.request.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining(`${NUDGE} You have called 'echo'`) });
@@ -84,6 +88,19 @@ describe('loop detection', () => {
       isError: true,
       content: expect.stringContaining('Not run: loop detection stopped the run'),
     });
+    // `history` shows the nudge (before step 4's model call) and the stopped call's result, as text and as JSON.
+    const transcript = await buildTranscript(env.client, run.workflowId);
+    const stepFourModel = transcript.entries.find((entry) => entry.kind === 'model' && entry.step === 4);
+    expect(stepFourModel).toMatchObject({ loopNudge: expect.stringContaining(`${NUDGE} You have called 'echo'`) });
+    const stopped = transcript.entries.find((entry) => entry.kind === 'tool' && entry.step === 4);
+    expect(stopped).toMatchObject({
+      via: 'workflow',
+      result: { isError: true, content: expect.stringContaining('Not run: loop detection stopped the run') },
+    });
+    const text = renderTranscript(transcript);
+    expect(text).toContain('loop detection nudged the model');
+    expect(text).toContain(NUDGE);
+    expect(text).toContain('Not run: loop detection stopped the run');
   });
 
   it('lets a run that changes course after the nudge finish normally', async () => {

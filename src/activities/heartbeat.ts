@@ -8,17 +8,36 @@ import { Context } from '@temporalio/activity';
  */
 export class LiveHeartbeat {
   private details: unknown = undefined;
+  /** Fields every beat carries whatever the snapshot (a model step's spend, the hook running now). */
+  private readonly kept = new Map<string, unknown>();
 
   constructor(private readonly context: Context = Context.current()) {}
 
   /** Replaces the details and heartbeats them (the worker throttles what reaches the server). */
   report(details: unknown): void {
     this.details = details;
-    this.context.heartbeat(details);
+    this.beat();
+  }
+
+  /**
+   * Sets (or, given undefined, removes) a field that every later beat carries next to the live
+   * snapshot, and heartbeats it: state the next attempt of the activity must find
+   * (`Context.info.heartbeatDetails`), or that a client reads to say what the activity waits for.
+   */
+  keep(key: string, value: unknown): void {
+    if (value === undefined) this.kept.delete(key);
+    else this.kept.set(key, value);
+    this.beat();
   }
 
   beat(): void {
-    this.context.heartbeat(this.details);
+    this.context.heartbeat(this.composed());
+  }
+
+  private composed(): unknown {
+    if (this.kept.size === 0) return this.details;
+    const snapshot = this.details && typeof this.details === 'object' ? this.details : {};
+    return { ...snapshot, ...Object.fromEntries(this.kept) };
   }
 }
 

@@ -3,7 +3,8 @@ import { Context } from '@temporalio/activity';
 import type { HookEvents } from '../hooks/hook-events';
 import type { HookRunner } from '../hooks/hook-runner';
 import type { HookFailureReport, LifecycleEvent, LifecycleHooksInput, LifecycleHooksResult } from '../protocol/hook-types';
-import { hookEventBase, logHookFailures, whileHeartbeating } from './hook-support';
+import { LiveHeartbeat } from './heartbeat';
+import { hookEventBase, hookRunContext, logHookFailures, whileHeartbeating } from './hook-support';
 
 export interface LifecycleHookDependencies {
   hooks?: HookRunner;
@@ -23,9 +24,10 @@ export function createLifecycleHooks(dependencies: LifecycleHookDependencies) {
     if (!runner) return { failures };
     const base = { ...hookEventBase(input.context, Context.current().info.attempt), step: input.step };
     // Every hook runs and is reported: the workflow decides what a failure does.
-    const context = { ...input.context, onError: 'ignore' as const };
+    const live = new LiveHeartbeat();
+    const context = hookRunContext({ ...input.context, onError: 'ignore' as const }, live);
     for (const event of input.events) {
-      const outcome = await whileHeartbeating(() => observe(runner, context, base, event));
+      const outcome = await whileHeartbeating(() => observe(runner, context, base, event), live);
       if (event.point === 'error') logHookFailures(outcome.ignored, 'ignored');
       else failures.push(...outcome.ignored);
     }

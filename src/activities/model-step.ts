@@ -1,15 +1,17 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withBudgetAdvisories, promptTokens } from '../budget/budget-advisory';
-import { worstCaseRefusal } from '../budget/worst-case-cost';
 import type { ModelRegistry } from '../models/model-registry';
 import { PriceTable } from '../models/model-prices';
-import { ModelError } from '../models/model-provider';
+import { ModelError, type ModelResponse } from '../models/model-provider';
 import { classifyProviderError } from '../models/provider-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { ErrorCode } from '../protocol/errors';
 import type { ModelStepInput, ModelStepResult } from '../protocol/run-types';
 import type { ConversationSource } from './conversation-source';
-import { ThrottledReport, withHeartbeat } from './heartbeat';
+import { LiveHeartbeat, ThrottledReport, withHeartbeat } from './heartbeat';
+import { StepSpend } from './model-step-spend';
+import { refuseCall } from './model-step-refusals';
+import type { Message, ToolSpec } from '../protocol/messages';
 import type { ModelTextSnapshot } from '../protocol/live-snapshots';
 import { checkStructuredOutput } from './structured-output';
 import { modelToolSpecs } from './model-tool-specs';
@@ -53,140 +55,145 @@ export const DEFAULT_PRICES = new PriceTable();
  */
 export function createModelStep(dependencies: ModelStepDependencies) {
   return async function modelStep(input: ModelStepInput): Promise<ModelStepResult> {
-    const context = Context.current();
     refuseInvalidConfig(input, dependencies.tools);
     reportUnavailableTools(input, dependencies.tools);
-    const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
-    const hooks = dependencies.hooks ? ModelStepHookRun.of(dependencies.hooks, input, attemptNumber(input.workflowRetries)) : null;
-    await hooks?.open(conversation);
-    const tools = modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs, input.extraToolSpecs);
-    let messages = conversation.messages;
-    let tokens: number | undefined;
-    if (input.budget) {
-      if (input.budget.mode === 'per-message') messages = withBudgetAdvisories(conversation.system, tools, messages, input.budget.contextWindow);
-      tokens = promptTokens(conversation.system, tools, messages);
-      const limitTokens = input.budget.limitPercent === null ? null : Math.floor((input.budget.contextWindow * input.budget.limitPercent) / 100);
-      if (limitTokens !== null && tokens > limitTokens) {
-        return {
-          message: { role: 'assistant', content: '', toolCalls: [] },
-          usage: { inputTokens: 0, outputTokens: 0 },
-          model: input.model,
-          promptTokens: tokens,
-          overBudget: { promptTokens: tokens, limitTokens },
-          costUsd: 0,
-          ...(hooks ? { hooks: hooks.report() } : {}),
-        };
-      }
-    }
-    const prices = dependencies.prices ?? DEFAULT_PRICES;
-    if (input.costLimit) {
-      const { remainingUsd } = input.costLimit;
-      const overCostLimit = worstCaseRefusal(prices, {
-        model: input.model,
-        agentPrice: input.price,
-        maxTokens: input.maxTokens,
-        remainingUsd,
-        system: conversation.system,
-        tools,
-        messages,
-        countedPromptTokens: tokens,
-      });
-      if (overCostLimit)
-        return {
-          message: { role: 'assistant', content: '', toolCalls: [] },
-          usage: { inputTokens: 0, outputTokens: 0 },
-          model: input.model,
-          costUsd: 0,
-          overCostLimit,
-        };
-    }
-    const purpose = input.purpose ?? 'executor';
-    const attempt = attemptNumber(input.workflowRetries);
-    await hooks?.beforeCall(conversation.system, messages);
-    const holdText = hooks?.holdsText() ?? false;
-    const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
-    // Text after-model hooks may redact is not streamed, nor captured on the span.
-    const traced = {
-      model: input.model,
-      purpose,
-      step: input.step,
-      attempt,
-      temperature: input.temperature,
-      maxTokens: input.maxTokens,
-      system: conversation.system,
-      messages,
-      holdOutput: holdText,
-    };
-    const response = await withHeartbeat(async (live) => {
-      let streamedText = '';
-      const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
-      const onTextDelta = (delta: string) => {
-        if (holdText) return;
-        streamedText += delta;
-        reports.offer((): ModelTextSnapshot => ({ kind: 'model-text', step: input.step, purpose, attempt, text: streamedText, at: Date.now() }));
-      };
-      try {
-        const { provider, modelId } = dependencies.models.resolve(input.model);
-        return await telemetry.modelCall(traced, async () => {
-          const reply = await provider.complete({
-            modelId,
-            system: conversation.system,
-            messages,
-            tools,
-            temperature: input.temperature,
-            maxTokens: input.maxTokens,
-            outputSchema: input.outputSchema,
-            attempt,
-            purpose,
-            step: input.step,
-            abortSignal: context.cancellationSignal,
-            onTextDelta,
-          });
-          // The call's price, for the cost metric (an unpriced call is not counted as free).
-          const costUsd = prices.costOf(input.model, reply.usage, input.price);
-          return costUsd === null ? reply : { ...reply, costUsd };
-        });
-      } catch (error) {
-        // A step its stopping worker cancelled is not the provider's failure: it uses no retry.
-        rethrowIfWorkerShutdown(`Model step ${input.step}`);
-        const classified = classifyProviderError(error);
-        await hooks?.failed(classified);
-        throw input.providerLimited && classified.code === ErrorCode.modelRateLimited
-          ? limiterFailure(classified, input.workflowRetries)
-          : toApplicationFailure(classified, input.workflowRetries);
-      } finally {
-        reports.stop();
-      }
-    });
-    const childUnsafeTools = input.toolNames.filter((name) => dependencies.tools.get(name)?.childSafe === false);
-    // The after-model hooks' text is what the run records: the original never leaves this activity.
-    const hooked = hooks ? await hooks.afterCall(response) : null;
-    const result: ModelStepResult = {
-      message: { role: 'assistant', content: hooked ? hooked.text : response.text, toolCalls: response.toolCalls },
-      usage: response.usage,
-      model: input.model,
-      costUsd: prices.costOf(input.model, response.usage, input.price),
-      ...(tokens !== undefined ? { promptTokens: tokens } : {}),
-      // Tool properties live on the worker; the workflow learns them from the step that may spawn.
-      ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),
-      ...(hooked ? { hooks: hooked.report } : {}),
-    };
-    if (input.outputSchema && response.toolCalls.length === 0) {
-      const check = checkStructuredOutput(result.message.content, input.outputSchema);
-      if (check.ok) result.structuredOutput = check.value;
-      else result.outputError = check.error;
-    }
-    const bytes = jsonBytes(result);
-    if (bytes > ACTIVITY_RESULT_LIMIT_BYTES) {
-      // Temporal would refuse this result on every attempt: fail the step once, clearly.
-      throw callFailure(input.workflowRetries, {
-        type: ErrorCode.payloadTooLarge,
-        message: `The reply of ${input.model} is ${bytes} bytes, more than a step may return (${ACTIVITY_RESULT_LIMIT_BYTES}; Temporal refuses 2 MB): lower max_tokens`,
-        retryable: false,
-      });
-    }
-    return result;
+    const live = new LiveHeartbeat();
+    // Heartbeats from the start, not only around the call: reading the conversation (a query of the
+    // run) can outlast the heartbeat timeout on a busy worker, and an attempt the server gave up on
+    // meanwhile would still call (and pay) the provider, with no next attempt told of it.
+    return withHeartbeat(() => step(dependencies, input, live), live);
   };
+}
+
+/** The model step's work (see `createModelStep`), heartbeating through `live`. */
+async function step(dependencies: ModelStepDependencies, input: ModelStepInput, live: LiveHeartbeat): Promise<ModelStepResult> {
+  // An earlier attempt's billed calls, and its reply when it kept one (then the provider is not called again).
+  const spend = StepSpend.recover(live);
+  const recovered = spend.recovered;
+  const attempt = attemptNumber(input.workflowRetries);
+  const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
+  const hooks = dependencies.hooks ? ModelStepHookRun.of(dependencies.hooks, input, attempt, live) : null;
+  if (!recovered) await hooks?.open(conversation);
+  const tools = modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs, input.extraToolSpecs);
+  let messages = conversation.messages;
+  let tokens: number | undefined;
+  const prices = dependencies.prices ?? DEFAULT_PRICES;
+  if (input.budget) {
+    if (input.budget.mode === 'per-message') messages = withBudgetAdvisories(conversation.system, tools, messages, input.budget.contextWindow);
+    tokens = promptTokens(conversation.system, tools, messages);
+  }
+  // A recovered reply is paid for already: no refusal applies to it.
+  const refusal = recovered ? null : refuseCall(input, prices, { system: conversation.system, tools, messages, tokens });
+  if (refusal) return { ...refusal, ...(hooks && refusal.overBudget ? { hooks: hooks.report() } : {}), ...spend.resultFields() };
+  if (!recovered) await hooks?.beforeCall(conversation.system, messages);
+  const response =
+    recovered ?? (await callProvider(dependencies, input, { attempt, system: conversation.system, messages, tools, prices, hooks, live }));
+  const costUsd = prices.costOf(input.model, response.usage, input.price);
+  if (!recovered) spend.answered({ attempt, usage: response.usage, costUsd });
+  const childUnsafeTools = input.toolNames.filter((name) => dependencies.tools.get(name)?.childSafe === false);
+  // The after-model hooks' text is what the run records: the original never leaves this activity.
+  const text = recovered ? recovered.text : hooks ? await hooks.afterModel(response) : response.text;
+  if (!recovered) spend.keepReply({ attempt, usage: response.usage, costUsd, text, toolCalls: response.toolCalls });
+  const hookReport = hooks ? await hooks.decideCalls(response.toolCalls) : null;
+  const result: ModelStepResult = {
+    message: { role: 'assistant', content: text, toolCalls: response.toolCalls },
+    usage: response.usage,
+    model: input.model,
+    costUsd,
+    ...(tokens !== undefined ? { promptTokens: tokens } : {}),
+    // Tool properties live on the worker; the workflow learns them from the step that may spawn.
+    ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),
+    ...(hookReport ? { hooks: hookReport } : {}),
+    ...spend.resultFields(),
+  };
+  if (input.outputSchema && response.toolCalls.length === 0) {
+    const check = checkStructuredOutput(result.message.content, input.outputSchema);
+    if (check.ok) result.structuredOutput = check.value;
+    else result.outputError = check.error;
+  }
+  const bytes = jsonBytes(result);
+  if (bytes > ACTIVITY_RESULT_LIMIT_BYTES) {
+    // Temporal would refuse this result on every attempt: fail the step once, clearly.
+    throw callFailure(input.workflowRetries, {
+      type: ErrorCode.payloadTooLarge,
+      message: `The reply of ${input.model} is ${bytes} bytes, more than a step may return (${ACTIVITY_RESULT_LIMIT_BYTES}; Temporal refuses 2 MB): lower max_tokens`,
+      retryable: false,
+    });
+  }
+  return result;
+}
+
+/** The provider's call, streaming its text into the heartbeat details (unless after-model hooks may redact it); its failures classified. */
+async function callProvider(
+  dependencies: ModelStepDependencies,
+  input: ModelStepInput,
+  call: {
+    attempt: number;
+    system: string;
+    messages: Message[];
+    tools: ToolSpec[];
+    prices: PriceTable;
+    hooks: ModelStepHookRun | null;
+    live: LiveHeartbeat;
+  },
+): Promise<ModelResponse> {
+  const { attempt, system, messages, tools, prices, hooks } = call;
+  const purpose = input.purpose ?? 'executor';
+  const holdText = hooks?.holdsText() ?? false;
+  const telemetry = dependencies.telemetry ?? NO_TELEMETRY;
+  // Text after-model hooks may redact is not streamed, nor captured on the span.
+  const traced = {
+    model: input.model,
+    purpose,
+    step: input.step,
+    attempt,
+    temperature: input.temperature,
+    maxTokens: input.maxTokens,
+    system,
+    messages,
+    holdOutput: holdText,
+  };
+  return withHeartbeat(async (live) => {
+    let streamedText = '';
+    const reports = new ThrottledReport(live, TEXT_REPORT_EVERY_MS);
+    const onTextDelta = (delta: string) => {
+      if (holdText) return;
+      streamedText += delta;
+      reports.offer((): ModelTextSnapshot => ({ kind: 'model-text', step: input.step, purpose, attempt, text: streamedText, at: Date.now() }));
+    };
+    try {
+      const { provider, modelId } = dependencies.models.resolve(input.model);
+      return await telemetry.modelCall(traced, async () => {
+        const reply = await provider.complete({
+          modelId,
+          system,
+          messages,
+          tools,
+          temperature: input.temperature,
+          maxTokens: input.maxTokens,
+          outputSchema: input.outputSchema,
+          attempt,
+          purpose,
+          step: input.step,
+          abortSignal: Context.current().cancellationSignal,
+          onTextDelta,
+        });
+        // The call's price, for the cost metric (an unpriced call is not counted as free).
+        const costUsd = prices.costOf(input.model, reply.usage, input.price);
+        return costUsd === null ? reply : { ...reply, costUsd };
+      });
+    } catch (error) {
+      // A step its stopping worker cancelled is not the provider's failure: it uses no retry.
+      rethrowIfWorkerShutdown(`Model step ${input.step}`);
+      const classified = classifyProviderError(error);
+      await hooks?.failed(classified);
+      throw input.providerLimited && classified.code === ErrorCode.modelRateLimited
+        ? limiterFailure(classified, input.workflowRetries)
+        : toApplicationFailure(classified, input.workflowRetries);
+    } finally {
+      reports.stop();
+    }
+  }, call.live);
 }
 
 /**

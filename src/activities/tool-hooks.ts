@@ -4,7 +4,8 @@ import { ErrorCode } from '../protocol/errors';
 import { describeHookFailure, type HookContext, type HookFailureReport } from '../protocol/hook-types';
 import type { ToolCall } from '../protocol/messages';
 import type { ToolResult } from '../protocol/run-types';
-import { hookEventBase, logHookFailures, whileHeartbeating } from './hook-support';
+import { LiveHeartbeat } from './heartbeat';
+import { hookEventBase, hookRunContext, logHookFailures, whileHeartbeating } from './hook-support';
 
 /** A tool call's outcome before it is recorded: the content and, for an error result, its code. */
 export interface ToolOutcome {
@@ -28,7 +29,8 @@ export async function runToolHooks(
 ): Promise<ToolOutcome & Pick<ToolResult, 'hookFailures'>> {
   const context = request.hooks;
   if (!runner || !context) return outcome;
-  return whileHeartbeating(() => hooksOn(runner, context, request, attempt, outcome));
+  const live = new LiveHeartbeat();
+  return whileHeartbeating(() => hooksOn(runner, hookRunContext(context, live), request, attempt, outcome), live);
 }
 
 async function hooksOn(

@@ -1,6 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { isModelTextSnapshot, isToolProgressSnapshot, type LiveSnapshot } from '../protocol/live-snapshots';
+import { withoutStepState } from '../protocol/model-step-state';
 
 /**
  * What a run's activities are doing right now: the text of model steps as it is written and the
@@ -26,7 +27,8 @@ export async function* liveSnapshots(
       const version = details.kind === 'model-text' ? details.text : String(details.count);
       if (lastSeen.get(key) === version) continue;
       lastSeen.set(key, version);
-      yield details;
+      // The step's own state (its spend, the hook running) is not part of the snapshot.
+      yield withoutStepState(details);
     }
     if (description.status.name !== 'RUNNING') return;
     await sleep(pollMs, options.signal);

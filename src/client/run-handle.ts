@@ -9,6 +9,7 @@ import {
 import type { RunEvent } from '../protocol/run-events';
 import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots';
 import { liveSnapshots } from './live-snapshot-stream';
+import { activityWaits } from './activity-waits';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../protocol/run-messages';
 import { AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
 import type { AgentRunResult, ApprovalDecision, ApprovalOutcome, RunStatus } from '../protocol/run-types';
@@ -100,10 +101,20 @@ export class RunHandle {
 
   /**
    * The run's current status (phase, step, usage, pending approvals, queued messages) through the
-   * `status` query: adds nothing to the history, but needs a worker to answer.
+   * `status` query: adds nothing to the history, but needs a worker to answer. With it, from a
+   * description of the run, what its activities wait for: the hooks running now (`runningHooks`)
+   * and the calls a provider billed that `usage` does not count yet (`uncountedSpend`).
    */
-  status(): Promise<RunStatus> {
-    return this.workflow.query(statusQuery);
+  async status(): Promise<RunStatus> {
+    const [status, waits] = await Promise.all([
+      this.workflow.query(statusQuery),
+      // The query's answer stands without it: a description that fails adds nothing.
+      this.workflow
+        .describe()
+        .then((description) => activityWaits(this.temporal, description))
+        .catch(() => ({})),
+    ]);
+    return { ...status, ...waits };
   }
 
   /**

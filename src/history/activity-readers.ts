@@ -76,6 +76,7 @@ export const activityReaders = {
       outputError: null,
       overBudget: null,
       failure: null,
+      ...(input?.loopNudge ? { loopNudge: input.loopNudge } : {}),
     };
     return {
       entry,

@@ -49,6 +49,8 @@ export type TranscriptEntry =
   | (ActivityEntryTiming & {
       kind: 'model';
       model: string;
+      /** The loop-detection nudge the run added to the conversation before this step (docs/loop-detection.md). */
+      loopNudge?: string;
       /** The conversation the step was given (its epoch and length in this execution). */
       conversation: ConversationRef | null;
       text: string | null;

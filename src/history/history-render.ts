@@ -32,6 +32,7 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
         for (const edit of entry.forkOf?.edits ?? []) lines.push(...renderForkEdit(edit));
         break;
       case 'model': {
+        if (entry.loopNudge) lines.push(`${time}  loop detection nudged the model (a user message before this step):`, indent(entry.loopNudge));
         lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);
         if (entry.overBudget)
           lines.push(

@@ -16,6 +16,13 @@ export interface HookDefinition<P extends HookPoint> {
    * (where its point lets it return something) is recorded in the run's history.
    */
   run: (event: HookEvents[P]) => HookResults[P] | Promise<HookResults[P]>;
+  /**
+   * Its time limit, in milliseconds (default: the worker's `hookTimeoutMs`, 30 seconds unless
+   * given). A hook that has not returned by then is a hook failure, handled by the agent's
+   * `hook_errors` as if it threw; its promise is left to finish in the background. A hook never
+   * runs past its activity's own start-to-close timeout, whatever its limit.
+   */
+  timeoutMs?: number;
 }
 
 /** A hook made by `defineHook`, ready to give to `AgentPlugin({ hooks })` or `createAgentWorker({ hooks })`. */
@@ -25,6 +32,8 @@ export interface Hook<P extends HookPoint = HookPoint> {
   /** The agents it applies to; null: every agent. */
   readonly agents: readonly string[] | null;
   readonly run: (event: HookEvents[P]) => HookResults[P] | Promise<HookResults[P]>;
+  /** Its own time limit (ms); undefined: the worker's. */
+  readonly timeoutMs?: number;
 }
 
 /** Any hook, whatever its point (what a worker's `hooks` list holds). */
@@ -49,7 +58,7 @@ export type AnyHook = { [P in HookPoint]: Hook<P> }[HookPoint];
  * });
  */
 export function defineHook<P extends HookPoint>(definition: HookDefinition<P>): Hook<P> {
-  const { name, point, agents, run } = definition;
+  const { name, point, agents, run, timeoutMs } = definition;
   if (typeof name !== 'string' || name.trim() === '') throw new HookDefinitionError('A hook needs a name (it names the hook in reports)');
   if (!HOOK_POINTS.includes(point))
     throw new HookDefinitionError(`Hook '${name}': unknown point '${String(point)}' (points: ${HOOK_POINTS.join(', ')})`);
@@ -57,7 +66,10 @@ export function defineHook<P extends HookPoint>(definition: HookDefinition<P>): 
   if (agents !== undefined && (!Array.isArray(agents) || agents.some((agent) => typeof agent !== 'string' || agent === ''))) {
     throw new HookDefinitionError(`Hook '${name}': agents must be a list of agent names`);
   }
-  return { name, point, agents: agents ? [...agents] : null, run };
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)) {
+    throw new HookDefinitionError(`Hook '${name}': timeoutMs must be a positive number of milliseconds, not ${String(timeoutMs)}`);
+  }
+  return { name, point, agents: agents ? [...agents] : null, run, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
 }
 
 /** What an instructions provider is told: the agent, the run's (or turn's) context, and which execution asks. */

@@ -3,6 +3,7 @@ import type { ConversationBase } from './conversation-base';
 import type { AssistantMessage, JsonSchema, Message, ToolCall, ToolSpec, Usage } from './messages';
 import type { ModelPrice } from './model-price';
 import type { HookContext, ModelStepHookReport, ModelStepHooks } from './hook-types';
+import type { BilledCall } from './model-step-state';
 
 /**
  * What crosses between the agent workflow and its activities: conversation references and
@@ -78,6 +79,12 @@ export interface ModelStepInput {
   costLimit?: { remainingUsd: number };
   /** Whose run this is, for the worker's hooks (src/protocol/hook-types.ts); absent in inputs recorded before hooks. */
   hooks?: ModelStepHooks;
+  /**
+   * The loop-detection nudge the run added to the conversation after the previous step's results
+   * (docs/loop-detection.md): the step reads it with the conversation; it is here so that the
+   * run's history shows it (`history`), as no activity records it otherwise.
+   */
+  loopNudge?: string;
 }
 
 /**
@@ -110,6 +117,11 @@ export interface ModelStepResult {
   overCostLimit?: { worstCaseUsd: number; remainingUsd: number; promptTokens: number; maxOutputTokens: number; unpriced?: true };
   /** Set when the worker has hooks for the agent: their points, before-tool decisions, ignored failures. */
   hooks?: ModelStepHookReport;
+  /**
+   * Calls the provider answered (and billed) in earlier attempts of this step that were lost
+   * before they returned (a dead worker, a timeout): the run counts them with `usage`. Absent: none.
+   */
+  lostCalls?: BilledCall[];
 }
 
 /** Summarises the older part of a conversation so it fits the budget again. */

@@ -30,6 +30,8 @@ export const ErrorCode = {
   retryableTool: 'RetryableToolError',
   /** A call a rule of `tool_policies` or a before-tool hook denied: the tool did not run. */
   toolDenied: 'ToolDenied',
+  /** A call of the step loop detection stopped the run at: the tool did not run (docs/loop-detection.md). */
+  loopStopped: 'LoopStopped',
   toolRejected: 'ToolRejected',
   approvalTimedOut: 'ApprovalTimedOut',
   modelNotFound: 'ModelNotFoundError',

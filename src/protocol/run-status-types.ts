@@ -1,6 +1,7 @@
 // What a run reports about itself: its phase and status (the `status` query), usage, stop reason, plan, handoffs and approvals.
 import type { CallDecider } from './call-deciders';
 import type { Usage } from './messages';
+import type { HookPoint } from './hook-types';
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
 export type RunPhase =
@@ -105,6 +106,38 @@ export interface RunStatus {
   providerLimitWait?: ProviderLimitWait;
   /** Set while the run waits for a slot of a concurrency cap before its first step (phase `concurrency_slot`). */
   concurrencySlotWait?: ConcurrencySlotWait;
+  /**
+   * Hooks running now in the run's activities: what the run waits for. Read by the client
+   * (`RunHandle.status()`) from the activities' heartbeat details, not by the query; absent when none runs.
+   */
+  runningHooks?: RunningHook[];
+  /**
+   * Model calls the provider answered (and billed) that `usage` does not count yet: their step has
+   * not returned (a hook runs after the answer, or the step is being tried again). Read by the
+   * client from the steps' heartbeat details; the run counts them when the step returns.
+   */
+  uncountedSpend?: UncountedSpend[];
+}
+
+/** A hook running in an activity of the run. */
+export interface RunningHook {
+  hook: string;
+  point: HookPoint;
+  /** The activity it runs in (`step-2.model.try-1`, ...), and its attempt. */
+  activityId: string;
+  attempt: number;
+  /** How long it has been running, and its time limit (a hook failure after it). */
+  runningForMs: number;
+  limitMs: number;
+}
+
+/** The billed calls of one model step that the run has not counted yet. */
+export interface UncountedSpend {
+  activityId: string;
+  calls: number;
+  /** USD of the priced ones. */
+  costUsd: number;
+  unpricedCalls: number;
 }
 
 /** A gated tool call waiting for (or given) a human decision. */

@@ -61,6 +61,11 @@ export interface AgentPluginOptions {
    * agents each names (docs/hooks.md). Give every worker of a task queue the same hooks.
    */
   hooks?: Iterable<AnyHook>;
+  /**
+   * The time limit of a hook that sets no `timeoutMs` of its own, in milliseconds. Default: 30,000
+   * (`DEFAULT_HOOK_TIMEOUT_MS`). A hook over it is a hook failure, handled by the agent's `hook_errors`.
+   */
+  hookTimeoutMs?: number;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /**

@@ -83,14 +83,14 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   private readonly hooks: HookRunner;
 
   /**
-   * @throws HookDefinitionError when two hooks share a name, or a provider is not a function.
+   * @throws HookDefinitionError when two hooks share a name, `hookTimeoutMs` is not positive, or a provider is not a function.
    * @throws DeploymentError when `deployment` has an empty, too long or unusable field.
    */
   constructor(private readonly options: AgentPluginOptions = {}) {
     if (options.deployment)
       checkDeploymentVersion(options.deployment, { deploymentName: 'deployment.deploymentName', buildId: 'deployment.buildId' });
     this.mcp = options.mcp ?? new McpConnections();
-    this.hooks = new HookRunner(options.hooks ?? []);
+    this.hooks = new HookRunner(options.hooks ?? [], { timeoutMs: options.hookTimeoutMs });
     for (const [name, provider] of Object.entries(options.instructionsProviders ?? {})) {
       if (typeof provider !== 'function') throw new HookDefinitionError(`Instructions provider '${name}' must be a function`);
     }

@@ -54,6 +54,8 @@ export interface AgentWorkerOptions {
   skillResolver?: AgentPluginOptions['skillResolver'];
   /** Lifecycle hooks (made with `defineHook`), for every agent or the agents each names (docs/hooks.md). */
   hooks?: Iterable<AnyHook>;
+  /** The time limit of a hook that sets none of its own, in milliseconds (default 30,000; docs/hooks.md). */
+  hookTimeoutMs?: number;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
@@ -136,6 +138,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.mcp ? { mcp: options.mcp } : {}),
     memory,
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
     ...(options.skillResolver ? { skillResolver: options.skillResolver } : {}),
     ...(deployment ? { deployment } : {}),

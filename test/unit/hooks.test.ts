@@ -119,7 +119,18 @@ describe('before-tool decisions', () => {
   });
 
   it('records nothing when every hook lets the call through', async () => {
-    expect(await runner(limit).decideToolCall(failing, refundCall(50))).toEqual({ decision: null, ignored: [] });
+    expect(await runner(limit).decideToolCall(failing, refundCall(50))).toEqual({ decision: null, ignored: [], failed: null });
+  });
+
+  it('records an explicit allow with the hook that said it, unless a later hook modified the call', async () => {
+    const allow = defineHook({ name: 'allow-small', point: 'before-tool', run: () => ({ action: 'allow' as const }) });
+    expect((await runner(allow).decideToolCall(failing, refundCall(5))).decision).toEqual({ action: 'allow', hook: 'allow-small' });
+    const cap = defineHook({
+      name: 'cap',
+      point: 'before-tool',
+      run: ({ call }) => ({ action: 'modify' as const, args: { ...call.args, amount: 1 } }),
+    });
+    expect((await runner(allow, cap).decideToolCall(failing, refundCall(5))).decision).toEqual({ action: 'allow', hook: 'cap', args: { amount: 1 } });
   });
 
   it('keeps an approval requirement while later hooks may change the arguments, and a deny ends the chain', async () => {
@@ -152,7 +163,32 @@ describe('before-tool decisions', () => {
     expect(await runner(broken).decideToolCall(ignoring, refundCall(5))).toEqual({
       decision: null,
       ignored: [{ hook: 'policy-service', point: 'before-tool', message: 'timeout' }],
+      failed: null,
     });
+  });
+
+  it('fails a hook that does not return within its time limit, as if it threw, and tells the watcher while it runs', async () => {
+    const hung = defineHook({ name: 'hung', point: 'before-tool', timeoutMs: 50, run: () => new Promise<undefined>(() => undefined) });
+    const seen: Array<string | null> = [];
+    const watched = { ...failing, watch: (running: { hook: string } | null) => void seen.push(running?.hook ?? null) };
+    const outcome = await runner(hung).decideToolCall(watched, refundCall(5));
+    expect(outcome.decision).toEqual({
+      action: 'fail',
+      hook: 'hung',
+      reason: "hook 'hung' (before-tool) failed: did not return within 50 ms (its timeoutMs)",
+    });
+    expect(seen).toEqual(['hung', null]);
+    // The worker's limit applies to a hook without its own, and the activity's deadline cuts both.
+    const slow = defineHook({ name: 'slow', point: 'before-tool', run: () => new Promise<undefined>(() => undefined) });
+    const ignored = await new HookRunner([slow], { timeoutMs: 40 }).decideToolCall(ignoring, refundCall(5));
+    expect(ignored.ignored).toEqual([{ hook: 'slow', point: 'before-tool', message: "did not return within 40 ms (the worker's hookTimeoutMs)" }]);
+    const cut = await runner(slow).decideToolCall({ ...ignoring, deadlineMs: Date.now() + 30 }, refundCall(5));
+    expect(cut.ignored[0]!.message).toMatch(/^did not return within \d+ ms \(what was left of its activity's start-to-close timeout\)$/);
+  });
+
+  it('refuses a time limit that is not a positive number', () => {
+    expect(() => defineHook({ name: 'x', point: 'run-start', timeoutMs: 0, run: () => undefined })).toThrow(/timeoutMs must be a positive number/);
+    expect(() => new HookRunner([], { timeoutMs: -1 })).toThrow(/hookTimeoutMs must be a positive number/);
   });
 
   it('applies a decision in the workflow: a denied call gets an error result, a changed one keeps the injected args', () => {

@@ -107,6 +107,17 @@ export function formatStatus(
     lines.push(
       `Waiting for a slot of ${slotWait.key} (at most ${slotWait.limit} runs at once; since ${formatDuration(Math.max(0, context.now - slotWait.sinceMs))})`,
     );
+  for (const running of status.runningHooks ?? []) {
+    lines.push(
+      `Waiting for hook '${running.hook}' (${running.point}) in ${running.activityId}, attempt ${running.attempt}: running ${formatDuration(running.runningForMs)} of its ${formatDuration(running.limitMs)} limit`,
+    );
+  }
+  for (const uncounted of status.uncountedSpend ?? []) {
+    const unpriced = uncounted.unpricedCalls > 0 ? ` (${uncounted.unpricedCalls} unpriced)` : '';
+    lines.push(
+      `Billed, not counted yet: $${uncounted.costUsd}${unpriced} for ${uncounted.calls} call(s) of ${uncounted.activityId} (counted when it returns)`,
+    );
+  }
   lines.push(`Tools: ${status.activeTools.join(', ') || 'none'}${status.runningTools.length ? ` (running: ${status.runningTools.join(', ')})` : ''}`);
   lines.push(`Usage: ${status.usage.inputTokens} input / ${status.usage.outputTokens} output tokens, ${describeCost(status.usage)}`);
   if (status.budget) {

@@ -143,6 +143,8 @@ export interface LoopState<Owner extends Execution = Execution> {
   stopReason: StopReason | null;
   /** Loop detection's memory of this run (a thread's: of the current turn), carried through continue-as-new. */
   loopWatch: LoopWatch;
+  /** The loop-detection nudge added after the last step's results, until the next model step's input names it (for `history`). */
+  loopNudge?: string;
   /** What the run knows of its workers' lifecycle hooks (run-hooks.ts). */
   readonly hooks: RunHooks;
   /** The agent's instructions this execution uses (provider's answer, or the static ones with their variables filled): run-instructions.ts. */

@@ -77,6 +77,11 @@ function modelStepRequest(state: LoopState, thread: ConversationThread, model: s
   };
   const hooks = modelStepHooks(state);
   if (hooks) request.hooks = hooks;
+  // The nudge is named once, by the executor's next step (its tries share this request).
+  if (thread === 'executor' && state.loopNudge !== undefined) {
+    request.loopNudge = state.loopNudge;
+    state.loopNudge = undefined;
+  }
   return request;
 }
 
@@ -118,8 +123,9 @@ function modelCallFailure(state: LoopState, error: unknown, activityId: string, 
   );
 }
 
-/** A model reply's usage, hook points and cost limit, taken into the run's state. */
+/** A model reply's usage (with the calls of its lost attempts, which the provider billed too), hook points and cost limit, taken into the run's state. */
 function afterModelReply(state: LoopState, reply: ModelStepResult): ModelStepResult {
+  for (const lost of reply.lostCalls ?? []) addUsage(state.usage, reply.model, lost.usage, lost.costUsd);
   addUsage(state.usage, reply.model, reply.usage, reply.costUsd);
   noteModelStepHooks(state, reply);
   costLimitAfterCall(state, reply);

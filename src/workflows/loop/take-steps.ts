@@ -1,6 +1,8 @@
 // The step loop shared by agent runs and thread turns: model step, then tools, until an answer.
 import type { ToolCall } from '../../protocol/messages';
 import { toToolMessage } from '../rules/tool-result-builders';
+import { ErrorCode } from '../../protocol/errors';
+import { workflowErrorResult } from '../rules/tool-result-builders';
 import type { ApprovalGate } from './approval-gate';
 import { continuationDue, continueToKeepHistorySmall, handOff } from './continuation';
 import { maxStepsDetail } from '../rules/loop-decisions';
@@ -57,7 +59,7 @@ export async function takeSteps(state: LoopState, approvals: ApprovalGate, fromS
     }
     const loop = checkForLoop(state, move.calls);
     if (loop.kind === 'stop') {
-      notRun(state, move.calls, loop.notRunContent);
+      notRun(state, move.calls, loop.notRunContent, ErrorCode.loopStopped);
       return { reason: 'loop_detected', output: threads.lastAssistantText(), extra: { stopDetail: loop.detail } };
     }
 
@@ -66,16 +68,26 @@ export async function takeSteps(state: LoopState, approvals: ApprovalGate, fromS
       threads.push('executor', toToolMessage(result));
       recordToolResult(state, result);
     }
-    if (loop.kind === 'nudge') threads.push('executor', loop.message);
+    if (loop.kind === 'nudge') {
+      threads.push('executor', loop.message);
+      state.loopNudge = loop.message.content;
+    }
     if (state.handoffTo !== null) await handOff(state, state.handoffTo);
   }
   state.step = state.stepLimit;
   return { reason: 'max_steps', output: threads.lastAssistantText(), extra: { stopDetail: maxStepsDetail(config) } };
 }
 
-/** Error results for calls a stopped step did not run, so the conversation stays well-formed (every call answered). */
-function notRun(state: LoopState, calls: readonly ToolCall[], content: string): void {
-  for (const call of calls) state.threads.push('executor', { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: true });
+/**
+ * Error results for calls a stopped step did not run, so the conversation stays well-formed (every
+ * call answered). With `recordAs` (a loop stop), each is also one of the run's tool results, so the
+ * result and `history` show it.
+ */
+function notRun(state: LoopState, calls: readonly ToolCall[], content: string, recordAs?: string): void {
+  for (const call of calls) {
+    state.threads.push('executor', { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: true });
+    if (recordAs) recordToolResult(state, workflowErrorResult(call, state.step, Date.now(), content, recordAs));
+  }
 }
 
 /** The end of an interrupted turn, whose last step taken was `lastStep`: its last text so far. */
