@@ -89,6 +89,7 @@ export {
   EmptyMessageError,
   ErrorCode,
   InvalidMessageError,
+  PayloadTooLargeError,
   SearchAttributesMissingError,
   ThreadError,
 } from './protocol/errors';

@@ -119,7 +119,7 @@ describe('deleting a thread', () => {
 
     // Open (idle between turns): deleted all the same.
     const deleted = await thread.delete();
-    expect(deleted).toEqual({ threadId: thread.threadId, artifacts: written.length, workflowExecutions: runs.length });
+    expect(deleted).toEqual({ threadId: thread.threadId, artifacts: written.length, workflowExecutions: runs.length, terminated: true });
     expect(artifactFiles().filter((name) => !before.has(name))).toEqual([]);
     for (const runId of runs) {
       // Temporal deletes executions asynchronously (a task after the request): wait for it.
@@ -152,7 +152,7 @@ describe('deleting a thread', () => {
     await expect(env.agents.thread(thread.threadId).delete()).rejects.toMatchObject({ code: ErrorCode.agentConfigInvalid });
     expect((await thread.status()).turnsCompleted).toBe(1);
     const output = await printed(() => threadDeleteCommand(thread.threadId, { json: true }, agents));
-    expect(JSON.parse(output)).toEqual({ threadId: thread.threadId, artifacts: 0, workflowExecutions: 1 });
+    expect(JSON.parse(output)).toEqual({ threadId: thread.threadId, artifacts: 0, workflowExecutions: 1, terminated: true });
   });
 });
 
@@ -188,7 +188,7 @@ describe('forgetting a resource', () => {
 
     const openRuns = (await executionsOf(open.threadId)).length;
     const report = JSON.parse(await printed(() => memoryForgetCommand(resource, { json: true }, memory, agents))) as ForgetResourceReport;
-    expect(report).toMatchObject({ resource, memoryEntries: 1, threads: 2, workflowExecutions: openRuns + 1 });
+    expect(report).toMatchObject({ resource, memoryEntries: 1, threads: 2, workflowExecutions: openRuns + 1, complete: true, pending: [] });
     expect(report.threadArtifacts).toBeGreaterThan(0);
     expect((await other.status()).turnsCompleted).toBe(1);
     expect(await forgetResource(`${resource}-nobody`, { memory })).toEqual({
@@ -197,6 +197,8 @@ describe('forgetting a resource', () => {
       threads: null,
       threadArtifacts: null,
       workflowExecutions: null,
+      complete: true,
+      pending: [],
     });
     const memoryOnly = await printed(() => memoryForgetCommand(resource, { memoryOnly: true }, memory, agents));
     expect(memoryOnly).toContain('threads left alone (--memory-only)');

@@ -17,6 +17,7 @@ import { RunHandle } from './run-handle';
 import { deleteResourceThreads } from './thread-deletion';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { ResourceThreadsDeleted } from '../memory/forget-resource';
+import { assertInputFits } from './outgoing-checks';
 import { startAgentWorkflow } from './start-agent-workflow';
 import { ThreadHandle, type ThreadOptions } from './thread-handle';
 import { listThreads, type ThreadFilter, type ThreadSummary } from './thread-list';
@@ -89,6 +90,8 @@ export class AgentClient {
    * the runtime's search attributes (`npx durable-agents setup`).
    * @throws WorkflowExecutionAlreadyStartedError (from `@temporalio/client`) when a run with this
    * `workflowId` is already running.
+   * @throws PayloadTooLargeError (code `PayloadTooLarge`, naming the largest field) when the run's
+   * input (config, task, messages, agents) is over 1 MB of JSON; nothing is sent then.
    */
   async startRun(options: StartRunOptions): Promise<RunHandle> {
     const { config, agents } = prepareAgents(options.config, options.agents, options.resourceId, 'run');
@@ -106,6 +109,7 @@ export class AgentClient {
       ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
       ...(concurrency ? { concurrency } : {}),
     };
+    assertInputFits('a run', input);
     if (options.checkWorkerTools ?? this.checkWorkerTools)
       await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
     const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
@@ -184,14 +188,16 @@ export class AgentClient {
   /**
    * Deletes every thread of `resourceId` (open and closed, found by `AgentResource`) as
    * `ThreadHandle.delete` does: the `threads` store of `forgetResource`. Visibility is eventually
-   * consistent: a thread created a moment ago may be missed (run it again).
+   * consistent: a thread created a moment ago may be missed (run it again). Threads in `skip` are
+   * left alone (`forgetResource` skips the ones an earlier round deleted).
    * @example
    * const report = await forgetResource('user:42', { memory, threads: agents });
    */
-  deleteThreadsOf(resourceId: string): Promise<ResourceThreadsDeleted> {
+  deleteThreadsOf(resourceId: string, options: { skip?: ReadonlySet<string> } = {}): Promise<ResourceThreadsDeleted> {
     return deleteResourceThreads(
       { temporal: this.temporal, namespace: this.namespace, ...(this.artifacts ? { artifacts: this.artifacts } : {}) },
       resourceId,
+      options.skip,
     );
   }
 

@@ -258,7 +258,7 @@ function userMessageText(entry: ModelEntry, execution: ForkedExecution): string 
     .at(-1);
   if (injected !== undefined) return preview(injected);
   const started = execution.entries.find((other) => other.kind === 'started');
-  return previousModel === -1 && started?.kind === 'started' ? preview(started.task) : null;
+  return previousModel === -1 && started?.kind === 'started' && started.task !== undefined ? preview(started.task) : null;
 }
 
 const INJECTIONS = new Set<string>([WireName.injectMessageSignal, WireName.injectMessageUpdate]);

@@ -10,6 +10,7 @@ import type { RunEvent } from '../protocol/run-events';
 import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots';
 import { liveSnapshots } from './live-snapshot-stream';
 import { activityWaits } from './activity-waits';
+import { checkedDecision, checkedInjectedMessage } from './outgoing-checks';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../protocol/run-messages';
 import { AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
 import type { AgentRunResult, ApprovalDecision, ApprovalOutcome, RunStatus } from '../protocol/run-types';
@@ -128,9 +129,12 @@ export class RunHandle {
    * says how often and why. Retries never apply a decision twice: the update keeps one id across
    * them (the server answers a repeat with the first outcome), a repeated signal is ignored by the
    * run, and a refusal because an earlier try already landed is reported as that try's outcome.
-   * @throws AgentRuntimeError with code `RunNotFound` when no run with this id is running.
+   * @throws AgentRuntimeError with code `RunNotFound` when no run with this id is running;
+   * InvalidMessageError, before sending anything, for a field the run would refuse (a reason over
+   * 4,000 characters, an id over 200).
    */
   async decide(decision: ApprovalDecision, options: DecideOptions = {}): Promise<DecisionReceipt> {
+    decision = checkedDecision(decision);
     const startedAt = Date.now();
     const giveUpAt = startedAt + (options.retryForMs ?? 60_000);
     const updateId = `decide-${decision.approvalId}-${randomUUID()}`;
@@ -214,17 +218,18 @@ export class RunHandle {
   /**
    * Pushes a user message into the running run; it joins the conversation before the next model
    * call (FIFO, after the previous step's tool results). Sent as a signal, so it is durable even
-   * while no worker runs. @throws EmptyMessageError before sending anything when `text` is blank.
+   * while no worker runs. @throws EmptyMessageError (blank `text`) or InvalidMessageError (over
+   * 100,000 characters) before sending anything.
    */
   async inject(text: string): Promise<void> {
-    if (!text.trim()) throw new EmptyMessageError();
-    await this.workflow.signal(injectMessageSignal, { text });
+    await this.workflow.signal(injectMessageSignal, checkedInjectedMessage(text));
   }
 
   /** Like `inject`, as an update: needs a running worker, returns the queue position. */
   async injectAndConfirm(text: string): Promise<{ queued: number }> {
+    const message = checkedInjectedMessage(text);
     try {
-      return await this.workflow.executeUpdate(injectMessageUpdate, { args: [{ text }] });
+      return await this.workflow.executeUpdate(injectMessageUpdate, { args: [message] });
     } catch (error) {
       if (error instanceof WorkflowUpdateFailedError) throw refusalOf(error);
       throw error;

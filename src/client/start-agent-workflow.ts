@@ -5,6 +5,7 @@ import { AgentCostUsdAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, 
 import { WireName } from '../protocol/wire-names';
 import type { agentRun } from '../workflows/run/agent-run';
 import type { AgentClient } from './agent-client';
+import { assertInputFits } from './outgoing-checks';
 import { RunHandle } from './run-handle';
 import { searchAttributesMissing } from './search-attribute-errors';
 
@@ -27,9 +28,11 @@ export interface AgentWorkflowStart {
  * `options.attributes`) and the Web UI's summary and details. The input may carry what only the
  * runtime sets (a fork's origin, an evaluation's recorded run), which is why this is not a method
  * users see on `AgentClient`.
- * @throws SearchAttributesMissingError when the namespace lacks the runtime's search attributes.
+ * @throws SearchAttributesMissingError when the namespace lacks the runtime's search attributes;
+ * PayloadTooLargeError, before anything is sent, for an input over one payload (1 MB of JSON).
  */
 export async function startAgentWorkflow(agents: AgentClient, input: AgentRunWorkflowInput, options: AgentWorkflowStart): Promise<RunHandle> {
+  assertInputFits('a run', input);
   const { config } = input;
   const handle = await agents.temporal.workflow
     .start<typeof agentRun>(WireName.agentRunWorkflow, {

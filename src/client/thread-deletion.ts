@@ -5,9 +5,9 @@ import { ownedSnapshotArtifacts } from '../artifacts/conversation-snapshots';
 import { historyReferences } from '../history/history-references';
 import { chainNewestFirst } from '../history/history-view';
 import { AgentConfigError, ErrorCode, ThreadError } from '../protocol/errors';
-import { WireName } from '../protocol/wire-names';
 import type { ResourceThreadsDeleted } from '../memory/forget-resource';
 import { listThreads } from './thread-list';
+import { describeThread, THREAD_DELETED_REASON } from './thread-lookup';
 
 /** What deleting a thread deleted. */
 export interface ThreadDeletion {
@@ -20,6 +20,8 @@ export interface ThreadDeletion {
   artifacts: number;
   /** Workflow executions deleted: the thread's continue-as-new chain and its sub-agents' runs. */
   workflowExecutions: number;
+  /** True when the thread was open and this call terminated it (a tool call it was running may still finish on its worker). */
+  terminated: boolean;
 }
 
 /** Where a thread is deleted from: the Temporal client and namespace, and the workers' artifact store. */
@@ -46,23 +48,17 @@ export async function deleteThread(target: ThreadDeletionTarget, threadId: strin
     throw new AgentConfigError(problem, [problem]);
   }
   const handle = temporal.workflow.getHandle(threadId);
-  const description = await handle.describe().catch((error: unknown) => {
-    if (error instanceof WorkflowNotFoundError)
-      throw new ThreadError(ErrorCode.threadNotFound, threadId, `no thread ${threadId} (never created, or deleted already)`);
-    throw error;
-  });
-  if (description.type !== WireName.agentThreadWorkflow) {
-    throw new ThreadError(
-      ErrorCode.threadNotFound,
-      threadId,
-      `${threadId} is a ${description.type} workflow, not a thread: delete runs with Temporal's own tools`,
-    );
-  }
-  if (description.status.name === 'RUNNING') {
-    await handle.terminate('thread deleted').catch((error: unknown) => {
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
-    });
-  }
+  const description = await describeThread(temporal, threadId);
+  const terminated =
+    description.status.name === 'RUNNING' &&
+    (await handle.terminate(THREAD_DELETED_REASON).then(
+      () => true,
+      (error: unknown) => {
+        // Closed or gone meanwhile: another delete (or the thread itself) got there first.
+        if (error instanceof WorkflowNotFoundError || isNotFound(error)) return false;
+        throw error;
+      },
+    ));
   // The thread's chain, then its sub-agents' runs (and theirs), each a chain of its own whose
   // snapshots name it as their owner.
   const executions: Array<{ workflowId: string; runId: string }> = [];
@@ -87,19 +83,25 @@ export async function deleteThread(target: ThreadDeletionTarget, threadId: strin
   for (const execution of executions.reverse()) {
     if (await deleteExecution(temporal, namespace, execution)) deletedExecutions++;
   }
-  return { threadId, artifacts: deletedArtifacts, workflowExecutions: deletedExecutions };
+  return { threadId, artifacts: deletedArtifacts, workflowExecutions: deletedExecutions, terminated };
 }
 
 /**
  * Deletes every thread of `resourceId` (open and closed, found by `AgentResource`) as `deleteThread`
- * does. A thread listed but gone (deleted meanwhile: visibility lags behind) counts as nothing.
+ * does, but those in `skip`. A thread listed but gone (deleted meanwhile: visibility lags behind)
+ * counts as nothing.
  */
-export async function deleteResourceThreads(target: ThreadDeletionTarget, resourceId: string): Promise<ResourceThreadsDeleted> {
-  const deleted: ResourceThreadsDeleted = { threads: 0, artifacts: 0, workflowExecutions: 0 };
+export async function deleteResourceThreads(
+  target: ThreadDeletionTarget,
+  resourceId: string,
+  skip: ReadonlySet<string> = new Set(),
+  waitMs = DELETION_WAIT_MS,
+): Promise<ResourceThreadsDeleted> {
+  const deleted: Required<ResourceThreadsDeleted> = { threads: 0, artifacts: 0, workflowExecutions: 0, stopped: 0, threadIds: [], stillDeleting: [] };
   const ids = new Set<string>();
   for (const status of ['closed', undefined] as const) {
     for (const thread of await listThreads(target.temporal, { resourceId, ...(status ? { status } : {}), limit: Number.MAX_SAFE_INTEGER }))
-      ids.add(thread.threadId);
+      if (!skip.has(thread.threadId)) ids.add(thread.threadId);
   }
   for (const threadId of ids) {
     const one = await deleteThread(target, threadId).catch((error: unknown) => {
@@ -107,12 +109,40 @@ export async function deleteResourceThreads(target: ThreadDeletionTarget, resour
       throw error;
     });
     if (!one) continue;
+    deleted.threadIds.push(threadId);
     // A thread already being deleted (described a moment longer) has nothing left: not counted.
     if (one.workflowExecutions > 0) deleted.threads++;
     deleted.artifacts += one.artifacts;
     deleted.workflowExecutions += one.workflowExecutions;
+    if (one.terminated) deleted.stopped++;
   }
+  deleted.stillDeleting = await untilDeleted(target.temporal, deleted.threadIds, waitMs);
   return deleted;
+}
+
+/** How long `deleteResourceThreads` waits for Temporal to finish deleting (the dev server takes about 5 s, a cluster a minute or more). */
+const DELETION_WAIT_MS = 90_000;
+
+/**
+ * Waits until Temporal has deleted the threads (it deletes executions asynchronously, a moment
+ * after the request): a second delete then finds nothing. Returns the ids still there after `waitMs`.
+ */
+async function untilDeleted(temporal: Client, threadIds: readonly string[], waitMs: number): Promise<string[]> {
+  const giveUpAt = Date.now() + waitMs;
+  let left = [...threadIds];
+  for (;;) {
+    const gone = await Promise.all(
+      left.map((threadId) =>
+        temporal.workflow
+          .getHandle(threadId)
+          .describe()
+          .then(() => false, isNotFound),
+      ),
+    );
+    left = left.filter((_, index) => !gone[index]);
+    if (left.length === 0 || Date.now() >= giveUpAt) return left;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** DeleteWorkflowExecution: true when deleted, false when the execution was gone already. */

@@ -1,14 +1,9 @@
 // A handle on one thread: send messages (creating the thread with the first), read it, close it.
 import { randomUUID } from 'node:crypto';
-import {
-  WithStartWorkflowOperation,
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-} from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { isDuration, parseDuration } from '../config/duration';
-import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError, ThreadError } from '../protocol/errors';
+import { AgentConfigError, EmptyMessageError, InvalidMessageError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
 import {
   AgentCostUsdAttribute,
@@ -32,7 +27,9 @@ import type { agentThread } from '../workflows/thread/agent-thread';
 import { configHashOf, parsedConfigHashOf } from './config-hash';
 import { prepareAgents } from './prepared-agents';
 import { RunHandle, transientServerError } from './run-handle';
-import { searchAttributesMissing } from './search-attribute-errors';
+import { assertInputFits, checkedCloseRequest, checkedThreadMessage } from './outgoing-checks';
+import { describeThread, endedFromOutside, threadReadError, withOutsideEnd } from './thread-lookup';
+import { threadSendError } from './thread-send-error';
 import { readThreadConversation } from './thread-conversation';
 import { readThreadTranscript } from './thread-history';
 import type { ThreadTranscript } from '../history/thread-transcript';
@@ -96,20 +93,22 @@ export class ThreadHandle {
   /**
    * Sends a user message. With a `config` in the thread's options, a thread that does not exist
    * yet is created by this message; without one, the thread must exist.
-   * @throws EmptyMessageError for blank text; AgentConfigError for an invalid config;
+   * @throws EmptyMessageError for blank text; InvalidMessageError for text over 100,000 characters
+   * (or another field the thread would refuse); PayloadTooLargeError for a creating config and
+   * messages over 1 MB of JSON; AgentConfigError for an invalid config;
    * ThreadError with code `ThreadBusy` (policy `reject` while a turn runs), `ThreadClosed`,
    * `ThreadConfigMismatch` or `ThreadNotFound`; SearchAttributesMissingError on a namespace
    * without `durable-agents setup`. Nothing is added to the thread when it throws.
    */
   async send(text: string, options: SendOptions = {}): Promise<TurnHandle> {
-    if (!text.trim()) throw new EmptyMessageError();
+    if (typeof text === 'string' && !text.trim()) throw new EmptyMessageError('thread');
     const created = this.options.config !== undefined ? this.creation() : null;
-    const message: ThreadMessage = {
+    const message = checkedThreadMessage({
       messageId: options.messageId ?? randomUUID(),
       text,
       ...(options.policy ? { policy: options.policy } : {}),
       ...(created ? { configHash: created.input.configHash, parsedConfigHash: created.parsedConfigHash } : {}),
-    };
+    });
     const updateId = `message-${message.messageId}`;
     const startedAt = Date.now();
     for (let delayMs = 100; ; delayMs = Math.min(delayMs * 2, 2_000)) {
@@ -118,7 +117,8 @@ export class ThreadHandle {
       } catch (error) {
         // A busy thread (the server limits updates in flight per workflow) or a restarting server:
         // the same update id again, so a retry never adds the message twice.
-        if (Date.now() - startedAt > SEND_RETRY_MS || !(await this.isTransient(error))) throw await this.sendError(error, created !== null);
+        if (Date.now() - startedAt > SEND_RETRY_MS || !(await this.isTransient(error)))
+          throw await threadSendError(this.target, this.threadId, error, created !== null);
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
@@ -169,9 +169,18 @@ export class ThreadHandle {
     );
   }
 
-  /** The thread now (phase, queued messages, the newest turns' results), through the `thread` query. */
-  status(): Promise<ThreadStatus> {
-    return this.run.workflow.query(threadQuery);
+  /**
+   * The thread now (phase, queued messages, the newest turns' results), through the `thread` query.
+   * A thread ended from outside (terminated, or being deleted) is `closed`, with `closedReason`
+   * saying so (`terminated: thread deleted`), though its own state stopped in the middle of a turn.
+   * @throws ThreadError `ThreadNotFound` for an id with no thread (or a workflow that is not one).
+   */
+  async status(): Promise<ThreadStatus> {
+    const { temporal } = this.target;
+    const [description, status] = await Promise.allSettled([describeThread(temporal, this.threadId), this.run.workflow.query(threadQuery)]);
+    if (description.status === 'rejected') throw description.reason;
+    if (status.status === 'rejected') throw await threadReadError(temporal, this.threadId, status.reason);
+    return withOutsideEnd(status.value, await endedFromOutside(temporal, description.value));
   }
 
   /** A handle on turn `turn` of this thread (for example after a restart of your process). */
@@ -182,12 +191,15 @@ export class ThreadHandle {
   /**
    * Closes the thread once its running and queued turns are done; later messages are refused
    * with `ThreadClosed`. Returns the turns completed when the close was accepted.
+   * @throws ThreadError `ThreadNotFound` for an id with no thread (or a workflow that is not one);
+   * InvalidMessageError for a reason over 1,000 characters, before anything is sent.
    */
   async close(reason?: string): Promise<{ turnsCompleted: number }> {
+    const request = checkedCloseRequest(reason ? { reason } : {});
     try {
-      return await this.run.workflow.executeUpdate(closeThreadUpdate, { args: [reason ? { reason } : {}] });
+      return await this.run.workflow.executeUpdate(closeThreadUpdate, { args: [request] });
     } catch (error) {
-      throw await this.sendError(error, false);
+      throw await threadSendError(this.target, this.threadId, error, false);
     }
   }
 
@@ -195,18 +207,23 @@ export class ThreadHandle {
    * The conversation so far, oldest first (the system prompt aside), across every continue-as-new:
    * what the thread's workflow holds (its `conversation` query; a closed thread is read by a worker
    * replaying it) and the snapshot it continued from (the client's artifact store).
-   * @throws AgentConfigError when the thread continued as new and the client has no artifact store.
+   * @throws AgentConfigError when the thread continued as new and the client has no artifact store;
+   * ThreadError `ThreadNotFound` for an id with no thread (or a workflow that is not one).
    * @example
    * for (const message of await agents.thread('support:customer-42').messages()) console.log(message.role, message.content);
    */
-  messages(): Promise<Message[]> {
-    return readThreadConversation(this.run.workflow, this.target.artifacts);
+  async messages(): Promise<Message[]> {
+    await describeThread(this.target.temporal, this.threadId);
+    return readThreadConversation(this.run.workflow, this.target.artifacts).catch(async (error: unknown) => {
+      throw await threadReadError(this.target.temporal, this.threadId, error);
+    });
   }
 
   /**
    * The thread's history turn by turn (what `durable-agents history <thread>` prints): each turn's
    * messages (injected ones marked), steps, tool calls and approvals, and its result, across its
    * continue-as-new executions (the newest 100).
+   * @throws ThreadError `ThreadNotFound` for an id with no thread (or a workflow that is not one).
    * @example
    * const { turns } = await agents.thread('support:customer-42').history();
    * for (const turn of turns) console.log(turn.turn, turn.messages[0]?.text, turn.result?.stopReason);
@@ -257,41 +274,8 @@ export class ThreadHandle {
       ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
       ...(this.options.resourceId ? [{ key: AgentResourceAttribute, value: this.options.resourceId }] : []),
     ];
+    assertInputFits('a thread', input);
     return { input, attributes, parsedConfigHash: parsedConfigHashOf(config) };
-  }
-
-  /** The typed error for a failed send or close. */
-  private async sendError(error: unknown, creating: boolean): Promise<unknown> {
-    const missing = searchAttributesMissing(error, this.target.namespace);
-    if (missing) return missing;
-    if (error instanceof WorkflowUpdateFailedError) {
-      const type = (error.cause as { type?: string } | undefined)?.type;
-      const reason = error.cause?.message ?? error.message;
-      if (type === ErrorCode.emptyMessage) return new EmptyMessageError();
-      if (type === ErrorCode.threadBusy || type === ErrorCode.threadClosed || type === ErrorCode.threadConfigMismatch)
-        return new ThreadError(type, this.threadId, `thread ${this.threadId}: ${reason}`);
-      return new InvalidMessageError(reason);
-    }
-    if (error instanceof WorkflowExecutionAlreadyStartedError || (creating && isClosedError(error))) {
-      return new ThreadError(ErrorCode.threadClosed, this.threadId, `thread ${this.threadId} is closed: start a new thread (another id)`);
-    }
-    if (error instanceof WorkflowNotFoundError || isClosedError(error)) {
-      // A thread that closed still has its last execution (until the namespace's retention).
-      const closed =
-        creating ||
-        (await this.run.workflow.describe().then(
-          () => true,
-          () => false,
-        ));
-      return closed
-        ? new ThreadError(ErrorCode.threadClosed, this.threadId, `thread ${this.threadId} is closed: start a new thread (another id)`)
-        : new ThreadError(
-            ErrorCode.threadNotFound,
-            this.threadId,
-            `no thread ${this.threadId}: give a config (agents.thread(id, { config })) to create it`,
-          );
-    }
-    return error;
   }
 }
 

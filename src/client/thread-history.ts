@@ -4,15 +4,22 @@ import { fetchRunChain, type ChainExecution } from '../history/history-view';
 import { threadTranscriptFromChain, type ThreadTranscript } from '../history/thread-transcript';
 import { threadQuery } from '../protocol/thread-messages';
 import type { TurnResult } from '../protocol/thread-types';
+import { describeThread, threadReadError } from './thread-lookup';
 
 /**
  * The transcript of thread `threadId`, turn by turn, from its executions' histories (the newest
  * 100; `chain` when the caller read them already). A thread still open is asked for its newest turn
  * results too (the `thread` query, 5 s at most): its history holds a turn's result only once a
  * caller awaited it or the thread carried it into a next execution.
+ * @throws ThreadError `ThreadNotFound` for an id with no thread (or a workflow that is not one).
  */
 export async function readThreadTranscript(temporal: Client, threadId: string, chain?: ChainExecution[]): Promise<ThreadTranscript> {
-  const executions = chain ?? (await fetchRunChain(temporal, threadId));
+  if (!chain) await describeThread(temporal, threadId);
+  const executions =
+    chain ??
+    (await fetchRunChain(temporal, threadId).catch(async (error: unknown) => {
+      throw await threadReadError(temporal, threadId, error);
+    }));
   return threadTranscriptFromChain(threadId, executions, await openThreadResults(temporal, threadId));
 }
 

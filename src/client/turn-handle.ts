@@ -1,10 +1,12 @@
 // A handle on one turn of a thread: its events, streamed text, approvals and result.
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { TerminatedFailure } from '@temporalio/common';
 import { ErrorCode, ThreadError } from '../protocol/errors';
 import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots';
 import type { RunEvent } from '../protocol/run-events';
 import { awaitTurnUpdate } from '../protocol/thread-messages';
 import type { ThreadMessageReceipt, ThreadResult, TurnResult } from '../protocol/thread-types';
+import { THREAD_DELETED_REASON } from './thread-lookup';
 import { transientServerError, type DecideOptions, type DecisionReceipt, type RunHandle } from './run-handle';
 
 /**
@@ -41,7 +43,8 @@ export class TurnHandle {
    * (max_steps, budget, interrupted by a newer message, a failed model call) still has a result:
    * check `stopReason`.
    * @throws ThreadError with code `TurnResultUnavailable` for a turn older than the results the
-   * thread keeps (20): `durable-agents history <thread>` has every turn.
+   * thread keeps (20): `durable-agents history <thread>` has every turn; also for a thread deleted
+   * (the message says so) or terminated while the turn ran.
    */
   async result(): Promise<TurnResult> {
     for (;;) {
@@ -97,12 +100,33 @@ export class TurnHandle {
   }
 
   private async resultOfClosedThread(): Promise<TurnResult> {
-    const closed = (await this.workflow.result()) as ThreadResult;
+    const closed = (await this.workflow.result().catch((error: unknown) => {
+      throw this.endedFromOutside(error);
+    })) as ThreadResult;
     if (closed.lastTurn?.turn === this.turn) return closed.lastTurn;
     throw this.unavailable(`the thread closed (${closed.closedReason}) after ${closed.turnsCompleted} turn(s); its result has the last turn only`);
   }
 
-  private unavailable(reason: string): ThreadError {
+  /**
+   * The error for a thread that has no result to give: deleted (gone, or terminated by
+   * `ThreadHandle.delete`), or terminated, timed out or cancelled from outside.
+   */
+  private endedFromOutside(error: unknown): unknown {
+    const threadId = this.workflow.workflowId;
+    if (error instanceof WorkflowNotFoundError) return this.unavailable(`thread ${threadId} was deleted`, true);
+    if (!(error instanceof WorkflowFailedError)) return error;
+    if (error.cause instanceof TerminatedFailure) {
+      const reason = error.cause.message;
+      return this.unavailable(
+        reason === THREAD_DELETED_REASON ? `thread ${threadId} was deleted` : `thread ${threadId} was terminated: ${reason}`,
+        true,
+      );
+    }
+    return this.unavailable(`thread ${threadId} ended without closing (${error.cause?.message ?? error.message})`, true);
+  }
+
+  private unavailable(reason: string, ended = false): ThreadError {
+    if (ended) return new ThreadError(ErrorCode.turnResultUnavailable, this.workflow.workflowId, `turn ${this.turn}: no result to read: ${reason}`);
     return new ThreadError(
       ErrorCode.turnResultUnavailable,
       this.workflow.workflowId,

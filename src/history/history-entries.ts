@@ -40,7 +40,8 @@ export type TranscriptEntry =
       at: string;
       agent: string;
       model: string;
-      task: string;
+      /** The run's task; absent for a thread's execution (a thread has messages, no task). */
+      task?: string;
       continued: boolean;
       handoffFrom?: string;
       /** Set on a fork's first execution: the run and step it continues, and the edits it made to that run's conversation (what each replaced, and with what). */

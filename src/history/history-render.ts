@@ -24,7 +24,10 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
           lines.push(
             `${time}  continued (new run): agent ${entry.agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`,
           );
-        else lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`, `              task: ${entry.task}`);
+        else {
+          lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`);
+          if (entry.task !== undefined) lines.push(`              task: ${entry.task}`);
+        }
         if (entry.forkOf)
           lines.push(
             `              forked from ${entry.forkOf.workflowId} (${entry.forkOf.runId}) after step ${entry.forkOf.step}: steps 1-${entry.forkOf.step} are in that run's history`,

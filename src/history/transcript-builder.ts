@@ -100,7 +100,7 @@ export class TranscriptBuilder {
       at: iso(at),
       agent: input.config.name,
       model: input.config.model,
-      task: input.task,
+      ...(typeof input.task === 'string' ? { task: input.task } : {}),
       continued: Boolean(input.carried),
       ...(input.fork
         ? {

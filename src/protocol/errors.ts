@@ -161,8 +161,8 @@ export class ApprovalRefusedError extends AgentRuntimeError {
 }
 
 /**
- * An injected message with no text (code `EmptyMessage`). `RunHandle.inject` and
- * `injectAndConfirm` throw it before anything reaches the run.
+ * A message with no text (code `EmptyMessage`): an injected message (`RunHandle.inject` and
+ * `injectAndConfirm`) or a thread message (`ThreadHandle.send`), refused before anything is sent.
  * @example
  * import { EmptyMessageError } from 'durable-agents';
  *
@@ -174,8 +174,8 @@ export class ApprovalRefusedError extends AgentRuntimeError {
  * }
  */
 export class EmptyMessageError extends AgentRuntimeError {
-  constructor() {
-    super(ErrorCode.emptyMessage, 'text: an injected message must not be empty');
+  constructor(kind: 'injected' | 'thread' = 'injected') {
+    super(ErrorCode.emptyMessage, `text: ${kind === 'thread' ? 'a thread message' : 'an injected message'} must not be empty`);
   }
 }
 
@@ -232,6 +232,23 @@ export class SearchAttributesMissingError extends AgentRuntimeError {
 export class InvalidMessageError extends AgentRuntimeError {
   constructor(reason: string) {
     super(ErrorCode.invalidMessage, reason);
+  }
+}
+
+/**
+ * A value too large to send to Temporal (code `PayloadTooLarge`), refused by the client before
+ * anything is sent: `field` names it, `limitBytes` is what it may hold (as UTF-8 JSON).
+ * @example
+ * try { await agents.startRun({ config, task: hugeDocument }); }
+ * catch (error) { if (error instanceof PayloadTooLargeError) console.error(error.field, error.limitBytes); }
+ */
+export class PayloadTooLargeError extends AgentRuntimeError {
+  constructor(
+    readonly field: string,
+    readonly limitBytes: number,
+    message: string,
+  ) {
+    super(ErrorCode.payloadTooLarge, message);
   }
 }
 

@@ -47,7 +47,7 @@ export function shown(value: unknown): string {
 }
 
 /** 100000 → "100,000" (no Intl: the same text on every worker). */
-function grouped(count: number): string {
+export function grouped(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 

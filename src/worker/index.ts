@@ -58,7 +58,13 @@ export { MEMORY_LIMITS, MemoryInputError, MemoryUnavailableError } from '../memo
 export type { ForgetRequest, MemoryEntry, MemorySource, MemoryStore, RecallQuery, RememberRequest } from '../memory/memory-store';
 export { createMemoryTools } from '../memory/memory-tools';
 export { forgetResource } from '../memory/forget-resource';
-export type { ForgetResourceReport, ResourceStores, ResourceThreadStore, ResourceThreadsDeleted } from '../memory/forget-resource';
+export type {
+  ForgetResourceOptions,
+  ForgetResourceReport,
+  ResourceStores,
+  ResourceThreadStore,
+  ResourceThreadsDeleted,
+} from '../memory/forget-resource';
 
 // Lifecycle hooks and instructions providers (docs/hooks.md)
 export { defineHook } from '../hooks/define-hook';

@@ -2,7 +2,8 @@
 import { AgentClient } from '../../client/agent-client';
 import { listRunForks, type RunFork } from '../../client/run-forks';
 import { readThreadTranscript } from '../../client/thread-history';
-import { AgentConfigError } from '../../protocol/errors';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { AgentConfigError, ErrorCode, ThreadError } from '../../protocol/errors';
 import { fetchRunChain, renderTranscript, transcriptOfChain } from '../../history/history-view';
 import { renderThreadTranscript } from '../../history/thread-render';
 import { isThreadChain } from '../../history/thread-transcript';
@@ -16,7 +17,16 @@ export async function historyCommand(
   const turn = turnOf(options.turn);
   const client = agents ?? (await AgentClient.connect());
   try {
-    const chain = await fetchRunChain(client.temporal, workflowId, options.runId);
+    const chain = await fetchRunChain(client.temporal, workflowId, options.runId).catch((error: unknown) => {
+      // One error for an id with nothing behind it, whichever read of a thread it came from.
+      if (error instanceof WorkflowNotFoundError)
+        throw new ThreadError(
+          ErrorCode.threadNotFound,
+          workflowId,
+          `no run or thread ${workflowId}${options.runId ? ` (execution ${options.runId})` : ''} (never started, or deleted)`,
+        );
+      throw error;
+    });
     if (!isThreadChain(chain)) {
       if (turn !== undefined)
         throw new AgentConfigError(`--turn: ${workflowId} is a run, not a thread`, [`--turn: ${workflowId} is a run, not a thread`]);

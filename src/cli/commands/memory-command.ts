@@ -56,6 +56,7 @@ export async function memoryForgetCommand(resource: string, options: MemoryForge
         console.log(
           `  ${report.threads} thread(s) deleted: ${report.threadArtifacts} artifact(s), ${report.workflowExecutions} workflow execution(s)`,
         );
+      for (const what of report.pending) console.log(`  still pending: ${what}`);
     } finally {
       if (client && !agents) await client.close();
     }

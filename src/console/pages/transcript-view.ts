@@ -21,7 +21,7 @@ function transcriptEntry(workflowId: string, entry: TranscriptEntry, index: numb
 ${entry.handoffFrom ? html`<p class="marker">Handed off from ${entry.handoffFrom} to ${entry.agent}</p>` : ''}
 ${entry.forkOf ? html`<p class="marker">Fork of <a href="${runPath(entry.forkOf.workflowId)}">${entry.forkOf.workflowId}</a> after step ${entry.forkOf.step}</p>` : ''}
 ${(entry.forkOf?.edits ?? []).map((edit) => html`<div class="marker">Step ${edit.step} · edited: ${describeForkEdit(edit)}<details><summary>Recorded, and what replaced it</summary><pre>${edit.recorded ?? "(not in the origin's history)"}</pre><pre>${edit.content}</pre></details></div>`)}
-${entry.continued || entry.handoffFrom ? '' : html`<div class="message user"><span class="role">Task for ${entry.agent} (${entry.model})</span><p>${entry.task}</p></div>`}`;
+${entry.continued || entry.handoffFrom || entry.task === undefined ? '' : html`<div class="message user"><span class="role">Task for ${entry.agent} (${entry.model})</span><p>${entry.task}</p></div>`}`;
     case 'model':
       return html`${entry.text ? html`<div class="message assistant" data-step="${entry.step}"><span class="role">Agent · step ${entry.step}</span><p>${entry.text}</p></div>` : ''}
 ${entry.failure ? html`<p class="failure">Step ${entry.step} failed: ${entry.failure}</p>` : ''}
