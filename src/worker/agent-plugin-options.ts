@@ -8,6 +8,7 @@ import type { ModelRegistry } from '../models/model-registry';
 import type { ModelPrices } from '../protocol/model-price';
 import type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 import type { Tool } from '../tools/define-tool';
+import type { AgentDefinition } from '../agents/define-agent';
 import type { AgentDeploymentVersion } from './deployment-options';
 
 /**
@@ -54,6 +55,13 @@ export interface AgentPluginOptions {
    * agents each names (docs/hooks.md). Give every worker of a task queue the same hooks.
    */
   hooks?: Iterable<AnyHook>;
+  /**
+   * Named, versioned agents this worker offers (made with `defineAgent`; docs/agents.md). The
+   * worker refuses to start when one names a tool, instructions provider or handoff target it lacks.
+   */
+  agents?: Iterable<AgentDefinition>;
+  /** A folder of agent definitions, one YAML or JSON file each (`loadAgentFolder`), offered besides `agents`. */
+  agentsFolder?: string;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /**

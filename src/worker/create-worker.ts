@@ -17,6 +17,7 @@ import { startAgentTelemetry, type AgentTelemetrySetup } from '../telemetry/agen
 import { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';
 import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
+import type { AgentDefinition } from '../agents/define-agent';
 import { AgentPlugin } from './agent-plugin';
 import { deploymentVersionFromEnvironment, type AgentDeploymentVersion } from './deployment-options';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
@@ -54,6 +55,10 @@ export interface AgentWorkerOptions {
   hooks?: Iterable<AnyHook>;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
+  /** Named, versioned agents this worker offers (made with `defineAgent`; docs/agents.md). */
+  agents?: Iterable<AgentDefinition>;
+  /** A folder of agent definitions, one YAML or JSON file each (docs/agents.md). */
+  agentsFolder?: string;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
   workflowBundlePath?: string;
   /**
@@ -135,6 +140,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     memory,
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(deployment ? { deployment } : {}),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
