@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { defineAgent } from '../src/agents/define-agent';
 import { ErrorCode } from '../src/protocol/errors';
+import { WireName } from '../src/protocol/wire-names';
+import type { agentWorkerAgents } from '../src/workflows/run/agent-worker-agents';
 import { runCli } from './support/cli-process';
+import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -49,6 +52,16 @@ describe('a worker with named agents', () => {
     expect({ code: listed.code, offers: JSON.parse(listed.stdout) }).toEqual({ code: 0, offers });
     const table = await runCli(['agents', 'list', '--task-queue', env.taskQueue]);
     expect(table.stdout).toContain(`support@${support.version} (r1)  scripted:any  tools echo; hands off to billing`);
+  });
+
+  it('answers the probe with a one-activity workflow (recorded for replay)', async () => {
+    const workflowId = `worker-agents-${Date.now()}`;
+    const offers = await env.client.workflow.execute<typeof agentWorkerAgents>(WireName.workerAgentsWorkflow, {
+      taskQueue: env.taskQueue,
+      workflowId,
+    });
+    expect(offers.map((offer) => offer.name)).toEqual(['billing', 'support']);
+    await recordHistory('worker-agents', env.agents.getRun(workflowId));
   });
 
   it('refuses to start on an agent it could not run, naming the agent and the field, before it polls', async () => {
