@@ -26,6 +26,7 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 
 // Client
 export { AgentClient } from './client/agent-client';
+export type { AgentOffer } from './protocol/agent-offers';
 export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
 export { WorkerDeployments } from './client/worker-deployments';
 export type { BuildHoldings, DeploymentBuild, DeploymentDescription } from './client/worker-deployments';

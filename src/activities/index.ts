@@ -8,6 +8,7 @@ import { createTurnResultActivities } from './carried-turn-results';
 import { createReadCarriedToolResults } from './carried-tool-results';
 import { createLoadForkOrigin } from './load-fork-origin';
 import { createListWorkerTools } from './list-worker-tools';
+import { createListWorkerAgents, type WorkerAgentsDependencies } from './list-worker-agents';
 import { createReplayToolCall, type ReplayDependencies } from './replay-tool-call';
 import { createCheckSearchAttributes, type SearchAttributesDependencies } from './check-search-attributes';
 import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycle-hooks';
@@ -25,7 +26,8 @@ export type ActivityDependencies = ModelStepDependencies &
   LifecycleHookDependencies &
   InstructionsDependencies &
   ReserveModelCallDependencies &
-  ConcurrencySlotDependencies;
+  ConcurrencySlotDependencies &
+  WorkerAgentsDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -40,6 +42,7 @@ export function createActivities(dependencies: ActivityDependencies) {
     readCarriedToolResults: createReadCarriedToolResults(dependencies),
     loadForkOrigin: createLoadForkOrigin(dependencies),
     listWorkerTools: createListWorkerTools(dependencies),
+    listWorkerAgents: createListWorkerAgents(dependencies),
     replayToolCall: createReplayToolCall(dependencies),
     // A local activity of runAgent in your own workflows (durable-agents/workflow).
     checkSearchAttributes: createCheckSearchAttributes(dependencies),

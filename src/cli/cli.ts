@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { AgentRuntimeError } from '../protocol/errors';
 import { collectFlag } from './fork-edit-flags';
 import { describeError } from './describe-error';
-import { addDeploymentCommands, addMemoryCommands, addThreadCommands } from './command-groups';
+import { addAgentsCommands, addDeploymentCommands, addMemoryCommands, addThreadCommands } from './command-groups';
 import { commands } from './command-modules';
 
 /**
@@ -186,9 +186,14 @@ program
     'Worker Versioning: the deployment this worker belongs to, with --build-id (default: AGENT_DEPLOYMENT_NAME); docs/deployment.md',
   )
   .option('--build-id <id>', 'Worker Versioning: this build of the deployment; runs stay on the build that started them (default: AGENT_BUILD_ID)')
+  .option(
+    '--agents <folder>',
+    'offer the agents defined in this folder (one YAML or JSON file each) by name (default: AGENT_AGENTS_DIR); docs/agents.md',
+  )
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
 addDeploymentCommands(program);
+addAgentsCommands(program);
 
 program
   .command('setup')

@@ -1,4 +1,4 @@
-// The CLI's command groups (`deployment …`, `memory …`, `thread …`), each added to the program by one function.
+// The CLI's command groups (`deployment …`, `agents …`, `memory …`, `thread …`), each added to the program by one function.
 import type { Command } from 'commander';
 import { commands } from './command-modules';
 
@@ -32,6 +32,17 @@ export function addDeploymentCommands(program: Command): void {
     .description('exit 0 when the build can retire (not current or ramping, no open execution pinned to it), else 1 with what holds it')
     .option('--wait <duration>', 'look again every 5 s for this long (e.g. 30m)')
     .action(async (name, buildId, options) => (await commands.deployment()).deploymentDrainedCommand(name, buildId, options));
+}
+
+/** `durable-agents agents …`: the named, versioned agents the workers offer (docs/agents.md). */
+export function addAgentsCommands(program: Command): void {
+  const agents = program.command('agents').description('the named, versioned agents the workers offer (docs/agents.md)');
+  agents
+    .command('list')
+    .description("the agents the task queue's workers offer: name@version (label), model, tools, handoffs")
+    .option('--json', 'machine-readable output')
+    .option('--task-queue <name>', 'task queue of the workers')
+    .action(async (options) => (await commands.agents()).agentsListCommand(options));
 }
 
 /** `durable-agents memory …`: a resource's memory in the workers' store (docs/memory.md). */

@@ -24,4 +24,5 @@ export const commands = {
   memory: () => import('./commands/memory-command'),
   console: () => import('./commands/console-command'),
   deployment: () => import('./commands/deployment-command'),
+  agents: () => import('./commands/agents-command'),
 };

@@ -29,6 +29,8 @@ export type { DecideOptions, DecisionReceipt, DecisionRetries } from './run-hand
 export type { ForkOptions } from './fork';
 export type { AgentClientOptions, StartRunOptions } from './agent-client-options';
 import type { AgentClientOptions, StartRunOptions } from './agent-client-options';
+import { listWorkerAgents } from './worker-agents';
+import type { AgentOffer } from '../protocol/agent-offers';
 
 /**
  * The library client: starts agent runs and reads their status, events and results.
@@ -229,6 +231,17 @@ export class AgentClient {
       }
     }
     return found;
+  }
+
+  /**
+   * The named, versioned agents the workers of the task queue offer (docs/agents.md), asked of a
+   * worker through a short probe workflow.
+   * @throws AgentRuntimeError (`WorkersUnavailable`) when no worker answers within 30 s.
+   * @example
+   * for (const agent of await agents.listAgents()) console.log(`${agent.name}@${agent.version}`, agent.label ?? '');
+   */
+  listAgents(options: { taskQueue?: string } = {}): Promise<AgentOffer[]> {
+    return listWorkerAgents(this.temporal, options.taskQueue ?? this.taskQueue);
   }
 
   /** Closes the client's connection (one made by `connect`, or the `Client` you passed in). */

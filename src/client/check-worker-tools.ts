@@ -1,5 +1,4 @@
 // Refusing configs that name tools the task queue's workers lack, before a run, fork or evaluation starts.
-import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
@@ -7,7 +6,7 @@ import type { AgentConfig } from '../config/agent-config';
 import { AgentConfigError, AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import { splitMcpToolName } from '../protocol/mcp-tool-names';
 import { WireName } from '../protocol/wire-names';
-import type { agentWorkerTools } from '../workflows/run/agent-worker-tools';
+import { askWorkers } from './worker-probe';
 
 /** How long the task queue's workers have to say which tools they have, before a fork or an evaluation. */
 const PROBE_TIMEOUT: Duration = '30s';
@@ -29,26 +28,9 @@ function wantedTools(configs: readonly AgentConfig[]): WantedTool[] {
   return configs.flatMap((config) => config.tools.filter((tool) => !splitMcpToolName(tool)).map((tool) => ({ agent: config.name, tool })));
 }
 
-/**
- * Asks the task queue's workers which tools they have: a short `agentWorkerTools` workflow (one
- * activity), deleted once answered (or timed out) so that the namespace's run list holds agent
- * runs, not one probe per fork, evaluation or run start.
- */
-async function askWorkers(client: Client, taskQueue: string, timeout: Duration, why: string): Promise<string[]> {
-  const workflowId = `worker-tools-${randomUUID().slice(0, 8)}`;
-  try {
-    return await client.workflow.execute<typeof agentWorkerTools>(WireName.workerToolsWorkflow, {
-      taskQueue,
-      workflowId,
-      workflowExecutionTimeout: timeout,
-      staticSummary: `which tools the agent workers have (asked before ${why})`,
-    });
-  } finally {
-    // Best effort: a probe left behind is harmless, and the caller's answer matters more.
-    await client.workflowService
-      .deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } })
-      .catch(() => undefined);
-  }
+/** Asks the task queue's workers which tools they have: a short `agentWorkerTools` workflow (one activity). */
+function askForTools(client: Client, taskQueue: string, timeout: Duration, why: string): Promise<string[]> {
+  return askWorkers<string[]>(client, WireName.workerToolsWorkflow, taskQueue, timeout, `which tools the agent workers have (asked before ${why})`);
 }
 
 /** Refuses `wanted` tools missing from `available`, saying how to register them. */
@@ -78,7 +60,7 @@ export async function assertWorkersHaveTools(client: Client, taskQueue: string, 
   if (wanted.length === 0) return;
   let available: string[];
   try {
-    available = await askWorkers(client, taskQueue, PROBE_TIMEOUT, 'a fork or an evaluation');
+    available = await askForTools(client, taskQueue, PROBE_TIMEOUT, 'a fork or an evaluation');
   } catch (error) {
     throw new AgentRuntimeError(
       ErrorCode.workersUnavailable,
@@ -131,7 +113,7 @@ export class WorkerToolsCheck {
   private async askWorkersOf(taskQueue: string): Promise<string[] | null> {
     if (!(await this.hasPollers(taskQueue))) return null;
     try {
-      const tools = await askWorkers(this.client, taskQueue, START_PROBE_TIMEOUT, 'a run');
+      const tools = await askForTools(this.client, taskQueue, START_PROBE_TIMEOUT, 'a run');
       this.known.set(taskQueue, { tools, at: Date.now() });
       return tools;
     } catch {

@@ -134,7 +134,7 @@ export class WorkerDeployments {
   async holdings(deploymentName: string, buildId: string, description?: DeploymentDescription): Promise<BuildHoldings> {
     checkName(deploymentName);
     const onBuild = `${DEPLOYMENT_VERSION_ATTRIBUTE} = '${deploymentVersionKey(deploymentName, buildId)}' AND ExecutionStatus = 'Running'`;
-    const types = [WireName.agentRunWorkflow, ...LONG_LIVED_WORKFLOW_TYPES, WireName.workerToolsWorkflow];
+    const types = [WireName.agentRunWorkflow, ...LONG_LIVED_WORKFLOW_TYPES, WireName.workerToolsWorkflow, WireName.workerAgentsWorkflow];
     const [total, awaitingApproval, ...perType] = await Promise.all([
       this.count(onBuild),
       this.count(`${onBuild} AND ${AgentStatusAttribute.name} = 'awaiting_approval'`),

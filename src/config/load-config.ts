@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { AgentConfigError } from '../protocol/errors';
-import { parseAgentConfig, type AgentConfig } from './agent-config';
+import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from './agent-config';
 import { withSkillSourceKeys } from '../skills/skill-source';
 
 /**
@@ -20,17 +20,25 @@ import { withSkillSourceKeys } from '../skills/skill-source';
  */
 export function loadAgentConfigFile(file: string, overrides: Partial<Pick<AgentConfig, 'model'>> = {}): AgentConfig {
   const raw = readConfigFile(file);
-  // Scripted-model files and skill folders in the file are relative to it; a --model given on
-  // the command line is relative to the working directory.
-  const folder = path.dirname(path.resolve(file));
+  // A --model given on the command line is relative to the working directory.
   const defined = Object.fromEntries(
     Object.entries(overrides)
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => [key, commandLineModel(value)]),
   );
-  // Only a mapping takes the overrides: a list or an empty file is reported as what it is.
-  const isMapping = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
-  const config = parseAgentConfig(isMapping ? { ...withScriptPathsFrom(raw as object, folder), ...defined } : raw, file);
+  return agentConfigFromDocument(raw, file, defined);
+}
+
+/**
+ * An agent config from a parsed file `document` (a mapping, else reported as what it is), with
+ * `overrides` applied: scripted-model files and skill folders in it are made absolute against the
+ * file's folder, then it is validated (the output type compiled too).
+ * @throws AgentConfigError naming `file` and every invalid field.
+ */
+export function agentConfigFromDocument(document: unknown, file: string, overrides: Partial<AgentConfigInput> = {}): AgentConfig {
+  const folder = path.dirname(path.resolve(file));
+  const isMapping = document !== null && typeof document === 'object' && !Array.isArray(document);
+  const config = parseAgentConfig(isMapping ? { ...withScriptPathsFrom(document as object, folder), ...overrides } : document, file);
   const schemaProblem = outputTypeProblem(config.output_type);
   if (schemaProblem) throw new AgentConfigError(`Invalid agent config in ${file}:\n  ${schemaProblem}`, [schemaProblem]);
   return withSkillSourceKeys(config, folder);

@@ -165,6 +165,7 @@ export const activityReaders = {
   readTurnToolResults: null,
   loadForkOrigin: null,
   listWorkerTools: null,
+  listWorkerAgents: null,
   // A local activity of users' workflows (runAgent): a marker, not an activity of the run.
   checkSearchAttributes: null,
   // Worker hooks told about the run's own moments: they add nothing to the conversation (what

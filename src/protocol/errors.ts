@@ -82,6 +82,8 @@ export const ErrorCode = {
   deploymentNotFound: 'DeploymentNotFound',
   /** A deployment whose new current or ramping build the server has not yet passed to its task queues, so a wake-up would not move anything yet. */
   deploymentRoutingPending: 'DeploymentRoutingPending',
+  /** An agent definition a worker was given (defineAgent, an agents folder) that does not validate, or names a tool, provider or handoff target the worker lacks (docs/agents.md). */
+  agentDefinitionInvalid: 'AgentDefinitionInvalid',
 } as const;
 
 /** One of the `ErrorCode` values. */

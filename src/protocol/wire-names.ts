@@ -21,6 +21,8 @@ export const WireName = {
   agentRunWorkflow: 'agentRun',
   /** Lists the tools of a task queue's workers (fork and eval check configs against it). */
   workerToolsWorkflow: 'agentWorkerTools',
+  /** Lists the agents a task queue's workers offer (`durable-agents agents list`). */
+  workerAgentsWorkflow: 'agentWorkerAgents',
   statusQuery: 'status',
   eventsQuery: 'events',
   conversationQuery: 'conversation',

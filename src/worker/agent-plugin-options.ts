@@ -8,6 +8,7 @@ import type { ModelRegistry } from '../models/model-registry';
 import type { ModelPrices } from '../protocol/model-price';
 import type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 import type { Tool } from '../tools/define-tool';
+import type { AgentDefinition } from '../agents/define-agent';
 import type { AgentDeploymentVersion } from './deployment-options';
 import type { ToolResolver } from '../skills/tool-resolver';
 
@@ -66,6 +67,13 @@ export interface AgentPluginOptions {
    * (`DEFAULT_HOOK_TIMEOUT_MS`). A hook over it is a hook failure, handled by the agent's `hook_errors`.
    */
   hookTimeoutMs?: number;
+  /**
+   * Named, versioned agents this worker offers (made with `defineAgent`; docs/agents.md). The
+   * worker refuses to start when one names a tool, instructions provider or handoff target it lacks.
+   */
+  agents?: Iterable<AgentDefinition>;
+  /** A folder of agent definitions, one YAML or JSON file each (`loadAgentFolder`), offered besides `agents`. */
+  agentsFolder?: string;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
   /**

@@ -24,6 +24,9 @@ import { PriceTable } from '../models/model-prices';
 import { subagentTools } from '../tools/subagent-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { HookRunner } from '../hooks/hook-runner';
+import { AgentRegistry } from '../agents/agent-registry';
+import { loadAgentFolder } from '../agents/agent-folder';
+import type { AgentDefinition } from '../agents/define-agent';
 import { HookDefinitionError } from '../protocol/errors';
 import { defaultModelRegistry } from './default-models';
 import { assertSupportedTemporal } from './temporal-versions';
@@ -81,10 +84,13 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   private ownArtifacts: ArtifactStore | undefined;
 
   private readonly hooks: HookRunner;
+  /** The agents it offers, read and validated when the plugin is made (checked against the worker's tools in configureWorker). */
+  private readonly definitions: AgentDefinition[];
 
   /**
    * @throws HookDefinitionError when two hooks share a name, `hookTimeoutMs` is not positive, or a provider is not a function.
    * @throws DeploymentError when `deployment` has an empty, too long or unusable field.
+   * @throws AgentDefinitionError when an agent definition (or a file of `agentsFolder`) does not validate.
    */
   constructor(private readonly options: AgentPluginOptions = {}) {
     if (options.deployment)
@@ -94,6 +100,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     for (const [name, provider] of Object.entries(options.instructionsProviders ?? {})) {
       if (typeof provider !== 'function') throw new HookDefinitionError(`Instructions provider '${name}' must be a function`);
     }
+    this.definitions = [...(options.agents ?? []), ...(options.agentsFolder ? loadAgentFolder(options.agentsFolder) : [])];
   }
 
   configureWorker(options: WorkerOptions): WorkerOptions {
@@ -102,8 +109,15 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     if (telemetry) options = telemetry.configureWorker(options);
     const client = this.options.client ?? this.clientOn(options);
     const artifacts = this.artifacts();
+    const tools = this.toolRegistry(artifacts, this.memory());
+    // The worker does not start on an agent it could not run (a tool, provider or handoff target it lacks).
+    const agents = new AgentRegistry(this.definitions, {
+      tools: tools.names(),
+      instructionsProviders: Object.keys(this.options.instructionsProviders ?? {}),
+    });
     const agentActivities = createActivities({
-      tools: this.toolRegistry(artifacts, this.memory()),
+      tools,
+      agents,
       artifacts,
       mcp: this.mcp,
       models: this.options.models ?? defaultModelRegistry(),

@@ -17,6 +17,7 @@ import { startAgentTelemetry, type AgentTelemetrySetup } from '../telemetry/agen
 import { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';
 import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
+import type { AgentDefinition } from '../agents/define-agent';
 import { AgentPlugin, type AgentPluginOptions } from './agent-plugin';
 import { deploymentVersionFromEnvironment, type AgentDeploymentVersion } from './deployment-options';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
@@ -58,6 +59,10 @@ export interface AgentWorkerOptions {
   hookTimeoutMs?: number;
   /** Instructions providers, by the name an agent's `instructions_provider` gives (docs/hooks.md). */
   instructionsProviders?: Readonly<Record<string, InstructionsProvider>>;
+  /** Named, versioned agents this worker offers (made with `defineAgent`; docs/agents.md). */
+  agents?: Iterable<AgentDefinition>;
+  /** A folder of agent definitions, one YAML or JSON file each (docs/agents.md). */
+  agentsFolder?: string;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
   workflowBundlePath?: string;
   /**
@@ -141,6 +146,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
     ...(options.skillResolver ? { skillResolver: options.skillResolver } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(deployment ? { deployment } : {}),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,

@@ -74,6 +74,12 @@ export { HOOK_POINTS } from '../protocol/hook-types';
 export type { HookPoint } from '../protocol/hook-types';
 export { HookDefinitionError } from '../protocol/errors';
 
+// Named, versioned agents the worker offers (docs/agents.md)
+export { defineAgent, OVERRIDABLE_FIELDS } from '../agents/define-agent';
+export type { AgentDefinition, AgentDefinitionInput, OverridableField } from '../agents/define-agent';
+export { loadAgentFolder } from '../agents/agent-folder';
+export { AgentDefinitionError } from '../agents/agent-definition-error';
+
 // Tools (also exported by 'durable-agents', for tool modules that import only this entry)
 export { defineTool, RetryableToolError } from '../tools/define-tool';
 export type { Tool, ToolContext, ToolDefinition } from '../tools/define-tool';

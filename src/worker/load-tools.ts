@@ -4,6 +4,7 @@ import { ToolsModuleError } from '../protocol/errors';
 import { demoTools } from '../tools/demo-tools';
 import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
+import type { AgentDefinition } from '../agents/define-agent';
 
 /**
  * `import()` kept as a real dynamic import in the compiled CommonJS (TypeScript would turn it into
@@ -54,6 +55,8 @@ export async function loadTools(options: LoadToolsOptions = {}): Promise<Tool[]>
 export interface WorkerExtensions {
   hooks: AnyHook[];
   instructionsProviders: Record<string, InstructionsProvider>;
+  /** Agents the module defines (`export const agents = [defineAgent(...)]`). */
+  agents: AgentDefinition[];
 }
 
 /**
@@ -64,7 +67,7 @@ export interface WorkerExtensions {
  */
 export async function loadWorkerExtensions(options: Pick<LoadToolsOptions, 'modulePath'> = {}): Promise<WorkerExtensions> {
   const modulePath = options.modulePath ?? process.env.AGENT_TOOLS_MODULE;
-  if (!modulePath) return { hooks: [], instructionsProviders: {} };
+  if (!modulePath) return { hooks: [], instructionsProviders: {}, agents: [] };
   const imported = await importToolsModule(path.resolve(modulePath));
   // A CommonJS module (or TypeScript run as one) may show its exports on `default` only.
   const loaded = { ...(imported.default as Record<string, unknown> | undefined), ...imported };
@@ -75,7 +78,16 @@ export async function loadWorkerExtensions(options: Pick<LoadToolsOptions, 'modu
   if (typeof providers !== 'object' || providers === null || !Object.values(providers).every((provider) => typeof provider === 'function')) {
     throw new ToolsModuleError(`${modulePath}: 'instructionsProviders' must map names to functions that return instructions`);
   }
-  return { hooks, instructionsProviders: providers as Record<string, InstructionsProvider> };
+  const agents = loaded.agents ?? [];
+  if (!Array.isArray(agents) || !agents.every(isAgentDefinition))
+    throw new ToolsModuleError(`${modulePath}: 'agents' must be an array of agents made with defineAgent`);
+  return { hooks, instructionsProviders: providers as Record<string, InstructionsProvider>, agents };
+}
+
+/** Whether `value` is what defineAgent makes (a module may hold a plain config by mistake). */
+function isAgentDefinition(value: unknown): value is AgentDefinition {
+  const candidate = value as Partial<AgentDefinition> | null;
+  return typeof candidate?.name === 'string' && typeof candidate.version === 'string' && typeof candidate.config === 'object';
 }
 
 async function importToolsModule(file: string): Promise<Record<string, unknown>> {

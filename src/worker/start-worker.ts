@@ -31,8 +31,10 @@ export function installRuntimeLogger(name: string): void {
 
 export interface StartWorkerOptions {
   tools: Tool[];
-  /** Lifecycle hooks and instructions providers (docs/hooks.md). */
+  /** Lifecycle hooks and instructions providers (docs/hooks.md), and agents defined in code. */
   extensions?: WorkerExtensions;
+  /** A folder of agent definitions (`worker --agents`; docs/agents.md). */
+  agentsFolder?: string;
   taskQueue?: string;
   /**
    * Register the search attributes first (`worker --setup`). Off by default: on a cluster that is
@@ -67,6 +69,7 @@ export async function startWorker(target: TemporalTarget, options: StartWorkerOp
     shutdownGraceMs: options.shutdownGraceMs,
     ...(options.deployment !== undefined ? { deployment: options.deployment } : {}),
     ...options.extensions,
+    ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
   });
   const done = worker.run().finally(() => connection.close());
   return {

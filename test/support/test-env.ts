@@ -17,6 +17,7 @@ import type { DataConverter } from '@temporalio/common';
 import { dataConverterFromEnvironment } from '../../src/codec/encryption-codec';
 import { defaultModelRegistry } from '../../src/worker/default-models';
 import type { AgentTelemetrySetup } from '../../src/telemetry/agent-telemetry-setup';
+import type { AgentDefinition } from '../../src/agents/define-agent';
 
 /**
  * A real worker and client on the test run's real Temporal server, with a scripted model whose
@@ -59,6 +60,9 @@ export interface TestEnvironmentOptions {
   skillResolver?: AgentWorkerOptions['skillResolver'];
   /** Traces and metrics of the worker (default: none). */
   telemetry?: AgentTelemetrySetup;
+  /** Named agents the worker offers (docs/agents.md). */
+  agents?: AgentDefinition[];
+  agentsFolder?: string;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -89,6 +93,8 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.instructionsProviders ? { instructionsProviders: options.instructionsProviders } : {}),
     ...(options.skillResolver ? { skillResolver: options.skillResolver } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     mcp,
     dataConverter,
     telemetry: options.telemetry ?? false,

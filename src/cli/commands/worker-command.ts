@@ -21,6 +21,8 @@ export interface WorkerCommandOptions {
   deploymentName?: string;
   /** `--build-id` (or AGENT_BUILD_ID): this build of the deployment. */
   buildId?: string;
+  /** `--agents` (or AGENT_AGENTS_DIR): a folder of agent definitions the worker offers by name. */
+  agents?: string;
 }
 
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
@@ -35,6 +37,7 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<void
   const target = resolveTemporalTarget();
   const tools = await loadTools({ modulePath: options.tools, demoTools: options.demoTools });
   const extensions = await loadWorkerExtensions({ modulePath: options.tools });
+  const agentsFolder = options.agents ?? (process.env.AGENT_AGENTS_DIR || undefined);
   const running = await startWorker(target, {
     tools,
     extensions,
@@ -42,6 +45,7 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<void
     registerSearchAttributes: options.setup,
     shutdownGraceMs,
     deployment,
+    ...(agentsFolder ? { agentsFolder } : {}),
   });
   const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
   // The pollers start with run(); the first write comes once they poll.
