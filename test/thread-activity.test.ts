@@ -87,8 +87,10 @@ describe('AgentLastActivity', () => {
     expect(sorted.map((entry) => entry.threadId)).toEqual([newer.threadId, older.threadId]);
     expect(sorted[0]).toMatchObject({ status: 'idle', open: true, lastActivity: expect.any(Date) });
 
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const idleAWhile = await env.agents.listThreads({ resourceId, idleForMs: 1_500 });
+    // Idle for longer than the middle of the two threads' last activities (1.1 s or more apart):
+    // counted from now, not from a fixed pause, since on a busy machine the reads above take a while.
+    const newerActivity = (await lastActivityOf(newer.threadId))!.getTime();
+    const idleAWhile = await env.agents.listThreads({ resourceId, idleForMs: Date.now() - (newerActivity + olderActivity!.getTime()) / 2 });
     expect(idleAWhile.map((entry) => entry.threadId)).toEqual([newer.threadId]);
     expect(await env.agents.listThreads({ resourceId, idleForMs: 3_600_000 })).toEqual([]);
     await Promise.all([older.close(), newer.close()]);
