@@ -3,11 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ThreadHandle, ThreadOptions } from '../src/client/thread-handle';
 import { ErrorCode } from '../src/protocol/errors';
+import { eventsQuery } from '../src/protocol/run-messages';
 import type { ThreadResult } from '../src/protocol/thread-types';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 
-const scripts = { many: { replies: Array.from({ length: 40 }, () => ({ text: 'Reply to {{user}}' })) } };
+const scripts = {
+  many: { replies: Array.from({ length: 40 }, () => ({ text: 'Reply to {{user}}' })) },
+  // A turn that is still running when the close arrives.
+  slow: { replies: Array.from({ length: 10 }, () => ({ delayMs: 1_500, text: 'Reply to {{user}}' })) },
+};
 let env: TestEnvironment;
 
 beforeAll(async () => {
@@ -114,6 +119,44 @@ describe('reopening closed threads', () => {
     expect(status.recentTurns.map((turn) => turn.messageIds)).toEqual(expect.arrayContaining([['two'], ['three']]));
     await thread.close();
   });
+
+  it('answers a message sent while the thread closes, once: 10 races of a close and a send, idle and in a turn', async () => {
+    const paths: string[] = [];
+    for (let race = 0; race < 10; race++) {
+      const busy = race % 2 === 1;
+      const thread = newThread({ config: { name: 'assistant', model: busy ? 'scripted:slow' : 'scripted:many' } });
+      const first = await thread.send(`first ${race}`, { messageId: 'first' });
+      if (!busy) await first.result();
+      const { runId: firstRunId } = await thread.run.workflow.describe();
+      // The close and the message race: the message leaves 0 to 360 ms after the close.
+      const [closed, sent] = await Promise.all([
+        thread.close('race'),
+        new Promise((resolve) => setTimeout(resolve, (race >> 1) * 90)).then(() => thread.send(`raced ${race}`, { messageId: 'raced' })),
+      ]);
+      expect(closed.turnsCompleted).toBeLessThanOrEqual(1);
+      expect(sent.receipt).toMatchObject({ messageId: 'raced', duplicate: false });
+      expect(await sent.result()).toMatchObject({ output: `Reply to raced ${race}`, messageIds: ['raced'] });
+      expect(await first.result()).toMatchObject({ turn: 1, output: `Reply to first ${race}` });
+
+      // Each message answered by exactly one turn, across the executions; no model call twice for one.
+      const status = await thread.status();
+      expect(status.turnsCompleted).toBe(2);
+      expect(status.recentTurns.map((turn) => turn.messageIds)).toEqual([['first'], ['raced']]);
+      for (const text of [`first ${race}`, `raced ${race}`]) {
+        expect(env.modelCalls.filter((call) => call.request.messages.at(-1)?.content === text)).toHaveLength(1);
+      }
+      const { runId } = await thread.run.workflow.describe();
+      const { events } = await thread.run.workflow.query(eventsQuery, 0, 500);
+      const withdrawn = events.some((event) => event.type === 'thread-close-withdrawn');
+      const open = runId !== firstRunId || withdrawn;
+      paths.push(`${busy ? 'in a turn' : 'idle'}: ${runId !== firstRunId ? 'reopened' : withdrawn ? 'close withdrawn' : 'sent before the close'}`);
+      // Reopened or its close withdrawn, the thread stays open; a message that came before the
+      // close was answered, and the thread closes (maybe not yet) as asked.
+      if (open) await thread.close();
+      await closedResult(thread);
+    }
+    console.log(`reopen during a close, 10 races: ${paths.join('; ')}`);
+  }, 180_000);
 
   it('refuses a message to a closed thread that does not reopen (the default), and checks the option', async () => {
     const thread = env.agents.thread(`refuse-${randomUUID().slice(0, 8)}`, { config: { name: 'assistant', model: 'scripted:many' } });

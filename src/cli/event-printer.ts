@@ -75,6 +75,8 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! turn ${event.turn} stops at its next safe point: a newer message interrupts it`;
     case 'turn-completed':
       return `■ turn ${event.turn} finished: ${event.stopReason}`;
+    case 'thread-close-withdrawn':
+      return `! the close (${event.reason}) is withdrawn: a message arrived while the thread was closing, and it reopens`;
     case 'thread-closed':
       return `■ thread closed after ${event.turnsCompleted} turn(s): ${event.reason}`;
     case 'hook-failed':

@@ -1,9 +1,9 @@
 // A handle on one thread: send messages (creating the thread with the first), read it, close it.
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure, type SearchAttributePair } from '@temporalio/common';
 import { isDuration, parseDuration } from '../config/duration';
-import { AgentConfigError, EmptyMessageError, InvalidMessageError } from '../protocol/errors';
+import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
 import {
   AgentCostUsdAttribute,
@@ -162,6 +162,9 @@ export class ThreadHandle {
    */
   private async isTransient(error: unknown): Promise<boolean> {
     if (transientServerError(error) !== null) return true;
+    // A thread that reopens, refusing in its last moments of closing: once closed, the next try
+    // reopens it with this message (the refusal recorded nothing, so it is sent once).
+    if (isClosingToReopen(error)) return true;
     if (!(error instanceof Error) || !/Update-with-Start could not be executed|in-flight updates/i.test(error.message)) return false;
     return this.run.workflow.describe().then(
       (description) => description.status.name === 'RUNNING',
@@ -190,7 +193,9 @@ export class ThreadHandle {
 
   /**
    * Closes the thread once its running and queued turns are done; later messages are refused
-   * with `ThreadClosed`. Returns the turns completed when the close was accepted.
+   * with `ThreadClosed`, or, when its `whenClosed` is `reopen`, answered: one that arrives before
+   * the thread closed withdraws the close, one after reopens it. Returns the turns completed when
+   * the close was accepted.
    * @throws ThreadError `ThreadNotFound` for an id with no thread (or a workflow that is not one);
    * InvalidMessageError for a reason over 1,000 characters, before anything is sent.
    */
@@ -277,6 +282,13 @@ export class ThreadHandle {
     assertInputFits('a thread', input);
     return { input, attributes, parsedConfigHash: parsedConfigHashOf(config) };
   }
+}
+
+/** The refusal of a thread whose `whenClosed` is `reopen`, in its last moments of closing (`details: [{ reopens: true }]`). */
+function isClosingToReopen(error: unknown): boolean {
+  if (!(error instanceof WorkflowUpdateFailedError) || !(error.cause instanceof ApplicationFailure)) return false;
+  const [details] = error.cause.details ?? [];
+  return error.cause.type === ErrorCode.threadClosed && (details as { reopens?: unknown } | undefined)?.reopens === true;
 }
 
 function idleTimeoutMsOf(idleTimeout: string | number | undefined): number | null {

@@ -90,6 +90,8 @@ export type RunEvent = EventBase &
     /** Threads: a newer message asked the running turn to stop at its next safe point. */
     | { type: 'turn-interrupt-requested'; turn: number; byMessageId: string }
     | { type: 'turn-completed'; turn: number; stopReason: StopReason | 'failed'; output: string }
+    /** Threads whose `whenClosed` is `reopen`: a message arrived while the thread was closing (`reason`: the close's), so it stays open and answers it. */
+    | { type: 'thread-close-withdrawn'; reason: string; byMessageId: string }
     | { type: 'thread-closed'; reason: string; turnsCompleted: number }
     /** A worker's hook threw (docs/hooks.md): `outcome` says whether that failed the call (`hook_errors: fail`) or was ignored. */
     | { type: 'hook-failed'; step: number; hook: string; point: HookPoint; message: string; outcome: 'failed' | 'ignored' }

@@ -11,6 +11,8 @@ export interface ScriptedResponse {
   headers?: Record<string, string>;
   /** Answer this long after the request arrived (a slow model call). */
   delayMs?: number;
+  /** Answer only once this settles (then `delayMs` later): a call the test holds until it has seen what it checks. */
+  holdUntil?: Promise<unknown>;
   /** Server-sent events instead of a JSON body, written `delayMs` apart. */
   stream?: { events: string[]; delayMs?: number; /** Drop the connection after this many events. */ cutAfter?: number };
 }
@@ -103,8 +105,9 @@ export async function startFakeProviderServer(options: FakeProviderServerOptions
         response.writeHead(next.status ?? 200, { 'content-type': 'application/json', ...next.headers });
         response.end(JSON.stringify(next.body));
       };
-      if (next.delayMs) setTimeout(answer, next.delayMs).unref();
-      else answer();
+      const delayed = () => (next.delayMs ? void setTimeout(answer, next.delayMs).unref() : answer());
+      if (next.holdUntil) void next.holdUntil.then(delayed, delayed);
+      else delayed();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -134,8 +134,8 @@ function withProviders(registry: ModelRegistry, providers: Record<string, ModelP
   return registry;
 }
 
-/** Polls `check` until it returns a truthy value (bounded, for a loaded 2-core machine). */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+/** Polls `check` until it returns a truthy value, for at most `timeoutMs` (30 s unless told: room for a loaded 2-core machine). */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -59,6 +59,31 @@ describe("ThreadBook (a thread's pure bookkeeping)", () => {
     expect(book.refusal({ messageId: 'b', text: 'B' }, 'enqueue')).toMatchObject({ type: 'ThreadClosed' });
   });
 
+  it('answers a message to a closing thread that reopens, withdrawing the close; refuses it in the last moments, saying it reopens', () => {
+    const book = new ThreadBook('hash', undefined, true);
+    book.accept({ messageId: 'a', text: 'A' }, 'enqueue', 0);
+    book.startNext(1, 0, usage, 0);
+    book.closing = 'closed on request';
+    expect(book.refusal({ messageId: 'b', text: 'B' }, 'enqueue')).toBeNull();
+    expect(book.accept({ messageId: 'b', text: 'B' }, 'enqueue', 0)).toMatchObject({
+      action: 'queue',
+      receipt: { turn: 2, disposition: 'queued' },
+      withdrawnClose: 'closed on request',
+    });
+    expect(book.closing).toBeNull();
+    // A resend withdraws nothing (the close asked again stays).
+    book.closing = 'again';
+    expect(book.accept({ messageId: 'b', text: 'B' }, 'enqueue', 0)).not.toHaveProperty('withdrawnClose');
+    expect(book.closing).toBe('again');
+    // Closed for good (saving its conversation): refused, marked as reopening with the next execution.
+    book.closedReason = 'again';
+    expect(book.refusal({ messageId: 'c', text: 'C' }, 'enqueue')).toMatchObject({ type: 'ThreadClosed', reopens: true });
+    // A thread that does not reopen refuses while closing, without the mark.
+    const refusing = new ThreadBook('hash');
+    refusing.closing = 'closed on request';
+    expect(refusing.refusal({ messageId: 'c', text: 'C' }, 'enqueue')).toEqual({ type: 'ThreadClosed', reason: expect.any(String) });
+  });
+
   it('refuses a message meant for another config', () => {
     const book = new ThreadBook('hash');
     expect(book.refusal({ messageId: 'a', text: 'A', configHash: 'other' }, 'enqueue')).toMatchObject({ type: 'ThreadConfigMismatch' });

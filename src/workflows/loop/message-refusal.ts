@@ -4,10 +4,11 @@ import type { EventLog } from './event-log';
 
 /**
  * The failure an update validator throws to refuse a message: a stable `type`, never retried, and
- * the reason alone (no stack: the client and the Web UI show no worker file paths).
+ * the reason alone (no stack: the client and the Web UI show no worker file paths); `details`, what
+ * a client acts on besides the type (a closing thread that reopens: `{ reopens: true }`).
  */
-export function refusal(type: RefusalType, reason: string): ApplicationFailure {
-  const failure = ApplicationFailure.create({ type, message: reason, nonRetryable: true });
+export function refusal(type: RefusalType, reason: string, details?: Record<string, unknown>): ApplicationFailure {
+  const failure = ApplicationFailure.create({ type, message: reason, nonRetryable: true, ...(details ? { details: [details] } : {}) });
   failure.stack = '';
   return failure;
 }

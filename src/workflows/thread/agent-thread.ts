@@ -47,7 +47,7 @@ import { startTurnInstructions } from '../loop/run-instructions';
  * ```
  */
 export async function agentThread(input: AgentThreadWorkflowInput): Promise<ThreadResult> {
-  const book = new ThreadBook(input.configHash, input.carriedThread);
+  const book = new ThreadBook(input.configHash, input.carriedThread, input.settings.whenClosed === 'reopen');
   const state = createThreadState(input, (thread, carry, next) => continueThread(thread, book, input, carry, next));
   const { config } = state;
   if (input.carriedThread?.injected) state.injectedQueue.push(...input.carriedThread.injected);

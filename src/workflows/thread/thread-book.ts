@@ -22,6 +22,13 @@ export type ActiveTurn = NonNullable<CarriedThreadState['activeTurn']>;
 /** What the thread does with an accepted message. */
 export type MessageAction = 'queue' | 'inject' | 'interrupt' | 'none';
 
+/** Why a message is refused; `reopens`: the thread is closing and the next execution (its `whenClosed` is `reopen`) will take it. */
+export interface MessageRefusal {
+  type: RefusalType;
+  reason: string;
+  reopens?: true;
+}
+
 /**
  * The thread's own state besides the run state its turns share: which messages wait, which turn
  * runs, what recent turns answered, which message ids were seen (with their receipts). Decisions
@@ -49,9 +56,15 @@ export class ThreadBook {
    */
   private idleSince: number | null;
 
+  /**
+   * @param reopens the thread's `whenClosed` is `reopen`: a message that arrives while it closes
+   * is answered (the close is withdrawn) rather than refused, as a message just after the close
+   * would reopen it.
+   */
   constructor(
     private readonly configHash: string,
     carried?: CarriedThreadState,
+    private readonly reopens = false,
   ) {
     this.turnsCompleted = carried?.turnsCompleted ?? 0;
     this.current = carried?.activeTurn ?? null;
@@ -78,9 +91,17 @@ export class ThreadBook {
   }
 
   /** Why a valid message cannot be accepted, or null. A message id seen before is always accepted (it gets its first receipt). */
-  refusal(message: ThreadMessage, defaultPolicy: ThreadPolicy): { type: RefusalType; reason: string } | null {
+  refusal(message: ThreadMessage, defaultPolicy: ThreadPolicy): MessageRefusal | null {
     if (this.seen.has(message.messageId)) return null;
-    if (this.closedReason !== null || this.closing !== null) {
+    if (this.closedReason !== null && this.reopens) {
+      // Its last moments (saving the conversation for the next execution): too late to stay open.
+      return {
+        type: 'ThreadClosed',
+        reason: `the thread is closing (${this.closedReason}) and reopens with the next message once closed: send it again`,
+        reopens: true,
+      };
+    }
+    if (this.closedReason !== null || (this.closing !== null && !this.reopens)) {
       return { type: 'ThreadClosed', reason: `the thread is closed (${this.closedReason ?? this.closing}): start a new thread` };
     }
     // A thread created before hashes were taken of the caller's own config holds the parsed
@@ -104,10 +125,17 @@ export class ThreadBook {
   /**
    * Accepts a message (its refusal was checked): the receipt the sender gets, and what the thread
    * does. `inject` and `interrupt` apply to a running turn only; otherwise the message is queued.
+   * A new message to a thread that reopens and is closing withdraws the close (`withdrawnClose`:
+   * the close's reason): the thread stays open and answers it.
    */
-  accept(message: ThreadMessage, defaultPolicy: ThreadPolicy, eventCursor: number): { receipt: ThreadMessageReceipt; action: MessageAction } {
+  accept(
+    message: ThreadMessage,
+    defaultPolicy: ThreadPolicy,
+    eventCursor: number,
+  ): { receipt: ThreadMessageReceipt; action: MessageAction; withdrawnClose?: string } {
     const earlier = this.seen.get(message.messageId);
     if (earlier) return { receipt: { ...earlier, duplicate: true }, action: 'none' };
+    const withdrawnClose = this.withdrawClose();
     const policy = message.policy ?? defaultPolicy;
     let receipt: ThreadMessageReceipt;
     let action: MessageAction;
@@ -123,7 +151,15 @@ export class ThreadBook {
       action = disposition === 'interrupting' ? 'interrupt' : 'queue';
     }
     this.remember(receipt);
-    return { receipt, action };
+    return { receipt, action, ...(withdrawnClose !== null ? { withdrawnClose } : {}) };
+  }
+
+  /** Cancels a pending close of a thread that reopens (not one already closing for good); its reason, or null. */
+  private withdrawClose(): string | null {
+    if (!this.reopens || this.closing === null || this.closedReason !== null) return null;
+    const reason = this.closing;
+    this.closing = null;
+    return reason;
   }
 
   /** Starts the next queued message's turn. */

@@ -31,7 +31,8 @@ const INTERRUPTER = 'thread';
  */
 export function installThreadHandlers(state: ThreadState, book: ThreadBook, approvals: ApprovalGate, settings: ThreadSettings): void {
   const accept = (message: ThreadMessage): ThreadMessageReceipt => {
-    const { receipt, action } = book.accept(message, settings.policy, state.events.lastSeq);
+    const { receipt, action, withdrawnClose } = book.accept(message, settings.policy, state.events.lastSeq);
+    if (withdrawnClose !== undefined) state.events.push({ type: 'thread-close-withdrawn', reason: withdrawnClose, byMessageId: message.messageId });
     if (action === 'inject') state.injectedQueue.push(message.text);
     if (action === 'interrupt' && book.current) {
       state.execution.interruptRequested = true;
@@ -60,7 +61,7 @@ export function installThreadHandlers(state: ThreadState, book: ThreadBook, appr
     validator: (payload) => {
       const message = validOrRefuse(validateThreadMessage(payload));
       const refused = book.refusal(message, settings.policy);
-      if (refused) throw refusal(refused.type, refused.reason);
+      if (refused) throw refusal(refused.type, refused.reason, refused.reopens ? { reopens: true } : undefined);
     },
   });
 
