@@ -464,7 +464,7 @@ describe('a new project that installs the packed package', () => {
       // Its report: the memory entry, and (with a threads store) the resource's threads, none here.
       expect({ code: forgotten.code, output: forgotten.stdout.replace(/\s+/g, ' ').trim() }).toEqual({
         code: 0,
-        output: "{ resource: 'user:42', memoryEntries: 1, threads: 0, threadArtifacts: 0, workflowExecutions: 0 }",
+        output: "{ resource: 'user:42', memoryEntries: 1, threads: 0, threadArtifacts: 0, workflowExecutions: 0, complete: true, pending: [] }",
       });
 
       // README's workflow: an agent as a child workflow, then the project's own activity.
