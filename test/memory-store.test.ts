@@ -148,6 +148,8 @@ describe.each(backends)('the %s memory store', (_name, backend) => {
       threads: null,
       threadArtifacts: null,
       workflowExecutions: null,
+      complete: true,
+      pending: [],
     });
     expect(await store.recall({ resource: 'user:a' })).toEqual([]);
     expect(await forgetResource('user:a', { memory: store })).toEqual({
@@ -156,6 +158,8 @@ describe.each(backends)('the %s memory store', (_name, backend) => {
       threads: null,
       threadArtifacts: null,
       workflowExecutions: null,
+      complete: true,
+      pending: [],
     });
     expect(await store.recall({ resource: 'user:b' })).toEqual([kept]);
   });
