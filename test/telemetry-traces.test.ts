@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as otel from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { temporal } from '@temporalio/proto';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { stringify as stringifyYaml } from 'yaml';
@@ -18,6 +17,7 @@ import { eventually } from './support/test-env';
 import { traceWaterfallSvg } from './support/trace-waterfall';
 import { TEST_OUTPUT_DIR } from './support/test-output';
 import { loggedExecutions, startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { waitForPollers } from './support/task-queue-pollers';
 
 let folder: string;
 let collector: Collector;
@@ -105,14 +105,7 @@ describe('traces of an agent run', () => {
     const first = await startWorkerProcess(agents.taskQueue, environment);
     workers.push(first);
     // The tool check asks the workers only when one polls the queue: wait for the server to list it.
-    await eventually(async () => {
-      const described = await agents.temporal.workflowService.describeTaskQueue({
-        namespace: agents.temporal.options.namespace,
-        taskQueue: { name: agents.taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-      });
-      return (described.pollers?.length ?? 0) > 0;
-    }, 60_000);
+    await waitForPollers(agents.temporal, agents.taskQueue, 60_000);
     const tracer = callerProvider.getTracer('test');
     const run = await tracer.startActiveSpan('caller', async (span) => {
       try {

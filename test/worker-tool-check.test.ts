@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowNotFoundError, type WorkflowClientInterceptor } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { AgentClient } from '../src/client/agent-client';
 import { WireName } from '../src/protocol/wire-names';
 import { runCli } from './support/cli-process';
-import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
+import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
+import { waitForPollers } from './support/task-queue-pollers';
 
 /**
  * A config naming a tool no worker has is refused when the run starts, where the workers can be
@@ -30,14 +30,7 @@ beforeAll(async () => {
     clientInterceptors: [countProbes],
   });
   // Until its worker has polled, a task queue has no workers to ask (and runs start unchecked).
-  await eventually(async () => {
-    const described = await env.client.workflowService.describeTaskQueue({
-      namespace: env.client.options.namespace,
-      taskQueue: { name: env.taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-    });
-    return (described.pollers?.length ?? 0) > 0;
-  });
+  await waitForPollers(env.client, env.taskQueue);
 });
 
 afterAll(async () => {
