@@ -84,6 +84,10 @@ export const ErrorCode = {
   deploymentRoutingPending: 'DeploymentRoutingPending',
   /** An agent definition a worker was given (defineAgent, an agents folder) that does not validate, or names a tool, provider or handoff target the worker lacks (docs/agents.md). */
   agentDefinitionInvalid: 'AgentDefinitionInvalid',
+  /** A named agent (`startRun({ agent })`, a thread, `runAgent`, a sub-agent) that the task queue's workers do not define, or not at the version asked for; the error lists what they offer (docs/agents.md). */
+  agentNotFound: 'AgentNotFound',
+  /** An override of a named agent's config that its definition does not allow (its `overridable`), or a value that does not validate. */
+  agentOverrideRefused: 'AgentOverrideRefused',
 } as const;
 
 /** One of the `ErrorCode` values. */

@@ -1,0 +1,69 @@
+// A named agent as callers give it (`startRun({ agent })`, threads, runAgent, schedules) and as the workers resolved it. Sandbox-safe.
+import type { AgentConfig } from '../config/agent-config';
+
+/**
+ * Config fields a definition may let callers override for one run or thread; every other field is
+ * the definition's. Values are checked as a config's are.
+ */
+export interface AgentOverrides {
+  model?: string;
+  temperature?: number;
+  max_steps?: number;
+  cost_limit?: number | null;
+}
+
+/**
+ * An agent the workers define, named by its caller: the definition the task queue's workers offer
+ * under `name` answers, resolved by them and recorded in the execution's history.
+ * @example
+ * const reference: AgentReference = { name: 'support', overrides: { model: 'openai:gpt-4o' } };
+ */
+export interface AgentReference {
+  name: string;
+  /**
+   * The version to use: its content hash (`3f2a9c0d1b7e`) or its label (`release-42`). Default: the
+   * definition the workers offer now. A thread given a version (or `pin`) stays on it.
+   */
+  version?: string;
+  /** Fields the definition lets callers override (its `overridable`); others are refused. */
+  overrides?: AgentOverrides;
+}
+
+/** Which definition answered: the agent's name, its version (content hash) and label. */
+export interface AgentVersionRef {
+  name: string;
+  version: string;
+  label: string | null;
+}
+
+/**
+ * What the workers resolved a reference to (the `resolveAgent` local activity's result, recorded in
+ * the history): the definition's version and, unless it is the version the caller already runs
+ * (`unchanged`), its config with the overrides applied and the configs of the agents it hands off to.
+ */
+export type ResolvedAgent =
+  ({ unchanged: false; config: AgentConfig; agents: Record<string, AgentConfig> } & AgentVersionRef) | ({ unchanged: true } & AgentVersionRef);
+
+/** What the `resolveAgent` activity takes: the reference, and the version the caller runs now (if any). */
+export interface ResolveAgentRequest {
+  reference: AgentReference;
+  /** The version the thread answers with now: when the workers offer the same, only that is recorded. */
+  current?: string;
+}
+
+/** `name@version` (or `name` alone): how the CLI, the AgentVersion search attribute and logs write a version. */
+export function agentVersionText(ref: { name: string; version?: string | null }): string {
+  return ref.version ? `${ref.name}@${ref.version}` : ref.name;
+}
+
+/**
+ * Reads `support` or `support@3f2a9c0d1b7e` (a version hash or a label after the `@`) as a
+ * reference; undefined when the text is not one (empty name or version, more than one `@`).
+ * @example
+ * parseAgentText('support@release-42'); // { name: 'support', version: 'release-42' }
+ */
+export function parseAgentText(text: string): AgentReference | undefined {
+  const parts = text.trim().split('@');
+  if (parts.length > 2 || parts.some((part) => part === '')) return undefined;
+  return parts.length === 2 ? { name: parts[0]!, version: parts[1]! } : { name: parts[0]! };
+}
