@@ -67,6 +67,10 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `■ failed at step ${event.step}${event.failureType ? ` (${event.failureType})` : ''}: ${event.message}`;
     case 'run-completed':
       return `■ finished: ${event.stopReason}`;
+    case 'agent-resolved':
+      return `· agent ${event.name}@${event.version}${event.label ? ` (${event.label})` : ''}${event.previousVersion ? `, new since ${event.previousVersion}` : ''}`;
+    case 'agent-unavailable':
+      return `! agent ${event.name}: keeps version ${event.keptVersion} (${event.reason})`;
     case 'turn-started':
       return `▶ turn ${event.turn}: ${event.text}`;
     case 'message-queued':

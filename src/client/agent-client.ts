@@ -181,6 +181,7 @@ export class AgentClient {
       namespace: this.namespace,
       taskQueue: this.taskQueue,
       webUiUrl: (workflowId: string) => this.runUrl(workflowId),
+      workerAgents: this.workerAgents,
       ...(this.artifacts ? { artifacts: this.artifacts } : {}),
     };
     return new ThreadHandle(target, threadId, options);

@@ -26,3 +26,11 @@ export function parsedConfigHashOf(parsed: AgentConfig): string {
 function sha256Prefix(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
+
+/**
+ * The fingerprint of a thread created by an agent's name: messages that name the same agent are
+ * its own, whatever version answers them; one with an inline config (or another name) is refused.
+ */
+export function agentNameHashOf(name: string): string {
+  return sha256Prefix(canonicalJson({ agent: name }));
+}

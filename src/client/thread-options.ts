@@ -5,12 +5,25 @@ import type { AgentConfig, AgentConfigInput } from '../config/agent-config';
 import type { Message } from '../protocol/messages';
 import type { RunTimeouts } from '../protocol/run-types';
 import type { ThreadClosedPolicy, ThreadPolicy } from '../protocol/thread-types';
+import type { AgentOverrides } from '../protocol/agent-reference';
+import type { AgentName } from './agent-choice';
+import type { WorkerAgentsCheck } from './worker-agents-check';
 
 /** How a thread is created (by its first message) and what each message defaults to. */
 export interface ThreadOptions {
-  /** The agent of a new thread (validated before anything is sent). Not needed to write to a thread that exists. */
+  /** The agent of a new thread (validated before anything is sent). Not needed to write to a thread that exists. Give this or `agent`. */
   config?: AgentConfigInput | AgentConfig;
-  /** Configs of the agents the thread's agent may hand off to, by name. */
+  /**
+   * An agent the task queue's workers define, by name (`support`, `support@<version or label>`, or
+   * an `AgentReference`): the thread answers each turn with the newest definition its workers offer,
+   * recording `name@version` per turn, or stays on the version named here (docs/agents.md).
+   */
+  agent?: AgentName;
+  /** With `agent`: fields the definition lets callers override, for the thread's whole life. */
+  overrides?: AgentOverrides;
+  /** With `agent` and no version: stay on the version resolved when the thread is created. Default: follow the newest. */
+  pin?: boolean;
+  /** Configs of the agents an inline config may hand off to, by name. */
   agents?: Record<string, AgentConfigInput | AgentConfig>;
   /** What messages sent while a turn runs do, unless they say otherwise. Default: `enqueue`. */
   policy?: ThreadPolicy;
@@ -47,4 +60,6 @@ export interface ThreadTarget {
   webUiUrl: (workflowId: string) => string | null;
   /** The workers' artifact store: a continued thread's earlier messages, and what `delete` deletes. */
   artifacts?: ArtifactStore;
+  /** Asks the workers which agents they offer, before a named thread is created (the client's, shared by its handles). */
+  workerAgents?: WorkerAgentsCheck;
 }

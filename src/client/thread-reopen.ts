@@ -49,7 +49,7 @@ export async function reopenThread(
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       typedSearchAttributes: description.typedSearchAttributes.updateCopy(updates).getAll(),
-      staticSummary: `thread ${threadId}: ${closed.reopenWith.config.name} (reopened)`,
+      staticSummary: `thread ${threadId}: ${closed.reopenWith.config?.name ?? closed.reopenWith.agent?.name ?? ''} (reopened)`,
     }),
   });
 }

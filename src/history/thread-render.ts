@@ -1,4 +1,5 @@
 // A thread's transcript rendered for a terminal: a header a turn, then its steps.
+import { agentVersionLabel } from '../protocol/agent-reference';
 import { indent, renderEntries, truncate } from './history-render';
 import type { ThreadTranscript, TurnTranscript } from './thread-transcript';
 
@@ -25,7 +26,9 @@ export function renderThreadTranscript(transcript: ThreadTranscript, turn?: numb
 
 function renderTurn(turn: TurnTranscript): string[] {
   const [first, ...others] = turn.messages;
-  const lines = [`── Turn ${turn.turn}${first ? ` (${first.disposition})` : ''} ──`];
+  // A named agent's turn says which definition answered it.
+  const version = turn.result?.agentVersion ? ` · ${agentVersionLabel(turn.result.agentVersion)}` : '';
+  const lines = [`── Turn ${turn.turn}${first ? ` (${first.disposition})` : ''}${version} ──`];
   if (first) lines.push(indent(`user: ${truncate(first.text, 400)}`));
   for (const message of others) lines.push(indent(`user (${message.disposition}): ${truncate(message.text, 400)}`));
   lines.push(...renderEntries(turn.entries));

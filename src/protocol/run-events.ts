@@ -83,6 +83,10 @@ export type RunEvent = EventBase &
     /** The run failed (a deliberate failure: `failureType` is its stable code); the run's result is that failure. */
     | { type: 'run-failed'; step: number; failureType: string | null; message: string }
     | { type: 'run-completed'; stopReason: StopReason; output: string }
+    /** A named agent's definition the workers resolved (docs/agents.md); a thread moving to a newer one names the version it had. */
+    | { type: 'agent-resolved'; name: string; version: string; label: string | null; previousVersion?: string }
+    /** Threads: the workers no longer offer the thread's named agent (or refused its overrides): it keeps the version it has. */
+    | { type: 'agent-unavailable'; name: string; keptVersion: string; reason: string }
     /** Threads: a turn starts answering a message (its first step is the next step). */
     | { type: 'turn-started'; turn: number; messageId: string; text: string }
     /** Threads: a message that waits for its turn (a turn was running). */

@@ -1,7 +1,7 @@
 // Serialisable shapes of threads (durable multi-turn conversations) that cross the workflow boundary.
 import type { AgentConfig } from '../config/agent-config';
 import type { Message } from './messages';
-import type { AgentVersionRef } from './agent-reference';
+import type { AgentReference, AgentVersionRef } from './agent-reference';
 import type { AgentRunResult, CarriedState, RunTimeouts, StoredToolResults, ToolResult, UsageSummary } from './run-types';
 
 /**
@@ -106,6 +106,8 @@ export interface TurnResult {
   /** Epoch milliseconds (workflow clock). */
   startedAt: number;
   completedAt: number;
+  /** A named agent's definition that answered the turn (absent for an inline config). */
+  agentVersion?: AgentVersionRef;
 }
 
 /** A message waiting for its turn. */
@@ -122,6 +124,10 @@ export type ThreadPhase = 'idle' | 'running' | 'closed';
 export interface ThreadStatus {
   phase: ThreadPhase;
   agent: string;
+  /** A named agent's definition the thread answers with now (the next turn may move to a newer one, unless pinned). */
+  agentVersion?: AgentVersionRef;
+  /** Set on a named thread that stays on one version (`pin`, or a version in its `agent`). */
+  pinned?: boolean;
   settings: ThreadSettings;
   /** Turns completed so far. */
   turnsCompleted: number;
@@ -175,7 +181,16 @@ export interface CarriedThreadState {
 
 /** The input of the `agentThread` workflow as a client writes it (built by `AgentClient.thread(...).send`). */
 export interface AgentThreadInput {
-  config: AgentConfig;
+  /** The thread's agent, inline. Absent when `agent` names one the workers define. */
+  config?: AgentConfig;
+  /**
+   * An agent the task queue's workers define, by name: the thread answers each turn with the
+   * newest definition its workers offer (a change reaches it at its next turn, never in one), or,
+   * when `version` is set, stays on that version (docs/agents.md).
+   */
+  agent?: AgentReference;
+  /** With `agent` (no version): stay on the version resolved when the thread was created. */
+  pinVersion?: boolean;
   /** `configHash` of the config the thread was created with (messages naming another are refused). */
   configHash: string;
   settings: ThreadSettings;
@@ -199,6 +214,9 @@ export interface AgentThreadWorkflowInput extends AgentThreadInput {
   carried?: CarriedState;
   carriedThread?: CarriedThreadState;
 }
+
+/** A thread's input once its agent is known: its config inline, or its named agent's resolved. */
+export type ResolvedThreadInput = AgentThreadWorkflowInput & { config: AgentConfig };
 
 /** What the `agentThread` workflow returns when the thread closes. */
 export interface ThreadResult {

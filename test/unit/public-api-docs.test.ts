@@ -556,7 +556,18 @@ describe('public API docs', () => {
         'task',
         'timeouts',
       ],
-      AgentThreadInput: ['agents', 'config', 'configHash', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'settings', 'timeouts'],
+      AgentThreadInput: [
+        'agent',
+        'agents',
+        'config',
+        'configHash',
+        'historyEventLimit',
+        'historySizeLimitBytes',
+        'messages',
+        'pinVersion',
+        'settings',
+        'timeouts',
+      ],
     });
   });
 

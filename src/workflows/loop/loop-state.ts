@@ -17,7 +17,7 @@ import {
   type ToolResult,
   type UsageSummary,
 } from '../../protocol/run-types';
-import type { AgentThreadWorkflowInput } from '../../protocol/thread-types';
+import type { ResolvedThreadInput } from '../../protocol/thread-types';
 import { configTimeouts } from '../../config/upgrade-config';
 import { configuredTools, toolAllowedByFlags } from '../../config/agent-config-rules';
 import { buildSystemPrompt, stepBudget } from '../rules/run-prompts';
@@ -62,7 +62,7 @@ export interface RunExecution {
 /** An `agentThread` execution (thread/agent-thread.ts): what its current turn needs besides the loop's state. */
 export interface ThreadExecution {
   readonly kind: 'thread';
-  readonly input: AgentThreadWorkflowInput;
+  readonly input: ResolvedThreadInput;
   /** The thread's cost when the running turn began (a turn's `cost_limit` counts from it). */
   turnCostBase: number | undefined;
   /** A newer message asked the running turn to stop at its next safe point. */

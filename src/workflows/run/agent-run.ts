@@ -48,6 +48,7 @@ export async function agentRun(started: AgentRunWorkflowInput): Promise<AgentRun
   const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input, continueRun);
   const approvals = installRunHandlers(state);
   announceRun(state);
+  if (!started.config && input.agentVersion) state.events.push({ type: 'agent-resolved', ...input.agentVersion });
   if (input.fork && !input.carried) {
     announceFork(state);
     // A fork is a new run: its first model call opens it for the hooks.

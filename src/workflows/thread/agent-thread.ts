@@ -1,6 +1,7 @@
 // The `agentThread` workflow: one durable conversation, a turn of the agent loop per user message.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import type { AgentThreadWorkflowInput, ThreadResult } from '../../protocol/thread-types';
+import type { AgentThreadWorkflowInput, ResolvedThreadInput, ThreadResult } from '../../protocol/thread-types';
+import { newerDefinition, resolveThreadStart } from './named-thread';
 import { restoreCarriedToolResults } from '../loop/restore-tool-results';
 import { restoreTurnToolResults } from './restore-turn-results';
 import { spentUsd } from '../rules/usage-totals';
@@ -12,7 +13,7 @@ import { takeSteps } from '../loop/take-steps';
 import { followSkillChanges, loadSkillSources } from '../loop/skill-updates';
 import { ThreadBook } from './thread-book';
 import { installThreadHandlers } from './thread-handlers';
-import { continueThread, finishTurn, moveThread, reopenInput, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
+import { continueThread, finishTurn, moveThread, moveToDefinition, reopenInput, showThreadStatus, startTurn, turnEndOf } from './thread-lifecycle';
 import { installVersionCheck, targetVersionChanged } from '../versioning/version-moves';
 import { discoverMcpTools } from '../loop/tool-dispatch';
 import type { ApprovalGate } from '../loop/approval-gate';
@@ -46,13 +47,17 @@ import { startTurnInstructions } from '../loop/run-instructions';
  * });
  * ```
  */
-export async function agentThread(input: AgentThreadWorkflowInput): Promise<ThreadResult> {
+export async function agentThread(started: AgentThreadWorkflowInput): Promise<ThreadResult> {
+  // A thread that names its agent asks the workers for its definition first (its first message waits).
+  const { input, early } = started.config ? { input: started as ResolvedThreadInput, early: null } : await resolveThreadStart(started);
   const book = new ThreadBook(input.configHash, input.carriedThread, input.settings.whenClosed === 'reopen');
   const state = createThreadState(input, (thread, carry, next) => continueThread(thread, book, input, carry, next));
   const { config } = state;
   if (input.carriedThread?.injected) state.injectedQueue.push(...input.carriedThread.injected);
   const approvals = installRunHandlers(state);
-  installThreadHandlers(state, book, approvals, input.settings);
+  const deliver = installThreadHandlers(state, book, approvals, input.settings);
+  early?.release(deliver);
+  if (early && input.agentVersion) state.events.push({ type: 'agent-resolved', ...input.agentVersion });
   followSkillChanges(state);
   installVersionCheck();
   state.step = firstStep(state.carried) - 1;
@@ -65,6 +70,8 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
     for (let next = await nextMessage(book, input); next !== 'close'; next = await nextMessage(book, input)) {
       // Between turns, the thread moves to its deployment's new build (a queued message is carried).
       if (next === 'move') await moveThread(state, book, input);
+      // A named thread that follows its agent moves to a newer definition before the turn, never in one.
+      await followDefinition(state, book, input);
       const planning = startTurn(state, book);
       await openTurn(state, book.current!.turn);
       await answerTurn(state, approvals, book, planning);
@@ -82,7 +89,7 @@ export async function agentThread(input: AgentThreadWorkflowInput): Promise<Thre
  * build (`move`, before a queued message: its turn runs on the new build). The version flag is in
  * the wait's condition, so the workflow task of a `checkVersion` signal wakes an idle thread.
  */
-async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): Promise<'message' | 'close' | 'move'> {
+async function nextMessage(book: ThreadBook, input: ResolvedThreadInput): Promise<'message' | 'close' | 'move'> {
   const { idleTimeoutMs } = input.settings;
   const ready = () => book.queued.length > 0 || book.closing !== null || targetVersionChanged();
   // The idle timeout counts from when the thread began to wait, also across a move to a new build.
@@ -93,6 +100,20 @@ async function nextMessage(book: ThreadBook, input: AgentThreadWorkflowInput): P
   if (targetVersionChanged() && book.closing === null) return 'move';
   if (book.queued.length > 0) return 'message';
   return 'close';
+}
+
+/**
+ * Before a turn of a named thread that follows its agent: when its workers offer a newer
+ * definition, the thread continues as new onto it (the queued message is carried, and its turn is
+ * the first the new definition answers); otherwise it goes on as it is.
+ */
+async function followDefinition(state: ThreadState, book: ThreadBook, input: ResolvedThreadInput): Promise<void> {
+  const newer = await newerDefinition(input, (reason) =>
+    state.events.push({ type: 'agent-unavailable', name: input.agentVersion!.name, keptVersion: input.agentVersion!.version, reason }),
+  );
+  if (!newer) return;
+  state.events.push({ type: 'agent-resolved', ...newer.agentVersion!, previousVersion: input.agentVersion!.version });
+  await moveToDefinition(state, book, newer);
 }
 
 /** A turn the previous execution was in the middle of (it continued as new between two steps). */
@@ -137,7 +158,7 @@ async function openTurn(state: ThreadState, turn: number): Promise<void> {
  * Closes the thread: the `thread-closed` event, `AgentStatus` `closed`, and the result (once
  * waiting callers have their answers); a thread that reopens saves its conversation for that.
  */
-async function closeThread(state: ThreadState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<ThreadResult> {
+async function closeThread(state: ThreadState, book: ThreadBook, input: ResolvedThreadInput): Promise<ThreadResult> {
   book.closedReason = book.closing ?? 'closed';
   state.stopReason = 'completed';
   state.phase = 'completed';

@@ -23,13 +23,17 @@ import { restoreTurnToolResults } from './restore-turn-results';
 /** Who rejects the calls waiting for approval in a turn that a newer message interrupts. */
 const INTERRUPTER = 'thread';
 
+/** A `sendMessage` payload checked and taken as the update's handler would: a receipt, or a refusal thrown. */
+export type MessageDelivery = (payload: unknown) => ThreadMessageReceipt;
+
 /**
  * Registers `sendMessage`, `awaitTurn`, `closeThread` (update and signal) and the `thread` query.
  * Every message is checked by the update's validator first: a refused one changes nothing and is
  * not recorded. An accepted message is queued for its turn, injected into the running turn, or
- * interrupts it, as its policy says (see `ThreadBook.accept`).
+ * interrupts it, as its policy says (see `ThreadBook.accept`). Returns the message check and
+ * acceptance in one, for messages that arrived before the handlers (a named thread's first).
  */
-export function installThreadHandlers(state: ThreadState, book: ThreadBook, approvals: ApprovalGate, settings: ThreadSettings): void {
+export function installThreadHandlers(state: ThreadState, book: ThreadBook, approvals: ApprovalGate, settings: ThreadSettings): MessageDelivery {
   const accept = (message: ThreadMessage): ThreadMessageReceipt => {
     const { receipt, action, withdrawnClose } = book.accept(message, settings.policy, state.events.lastSeq);
     if (withdrawnClose !== undefined) state.events.push({ type: 'thread-close-withdrawn', reason: withdrawnClose, byMessageId: message.messageId });
@@ -108,6 +112,12 @@ export function installThreadHandlers(state: ThreadState, book: ThreadBook, appr
     { description: ThreadMessageDescription.closeThread },
   );
   setHandler(threadQuery, () => threadStatus(state, book, settings), { description: ThreadMessageDescription.thread });
+  return (payload) => {
+    const message = validOrRefuse(validateThreadMessage(payload));
+    const refused = book.refusal(message, settings.policy);
+    if (refused) throw refusal(refused.type, refused.reason, refused.reopens ? { reopens: true } : undefined);
+    return accept(message);
+  };
 }
 
 /** A completed turn whose result the thread no longer keeps (only the newest are kept). */
@@ -120,6 +130,8 @@ function threadStatus(state: ThreadState, book: ThreadBook, settings: ThreadSett
   return {
     phase: book.closedReason !== null ? 'closed' : book.current ? 'running' : 'idle',
     agent: state.config.name,
+    ...(state.execution.input.agentVersion ? { agentVersion: state.execution.input.agentVersion } : {}),
+    ...(state.execution.input.agent?.version !== undefined ? { pinned: true } : {}),
     settings,
     turnsCompleted: book.turnsCompleted,
     currentTurn: book.current?.turn ?? null,

@@ -15,7 +15,7 @@ import type { CarriedState, ModelUsage, UsageSummary } from '../../protocol/run-
 import { roundUsd } from '../../protocol/model-price';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { AgentLastActivityAttribute, AgentNameAttribute, AgentStatusAttribute } from '../../protocol/search-attributes';
-import type { AgentThreadWorkflowInput, CarriedThreadState, TurnResult } from '../../protocol/thread-types';
+import type { AgentThreadWorkflowInput, CarriedThreadState, ResolvedThreadInput, TurnResult } from '../../protocol/thread-types';
 import { carriedState } from '../loop/continuation';
 import { targetVersionChanged, versionMoveOptions } from '../versioning/version-moves';
 import { carryThreadBook } from './restore-turn-results';
@@ -127,6 +127,7 @@ export function finishTurn(state: ThreadState, book: ThreadBook, end: StepsEnd &
     toolResults: resultsInTurn > 0 ? state.toolResults.slice(-resultsInTurn) : [],
     startedAt: turn.startedAt,
     completedAt: Date.now(),
+    ...(state.execution.input.agentVersion ? { agentVersion: state.execution.input.agentVersion } : {}),
   };
   state.execution.interruptRequested = false;
   state.events.push({ type: 'turn-completed', turn: turn.turn, stopReason: result.stopReason, output: result.output });
@@ -146,7 +147,7 @@ export function finishTurn(state: ThreadState, book: ThreadBook, end: StepsEnd &
 export async function continueThread(
   state: ThreadState,
   book: ThreadBook,
-  input: AgentThreadWorkflowInput,
+  input: ResolvedThreadInput,
   carry: CarriedState,
   next: AgentConfig,
 ): Promise<never> {
@@ -167,8 +168,17 @@ export async function continueThread(
  * Moves an idle thread to its deployment's target build: continues as new with its conversation
  * (by reference) and book, as a long history would, but onto the new build.
  */
-export async function moveThread(state: ThreadState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<never> {
+export async function moveThread(state: ThreadState, book: ThreadBook, input: ResolvedThreadInput): Promise<never> {
   return continueThread(state, book, input, await carryAsIs(state), state.config);
+}
+
+/**
+ * Moves an idle named thread to a newer definition of its agent (`next`: its input with the new
+ * config, handoff agents and version): continues as new with its conversation and book.
+ */
+export async function moveToDefinition(state: ThreadState, book: ThreadBook, next: ResolvedThreadInput): Promise<never> {
+  const carry = await carriedState(state, next.config, state.step, state.carried?.stepBase ?? 0);
+  return continueThread(state, book, next, carry, next.config);
 }
 
 /** The run's state as the next execution takes it over with the same agent, from the same step. */
@@ -181,14 +191,14 @@ function carryAsIs(state: ThreadState): Promise<CarriedState> {
  * conversation saved by reference, the turn numbers, remembered message ids and settings, as a
  * continue-as-new would carry them. A client starts it with the next message (update-with-start).
  */
-export async function reopenInput(state: ThreadState, book: ThreadBook, input: AgentThreadWorkflowInput): Promise<AgentThreadWorkflowInput> {
+export async function reopenInput(state: ThreadState, book: ThreadBook, input: ResolvedThreadInput): Promise<AgentThreadWorkflowInput> {
   return nextThreadInput(state, input, await carryAsIs(state), await carryThreadBook(state, book), state.config);
 }
 
 /** The next execution's input: the thread's own, with the run's carried state and the thread's book. */
 function nextThreadInput(
   state: ThreadState,
-  input: AgentThreadWorkflowInput,
+  input: ResolvedThreadInput,
   carry: CarriedState,
   carriedBook: CarriedThreadState,
   config: AgentConfig,

@@ -1,5 +1,5 @@
 // The state of one agentThread execution: the step loop's state with the thread's input and its current turn's controls.
-import type { AgentThreadWorkflowInput } from '../../protocol/thread-types';
+import type { ResolvedThreadInput } from '../../protocol/thread-types';
 import type { AgentConfig } from '../../config/agent-config';
 import type { CarriedState } from '../../protocol/run-types';
 import { upgradeConfig } from '../../config/upgrade-config';
@@ -15,7 +15,7 @@ export type ThreadState = LoopState<ThreadExecution>;
  * Pure.
  */
 export function createThreadState(
-  input: AgentThreadWorkflowInput,
+  input: ResolvedThreadInput,
   continueAs: (state: ThreadState, carry: CarriedState, next: AgentConfig) => Promise<never>,
 ): ThreadState {
   const config = upgradeConfig(input.config);

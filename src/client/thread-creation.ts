@@ -1,0 +1,86 @@
+// What creates a thread: its workflow input and search attributes, from the handle's options (validated before anything is sent).
+import type { SearchAttributePair } from '@temporalio/common';
+import { isDuration, parseDuration } from '../config/duration';
+import type { AgentReference } from '../protocol/agent-reference';
+import { AgentConfigError } from '../protocol/errors';
+import {
+  AgentCostUsdAttribute,
+  AgentLastActivityAttribute,
+  AgentNameAttribute,
+  AgentResourceAttribute,
+  AgentSkillSourcesAttribute,
+  AgentStatusAttribute,
+  AgentVersionAttribute,
+} from '../protocol/search-attributes';
+import type { AgentThreadInput } from '../protocol/thread-types';
+import { chooseAgent } from './agent-choice';
+import { agentNameHashOf, configHashOf, parsedConfigHashOf } from './config-hash';
+import { assertInputFits } from './outgoing-checks';
+import type { ThreadOptions } from './thread-options';
+
+/** What creates a thread: its workflow input and search attributes. */
+export interface ThreadCreation {
+  input: AgentThreadInput;
+  attributes: SearchAttributePair[];
+  /** The hash threads created by earlier versions hold (see `ThreadMessage.parsedConfigHash`); none for a named agent. */
+  parsedConfigHash?: string;
+  /** The agent the workers must offer, for a thread that names one. */
+  reference?: AgentReference;
+  /** The agent's name, for summaries. */
+  agentName: string;
+}
+
+/**
+ * The thread's input and search attributes for its creation: an inline config (parsed, its
+ * handoff agents resolved), or a named agent the workers resolve (`agent`, `overrides`, `pin`).
+ * @throws AgentConfigError naming the option; PayloadTooLargeError for an input over 1 MB of JSON.
+ */
+export function threadCreation(options: ThreadOptions): ThreadCreation {
+  const choice = chooseAgent(options, 'thread');
+  if (options.pin !== undefined && choice.kind !== 'named') refuse('pin: only for a named agent (agent)');
+  const agentName = choice.kind === 'named' ? choice.reference.name : choice.config.name;
+  const input: AgentThreadInput = {
+    ...(choice.kind === 'named'
+      ? { agent: choice.reference, ...(options.pin ? { pinVersion: true } : {}), configHash: agentNameHashOf(agentName) }
+      : { config: choice.config, configHash: configHashOf(options.config!) }),
+    settings: {
+      policy: options.policy ?? 'enqueue',
+      idleTimeoutMs: idleTimeoutMsOf(options.idleTimeout),
+      resourceId: options.resourceId ?? null,
+      ...(options.whenClosed ? { whenClosed: options.whenClosed } : {}),
+    },
+    ...(options.messages ? { messages: options.messages } : {}),
+    ...(choice.kind === 'inline' && Object.keys(choice.agents).length > 0 ? { agents: choice.agents } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
+    ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
+  };
+  const skillSources = choice.kind === 'inline' ? choice.config.skill_sources : [];
+  const attributes: SearchAttributePair[] = [
+    { key: AgentNameAttribute, value: agentName },
+    { key: AgentStatusAttribute, value: 'idle' },
+    { key: AgentCostUsdAttribute, value: 0 },
+    // Set from the start (the thread moves it on with its own clock): a namespace set up before
+    // the attribute existed refuses the start, and `send` says to rerun `setup`.
+    { key: AgentLastActivityAttribute, value: new Date() },
+    // A named thread writes its version here at each change; the name now proves the namespace has it.
+    ...(choice.kind === 'named' ? [{ key: AgentVersionAttribute, value: agentName }] : []),
+    ...(skillSources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: skillSources }] : []),
+    ...(options.resourceId ? [{ key: AgentResourceAttribute, value: options.resourceId }] : []),
+  ];
+  assertInputFits('a thread', input);
+  return choice.kind === 'named'
+    ? { input, attributes, reference: choice.reference, agentName }
+    : { input, attributes, parsedConfigHash: parsedConfigHashOf(choice.config), agentName };
+}
+
+function idleTimeoutMsOf(idleTimeout: string | number | undefined): number | null {
+  if (idleTimeout === undefined) return null;
+  if (typeof idleTimeout === 'number' && Number.isFinite(idleTimeout) && idleTimeout >= 1_000) return Math.round(idleTimeout);
+  if (typeof idleTimeout === 'string' && isDuration(idleTimeout) && parseDuration(idleTimeout) >= 1_000) return parseDuration(idleTimeout);
+  return refuse(`idleTimeout: must be a duration of at least 1s (30s, 12h, 30d) or milliseconds, not ${JSON.stringify(idleTimeout)}`);
+}
+
+function refuse(problem: string): never {
+  throw new AgentConfigError(problem, [problem]);
+}
