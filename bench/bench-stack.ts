@@ -8,6 +8,7 @@ import { startDevServer, type DevServer } from '../src/devserver/dev-server';
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../src/models/scripted-model';
 import { defineTool } from '../src/tools/define-tool';
 import { createAgentWorker } from '../src/worker/create-worker';
+import type { AgentDefinition } from '../src/agents/define-agent';
 import { defineHook, type AnyHook } from '../src/hooks/define-hook';
 import { defaultModelRegistry } from '../src/worker/default-models';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
@@ -56,6 +57,8 @@ export interface BenchStackOptions {
   withHookedWorker?: boolean;
   /** The dev server's SQLite pragmas (default: the dev server's own, `DEFAULT_SQLITE_PRAGMAS`). */
   sqlitePragmas?: Record<string, string>;
+  /** Named agents the main worker defines (the `named-agents` section). */
+  agents?: AgentDefinition[];
 }
 
 export async function startBenchStack(folder: string, name: string, options: BenchStackOptions): Promise<BenchStack> {
@@ -102,7 +105,7 @@ export async function startBenchStack(folder: string, name: string, options: Ben
       tools: [noop, gate, big],
       artifacts: new FolderArtifactStore(path.join(folder, `${name}-artifacts`)),
       models: defaultModelRegistry(new ScriptedModel({ scripts: options.scripts, onCall: (call) => stack.onModelCall(call) })),
-      ...(workflowBundlePath ? { workflowBundlePath } : {}),
+      ...(workflowBundlePath ? { workflowBundlePath } : { agents: options.agents ?? [] }),
     });
   const worker = await agentWorker(taskQueue);
   const codeBaselineQueue = `${taskQueue}-code-baseline`;

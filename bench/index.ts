@@ -3,6 +3,7 @@
  * interleaved round by round (machines here are noisy; absolute times are for context only).
  * See docs/performance.md.
  */
+import { measureNamedAgents, namedBenchAgents } from './named-agents';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
     scripts,
     baselineBundlePath: process.env.BENCH_BASELINE_BUNDLE,
     withHookedWorker: !ONLY || ONLY.includes('hooks'),
+    agents: namedBenchAgents(),
   });
   const eagerOff = await startBenchStack(folder, 'eager-off', { eagerActivities: false, scripts });
   try {
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
       ['replay-cost', () => measureReplayCost(eagerOn, Math.min(ROUNDS, 5))],
       ['tracing', () => measureTracingOverhead(eagerOn, ROUNDS)],
       ['threads', () => measureThreads(eagerOn, ROUNDS)],
+      ['named-agents', () => measureNamedAgents(eagerOn, ROUNDS)],
       ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
       // Opt-in (about 10 minutes for 10,000 threads): BENCH_ONLY=parked-threads-scale BENCH_PARKED_THREADS=10000.
       [

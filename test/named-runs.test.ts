@@ -128,6 +128,42 @@ describe('a run started by its agent name', () => {
     await recordHistory('named-run-not-found', env.agents.getRun(workflowId));
   });
 
+  it('`agents show` names the versions open threads answer with; eval and fork take name@version, read from the recorded runs', async () => {
+    const threadId = `named-show-${Date.now()}`;
+    await (await env.agents.thread(threadId, { agent: 'support' }).send('Where is order 7?')).result();
+    const shown = await eventually(async () => {
+      const result = await runCli(['agents', 'show', 'support', '--json', '--task-queue', env.taskQueue]);
+      const parsed = result.code === 0 ? (JSON.parse(result.stdout) as { live: Array<{ version: string; threads: number }> }) : null;
+      return parsed?.live.some((live) => live.version === support.version && live.threads >= 1) ? parsed : undefined;
+    });
+    expect(shown).toMatchObject({ name: 'support', version: support.version, label: 'r1' });
+    const definition = await env.agents.agentDefinition(`support@${support.version}`);
+    expect(definition).toMatchObject({ name: 'support', version: support.version, config: support.config, agents: { billing: billing.config } });
+    const unknown = await env.agents.agentDefinition('support@0123456789ab').catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ code: ErrorCode.agentNotFound });
+
+    const recorded = await env.agents.startRun({ agent: 'support', task: 'Where is order 7?' });
+    await recorded.result();
+    const evaluation = await runCli(['eval', '--runs', recorded.workflowId, '--agent', 'support@r1', '--json', '--task-queue', env.taskQueue]);
+    expect({ code: evaluation.code, stderr: evaluation.stderr }).toMatchObject({ code: 0 });
+    expect(JSON.parse(evaluation.stdout)).toMatchObject({ agent: 'support', passed: true, runs: [{ diverged: false }] });
+    const fork = await runCli([
+      'fork',
+      recorded.workflowId,
+      '--from-step',
+      '1',
+      '--agent',
+      `support@${support.version}`,
+      '--follow',
+      '--json',
+      '--task-queue',
+      env.taskQueue,
+    ]);
+    expect({ code: fork.code, stderr: fork.stderr }).toMatchObject({ code: 0 });
+    expect(JSON.parse(fork.stdout.trim().split('\n').at(-1)!).result.output).toBe('Order 7 is on its way (order 7).');
+    await env.agents.thread(threadId).close();
+  });
+
   it('`run --agent` starts a named agent, and refuses --config with --agent before connecting', async () => {
     const run = await runCli(['run', '--agent', 'support', '--task', 'Where is order 7?', '--follow', '--json', '--task-queue', env.taskQueue]);
     expect(run.code).toBe(0);

@@ -43,6 +43,7 @@ program
   .description("start a new run from another run's conversation at the end of a step, under a changed config")
   .requiredOption('--from-step <n>', 'the step whose end the fork starts from, as `history` numbers them')
   .option('-c, --config <file>', "agent config to continue under (default: the origin agent's)")
+  .option('-a, --agent <name@version>', 'continue under a version of a named agent (a hash, or a label the workers offer)')
   .option('-m, --model <provider:model>', 'continue on this model')
   .option('-t, --task <text>', 'a user message the fork adds after the step')
   .option(
@@ -69,7 +70,9 @@ const evalCommand = program
   .description(
     "replay recorded runs' tasks (or a dataset's examples) under a changed config, answering tool calls from the recordings; exit 1 when runs diverge or examples fail",
   )
-  .option('-c, --config <file>', 'the changed agent config (required)')
+  .option('-c, --config <file>', 'the changed agent config (or --agent)')
+  .option('-a, --agent <name@version>', 'replay under a version of a named agent instead (a hash, or a label the workers offer): docs/agents.md')
+  .option('--baseline-agent <name@version>', 'an experiment against a version of a named agent (instead of --baseline)')
   .option('--dataset <file.jsonl>', 'evaluate the examples of a dataset file (`eval export` writes one) instead of recorded runs')
   .option('--scorers <file>', 'scorers (YAML/JSON list) for --dataset (default: exact answer, tool calls in any order)')
   .option('--trials <n>', 'run each example n times (--dataset)')

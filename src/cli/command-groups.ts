@@ -43,6 +43,12 @@ export function addAgentsCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .option('--task-queue <name>', 'task queue of the workers')
     .action(async (options) => (await commands.agents()).agentsListCommand(options));
+  agents
+    .command('show <name>')
+    .description('one agent the workers offer in detail, and the versions its open runs and threads answer with')
+    .option('--json', 'machine-readable output')
+    .option('--task-queue <name>', 'task queue of the workers')
+    .action(async (name, options) => (await commands.agents()).agentsShowCommand(name, options));
 }
 
 /** `durable-agents memory …`: a resource's memory in the workers' store (docs/memory.md). */

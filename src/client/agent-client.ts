@@ -31,6 +31,7 @@ export type { ForkOptions } from './fork';
 export type { AgentClientOptions, StartRunOptions } from './agent-client-options';
 import type { AgentClientOptions, StartRunOptions } from './agent-client-options';
 import { listWorkerAgents } from './worker-agents';
+import { recordedAgentDefinition, type RecordedAgentDefinition } from './agent-versions';
 import type { AgentOffer } from '../protocol/agent-offers';
 
 /**
@@ -236,6 +237,21 @@ export class AgentClient {
       }
     }
     return found;
+  }
+
+  /**
+   * A version of a named agent (`support@3f2a9c0d1b7e`, or `support@release-42` / `support` for
+   * what the workers offer now) as the runs and threads that answered with it recorded it: its
+   * config and handoff agents, for `evaluateRuns`, `fork` or an inline run. A version no worker
+   * offers any more is found the same way, so two versions compare on the same recorded runs.
+   * @throws AgentNotFoundError when no execution recorded that version; AgentConfigError for a malformed name.
+   * @example
+   * const v1 = await agents.agentDefinition('support@3f2a9c0d1b7e');
+   * const report = await evaluateRuns(agents, { query: "AgentName = 'support'", config: v1.config, agents: v1.agents });
+   */
+  async agentDefinition(text: string): Promise<RecordedAgentDefinition> {
+    const offers = await this.listAgents().catch(() => []);
+    return recordedAgentDefinition(this.temporal, text, offers);
   }
 
   /**

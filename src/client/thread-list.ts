@@ -1,4 +1,5 @@
 // Finds threads through visibility: by agent, resource, status and last activity.
+import { visibilityString } from './visibility-quote';
 import type { Client } from '@temporalio/client';
 import { AgentLastActivityAttribute, AgentNameAttribute, AgentResourceAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
@@ -46,7 +47,7 @@ export interface ThreadSummary {
 
 /** The visibility query for `filter` (`now` is the clock `idleForMs` counts from). Values are quoted, so ids with quotes cannot change the query. */
 export function threadListQuery(filter: ThreadFilter, now: Date = new Date()): string {
-  const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const quote = visibilityString;
   const clauses = [`WorkflowType = ${quote(WireName.agentThreadWorkflow)}`];
   if (filter.agent) clauses.push(`${AgentNameAttribute.name} = ${quote(filter.agent)}`);
   if (filter.resourceId) clauses.push(`${AgentResourceAttribute.name} = ${quote(filter.resourceId)}`);

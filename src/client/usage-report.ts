@@ -1,4 +1,5 @@
 // The spend report behind `durable-agents usage`: closed runs' cost by agent, model and day, from visibility.
+import { visibilityString } from './visibility-quote';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { AgentRunResult } from '../protocol/run-types';
 import type { ThreadResult } from '../protocol/thread-types';
@@ -44,7 +45,7 @@ export interface UsageReport {
  * continued as new (the last execution of a chain carries the whole chain's cost).
  */
 export function usageQuery(options: Pick<UsageReportOptions, 'since' | 'agent'>): string {
-  const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const quote = visibilityString;
   const clauses = [
     `${AgentCostUsdAttribute.name} >= 0`,
     'ParentWorkflowId IS NULL',

@@ -1,4 +1,5 @@
 // What the console shows, read from Temporal: pending approvals across runs and threads, the run list, one run's page data.
+import { visibilityString } from '../client/visibility-quote';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import type { AgentClient } from '../client/agent-client';
 import { readThreadTranscript } from '../client/thread-history';
@@ -74,7 +75,7 @@ export interface RunPageData {
   webUiUrl: string | null;
 }
 
-const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const quote = visibilityString;
 
 function listedRun(execution: Omit<WorkflowExecutionInfo, 'raw'>): ListedRun {
   const attributes = execution.typedSearchAttributes;

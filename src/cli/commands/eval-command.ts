@@ -11,6 +11,7 @@ import { writeDataset } from '../../client/evaluation/dataset';
 import { renderDatasetEvaluation, renderEvaluation } from '../../client/evaluation/report';
 import { invalid as invalidScorers, type ScorerSpec } from '../../client/evaluation/scorers';
 import { loadAgentConfigFile, loadAgentDirectory } from '../../config/load-config';
+import type { AgentConfig } from '../../config/agent-config';
 import { AgentConfigError } from '../../protocol/errors';
 
 export interface EvalCommandOptions {
@@ -18,6 +19,9 @@ export interface EvalCommandOptions {
   query?: string;
   limit?: string;
   config?: string;
+  /** A version of a named agent (`support@3f2a9c0d1b7e`) instead of `config`. */
+  agent?: string;
+  baselineAgent?: string;
   model?: string;
   liveTools?: boolean;
   json?: boolean;
@@ -46,14 +50,22 @@ export interface EvalCommandOptions {
  * `--max-regressions` examples that got worse.
  */
 export async function evalCommand(options: EvalCommandOptions, agents?: AgentClient): Promise<void> {
-  if (!options.config) throw usage('--config: the changed agent config file is required');
+  if (!options.config === !options.agent) throw usage('--config: give the changed agent config file, or --agent name@version (one of them)');
   const maxDiverged = wholeNumber('--max-diverged', options.maxDiverged, 0);
   const limit = wholeNumber('--limit', options.limit, 50);
-  const config = loadAgentConfigFile(options.config, { model: options.model });
-  const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
+  const fromFile = options.config ? loadAgentConfigFile(options.config, { model: options.model }) : null;
   const scorers = options.scorers ? readScorers(options.scorers) : undefined;
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
+    // A named agent's version: its definition as the runs and threads that answered with it recorded it.
+    const named = options.agent ? await client.agentDefinition(options.agent) : null;
+    const config = named ? (options.model ? { ...named.config, model: options.model } : named.config) : fromFile!;
+    const handoffAgents = named
+      ? named.agents
+      : config.handoffs.length > 0
+        ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config!))
+        : {};
+    const candidateLabel = options.agent ?? path.basename(options.config!);
     if (options.dataset) {
       if (options.runs || options.query) throw usage('--dataset: give the examples by a dataset file or recorded runs (--runs, --query), not both');
       const shared = {
@@ -64,11 +76,11 @@ export async function evalCommand(options: EvalCommandOptions, agents?: AgentCli
         trials: wholeNumber('--trials', options.trials, 1),
         liveTools: Boolean(options.liveTools),
       };
-      if (options.baseline) {
+      if (options.baseline || options.baselineAgent) {
         const experiment = await runExperiment(client, {
           ...shared,
-          baseline: { config: loadAgentConfigFile(options.baseline, { model: options.baselineModel }), label: path.basename(options.baseline) },
-          candidate: { config, label: path.basename(options.config) },
+          baseline: await baselineOf(client, options),
+          candidate: { config, label: candidateLabel },
           maxRegressions: wholeNumber('--max-regressions', options.maxRegressions, 0),
         });
         const markdown = renderExperimentMarkdown(experiment);
@@ -154,4 +166,13 @@ function wholeNumber(flag: string, value: string | undefined, fallback: number):
 
 function usage(problem: string): AgentConfigError {
   return new AgentConfigError(`Invalid eval options:\n  ${problem}`, [problem]);
+}
+
+/** The experiment's baseline: a config file (`--baseline`) or a named agent's version (`--baseline-agent`). */
+async function baselineOf(client: AgentClient, options: EvalCommandOptions): Promise<{ config: AgentConfig; label: string }> {
+  if (options.baseline && options.baselineAgent) throw usage('--baseline-agent: give --baseline or --baseline-agent, not both');
+  if (options.baseline)
+    return { config: loadAgentConfigFile(options.baseline, { model: options.baselineModel }), label: path.basename(options.baseline) };
+  const named = await client.agentDefinition(options.baselineAgent!);
+  return { config: options.baselineModel ? { ...named.config, model: options.baselineModel } : named.config, label: options.baselineAgent! };
 }

@@ -8,6 +8,8 @@ import { followRun, printResult } from './run-command';
 export interface ForkCommandOptions extends ForkEditFlags {
   fromStep: string;
   config?: string;
+  /** A version of a named agent (`support@3f2a9c0d1b7e`) to continue under, instead of `config`. */
+  agent?: string;
   model?: string;
   task?: string;
   follow?: boolean;
@@ -27,12 +29,15 @@ export async function forkCommand(run: string, options: ForkCommandOptions, agen
   const edits = forkEditsFromFlags(options, process.cwd());
   const config = options.config ? loadAgentConfigFile(options.config, { model: options.model }) : undefined;
   const agentsDir = options.agentsDir ?? (config && config.handoffs.length > 0 && options.config ? path.dirname(options.config) : undefined);
+  if (config && options.agent) throw new AgentRuntimeError(ErrorCode.forkRefused, '--agent: give --config or --agent, not both');
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
+    const named = options.agent ? await client.agentDefinition(options.agent) : null;
     const fork = await client.fork(run, {
       fromStep,
+      ...(named ? { config: options.model ? { ...named.config, model: options.model } : named.config, agents: named.agents } : {}),
       // A relative scripted model is the caller's file: the worker may run in another folder.
-      ...(config ? { config } : options.model ? { model: commandLineModel(options.model) } : {}),
+      ...(config ? { config } : options.model && !named ? { model: commandLineModel(options.model) } : {}),
       ...(options.task !== undefined ? { task: options.task } : {}),
       ...(edits.length > 0 ? { edits } : {}),
       ...(options.runId ? { runId: options.runId } : {}),
