@@ -15,6 +15,7 @@ import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycl
 import { createResolveInstructions, type InstructionsDependencies } from './resolve-instructions';
 import { createReserveModelCall, type ReserveModelCallDependencies } from './reserve-model-call';
 import { createConcurrencySlotActivities, type ConcurrencySlotDependencies } from './concurrency-slot-activities';
+import { createPostThreadMessage, type ThreadPostDependencies } from './post-thread-message';
 import type { ReadActivityType } from '../history/activity-readers';
 
 export type ActivityDependencies = ModelStepDependencies &
@@ -27,7 +28,8 @@ export type ActivityDependencies = ModelStepDependencies &
   InstructionsDependencies &
   ReserveModelCallDependencies &
   ConcurrencySlotDependencies &
-  WorkerAgentsDependencies;
+  WorkerAgentsDependencies &
+  ThreadPostDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -51,6 +53,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     ...createTurnResultActivities(dependencies),
     reserveModelCall: createReserveModelCall(dependencies),
     ...createConcurrencySlotActivities(dependencies),
+    // The one activity of a thread schedule's fire (scheduledThreadPost).
+    postThreadMessage: createPostThreadMessage(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

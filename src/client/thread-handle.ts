@@ -1,33 +1,16 @@
 // A handle on one thread: send messages (creating the thread with the first), read it, close it.
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, type SearchAttributePair } from '@temporalio/common';
-import { isDuration, parseDuration } from '../config/duration';
+import { ApplicationFailure } from '@temporalio/common';
 import { AgentConfigError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
 import type { Message } from '../protocol/messages';
-import {
-  AgentCostUsdAttribute,
-  AgentLastActivityAttribute,
-  AgentNameAttribute,
-  AgentResourceAttribute,
-  AgentSkillSourcesAttribute,
-  AgentStatusAttribute,
-} from '../protocol/search-attributes';
 import { closeThreadUpdate, sendMessageUpdate, threadQuery, ThreadMessageLimits } from '../protocol/thread-messages';
-import {
-  THREAD_CLOSED_POLICIES,
-  THREAD_POLICIES,
-  type AgentThreadInput,
-  type ThreadMessage,
-  type ThreadMessageReceipt,
-  type ThreadStatus,
-} from '../protocol/thread-types';
+import { THREAD_CLOSED_POLICIES, THREAD_POLICIES, type ThreadMessage, type ThreadMessageReceipt, type ThreadStatus } from '../protocol/thread-types';
 import { WireName } from '../protocol/wire-names';
 import type { agentThread } from '../workflows/thread/agent-thread';
-import { configHashOf, parsedConfigHashOf } from './config-hash';
-import { prepareAgents } from './prepared-agents';
+import { threadCreation, type ThreadCreation } from './thread-creation';
 import { RunHandle, transientServerError } from './run-handle';
-import { assertInputFits, checkedCloseRequest, checkedThreadMessage } from './outgoing-checks';
+import { checkedCloseRequest, checkedThreadMessage } from './outgoing-checks';
 import { describeThread, endedFromOutside, threadReadError, withOutsideEnd } from './thread-lookup';
 import { threadSendError } from './thread-send-error';
 import { readThreadConversation } from './thread-conversation';
@@ -36,14 +19,6 @@ import type { ThreadTranscript } from '../history/thread-transcript';
 import { deleteThread, type ThreadDeletion } from './thread-deletion';
 import { reopenThread } from './thread-reopen';
 import { isClosedError, TurnHandle } from './turn-handle';
-
-/** What creates a thread: its workflow input and search attributes. */
-interface ThreadCreation {
-  input: AgentThreadInput;
-  attributes: SearchAttributePair[];
-  /** The hash threads created by earlier versions hold (see `ThreadMessage.parsedConfigHash`). */
-  parsedConfigHash: string;
-}
 
 /** How long `send` keeps trying a busy thread or a restarting server. */
 const SEND_RETRY_MS = 60_000;
@@ -253,34 +228,7 @@ export class ThreadHandle {
 
   /** The thread's input and search attributes for its creation (validated here, before anything is sent). */
   private creation(): ThreadCreation {
-    const { config, agents } = prepareAgents(this.options.config!, this.options.agents, this.options.resourceId, 'thread');
-    const input: AgentThreadInput = {
-      config,
-      configHash: configHashOf(this.options.config!),
-      settings: {
-        policy: this.options.policy ?? 'enqueue',
-        idleTimeoutMs: idleTimeoutMsOf(this.options.idleTimeout),
-        resourceId: this.options.resourceId ?? null,
-        ...(this.options.whenClosed ? { whenClosed: this.options.whenClosed } : {}),
-      },
-      ...(this.options.messages ? { messages: this.options.messages } : {}),
-      ...(Object.keys(agents).length > 0 ? { agents } : {}),
-      ...(this.options.timeouts ? { timeouts: this.options.timeouts } : {}),
-      ...(this.options.historyEventLimit !== undefined ? { historyEventLimit: this.options.historyEventLimit } : {}),
-      ...(this.options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: this.options.historySizeLimitBytes } : {}),
-    };
-    const attributes: SearchAttributePair[] = [
-      { key: AgentNameAttribute, value: config.name },
-      { key: AgentStatusAttribute, value: 'idle' },
-      { key: AgentCostUsdAttribute, value: 0 },
-      // Set from the start (the thread moves it on with its own clock): a namespace set up before
-      // the attribute existed refuses the start, and `send` says to rerun `setup`.
-      { key: AgentLastActivityAttribute, value: new Date() },
-      ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
-      ...(this.options.resourceId ? [{ key: AgentResourceAttribute, value: this.options.resourceId }] : []),
-    ];
-    assertInputFits('a thread', input);
-    return { input, attributes, parsedConfigHash: parsedConfigHashOf(config) };
+    return threadCreation({ ...this.options, config: this.options.config! });
   }
 }
 
@@ -289,12 +237,4 @@ function isClosingToReopen(error: unknown): boolean {
   if (!(error instanceof WorkflowUpdateFailedError) || !(error.cause instanceof ApplicationFailure)) return false;
   const [details] = error.cause.details ?? [];
   return error.cause.type === ErrorCode.threadClosed && (details as { reopens?: unknown } | undefined)?.reopens === true;
-}
-
-function idleTimeoutMsOf(idleTimeout: string | number | undefined): number | null {
-  if (idleTimeout === undefined) return null;
-  if (typeof idleTimeout === 'number' && Number.isFinite(idleTimeout) && idleTimeout >= 1_000) return Math.round(idleTimeout);
-  if (typeof idleTimeout === 'string' && isDuration(idleTimeout) && parseDuration(idleTimeout) >= 1_000) return parseDuration(idleTimeout);
-  const problem = `idleTimeout: must be a duration of at least 1s (30s, 12h, 30d) or milliseconds, not ${JSON.stringify(idleTimeout)}`;
-  throw new AgentConfigError(problem, [problem]);
 }
