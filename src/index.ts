@@ -27,6 +27,9 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 // Client
 export { AgentClient } from './client/agent-client';
 export type { AgentOffer } from './protocol/agent-offers';
+export { AgentNotFoundError, AgentOverrideError } from './protocol/agent-errors';
+export type { AgentOverrides, AgentReference, AgentVersionRef } from './protocol/agent-reference';
+export type { AgentName } from './client/agent-choice';
 export type { AgentClientOptions, PendingApprovals, StartRunOptions } from './client/agent-client';
 export { WorkerDeployments } from './client/worker-deployments';
 export type { BuildHoldings, DeploymentBuild, DeploymentDescription } from './client/worker-deployments';

@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { defineAgent } from '../src/agents/define-agent';
 import { AgentClient } from '../src/client/agent-client';
 import type { ScheduleCreateOptions } from '../src/client/schedules/schedule-options';
 import { ErrorCode } from '../src/protocol/errors';
@@ -107,6 +108,34 @@ describe('a schedule of agent runs', () => {
     // The runs outlive their schedule.
     expect((await schedules.runsOf(scheduleId)).length).toBeGreaterThanOrEqual(fired.length);
   }, 300_000);
+
+  it('starts a named agent the workers define, resolved at each fire', async () => {
+    const taskQueue = `sched-named-${randomUUID()}`;
+    const agents = new AgentClient(env.client, { taskQueue, namespace: env.agents.namespace, uiUrl: null });
+    const worker = await createTestEnvironment({
+      tools: testTools.tools,
+      scripts,
+      taskQueue,
+      agents: [defineAgent({ config: ticker, label: 'r1' })],
+    });
+    const scheduleId = scheduleIdOf('named');
+    try {
+      const description = await agents.schedules.create(scheduleId, {
+        spec: { every: '1h' },
+        action: { kind: 'run', agent: 'sched-ticker@r1', task: 'Tick' },
+      });
+      expect(description.action).toEqual({ kind: 'run', workflowType: WireName.agentRunWorkflow, agent: 'sched-ticker@r1', task: 'Tick' });
+      await agents.schedules.trigger(scheduleId);
+      const [run] = await eventually(async () => {
+        const runs = await agents.schedules.runsOf(scheduleId);
+        return runs.length === 1 && runs[0]!.status === 'COMPLETED' ? runs : undefined;
+      }, 90_000);
+      expect((await agents.getRun(run!.workflowId).result()).output).toBe('tick done');
+    } finally {
+      await agents.schedules.delete(scheduleId).catch(() => undefined);
+      await worker.close();
+    }
+  }, 180_000);
 
   it('catches up after a worker outage: fires buffered while no worker ran all complete once it is back', async () => {
     const taskQueue = `sched-outage-${randomUUID()}`;

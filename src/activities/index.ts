@@ -9,6 +9,7 @@ import { createReadCarriedToolResults } from './carried-tool-results';
 import { createLoadForkOrigin } from './load-fork-origin';
 import { createListWorkerTools } from './list-worker-tools';
 import { createListWorkerAgents, type WorkerAgentsDependencies } from './list-worker-agents';
+import { createResolveAgent, type AgentResolutionDependencies } from './resolve-agent';
 import { createReplayToolCall, type ReplayDependencies } from './replay-tool-call';
 import { createCheckSearchAttributes, type SearchAttributesDependencies } from './check-search-attributes';
 import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycle-hooks';
@@ -29,7 +30,8 @@ export type ActivityDependencies = ModelStepDependencies &
   ReserveModelCallDependencies &
   ConcurrencySlotDependencies &
   WorkerAgentsDependencies &
-  ThreadPostDependencies;
+  ThreadPostDependencies &
+  AgentResolutionDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -45,6 +47,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     loadForkOrigin: createLoadForkOrigin(dependencies),
     listWorkerTools: createListWorkerTools(dependencies),
     listWorkerAgents: createListWorkerAgents(dependencies),
+    // A local activity: a named run's or thread's definition, recorded as a marker.
+    resolveAgent: createResolveAgent(dependencies),
     replayToolCall: createReplayToolCall(dependencies),
     // A local activity of runAgent in your own workflows (durable-agents/workflow).
     checkSearchAttributes: createCheckSearchAttributes(dependencies),

@@ -5,11 +5,21 @@ import type { RunPriority } from '../config/run-priority-schema';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { Message } from '../protocol/messages';
 import type { RunTimeouts } from '../protocol/run-types';
+import type { AgentOverrides } from '../protocol/agent-reference';
+import type { AgentName } from './agent-choice';
 
 /** What `AgentClient.startRun` starts: the agent, its task, and optional run settings. */
 export interface StartRunOptions {
-  /** A config object (validated here, before anything starts) or one already parsed. */
-  config: AgentConfigInput | AgentConfig;
+  /** A config object (validated here, before anything starts) or one already parsed. Give this or `agent`. */
+  config?: AgentConfigInput | AgentConfig;
+  /**
+   * An agent the task queue's workers define, by name (`support`, `support@3f2a9c0d1b7e`,
+   * `support@release-42`, or an `AgentReference`): the workers resolve it when the run starts and
+   * record the definition in its history (docs/agents.md). Give this or `config`.
+   */
+  agent?: AgentName;
+  /** With `agent`: fields the definition lets callers override for this run (its `overridable`), e.g. `{ model: 'openai:gpt-4o' }`. */
+  overrides?: AgentOverrides;
   /** The user's request: the run's first message. Must not be blank. */
   task: string;
   /**
@@ -25,7 +35,7 @@ export interface StartRunOptions {
   historyEventLimit?: number;
   /** Continue as new once the history has this many bytes (default: when Temporal suggests it). docs/long-runs.md */
   historySizeLimitBytes?: number;
-  /** Configs of other agents by name: every agent in `handoffs` (and in theirs) must be here. */
+  /** Configs of other agents by name: every agent in an inline config's `handoffs` (and in theirs) must be here. */
   agents?: Record<string, AgentConfigInput | AgentConfig>;
   /**
    * Who the run is for (a user, a team: `user:42`): agents with `memory: true` remember and

@@ -12,7 +12,8 @@ import { assertWorkersHaveTools, WorkerToolsCheck } from './check-worker-tools';
 import { DEFAULT_TASK_QUEUE } from '../protocol/wire-names';
 import { connectClient } from '../connection/connect-client';
 import { resolveTemporalTarget, webUiRunUrl, type TemporalTarget } from '../connection/temporal-target';
-import { prepareAgents } from './prepared-agents';
+import { agentFields, chooseAgent } from './agent-choice';
+import { WorkerAgentsCheck } from './worker-agents-check';
 import { RunHandle } from './run-handle';
 import { deleteResourceThreads } from './thread-deletion';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -48,6 +49,7 @@ export class AgentClient {
   readonly eagerStart: boolean;
   private readonly checkWorkerTools: boolean;
   private readonly workerTools: WorkerToolsCheck;
+  private readonly workerAgents: WorkerAgentsCheck;
   private readonly artifacts: ArtifactStore | undefined;
 
   constructor(
@@ -60,6 +62,7 @@ export class AgentClient {
     this.eagerStart = options.eagerStart ?? false;
     this.checkWorkerTools = options.checkWorkerTools ?? true;
     this.workerTools = new WorkerToolsCheck(temporal, this.namespace);
+    this.workerAgents = new WorkerAgentsCheck(temporal, this.namespace);
     this.artifacts = options.artifacts;
   }
 
@@ -97,14 +100,13 @@ export class AgentClient {
    * input (config, task, messages, agents) is over 1 MB of JSON; nothing is sent then.
    */
   async startRun(options: StartRunOptions): Promise<RunHandle> {
-    const { config, agents } = prepareAgents(options.config, options.agents, options.resourceId, 'run');
+    const choice = chooseAgent(options, 'run');
     assertRunTask(options.task);
     const priority = options.priority ? parseRunPriority(options.priority) : undefined;
     const concurrency = options.concurrency ? parseRunConcurrency(options.concurrency) : undefined;
     const input: AgentRunInput = {
-      config,
+      ...agentFields(choice),
       task: options.task,
-      ...(Object.keys(agents).length > 0 ? { agents } : {}),
       ...(options.resourceId !== undefined ? { resourceId: options.resourceId } : {}),
       messages: options.messages,
       timeouts: options.timeouts,
@@ -113,12 +115,14 @@ export class AgentClient {
       ...(concurrency ? { concurrency } : {}),
     };
     assertInputFits('a run', input);
-    if (options.checkWorkerTools ?? this.checkWorkerTools)
-      await this.workerTools.refuseMissingTools(this.taskQueue, [config, ...Object.values(agents)]);
-    const workflowId = options.workflowId ?? `${config.name}-${randomUUID().slice(0, 8)}`;
+    if (choice.kind === 'named') await this.workerAgents.assertOffered(this.taskQueue, choice.reference);
+    else if (options.checkWorkerTools ?? this.checkWorkerTools)
+      await this.workerTools.refuseMissingTools(this.taskQueue, [choice.config, ...Object.values(choice.agents)]);
+    const name = choice.kind === 'named' ? choice.reference.name : choice.config.name;
+    const workflowId = options.workflowId ?? `${name}-${randomUUID().slice(0, 8)}`;
     return startAgentWorkflow(this, input, {
       workflowId,
-      summary: `${config.name}: ${oneLine(options.task, 100)}`,
+      summary: `${name}: ${oneLine(options.task, 100)}`,
       ...(priority ? { priority } : {}),
     });
   }

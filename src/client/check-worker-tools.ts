@@ -1,21 +1,18 @@
 // Refusing configs that name tools the task queue's workers lack, before a run, fork or evaluation starts.
 import type { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
 import type { AgentConfig } from '../config/agent-config';
 import { AgentConfigError, AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import { splitMcpToolName } from '../protocol/mcp-tool-names';
 import { WireName } from '../protocol/wire-names';
 import { askWorkers } from './worker-probe';
+import { WorkerAnswers } from './worker-answers';
 
 /** How long the task queue's workers have to say which tools they have, before a fork or an evaluation. */
 const PROBE_TIMEOUT: Duration = '30s';
 
 /** … and before a plain run, which starts anyway when they do not say (it waits for a worker durably). */
 const START_PROBE_TIMEOUT: Duration = '10s';
-
-/** How long a client trusts the tool list it was given for a task queue (workers change on deploys). */
-export const WORKER_TOOLS_CACHE_MS = 60_000;
 
 /** One tool of one agent's config. */
 interface WantedTool {
@@ -78,64 +75,17 @@ export async function assertWorkersHaveTools(client: Client, taskQueue: string, 
  * starting many runs asks once; only answers are kept, never their absence.
  */
 export class WorkerToolsCheck {
-  private readonly known = new Map<string, { tools: string[]; at: number }>();
-  /** The question being asked of a task queue's workers now: runs started together share it. */
-  private readonly asking = new Map<string, Promise<string[] | null>>();
+  private readonly answers: WorkerAnswers<string[]>;
 
-  constructor(
-    private readonly client: Client,
-    private readonly namespace: string,
-  ) {}
+  constructor(client: Client, namespace: string) {
+    this.answers = new WorkerAnswers(client, namespace, (taskQueue) => askForTools(client, taskQueue, START_PROBE_TIMEOUT, 'a run'));
+  }
 
   /** @throws AgentConfigError naming each tool the workers lack, and how to register it. */
   async refuseMissingTools(taskQueue: string, configs: readonly AgentConfig[]): Promise<void> {
     const wanted = wantedTools(configs);
     if (wanted.length === 0) return;
-    const available = await this.workerTools(taskQueue);
+    const available = await this.answers.get(taskQueue);
     if (available) refuseMissing(wanted, available, taskQueue);
-  }
-
-  /**
-   * The workers' tools (cached), or null when no worker polls the queue or none answered in time.
-   * Starts that find no fresh answer while the workers are being asked wait for that answer: 200
-   * runs started at once ask once, not 200 times.
-   */
-  private workerTools(taskQueue: string): Promise<string[] | null> {
-    const cached = this.known.get(taskQueue);
-    if (cached && Date.now() - cached.at < WORKER_TOOLS_CACHE_MS) return Promise.resolve(cached.tools);
-    const pending = this.asking.get(taskQueue);
-    if (pending) return pending;
-    const asked = this.askWorkersOf(taskQueue).finally(() => this.asking.delete(taskQueue));
-    this.asking.set(taskQueue, asked);
-    return asked;
-  }
-
-  private async askWorkersOf(taskQueue: string): Promise<string[] | null> {
-    if (!(await this.hasPollers(taskQueue))) return null;
-    try {
-      const tools = await askForTools(this.client, taskQueue, START_PROBE_TIMEOUT, 'a run');
-      this.known.set(taskQueue, { tools, at: Date.now() });
-      return tools;
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * Whether a worker polled the queue for workflow tasks lately (the server keeps pollers for a few
-   * minutes). A server that cannot say (restarting, or an API key without the right) counts as no:
-   * the start itself then reports what is wrong.
-   */
-  private async hasPollers(taskQueue: string): Promise<boolean> {
-    try {
-      const described = await this.client.workflowService.describeTaskQueue({
-        namespace: this.namespace,
-        taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-      });
-      return (described.pollers?.length ?? 0) > 0;
-    } catch {
-      return false;
-    }
   }
 }

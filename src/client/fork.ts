@@ -5,13 +5,13 @@ import { parseAgentConfig, type AgentConfig, type AgentConfigInput } from '../co
 import { AgentRuntimeError, ErrorCode } from '../protocol/errors';
 import type { ForkOrigin } from '../protocol/fork-types';
 import { resolveHandoffAgents } from '../config/handoff-agents';
-import type { AgentRunWorkflowInput, ModelStepResult } from '../protocol/run-types';
+import type { ModelStepResult, ResolvedRunInput } from '../protocol/run-types';
 import { upgradeConfig } from '../config/upgrade-config';
 import { withSkillSourceKeys } from '../skills/skill-source';
 import { nextMove, stepLimitOf } from '../protocol/step-moves';
 import type { TranscriptEntry } from '../history/history-entries';
 import { resolveForkEdits, type ForkEditRequest } from './fork-edits';
-import { decode } from '../history/history-events';
+import { startedRunInput } from '../history/started-input';
 import { fetchRunChain, transcriptFromEvents, type ChainExecution } from '../history/history-view';
 
 /**
@@ -48,7 +48,7 @@ export interface ForkOptions {
 
 /** A fork ready to start: its workflow input, and the origin it links to. */
 export interface PlannedFork {
-  input: AgentRunWorkflowInput & { fork: ForkOrigin };
+  input: ResolvedRunInput & { fork: ForkOrigin };
   /** The agent that took the forked step in the origin. */
   originAgent: string;
 }
@@ -172,11 +172,11 @@ function findStep(
   chain: ChainExecution[],
   workflowId: string,
   step: number,
-): { execution: ChainExecution; entries: TranscriptEntry[]; entry: ModelEntry; input: AgentRunWorkflowInput } {
+): { execution: ChainExecution; entries: TranscriptEntry[]; entry: ModelEntry; input: ResolvedRunInput } {
   let lastStep = 0;
-  let firstInput: AgentRunWorkflowInput | null = null;
+  let firstInput: ResolvedRunInput | null = null;
   for (const execution of chain) {
-    const input = decode<AgentRunWorkflowInput>(execution.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+    const input = startedRunInput(execution.events);
     if (!input?.config) throw refused(`run ${workflowId} is not an agent run (its input has no agent config)`);
     firstInput ??= input;
     const entries = transcriptFromEvents(execution.events);

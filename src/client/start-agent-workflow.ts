@@ -1,7 +1,13 @@
 // Starting an `agentRun` workflow for the library's own callers (startRun, fork, evaluation).
 import type { Priority, SearchAttributePair } from '@temporalio/common';
 import type { AgentRunWorkflowInput } from '../protocol/run-types';
-import { AgentCostUsdAttribute, AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import {
+  AgentCostUsdAttribute,
+  AgentNameAttribute,
+  AgentSkillSourcesAttribute,
+  AgentStatusAttribute,
+  AgentVersionAttribute,
+} from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import type { agentRun } from '../workflows/run/agent-run';
 import type { AgentClient } from './agent-client';
@@ -33,7 +39,7 @@ export interface AgentWorkflowStart {
  */
 export async function startAgentWorkflow(agents: AgentClient, input: AgentRunWorkflowInput, options: AgentWorkflowStart): Promise<RunHandle> {
   assertInputFits('a run', input);
-  const { config } = input;
+  const { config, agent } = input;
   const handle = await agents.temporal.workflow
     .start<typeof agentRun>(WireName.agentRunWorkflow, {
       workflowId: options.workflowId,
@@ -43,11 +49,13 @@ export async function startAgentWorkflow(agents: AgentClient, input: AgentRunWor
       ...(options.details ? { staticDetails: options.details } : {}),
       ...(options.memo ? { memo: options.memo } : {}),
       typedSearchAttributes: [
-        { key: AgentNameAttribute, value: config.name },
+        { key: AgentNameAttribute, value: config?.name ?? agent!.name },
+        // A named run writes its version here once resolved; the name now makes a namespace without the attribute refuse the start.
+        ...(agent ? [{ key: AgentVersionAttribute, value: agent.name }] : []),
         { key: AgentStatusAttribute, value: 'running' },
         // The run keeps its cost here (it writes it only when the starter set it: docs/observability.md).
         { key: AgentCostUsdAttribute, value: 0 },
-        ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
+        ...(config && config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
         ...(options.attributes ?? []),
       ],
       requestEagerStart: agents.eagerStart,

@@ -40,6 +40,8 @@ export type TranscriptEntry =
       at: string;
       agent: string;
       model: string;
+      /** A named agent's definition: `name@version` and its label (docs/agents.md). */
+      agentVersion?: string;
       /** The run's task; absent for a thread's execution (a thread has messages, no task). */
       task?: string;
       continued: boolean;

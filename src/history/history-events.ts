@@ -2,7 +2,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { AgentRunResult, ToolResult } from '../protocol/run-types';
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** Reading the events of an agent run's history: payloads, child outcomes, failures, times. */
 

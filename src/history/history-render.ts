@@ -19,13 +19,15 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
   for (const entry of entries) {
     const time = entry.at.slice(11, 23);
     switch (entry.kind) {
-      case 'started':
+      case 'started': {
+        // A named agent shows the definition that answered: name@version (label).
+        const agent = entry.agentVersion ?? entry.agent;
         if (entry.continued)
           lines.push(
-            `${time}  continued (new run): agent ${entry.agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`,
+            `${time}  continued (new run): agent ${agent}, model ${entry.model}${entry.handoffFrom ? ` (handoff from ${entry.handoffFrom})` : ''}`,
           );
         else {
-          lines.push(`${time}  started: agent ${entry.agent}, model ${entry.model}`);
+          lines.push(`${time}  started: agent ${agent}, ${entry.model ? `model ${entry.model}` : 'not resolved by the workers'}`);
           if (entry.task !== undefined) lines.push(`              task: ${entry.task}`);
         }
         if (entry.forkOf)
@@ -34,6 +36,7 @@ export function renderEntries(entries: TranscriptEntry[]): string[] {
           );
         for (const edit of entry.forkOf?.edits ?? []) lines.push(...renderForkEdit(edit));
         break;
+      }
       case 'model': {
         if (entry.loopNudge) lines.push(`${time}  loop detection nudged the model (a user message before this step):`, indent(entry.loopNudge));
         lines.push(`${time}  ${stepLabel(entry.activityId)} · model ${entry.model} (${formatDuration(entry.durationMs)}${retries(entry.attempts)})`);

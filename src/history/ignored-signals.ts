@@ -1,8 +1,9 @@
 // Which signals of a run's history the run ignored, and why, read from the history alone.
+import { startedRunInput } from './started-input';
 import type { temporal } from '@temporalio/proto';
 import { parseDuration } from '../config/duration';
 import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../protocol/message-validation';
-import type { AgentRunInput, ModelStepInput, ModelStepResult } from '../protocol/run-types';
+import type { ModelStepInput, ModelStepResult } from '../protocol/run-types';
 import { WireName } from '../protocol/wire-names';
 import { waitedForApproval, type GateRules } from './gated-calls';
 import { decode, eventTime } from './history-events';
@@ -28,7 +29,7 @@ interface Approval {
  */
 export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
   const ignored = new Map<string, string>();
-  const input = decode<AgentRunInput>(events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+  const input = startedRunInput(events);
   if (!input?.config) return ignored;
   const { config } = input;
   const gateRules: GateRules = { config };

@@ -1,7 +1,7 @@
 // What a run did with each skills batch it was signalled (applied, ignored, or reloaded after a gap), read from its history.
+import { startedRunInput } from './started-input';
 import type { temporal } from '@temporalio/proto';
 import { validateSkillBatch } from '../protocol/message-validation';
-import type { AgentRunInput } from '../protocol/run-types';
 import type { SkillSnapshot } from '../protocol/skill-types';
 import { WireName } from '../protocol/wire-names';
 import { decode } from './history-events';
@@ -25,7 +25,7 @@ export interface SkillBatchOutcome {
  */
 export function skillBatchOutcomes(events: HistoryEvent[]): Map<string, SkillBatchOutcome> {
   const outcomes = new Map<string, SkillBatchOutcome>();
-  const input = decode<AgentRunInput>(events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+  const input = startedRunInput(events);
   const followed = input?.config?.skill_sources ?? [];
   const sources = new Map<string, { version: number; hash: string }>();
   const reloads = new Map<string, number>();

@@ -1,7 +1,9 @@
 // Builds a run's transcript from its history events, one event at a time.
 import type { temporal } from '@temporalio/proto';
 import type { ToolCall } from '../protocol/messages';
-import type { AgentRunWorkflowInput, ToolResult } from '../protocol/run-types';
+import type { AgentRunWorkflowInput, ResolvedRunInput, ToolResult } from '../protocol/run-types';
+import { agentVersionLabel } from '../protocol/agent-reference';
+import { startedRunInput } from './started-input';
 import {
   activityReaders,
   type ActivityEntry,
@@ -43,8 +45,11 @@ export class TranscriptBuilder {
   /** What the run did with each valid skills batch, by event id. */
   private readonly skillBatches: Map<string, SkillBatchOutcome>;
   private lastEventAt: number | null = null;
+  /** The execution's input with its config (a named run's from its resolved definition). */
+  private readonly startInput: ResolvedRunInput | null;
 
   constructor(events: HistoryEvent[]) {
+    this.startInput = startedRunInput(events);
     this.recorded = recordedToolResults(events);
     this.ignored = ignoredSignals(events);
     this.skillBatches = skillBatchOutcomes(events);
@@ -92,14 +97,20 @@ export class TranscriptBuilder {
   }
 
   private started(started: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes, at: number): void {
-    const input = decode<AgentRunWorkflowInput>(started.input?.payloads?.[0]);
-    if (!input?.config) return;
+    const input = this.startInput ?? decode<ResolvedRunInput>(started.input?.payloads?.[0]);
+    if (!input?.config) {
+      // A named run that failed before its agent was resolved: its name is all there is.
+      const named = decode<AgentRunWorkflowInput>(started.input?.payloads?.[0]);
+      if (named?.agent) this.entries.push({ kind: 'started', at: iso(at), agent: named.agent.name, model: '', task: named.task, continued: false });
+      return;
+    }
     const handoff = input.carried?.handoffs?.at(-1);
     this.entries.push({
       kind: 'started',
       at: iso(at),
       agent: input.config.name,
       model: input.config.model,
+      ...(input.agentVersion ? { agentVersion: agentVersionLabel(input.agentVersion) } : {}),
       ...(typeof input.task === 'string' ? { task: input.task } : {}),
       continued: Boolean(input.carried),
       ...(input.fork
@@ -154,7 +165,7 @@ export class TranscriptBuilder {
       at: iso(at),
       workflowId: initiated.workflowId ?? '',
       runId: null,
-      agent: input?.config?.name ?? '',
+      agent: input?.config?.name ?? input?.agent?.name ?? '',
       task: input?.task ?? '',
       status: 'starting',
       durationMs: null,

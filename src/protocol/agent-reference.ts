@@ -56,6 +56,11 @@ export function agentVersionText(ref: { name: string; version?: string | null })
   return ref.version ? `${ref.name}@${ref.version}` : ref.name;
 }
 
+/** `support@3f2a9c0d1b7e (release-42)`: a resolved version as history, status and errors show it. */
+export function agentVersionLabel(ref: AgentVersionRef): string {
+  return `${ref.name}@${ref.version}${ref.label ? ` (${ref.label})` : ''}`;
+}
+
 /**
  * Reads `support` or `support@3f2a9c0d1b7e` (a version hash or a label after the `@`) as a
  * reference; undefined when the text is not one (empty name or version, more than one `@`).

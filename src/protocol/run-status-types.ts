@@ -2,6 +2,7 @@
 import type { CallDecider } from './call-deciders';
 import type { Usage } from './messages';
 import type { HookPoint } from './hook-types';
+import type { AgentVersionRef } from './agent-reference';
 
 /** What a run is doing: its phase in `RunStatus` and `status-changed` events. */
 export type RunPhase =
@@ -79,6 +80,8 @@ export interface UsageSummary extends ModelUsage {
 /** The reply of the `status` query (`RunHandle.status()`): a run's state right now. */
 export interface RunStatus {
   phase: RunPhase;
+  /** The named agent's definition the run (or the thread's current turn) answers with; absent for an inline config. */
+  agentVersion?: AgentVersionRef;
   /** The run's step, counted across handoffs and continuations. */
   step: number;
   /**

@@ -1,4 +1,5 @@
 import type { AgentConfig } from '../config/agent-config';
+import type { AgentReference, AgentVersionRef } from './agent-reference';
 import type { Message } from './messages';
 import type { ProgressNote } from './activity-types';
 import type { ForkOrigin, ReplaySource } from './fork-types';
@@ -42,11 +43,18 @@ export const DEFAULT_TIMEOUTS: RunTimeouts = {
 
 /**
  * The input of the `agentRun` workflow as you write it, for starting a run from another Temporal
- * client (this package's `AgentClient.startRun` and `runAgent` build it for you). `config` must be
- * a validated config (`parseAgentConfig`); `task` must not be blank.
+ * client (this package's `AgentClient.startRun` and `runAgent` build it for you). Either `config`,
+ * a validated config (`parseAgentConfig`), or `agent`, an agent the workers define (docs/agents.md);
+ * `task` must not be blank.
  */
 export interface AgentRunInput {
-  config: AgentConfig;
+  /** The agent's config, inline. Absent when `agent` names one the workers define. */
+  config?: AgentConfig;
+  /**
+   * An agent the task queue's workers define, by name: they resolve it when the run starts and
+   * record the definition in its history (replay never resolves it again).
+   */
+  agent?: AgentReference;
   task: string;
   /** Prior conversation to continue from (optional). */
   messages?: Message[];
@@ -97,6 +105,8 @@ export type AgentRunWorkflow = (input: AgentRunInput) => Promise<AgentRunResult>
  * run and every recorded history replays. Not exported from the package's entry points.
  */
 export interface AgentRunWorkflowInput extends AgentRunInput {
+  /** The definition a named run resolved (set by the run itself, carried through continue-as-new). */
+  agentVersion?: AgentVersionRef;
   /** State carried over from the previous run of a continued-as-new agent run. */
   carried?: CarriedState;
   /** Set on a fork (`AgentClient.fork`): the run and step whose conversation it continues. First execution only. */
@@ -106,6 +116,9 @@ export interface AgentRunWorkflowInput extends AgentRunInput {
   /** The concurrency slots the run chain holds: carried through continue-as-new, released when the chain ends. */
   heldSlots?: HeldSlot[];
 }
+
+/** A run's input once its agent is known: its config inline, or its named agent's resolved. */
+export type ResolvedRunInput = AgentRunWorkflowInput & { config: AgentConfig };
 
 /** The result of one tool call, as the run records it (and `AgentRunResult.toolResults` lists it). */
 export interface ToolResult {

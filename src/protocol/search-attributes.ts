@@ -98,6 +98,18 @@ export const AgentCostUsdAttribute = defineSearchAttributeKey('AgentCostUsd', Se
 export const AgentLastActivityAttribute = defineSearchAttributeKey('AgentLastActivity', SearchAttributeType.DATETIME);
 
 /**
+ * The named agent a run or thread answers with (Keyword): `support@3f2a9c0d1b7e`, its name and the
+ * version (content hash) the workers resolved (docs/agents.md). The client sets the name at start;
+ * the run sets the version once resolved, a thread at each turn that changes it. Unset on runs
+ * with an inline config.
+ * @example
+ * import { AgentVersionAttribute } from 'durable-agents/workflow';
+ *
+ * const { count } = await client.workflow.count(`${AgentVersionAttribute.name} = 'support@3f2a9c0d1b7e' AND ExecutionStatus = 'Running'`);
+ */
+export const AgentVersionAttribute = defineSearchAttributeKey('AgentVersion', SearchAttributeType.KEYWORD);
+
+/**
  * Every search attribute of agent runs, as keys: give them to a test server when it starts, so runs
  * can start there (a plain dev server lacks them and refuses the run with
  * `SearchAttributesMissingError`).
@@ -116,6 +128,7 @@ export const agentSearchAttributes = [
   AgentResourceAttribute,
   AgentCostUsdAttribute,
   AgentLastActivityAttribute,
+  AgentVersionAttribute,
 ] as const;
 
 /** Name and type of each attribute, for registration (the same list as `agentSearchAttributes`). */

@@ -1,6 +1,7 @@
 // Serialisable shapes of threads (durable multi-turn conversations) that cross the workflow boundary.
 import type { AgentConfig } from '../config/agent-config';
 import type { Message } from './messages';
+import type { AgentVersionRef } from './agent-reference';
 import type { AgentRunResult, CarriedState, RunTimeouts, StoredToolResults, ToolResult, UsageSummary } from './run-types';
 
 /**
@@ -192,6 +193,8 @@ export interface AgentThreadInput {
  * exported from the package's entry points.
  */
 export interface AgentThreadWorkflowInput extends AgentThreadInput {
+  /** The definition of the named agent this execution answers with (set by the thread, carried through continue-as-new). */
+  agentVersion?: AgentVersionRef;
   /** Set by the thread itself when it continues as new. */
   carried?: CarriedState;
   carriedThread?: CarriedThreadState;

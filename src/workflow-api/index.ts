@@ -60,6 +60,7 @@ export {
   AgentEvaluationAttribute,
   AgentForkOfAttribute,
   AgentLastActivityAttribute,
+  AgentVersionAttribute,
   AgentNameAttribute,
   AgentResourceAttribute,
   AgentSkillSourcesAttribute,

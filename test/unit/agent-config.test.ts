@@ -10,11 +10,11 @@ import { configTimeouts, upgradeConfig } from '../../src/config/upgrade-config';
 import { timeoutOptions } from '../../src/cli/commands/run-command';
 import { DEFAULT_TIMEOUTS } from '../../src/protocol/run-types';
 import { createRunState } from '../../src/workflows/run/run-state';
-import type { AgentRunWorkflowInput } from '../../src/protocol/run-types';
+import type { ResolvedRunInput } from '../../src/protocol/run-types';
 import { childConfig } from '../../src/workflows/rules/subagent-calls';
 
 /** A run's state as the workflow builds it; these tests never continue it as new. */
-function runStateOf(input: AgentRunWorkflowInput) {
+function runStateOf(input: ResolvedRunInput) {
   return createRunState(input, () => {
     throw new Error('not continued in these tests');
   });

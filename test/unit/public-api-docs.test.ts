@@ -30,7 +30,12 @@ const publicNames: Record<string, string[]> = {
     'AgentConfigError',
     'AgentConfigInput',
     'AgentDescription',
+    'AgentName',
+    'AgentNotFoundError',
     'AgentOffer',
+    'AgentOverrideError',
+    'AgentOverrides',
+    'AgentReference',
     'AgentRunInput',
     'AgentRunResult',
     'AgentRunWorkflow',
@@ -38,6 +43,7 @@ const publicNames: Record<string, string[]> = {
     'AgentScheduleDescription',
     'AgentScheduleSummary',
     'AgentSchedules',
+    'AgentVersionRef',
     'ApprovalDecision',
     'ApprovalOutcome',
     'ApprovalRefusedError',
@@ -287,6 +293,7 @@ const publicNames: Record<string, string[]> = {
     'AgentSkillSourcesAttribute',
     'AgentStatusAttribute',
     'AgentThreadInput',
+    'AgentVersionAttribute',
     'ApprovalDecision',
     'ApprovalOutcome',
     'ApprovalRequest',
@@ -552,7 +559,18 @@ describe('public API docs', () => {
 
   it('keeps the run and thread inputs users write free of what only the runtime sets (continuation, fork, replay)', () => {
     expect(inputFields).toEqual({
-      AgentRunInput: ['agents', 'concurrency', 'config', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'resourceId', 'task', 'timeouts'],
+      AgentRunInput: [
+        'agent',
+        'agents',
+        'concurrency',
+        'config',
+        'historyEventLimit',
+        'historySizeLimitBytes',
+        'messages',
+        'resourceId',
+        'task',
+        'timeouts',
+      ],
       AgentThreadInput: ['agents', 'config', 'configHash', 'historyEventLimit', 'historySizeLimitBytes', 'messages', 'settings', 'timeouts'],
     });
   });

@@ -5,10 +5,10 @@ import type { SkillInfo } from '../../src/protocol/skill-types';
 import { handoffToolName } from '../../src/workflows/rules/handoff-tools';
 import { availableTools, extraToolSpecs } from '../../src/workflows/loop/loop-state';
 import { createRunState } from '../../src/workflows/run/run-state';
-import type { AgentRunWorkflowInput } from '../../src/protocol/run-types';
+import type { ResolvedRunInput } from '../../src/protocol/run-types';
 
 /** A run's state as the workflow builds it; these tests never continue it as new. */
-function runStateOf(input: AgentRunWorkflowInput) {
+function runStateOf(input: ResolvedRunInput) {
   return createRunState(input, () => {
     throw new Error('not continued in these tests');
   });

@@ -1,5 +1,5 @@
 import { describeCost } from '../../protocol/model-price';
-import { AgentClient } from '../../client/agent-client';
+import { AgentClient, type StartRunOptions } from '../../client/agent-client';
 import type { LiveSnapshot } from '../../protocol/live-snapshots';
 import { formatProgress, formatRunEvent } from '../event-printer';
 import { LiveProgress } from '../live-progress';
@@ -15,7 +15,10 @@ import { configTimeouts } from '../../config/upgrade-config';
 import { resolveHandoffAgents } from '../../config/handoff-agents';
 
 export interface RunCommandOptions {
-  config: string;
+  /** The agent's config file; or `agent`. */
+  config?: string;
+  /** An agent the workers define: `name` or `name@version`. */
+  agent?: string;
   task: string;
   follow?: boolean;
   /** Overrides the config's model. */
@@ -80,22 +83,15 @@ export function timeoutOptions(
 
 /** `run --config FILE --task TEXT [--follow]`: validates the config, starts a run, prints its id and Web UI link. */
 export async function runCommand(options: RunCommandOptions, agents?: AgentClient): Promise<void> {
-  const config = loadAgentConfigFile(options.config, { model: options.model });
+  const agent = runAgentOptions(options);
   const timeouts = timeoutOptions(options);
   const historyLimits = historyLimitOptions(options);
-  const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
-  // Before connecting: a config with memory and no --resource is the user's to fix, whatever the server.
-  const resourceProblems = resourceIdProblems([config, ...Object.values(resolveHandoffAgents(config, handoffAgents))], options.resource).map(
-    (problem) => problem.replace(/^resourceId:/, '--resource:'),
-  );
-  if (resourceProblems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${resourceProblems.join('\n  ')}`, resourceProblems);
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
   try {
     const run = await client.startRun({
-      config,
+      ...agent,
       task: options.task,
       workflowId: options.workflowId,
-      agents: handoffAgents,
       timeouts,
       ...historyLimits,
       ...(options.resource !== undefined ? { resourceId: options.resource } : {}),
@@ -115,6 +111,30 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
   } finally {
     if (!agents) await client.close();
   }
+}
+
+/**
+ * The run's agent from the command's options, read before connecting: the config file (and the
+ * handoff agents beside it), or a named agent with `--model` as its override.
+ * @throws AgentConfigError naming the option: both or neither of --config and --agent, an invalid
+ * config, a config with memory and no --resource.
+ */
+function runAgentOptions(options: RunCommandOptions): Pick<StartRunOptions, 'config' | 'agents' | 'agent' | 'overrides'> {
+  const refuse = (problem: string): never => {
+    throw new AgentConfigError(`Invalid run options:\n  ${problem}`, [problem]);
+  };
+  if (options.config !== undefined && options.agent !== undefined) refuse('--agent: give --config or --agent, not both');
+  if (options.agent !== undefined) return { agent: options.agent, ...(options.model !== undefined ? { overrides: { model: options.model } } : {}) };
+  if (options.config === undefined)
+    return refuse('--config: required (an agent config file), or --agent with the name of an agent the workers define');
+  const config = loadAgentConfigFile(options.config, { model: options.model });
+  const handoffAgents = config.handoffs.length > 0 ? loadAgentDirectory(options.agentsDir ?? path.dirname(options.config)) : {};
+  // Before connecting: a config with memory and no --resource is the user's to fix, whatever the server.
+  const resourceProblems = resourceIdProblems([config, ...Object.values(resolveHandoffAgents(config, handoffAgents))], options.resource).map(
+    (problem) => problem.replace(/^resourceId:/, '--resource:'),
+  );
+  if (resourceProblems.length > 0) throw new AgentConfigError(`Invalid run options:\n  ${resourceProblems.join('\n  ')}`, resourceProblems);
+  return { config, agents: handoffAgents };
 }
 
 /** What `followRun` follows: a run, or a thread's turn (`TurnHandle`). */

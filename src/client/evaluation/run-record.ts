@@ -2,8 +2,8 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { AgentRuntimeError, ErrorCode } from '../../protocol/errors';
 import { toolCallKey } from '../../protocol/recorded-calls';
-import type { AgentRunWorkflowInput, AgentRunResult, ToolResult } from '../../protocol/run-types';
-import { decode } from '../../history/history-events';
+import type { ResolvedRunInput, AgentRunResult, ToolResult } from '../../protocol/run-types';
+import { startedRunInput } from '../../history/started-input';
 import { fetchRunChain, transcriptFromEvents } from '../../history/history-view';
 
 /** What an evaluation compares of a finished run, read from its history (its whole continue-as-new chain). */
@@ -12,7 +12,7 @@ export interface RunRecord {
   /** The chain's latest execution. */
   runId: string;
   /** The first execution's input: the task (and prior messages) an evaluation replays. */
-  input: AgentRunWorkflowInput;
+  input: ResolvedRunInput;
   result: AgentRunResult;
   /**
    * Tool calls of the executor's steps, in the order the run made them, by matching key.
@@ -38,7 +38,7 @@ export async function readRunRecord(client: Client, workflowId: string, runId?: 
       throw new AgentRuntimeError(ErrorCode.runNotFound, `Unknown run '${workflowId}': no workflow with that id in this namespace`);
     throw error;
   }
-  const input = decode<AgentRunWorkflowInput>(chain[0]?.events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
+  const input = chain[0] ? startedRunInput(chain[0].events) : null;
   if (!input?.config) throw refused(`run ${workflowId} is not an agent run (its input has no agent config)`);
   const entries = chain.flatMap((execution) => transcriptFromEvents(execution.events));
   const finished = [...entries].reverse().find((entry) => entry.kind === 'finished');

@@ -21,9 +21,6 @@ export interface BuiltScheduleAction {
   summary: ScheduleActionSummary;
 }
 
-/** A run started by name: the workers resolve `agent` at each fire (docs/agents.md). */
-type NamedRunInput = Omit<AgentRunInput, 'config'> & { agent: AgentReference };
-
 /**
  * Temporal's start-workflow action for `action` on `taskQueue`; fires are named
  * `<scheduleId>-<time of the fire>` by Temporal.
@@ -47,7 +44,8 @@ function runAction(scheduleId: string, taskQueue: string, action: ScheduledRunAc
     ...(action.resourceId !== undefined ? { resourceId: action.resourceId } : {}),
     ...(action.timeouts ? { timeouts: action.timeouts } : {}),
   };
-  let input: AgentRunInput | NamedRunInput;
+  // A run started by name has no config: the workers resolve `agent` at each fire (docs/agents.md).
+  let input: AgentRunInput;
   let name: string;
   let attributes: SearchAttributePair[] = [];
   if (action.config !== undefined) {

@@ -3,7 +3,7 @@ import type { Message, ToolSpec } from '../../protocol/messages';
 import type { RunEvent } from '../../protocol/run-events';
 import {
   DEFAULT_TIMEOUTS,
-  type AgentRunWorkflowInput,
+  type ResolvedRunInput,
   type CarriedState,
   type StoredToolResults,
   type HandoffRecord,
@@ -54,7 +54,7 @@ export type Execution = RunExecution | ThreadExecution;
 /** An `agentRun` execution (run/agent-run.ts). */
 export interface RunExecution {
   readonly kind: 'run';
-  readonly input: AgentRunWorkflowInput;
+  readonly input: ResolvedRunInput;
   /** Continues as new as a run: the same agent (history long), or the one a handoff chose. */
   continueAs(carry: CarriedState, next: AgentConfig): Promise<never>;
 }

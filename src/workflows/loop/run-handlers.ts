@@ -62,8 +62,10 @@ export function installRunHandlers(state: LoopState): ApprovalGate {
 /** The answer to the `status` query. */
 function runStatus(state: LoopState, approvals: ApprovalGate): RunStatus {
   const { budget, lastPromptTokens } = state;
+  const { agentVersion } = state.execution.input;
   return {
     phase: state.phase,
+    ...(agentVersion ? { agentVersion } : {}),
     step: state.step,
     // Step numbers count the whole run (across handoffs): the last step this agent may take.
     maxSteps: state.stepLimit,

@@ -9,6 +9,7 @@ import { installRunHandlers } from '../loop/run-handlers';
 import { announceRun, finishRun, markFailed, RunStop } from '../loop/run-lifecycle';
 import { createRunState, type RunState } from './run-state';
 import { continueRun } from './run-continuation';
+import { resolveRunInput } from './named-run';
 import { takeSteps } from '../loop/take-steps';
 import type { StepsEnd } from '../loop/steps-end';
 import type { ApprovalGate } from '../loop/approval-gate';
@@ -40,7 +41,9 @@ import { discoverMcpTools } from '../loop/tool-dispatch';
  * console.log(result.stopReason, result.output);
  * ```
  */
-export async function agentRun(input: AgentRunWorkflowInput): Promise<AgentRunResult> {
+export async function agentRun(started: AgentRunWorkflowInput): Promise<AgentRunResult> {
+  // A run that names its agent asks the workers for its definition first (recorded; continuations carry it).
+  const input = await resolveRunInput(started);
   // A fork (first execution) starts from its origin's conversation, read by an activity first.
   const state = createRunState(input.fork && !input.carried ? await inputFromOrigin(input) : input, continueRun);
   const approvals = installRunHandlers(state);

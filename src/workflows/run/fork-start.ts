@@ -4,14 +4,14 @@ import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../protocol/s
 import type { AgentActivities } from '../../activities';
 import { ErrorCode } from '../../protocol/errors';
 import { eventsQuery, MessageDescription } from '../../protocol/run-messages';
-import type { AgentRunWorkflowInput } from '../../protocol/run-types';
+import type { ResolvedRunInput } from '../../protocol/run-types';
 import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import { emptyUsage } from '../rules/usage-totals';
 import { describeFailure } from '../rules/describe-failure';
 import type { RunState } from './run-state';
 
 /**
- * A fork's start (`AgentRunWorkflowInput.fork`, first execution only): its conversation is the origin's
+ * A fork's start (`ResolvedRunInput.fork`, first execution only): its conversation is the origin's
  * up to the end of the forked step, read by an activity and held by reference, so the fork starts
  * like a run that continued as new at that step: step numbers go on from there, the planner does
  * not run again, and its `max_steps` count from the fork point. Runs without `fork` never come here.
@@ -22,7 +22,7 @@ import type { RunState } from './run-state';
  * `events` query answers an empty page (the run's handlers are installed once its state exists),
  * so a client that follows the fork from its start waits instead of failing.
  */
-export async function inputFromOrigin(input: AgentRunWorkflowInput): Promise<AgentRunWorkflowInput> {
+export async function inputFromOrigin(input: ResolvedRunInput): Promise<ResolvedRunInput> {
   const fork = input.fork!;
   setHandler(eventsQuery, (cursor) => ({ events: [], nextCursor: cursor, missed: 0, finished: false }), { description: MessageDescription.events });
   const { loadForkOrigin } = proxyActivities<AgentActivities>({

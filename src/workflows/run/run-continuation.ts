@@ -29,6 +29,8 @@ export function continueRun(state: RunState, carry: CarriedState, next: AgentCon
     ...(input.resourceId !== undefined ? { resourceId: input.resourceId } : {}),
     // The run's chain keeps its concurrency cap and the slots it holds.
     ...(input.concurrency ? { concurrency: input.concurrency } : {}),
+    // A named agent's definition goes on with it (never resolved again); a handoff's target is another agent.
+    ...(input.agent && next.name === input.agentVersion?.name ? { agent: input.agent, agentVersion: input.agentVersion } : {}),
     ...slotsToCarry(state),
   };
   assertContinuationFits(nextInput);

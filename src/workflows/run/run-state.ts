@@ -1,6 +1,6 @@
 // The state of one agentRun execution: the step loop's state with the run's input as its execution.
 import type { AgentConfig } from '../../config/agent-config';
-import type { AgentRunWorkflowInput, CarriedState } from '../../protocol/run-types';
+import type { ResolvedRunInput, CarriedState } from '../../protocol/run-types';
 import { upgradeConfig } from '../../config/upgrade-config';
 import { createLoopState, type LoopState, type RunExecution } from '../loop/loop-state';
 import { initialMessages } from '../rules/run-prompts';
@@ -14,7 +14,7 @@ export type RunState = LoopState<RunExecution>;
  * carried over. `continueAs` continues it as a run (run-continuation.ts). Pure.
  */
 export function createRunState(
-  input: AgentRunWorkflowInput,
+  input: ResolvedRunInput,
   continueAs: (state: RunState, carry: CarriedState, next: AgentConfig) => Promise<never>,
 ): RunState {
   const config = upgradeConfig(input.config);
