@@ -48,6 +48,21 @@ export type { Scorer, ScorerSpec, ScoreInput, ScoreValue } from './client/evalua
 export type { RecordedRunSelection } from './client/evaluation/recorded-run-ids';
 export { RunHandle } from './client/run-handle';
 export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
+export { AgentSchedules } from './client/schedules/agent-schedules';
+export { SCHEDULE_OVERLAP_POLICIES } from './client/schedules/schedule-options';
+export type {
+  AgentScheduleDescription,
+  AgentScheduleSummary,
+  ScheduleAction,
+  ScheduleActionSummary,
+  ScheduleCreateOptions,
+  ScheduledRun,
+  ScheduledRunAction,
+  ScheduledThreadAction,
+  ScheduleOverlap,
+  ScheduleSpecOptions,
+  ScheduleSpecView,
+} from './client/schedules/schedule-options';
 export { ThreadHandle } from './client/thread-handle';
 export type { SendOptions, ThreadOptions } from './client/thread-handle';
 export type { ThreadDeletion } from './client/thread-deletion';
@@ -98,6 +113,7 @@ export {
   ThreadError,
 } from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
+export { ScheduleError, ScheduleInvalidError } from './protocol/schedule-errors';
 
 // Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)
 export type { HookFailureReport, HookPoint } from './protocol/hook-types';

@@ -271,6 +271,33 @@ describe('the console in a browser', () => {
     expect(elsewhere.status()).toBe(404);
   });
 
+  it('lists the schedules with when they fire, what they do, their state and next fires, to signed-in people only', async () => {
+    const scheduleId = `console-sched-${randomUUID().slice(0, 8)}`;
+    await env.agents.schedules.create(scheduleId, {
+      spec: { cron: '0 9 * * 1-5', timezone: 'Europe/Paris' },
+      action: { kind: 'run', config: { name: 'reporter', model: 'scripted:sum' }, task: 'Weekday report' },
+      paused: true,
+      note: 'until launch',
+    });
+    try {
+      const anonymous = await fetch(`${consoleServer.url}/schedules`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+      expect({ status: anonymous.status, location: anonymous.headers.get('location') }).toEqual({ status: 303, location: '/login' });
+      const page = await signedIn(tokens.bob);
+      const row = page.locator('tr', { hasText: scheduleId });
+      await eventually(async () => {
+        await page.goto(`${consoleServer.url}/schedules`);
+        return (await row.count()) > 0;
+      }, 60_000);
+      const cells = (await row.locator('td').allInnerTexts()).map((text) => text.trim());
+      expect(cells.slice(0, 4)).toEqual([scheduleId, 'cron 0 9 * * 1-5, Europe/Paris', 'run reporter: Weekday report', 'paused until launch']);
+      expect(cells[4]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:00 UTC/);
+      expect(await page.locator('nav a[aria-current=page]').innerText()).toBe('Schedules');
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'schedules.png'), fullPage: true });
+    } finally {
+      await env.agents.schedules.delete(scheduleId);
+    }
+  });
+
   it('refuses actions without a token, without the CSRF token, and decisions the approver rules forbid', async () => {
     const run = await env.agents.startRun({
       config: gated('sum'),

@@ -16,6 +16,7 @@ import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycl
 import { createResolveInstructions, type InstructionsDependencies } from './resolve-instructions';
 import { createReserveModelCall, type ReserveModelCallDependencies } from './reserve-model-call';
 import { createConcurrencySlotActivities, type ConcurrencySlotDependencies } from './concurrency-slot-activities';
+import { createPostThreadMessage, type ThreadPostDependencies } from './post-thread-message';
 import type { ReadActivityType } from '../history/activity-readers';
 
 export type ActivityDependencies = ModelStepDependencies &
@@ -29,6 +30,7 @@ export type ActivityDependencies = ModelStepDependencies &
   ReserveModelCallDependencies &
   ConcurrencySlotDependencies &
   WorkerAgentsDependencies &
+  ThreadPostDependencies &
   AgentResolutionDependencies;
 
 /**
@@ -55,6 +57,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     ...createTurnResultActivities(dependencies),
     reserveModelCall: createReserveModelCall(dependencies),
     ...createConcurrencySlotActivities(dependencies),
+    // The one activity of a thread schedule's fire (scheduledThreadPost).
+    postThreadMessage: createPostThreadMessage(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

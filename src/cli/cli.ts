@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { AgentRuntimeError } from '../protocol/errors';
 import { collectFlag } from './fork-edit-flags';
 import { describeError } from './describe-error';
-import { addAgentsCommands, addDeploymentCommands, addMemoryCommands, addThreadCommands } from './command-groups';
+import { addAgentsCommands, addDeploymentCommands, addMemoryCommands, addScheduleCommands, addThreadCommands } from './command-groups';
 import { commands } from './command-modules';
 
 /**
@@ -198,6 +198,7 @@ program
 
 addDeploymentCommands(program);
 addAgentsCommands(program);
+addScheduleCommands(program);
 
 program
   .command('setup')

@@ -1,4 +1,4 @@
-// The CLI's command groups (`deployment …`, `agents …`, `memory …`, `thread …`), each added to the program by one function.
+// The CLI's command groups (`deployment …`, `agents …`, `schedule …`, `memory …`, `thread …`), each added to the program by one function.
 import type { Command } from 'commander';
 import { commands } from './command-modules';
 
@@ -131,4 +131,58 @@ export function addThreadCommands(program: Command): void {
     )
     .option('--json', 'machine-readable output')
     .action(async (id, options) => (await commands.thread()).threadDeleteCommand(id, options));
+}
+
+/** `durable-agents schedule …`: agents on a schedule, Temporal Schedules that start runs or post into threads (docs/schedules.md). */
+export function addScheduleCommands(program: Command): void {
+  const schedule = program
+    .command('schedule')
+    .description('agents on a schedule: runs or thread posts on a cron expression or an interval (docs/schedules.md)');
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  schedule
+    .command('create <id>')
+    .description('create a schedule: --every or --cron, and --task with --config or --agent (a run), or --thread with --message (a thread post)')
+    .option('--every <duration>', 'fire at this interval (2s, 15m, 1h, 1d)')
+    .option('--cron <expression>', "fire on this five-field cron expression ('0 9 * * 1-5') or @daily / @hourly / ...; repeatable", collect)
+    .option('--task <text>', 'the task each fire runs')
+    .option('--config <file>', 'the agent config (YAML or JSON): of the runs, or of the thread a first post creates')
+    .option('--agent <name[@version]>', 'a named agent the workers define, instead of --config (runs only)')
+    .option('--thread <id>', 'post --message into this thread on each fire instead of starting a run')
+    .option('--message <text>', 'the message each fire posts into --thread')
+    .option('--resource <id>', 'the resource the runs or the thread are for (user:42)')
+    .option('--overlap <policy>', 'while a fire still runs: skip (default), buffer_one, buffer_all, cancel_other, terminate_other, allow_all')
+    .option('--catchup-window <duration>', 'how late a missed fire may still be taken (at least 10s; default one year)')
+    .option('--jitter <duration>', 'delay each fire by a random time up to this')
+    .option('--timezone <zone>', 'IANA time zone of the cron expressions (default UTC)')
+    .option('--paused', 'create it paused')
+    .option('--note <text>', "a note kept with the schedule's state")
+    .option('--json', 'machine-readable output')
+    .option('--task-queue <name>', 'task queue of the workers the fires run on')
+    .action(async (id, options) => (await commands.schedule()).scheduleCreateCommand(id, options));
+  schedule
+    .command('list')
+    .description('every schedule: when it fires, what it does, paused or not, its next fire times')
+    .option('--json', 'machine-readable output')
+    .action(async (options) => (await commands.schedule()).scheduleListCommand(options));
+  schedule
+    .command('show <id>')
+    .description('one schedule with its overlap policy, catch-up window, counts and running fires')
+    .option('--json', 'machine-readable output')
+    .action(async (id, options) => (await commands.schedule()).scheduleShowCommand(id, options));
+  for (const [change, description] of [
+    ['pause', 'pause the schedule (no fire until resume)'],
+    ['resume', 'resume a paused schedule'],
+    ['trigger', 'fire the schedule now, paused or not'],
+    ['delete', 'delete the schedule (the runs it started go on)'],
+  ] as const) {
+    const command = schedule.command(`${change} <id>`).description(description).option('--json', 'machine-readable output');
+    if (change === 'pause' || change === 'resume') command.option('--note <text>', "a note kept with the schedule's state");
+    if (change === 'trigger') command.option('--overlap <policy>', "this fire's overlap policy (default allow_all)");
+    command.action(async (id, options) => (await commands.schedule()).scheduleChangeCommand(change, id, options));
+  }
+  schedule
+    .command('runs <id>')
+    .description('the runs (or thread posts) the schedule started, found by TemporalScheduledById, newest first')
+    .option('--json', 'machine-readable output')
+    .action(async (id, options) => (await commands.schedule()).scheduleRunsCommand(id, options));
 }

@@ -25,4 +25,5 @@ export const commands = {
   console: () => import('./commands/console-command'),
   deployment: () => import('./commands/deployment-command'),
   agents: () => import('./commands/agents-command'),
+  schedule: () => import('./commands/schedule-command'),
 };

@@ -32,6 +32,7 @@ export type { AgentClientOptions, StartRunOptions } from './agent-client-options
 import type { AgentClientOptions, StartRunOptions } from './agent-client-options';
 import { listWorkerAgents } from './worker-agents';
 import { recordedAgentDefinition, type RecordedAgentDefinition } from './agent-versions';
+import { AgentSchedules } from './schedules/agent-schedules';
 import type { AgentOffer } from '../protocol/agent-offers';
 
 /**
@@ -263,6 +264,16 @@ export class AgentClient {
    */
   listAgents(options: { taskQueue?: string } = {}): Promise<AgentOffer[]> {
     return listWorkerAgents(this.temporal, options.taskQueue ?? this.taskQueue);
+  }
+
+  /**
+   * Agents on a schedule (docs/schedules.md): Temporal Schedules that start agent runs on this
+   * client's task queue, or post into a thread, on a cron expression or an interval.
+   * @example
+   * await agents.schedules.create('hourly-check', { spec: { every: '1h' }, action: { kind: 'run', agent: 'checker', task: 'Check the queue.' } });
+   */
+  get schedules(): AgentSchedules {
+    return new AgentSchedules(this.temporal, this.namespace, this.taskQueue);
   }
 
   /** Closes the client's connection (one made by `connect`, or the `Client` you passed in). */

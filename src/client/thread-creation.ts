@@ -3,15 +3,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import { isDuration, parseDuration } from '../config/duration';
 import type { AgentReference } from '../protocol/agent-reference';
 import { AgentConfigError } from '../protocol/errors';
-import {
-  AgentCostUsdAttribute,
-  AgentLastActivityAttribute,
-  AgentNameAttribute,
-  AgentResourceAttribute,
-  AgentSkillSourcesAttribute,
-  AgentStatusAttribute,
-  AgentVersionAttribute,
-} from '../protocol/search-attributes';
+import { threadStartAttributes } from '../protocol/thread-start-attributes';
 import type { AgentThreadInput } from '../protocol/thread-types';
 import { chooseAgent } from './agent-choice';
 import { agentNameHashOf, configHashOf, parsedConfigHashOf } from './config-hash';
@@ -55,19 +47,7 @@ export function threadCreation(options: ThreadOptions): ThreadCreation {
     ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
     ...(options.historySizeLimitBytes !== undefined ? { historySizeLimitBytes: options.historySizeLimitBytes } : {}),
   };
-  const skillSources = choice.kind === 'inline' ? choice.config.skill_sources : [];
-  const attributes: SearchAttributePair[] = [
-    { key: AgentNameAttribute, value: agentName },
-    { key: AgentStatusAttribute, value: 'idle' },
-    { key: AgentCostUsdAttribute, value: 0 },
-    // Set from the start (the thread moves it on with its own clock): a namespace set up before
-    // the attribute existed refuses the start, and `send` says to rerun `setup`.
-    { key: AgentLastActivityAttribute, value: new Date() },
-    // A named thread writes its version here at each change; the name now proves the namespace has it.
-    ...(choice.kind === 'named' ? [{ key: AgentVersionAttribute, value: agentName }] : []),
-    ...(skillSources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: skillSources }] : []),
-    ...(options.resourceId ? [{ key: AgentResourceAttribute, value: options.resourceId }] : []),
-  ];
+  const attributes = threadStartAttributes(choice.kind === 'named' ? { name: agentName } : choice.config, options.resourceId, new Date());
   assertInputFits('a thread', input);
   return choice.kind === 'named'
     ? { input, attributes, reference: choice.reference, agentName }

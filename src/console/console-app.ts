@@ -1,4 +1,4 @@
-// The console's web app (hono): sign-in, CSRF checks, the inbox, the run list and pages, and the actions.
+// The console's web app (hono): sign-in, CSRF checks, the inbox, the run list and pages, the schedules, and the actions.
 import os from 'node:os';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
@@ -13,9 +13,10 @@ import { inboxStream, LiveFeeds, runStream } from './console-streams';
 import { consoleScript } from './pages/console-script';
 import { consoleStyle } from './pages/console-style';
 import { inboxContent, runPath } from './pages/inbox-page';
-import { loginPage, page, resultPage, type Html } from './pages/page-layout';
+import { loginPage, page, resultPage, type Html, type PageFrame } from './pages/page-layout';
 import { runContent } from './pages/run-page';
 import { runsContent } from './pages/runs-page';
+import { schedulesContent } from './pages/schedules-page';
 
 /** What the console serves and who may use it. */
 export interface ConsoleOptions {
@@ -103,13 +104,7 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     return context.redirect(sessions.signInRequired ? '/login' : '/', 303);
   });
 
-  const render = (
-    context: Context<{ Variables: Variables }>,
-    title: string,
-    section: 'inbox' | 'runs' | 'none',
-    content: Html,
-    streamUrl?: string,
-  ) => {
+  const render = (context: Context<{ Variables: Variables }>, title: string, section: PageFrame['section'], content: Html, streamUrl?: string) => {
     const identity = context.get('identity');
     return context.html(
       page(
@@ -142,6 +137,8 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     };
     return render(context, 'Runs and threads', 'runs', runsContent(await listRuns(agents, filter), filter));
   });
+  // Read-only, like the run list: changing a schedule stays with the CLI and the library (docs/schedules.md).
+  app.get('/schedules', async (context) => render(context, 'Schedules', 'schedules', schedulesContent(await agents.schedules.list())));
   app.get('/runs/:id', async (context) => {
     const workflowId = context.req.param('id');
     try {

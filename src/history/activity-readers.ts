@@ -166,6 +166,8 @@ export const activityReaders = {
   loadForkOrigin: null,
   listWorkerTools: null,
   listWorkerAgents: null,
+  // A schedule's post into a thread: the thread's own history has the message as its turn.
+  postThreadMessage: null,
   // A local activity (a marker): the definition a named run resolved; the transcript reads it from the run's start (history/started-input.ts).
   resolveAgent: null,
   // A local activity of users' workflows (runAgent): a marker, not an activity of the run.

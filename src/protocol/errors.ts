@@ -88,6 +88,12 @@ export const ErrorCode = {
   agentNotFound: 'AgentNotFound',
   /** An override of a named agent's config that its definition does not allow (its `overridable`), or a value that does not validate. */
   agentOverrideRefused: 'AgentOverrideRefused',
+  /** A schedule's options refused before anything is sent (`field` names which: `spec.cron`, `overlap`, `catchupWindow`, `action.task`, ...); no schedule is created or changed (docs/schedules.md). */
+  scheduleInvalid: 'ScheduleInvalid',
+  /** A schedule id the namespace has no schedule for (never created, or deleted). */
+  scheduleNotFound: 'ScheduleNotFound',
+  /** A schedule created with the id of one that exists: the existing schedule is left as it was. */
+  scheduleExists: 'ScheduleExists',
 } as const;
 
 /** One of the `ErrorCode` values. */

@@ -23,6 +23,8 @@ export const WireName = {
   workerToolsWorkflow: 'agentWorkerTools',
   /** Lists the agents a task queue's workers offer (`durable-agents agents list`). */
   workerAgentsWorkflow: 'agentWorkerAgents',
+  /** Posts a schedule's message into a thread, once per fire (`agents.schedules`, docs/schedules.md). */
+  scheduledThreadPostWorkflow: 'scheduledThreadPost',
   statusQuery: 'status',
   eventsQuery: 'events',
   conversationQuery: 'conversation',

@@ -126,6 +126,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       recordings: new RecordedRuns(client, undefined, artifacts),
       searchAttributesClient: client,
       limiterClient: client,
+      threadPostClient: client,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
       ...(this.options.skillResolver ? { skillResolver: toToolResolver(this.options.skillResolver) } : {}),
       hooks: this.hooks,

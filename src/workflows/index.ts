@@ -5,3 +5,4 @@ export { agentWorkerAgents } from './run/agent-worker-agents';
 export { agentThread } from './thread/agent-thread';
 export { providerLimiter } from './limits/provider-limiter';
 export { concurrencySlots } from './limits/concurrency-slots-workflow';
+export { scheduledThreadPost } from './schedule/scheduled-thread-post';

@@ -5,7 +5,14 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { AgentPlugin } from '../../src/worker/agent-plugin';
 
 /** The workflow types of the agent bundle; any other type in the replay corpus is a user's workflow. */
-export const AGENT_WORKFLOW_TYPES: readonly string[] = ['agentRun', 'agentThread', 'agentWorkerTools', 'agentWorkerAgents', 'providerLimiter'];
+export const AGENT_WORKFLOW_TYPES: readonly string[] = [
+  'agentRun',
+  'agentThread',
+  'agentWorkerTools',
+  'agentWorkerAgents',
+  'providerLimiter',
+  'scheduledThreadPost',
+];
 
 /**
  * The code of that bundle, built once per test run (kept in the run's scratch folder, which jest's

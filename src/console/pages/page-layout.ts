@@ -9,7 +9,7 @@ export interface PageFrame {
   title: string;
   identity: string | null;
   /** The navigation entry this page belongs to. */
-  section: 'inbox' | 'runs' | 'none';
+  section: 'inbox' | 'runs' | 'schedules' | 'none';
   /** A Server-Sent Events URL whose `changed` events refresh the page's content. */
   streamUrl?: string;
   /** The CSRF token of the signed-in identity (for the sign-out form). */
@@ -32,7 +32,7 @@ export function page(frame: PageFrame, content: Html): Html {
 <a class="skip" href="#content">Skip to content</a>
 <header class="top">
   <strong>durable-agents console</strong>
-  <nav aria-label="Sections">${link('inbox', '/', 'Approvals inbox')}${link('runs', '/runs', 'Runs and threads')}</nav>
+  <nav aria-label="Sections">${link('inbox', '/', 'Approvals inbox')}${link('runs', '/runs', 'Runs and threads')}${link('schedules', '/schedules', 'Schedules')}</nav>
   ${frame.identity ? html`<span class="who">Signed in as <strong id="identity">${frame.identity}</strong></span>${frame.csrf ? html`<form method="post" action="/logout"><input type="hidden" name="csrf" value="${frame.csrf}"><button>Sign out</button></form>` : ''}` : ''}
 </header>
 <main>
