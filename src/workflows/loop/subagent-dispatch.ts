@@ -85,13 +85,22 @@ function copyChild(state: LoopState, job: SubagentJob, index: number, childSafe:
 
 /**
  * An agent the workers define, by name: the child resolves it (as `startRun({ agent })` does) and
- * runs under its definition's own limits, `cost_limit` included (its cost still counts in this run's
- * usage). `AgentVersion` starts as the name, which the child turns into `name@version`, when the
- * namespace has the attribute.
+ * runs under its definition's own limits, its `cost_limit` lowered to what this run may still
+ * spend (its cost counts in this run's usage). `AgentVersion` starts as the name, which the child
+ * turns into `name@version`, when the namespace has the attribute.
  */
 function namedChild(state: LoopState, job: SubagentJob, agent: string, index: number, versionAttribute: boolean): ChildStart {
+  const limit = childCostLimit(state);
   return {
-    args: [{ agent: { name: agent }, task: childTask(job), timeouts: state.execution.input.timeouts, ...resourceOf(state) }],
+    args: [
+      {
+        agent: { name: agent },
+        task: childTask(job),
+        timeouts: state.execution.input.timeouts,
+        ...resourceOf(state),
+        ...(limit.cost_limit !== undefined ? { costCeilingUsd: limit.cost_limit } : {}),
+      },
+    ],
     staticSummary: `sub-agent ${index + 1} of ${state.config.name} (${agent}): ${job.task.slice(0, 80)}`,
     typedSearchAttributes: [
       { key: AgentNameAttribute, value: agent },
