@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { defineAgent } from '../src/agents/define-agent';
 import { buildTranscript, renderTranscript } from '../src/history/history-view';
 import { ScriptedModel } from '../src/models/scripted-model';
 import { AgentCostUsdAttribute } from '../src/protocol/search-attributes';
@@ -29,7 +30,19 @@ beforeAll(async () => {
     tools: createTestTools().tools,
     prices,
     providers: { inhouse: unpricedModel },
+    agents: [defineAgent({ config: { name: 'priced-helper', model: 'scripted:priced-helper', max_tokens: 1_000 } })],
     scripts: {
+      'priced-delegating': {
+        replies: [
+          { toolCalls: [{ name: 'echo', args: { text: 'first' } }], usage: call },
+          {
+            toolCalls: [{ name: 'spawn_subagents', args: { jobs: [{ task: 'help out', agent: 'priced-helper' }] } }],
+            usage: { inputTokens: 0, outputTokens: 0 },
+          },
+          { text: 'parent done' },
+        ],
+      },
+      'priced-helper': { replies: [{ text: 'never asked: the parent had too little left' }] },
       'priced-lead': {
         replies: [
           { toolCalls: [{ name: 'spawn_subagents', args: { jobs: [{ task: 'child job one' }, { task: 'child job two' }] } }], usage: call },
@@ -135,6 +148,26 @@ describe('cost accounting', () => {
     const result = await (await env.agents.startRun({ config, task: 'Answer' })).result();
     expect(result).toMatchObject({ stopReason: 'completed', output: 'paid-for answer' });
     expect(result.usage.costUsd).toBe(0.03);
+  });
+
+  it("gives a named sub-agent what its parent has left as its cost_limit, whatever its definition's", async () => {
+    const config = {
+      name: 'delegating',
+      model: 'scripted:priced-delegating',
+      tools: ['echo'],
+      max_tokens: 100,
+      // $0.02 spent by the first step leaves $0.015: less than the helper's worst case ($0.02 for 1,000 tokens out).
+      cost_limit: 0.035,
+      allow_parallel_subagents: true,
+      subagents: ['priced-helper'],
+    };
+    const run = await env.agents.startRun({ config, task: 'Delegate within the limit' });
+    const result = await run.result();
+    const [outcome] = (JSON.parse(result.toolResults[1]!.content) as { results: Array<{ status: string; error?: string }> }).results;
+    expect(outcome).toMatchObject({ status: 'error', error: expect.stringMatching(/^the sub-agent stopped \(cost_limit\)/) });
+    expect(env.modelCalls.filter((made) => made.modelId === 'priced-helper')).toHaveLength(0);
+    await recordHistory('subagents-named-cost-ceiling', run);
+    await recordHistory('subagents-named-cost-ceiling-child', env.agents.getRun(`${run.workflowId}.step-2.sub-1`));
   });
 
   it('counts a call of a model without a price as unpriced, never at zero; a cost limit on it stops the run', async () => {

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { WorkflowExecutionStatusName } from '@temporalio/client';
+import { defineAgent } from '../src/agents/define-agent';
 import type { RunHandle } from '../src/client/agent-client';
+import { buildTranscript, renderTranscript } from '../src/history/history-view';
 import { boundedWorkflowId, MAX_WORKFLOW_ID_LENGTH } from '../src/workflows/rules/workflow-ids';
-import { AgentSkillSourcesAttribute } from '../src/protocol/search-attributes';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentVersionAttribute } from '../src/protocol/search-attributes';
 import { WireName } from '../src/protocol/wire-names';
 import { parseAgentConfig } from '../src/config/agent-config';
 import type { AgentRunResult } from '../src/protocol/run-types';
@@ -15,6 +17,10 @@ import { createTestTools } from './support/test-tools';
 
 const testTools = createTestTools();
 let env: TestEnvironment;
+
+/** An agent the test worker defines, which a parent delegates to by name (`subagents`). */
+const researcher = defineAgent({ config: { name: 'researcher', model: 'scripted:researcher', instructions: 'You research sums.', tools: ['add'] } });
+const delegating = { name: 'boss', model: 'scripted:delegating', tools: ['echo'], allow_parallel_subagents: true, subagents: ['researcher'] };
 
 const cityAnswer = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
 const jobs = [
@@ -30,7 +36,39 @@ const jobs = [
 beforeAll(async () => {
   env = await createTestEnvironment({
     tools: testTools.tools,
+    agents: [researcher],
     scripts: {
+      delegating: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'spawn_subagents', args: { jobs: [{ task: 'job-named add 20 and 22', agent: 'researcher' }, { task: 'job-copy plain' }] } },
+            ],
+          },
+          { text: 'delegated' },
+        ],
+        variants: [{ taskIncludes: 'job-copy', replies: [{ text: 'a copy answered', expect: { toolsInclude: ['echo'], toolsExclude: ['add'] } }] }],
+      },
+      researcher: {
+        replies: [
+          {
+            toolCalls: [{ name: 'add', args: { a: 20, b: 22 } }],
+            expect: { systemIncludes: 'You research sums.', toolsInclude: ['add'], toolsExclude: ['echo', 'spawn_subagents'] },
+          },
+          { text: 'the sum is {{tool:add}}' },
+        ],
+      },
+      delegatingElsewhere: {
+        replies: [
+          {
+            toolCalls: [
+              { name: 'spawn_subagents', args: { jobs: [{ task: 'write it up', agent: 'writer' }] } },
+              { name: 'spawn_subagents', args: { jobs: [{ task: 'sum it', agent: 'researcher', tool_names: ['echo'] }] } },
+            ],
+          },
+          { text: 'refused' },
+        ],
+      },
       parent: {
         replies: [{ toolCalls: [{ name: 'spawn_subagents', args: { jobs } }] }, { text: 'aggregated' }],
         variants: [
@@ -311,5 +349,51 @@ describe('sub-agents', () => {
     await eventually(async () => ((await childStatus()) === 'CANCELLED' ? true : undefined), 20_000);
     testTools.gateControl.open();
     await expect(run.result()).rejects.toThrow();
+  });
+
+  it('runs an agent the workers define as a sub-agent by name: the child resolves and records its version, its outcome returns to the parent', async () => {
+    const before = env.modelCalls.length;
+    const run = await env.agents.startRun({ config: delegating, task: 'Delegate the sum' });
+    const result = await run.result();
+    expect(result.output).toBe('delegated');
+    // The model is offered the agents it may name, as an enum of the job's `agent`.
+    const spawnSpec = env.modelCalls[before]?.request.tools.find((tool) => tool.name === 'spawn_subagents');
+    expect(JSON.stringify(spawnSpec?.parameters)).toContain('"agent":{"description"');
+    expect(JSON.stringify(spawnSpec?.parameters)).toContain('"enum":["researcher"]');
+    expect(results(result.toolResults[0]?.content)).toEqual([
+      {
+        job: 0,
+        task: 'job-named add 20 and 22',
+        status: 'success',
+        output: 'the sum is 42',
+        steps: 2,
+        workflow_id: `${run.workflowId}.step-1.sub-1`,
+      },
+      { job: 1, task: 'job-copy plain', status: 'success', output: 'a copy answered', steps: 1, workflow_id: `${run.workflowId}.step-1.sub-2` },
+    ]);
+    const child = env.agents.getRun(`${run.workflowId}.step-1.sub-1`);
+    expect((await child.status()).agentVersion).toEqual({ name: 'researcher', version: researcher.version, label: null });
+    expect(renderTranscript(await buildTranscript(env.client, child.workflowId))).toContain(
+      `agent researcher@${researcher.version}, model scripted:researcher`,
+    );
+    const described = await eventually(async () => {
+      const description = await child.workflow.describe();
+      return description.typedSearchAttributes.get(AgentVersionAttribute) === `researcher@${researcher.version}` && description;
+    });
+    expect(described.typedSearchAttributes.get(AgentNameAttribute)).toBe('researcher');
+    expect(described.parentExecution?.workflowId).toBe(run.workflowId);
+    await recordHistory('subagents-named', run);
+    await recordHistory('subagents-named-child', child);
+  });
+
+  it('refuses a job naming an agent outside subagents, or naming one with tool_names, with results the model sees', async () => {
+    const run = await env.agents.startRun({ config: { ...delegating, model: 'scripted:delegatingElsewhere' }, task: 'Delegate elsewhere' });
+    const result = await run.result();
+    expect(result.output).toBe('refused');
+    expect(result.toolResults.map((toolResult) => toolResult.errorCode)).toEqual(['SubagentRefused', 'SubagentRefused']);
+    expect(result.toolResults[0]?.content).toContain("'writer' is not an agent this agent may delegate to (its subagents: researcher)");
+    expect(result.toolResults[1]?.content).toContain("'researcher' cannot go with tool_names");
+    await expect(env.client.workflow.getHandle(`${run.workflowId}.step-1.sub-1`).describe()).rejects.toThrow();
+    await recordHistory('subagents-named-refused', run);
   });
 });

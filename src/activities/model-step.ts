@@ -74,7 +74,7 @@ async function step(dependencies: ModelStepDependencies, input: ModelStepInput, 
   const conversation = await dependencies.conversations.load(currentRunExecution(), input.conversation);
   const hooks = dependencies.hooks ? ModelStepHookRun.of(dependencies.hooks, input, attempt, live) : null;
   if (!recovered) await hooks?.open(conversation);
-  const tools = modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs, input.extraToolSpecs);
+  const tools = modelToolSpecs(dependencies.tools, input.toolNames, input.injectedToolArgs, input.extraToolSpecs, input.subagentChoices);
   let messages = conversation.messages;
   let tokens: number | undefined;
   const prices = dependencies.prices ?? DEFAULT_PRICES;

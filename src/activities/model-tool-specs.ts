@@ -1,9 +1,12 @@
 import type { ToolSpec } from '../protocol/messages';
+import { SPAWN_PARALLEL_TOOL } from '../protocol/wire-names';
+import { spawnParallelSpecWithAgents } from '../tools/subagent-tools';
 import type { ToolRegistry } from '../tools/tool-registry';
 
 /**
  * The tool schemas the model sees: the worker's tools named in `toolNames`, then the `extra` specs
- * the workflow adds (handoff tools, MCP tools), each deep-copied with every injected field merged
+ * the workflow adds (handoff tools, MCP tools), `spawn_subagents` with the agents its jobs may
+ * name (`subagents`, the config's) when there are any, each deep-copied with every injected field merged
  * in as an optional string property (seed 001: every exposed tool). A tool's own schema object is
  * never mutated; a field the tool already has keeps the tool's definition (the model step refuses
  * such a config: see `refuseInvalidConfig`).
@@ -13,9 +16,13 @@ export function modelToolSpecs(
   toolNames: readonly string[],
   injectedToolArgs: Record<string, string>,
   extra: readonly ToolSpec[] = [],
+  subagents: readonly string[] = [],
 ): ToolSpec[] {
   const injected = Object.entries(injectedToolArgs);
-  return [...tools.specs(toolNames), ...extra].map((spec) => {
+  const own = tools
+    .specs(toolNames)
+    .map((spec) => (spec.name === SPAWN_PARALLEL_TOOL && subagents.length > 0 ? spawnParallelSpecWithAgents(subagents) : spec));
+  return [...own, ...extra].map((spec) => {
     if (injected.length === 0) return spec;
     const parameters = structuredClone(spec.parameters);
     const properties = { ...((parameters.properties as Record<string, unknown> | undefined) ?? {}) };

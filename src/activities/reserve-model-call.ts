@@ -53,7 +53,7 @@ export function createReserveModelCall(dependencies: ReserveModelCallDependencie
     if (input.limit.tokensPerMinute !== undefined) {
       const step = input.step;
       const conversation = await dependencies.conversations.load(currentRunExecution(), step.conversation);
-      const tools = modelToolSpecs(dependencies.tools, step.toolNames, step.injectedToolArgs, step.extraToolSpecs);
+      const tools = modelToolSpecs(dependencies.tools, step.toolNames, step.injectedToolArgs, step.extraToolSpecs, step.subagentChoices);
       estimatedTokens = promptTokens(conversation.system, tools, conversation.messages) + (step.maxTokens ?? DEFAULT_OUTPUT_TOKEN_ESTIMATE);
     }
     const key = limitKey(info.taskQueue, input.model);

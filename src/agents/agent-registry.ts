@@ -15,7 +15,7 @@ export interface WorkerCapabilities {
 /**
  * The agents a worker offers, one definition a name. Built when the worker is created, which it
  * refuses to be (`AgentDefinitionError`) when two definitions share a name or one names a tool,
- * an instructions provider or a handoff target the worker does not have.
+ * an instructions provider, a handoff target or a sub-agent the worker does not have.
  * @example
  * const registry = new AgentRegistry([support, billing], { tools: tools.names(), instructionsProviders: [] });
  * registry.get('support')?.version; // '3f2a9c0d1b7e'
@@ -70,10 +70,16 @@ export class AgentRegistry {
             `instructions_provider: '${config.instructions_provider}' is not an instructions provider of this worker (it has: ${worker.instructionsProviders.join(', ') || 'none'})`,
           ]
         : []),
-      ...config.handoffs
-        .filter((target) => !this.byName.has(target))
-        .map((target) => `handoffs: '${target}' is not an agent this worker defines (it defines: ${this.names().join(', ')})`),
+      ...this.undefinedAgents('handoffs', config.handoffs),
+      ...this.undefinedAgents('subagents', config.subagents ?? []),
     ];
     if (problems.length > 0) throw new AgentDefinitionError(definition.source, problems);
+  }
+
+  /** A problem for each agent of `names` this worker does not define, at `field` (the agents a definition hands off or delegates to). */
+  private undefinedAgents(field: 'handoffs' | 'subagents', names: readonly string[]): string[] {
+    return names
+      .filter((target) => !this.byName.has(target))
+      .map((target) => `${field}: '${target}' is not an agent this worker defines (it defines: ${this.names().join(', ')})`);
   }
 }

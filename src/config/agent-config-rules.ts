@@ -79,19 +79,43 @@ export function configuredTools(config: Pick<AgentConfig, 'tools' | 'allow_paral
  * (such a run would not have the tool), so the config says so instead of silently dropping it.
  */
 export function parallelSubagentProblems(
-  config: Pick<AgentConfig, 'name' | 'tools' | 'allow_parallel_subagents'>,
+  config: Pick<AgentConfig, 'name' | 'tools' | 'allow_parallel_subagents' | 'subagents'>,
 ): Array<{ path: Array<string | number>; message: string }> {
-  if (config.allow_parallel_subagents) return [];
-  return config.tools.flatMap((name, index) =>
-    name === SPAWN_PARALLEL_TOOL
-      ? [
-          {
-            path: ['tools', index],
-            message: `lists '${SPAWN_PARALLEL_TOOL}' but allow_parallel_subagents is false on agent '${config.name}': set allow_parallel_subagents: true to give the agent parallel sub-agents (the flag adds the tool; listing it is not needed), or remove it from tools`,
-          },
-        ]
-      : [],
-  );
+  const named = namedSubagentProblems(config);
+  if (config.allow_parallel_subagents) return named;
+  return [
+    ...named,
+    ...config.tools.flatMap((name, index) =>
+      name === SPAWN_PARALLEL_TOOL
+        ? [
+            {
+              path: ['tools', index],
+              message: `lists '${SPAWN_PARALLEL_TOOL}' but allow_parallel_subagents is false on agent '${config.name}': set allow_parallel_subagents: true to give the agent parallel sub-agents (the flag adds the tool; listing it is not needed), or remove it from tools`,
+            },
+          ]
+        : [],
+    ),
+  ];
+}
+
+/**
+ * `subagents` naming an agent twice, or naming agents while `allow_parallel_subagents` is false: a
+ * named sub-agent is a `spawn_subagents` job, and without the flag the agent has no such tool.
+ */
+function namedSubagentProblems(
+  config: Pick<AgentConfig, 'name' | 'allow_parallel_subagents' | 'subagents'>,
+): Array<{ path: Array<string | number>; message: string }> {
+  const names = config.subagents ?? [];
+  const problems = names
+    .filter((name, index) => names.indexOf(name) !== index)
+    .map((name) => ({ path: ['subagents'], message: `Duplicate sub-agent name '${name}' on agent '${config.name}'` }));
+  if (names.length > 0 && !config.allow_parallel_subagents) {
+    problems.push({
+      path: ['subagents'],
+      message: `names agents, but allow_parallel_subagents is false on agent '${config.name}': sub-agents by name are jobs of '${SPAWN_PARALLEL_TOOL}', which the flag gives`,
+    });
+  }
+  return problems;
 }
 
 /** Splits "provider:model" into its parts. */

@@ -145,6 +145,8 @@ export const agentConfigSchema = z
     offload_threshold: z.number().int().min(1_000).default(16_000),
     allow_parallel_subagents: z.boolean().default(false),
     max_parallel_subagents: z.number().int().min(1).max(7).default(3),
+    /** Agents the workers define that `spawn_subagents` jobs may name (`agent`); absent: none (and the config's hash stays as before). */
+    subagents: z.array(z.string().min(1).max(128)).optional(),
     /**
      * Memory across runs and threads (docs/memory.md): the agent gets the `remember`, `recall` and
      * `forget` tools over the memory of the resource its run is for (`startRun({ resourceId })`,

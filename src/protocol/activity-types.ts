@@ -61,6 +61,8 @@ export interface ModelStepInput {
   injectedToolArgs: Record<string, string>;
   /** Tools the workflow itself provides (handoffs), given to the model as they are. */
   extraToolSpecs?: ToolSpec[];
+  /** Agents a `spawn_subagents` job may name (the config's `subagents`): the tool's schema lists them. Absent: none. */
+  subagentChoices?: string[];
   outputSchema: JsonSchema | null;
   step: number;
   purpose?: ModelPurpose;

@@ -72,3 +72,50 @@ export function parseAgentText(text: string): AgentReference | undefined {
   if (parts.length > 2 || parts.some((part) => part === '')) return undefined;
   return parts.length === 2 ? { name: parts[0]!, version: parts[1]! } : { name: parts[0]! };
 }
+
+/** How a caller names an agent: `support`, `support@3f2a9c0d1b7e` (or `@<label>`), or a reference. */
+export type AgentName = string | AgentReference;
+
+/** What a start (`startRun`, a thread, `runAgent`) says of its agent: an inline config or a name, and what goes with each. */
+export interface AgentChoiceFields {
+  config?: unknown;
+  agent?: AgentName;
+  overrides?: AgentOverrides;
+  /** Handoff targets' configs: only beside an inline config. */
+  agents?: unknown;
+}
+
+/**
+ * Why a start's fields do not name one agent, naming the field, or null: exactly one of `config`
+ * and `agent`; `overrides` only with `agent`, and `agents` (handoff configs) only with `config`
+ * (the workers know a named agent's handoff targets). The same rule for every caller, the
+ * workflow sandbox included.
+ * @example
+ * agentChoiceProblem({ agent: 'support', config: { name: 'x' } }); // 'agent: give the agent a config or a name (agent), not both'
+ */
+export function agentChoiceProblem(fields: AgentChoiceFields): string | null {
+  if (fields.config !== undefined && fields.agent !== undefined) return 'agent: give the agent a config or a name (agent), not both';
+  if (fields.agent === undefined) {
+    if (fields.config === undefined) return 'config: required, or name an agent the workers define (agent)';
+    if (fields.overrides !== undefined) return 'overrides: only for a named agent (agent); change the config instead';
+    return null;
+  }
+  if (fields.agents !== undefined) return "agents: a named agent's handoff targets are the workers' definitions; give no configs";
+  return null;
+}
+
+/**
+ * The reference `agent` names, with `overrides` merged over its own, or the problem naming the
+ * `agent` field (a text that is not `name` or `name@version`, an empty name).
+ * @example
+ * agentReferenceOf('support@release-42', { model: 'openai:gpt-4o' });
+ * // { name: 'support', version: 'release-42', overrides: { model: 'openai:gpt-4o' } }
+ */
+export function agentReferenceOf(agent: AgentName, overrides?: AgentOverrides): AgentReference | { problem: string } {
+  const reference = typeof agent === 'string' ? parseAgentText(agent) : agent;
+  if (!reference || typeof reference.name !== 'string' || reference.name.trim() === '') {
+    return { problem: `agent: '${String(typeof agent === 'string' ? agent : agent?.name)}' is not an agent name (write name or name@version)` };
+  }
+  const merged = { ...reference.overrides, ...overrides };
+  return { ...reference, ...(Object.keys(merged).length > 0 ? { overrides: merged } : {}) };
+}

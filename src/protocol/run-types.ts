@@ -107,6 +107,11 @@ export type AgentRunWorkflow = (input: AgentRunInput) => Promise<AgentRunResult>
 export interface AgentRunWorkflowInput extends AgentRunInput {
   /** The definition a named run resolved (set by the run itself, carried through continue-as-new). */
   agentVersion?: AgentVersionRef;
+  /**
+   * Set on a named sub-agent of a run with a cost limit: the USD its parent may still spend. The
+   * resolved definition's `cost_limit` is lowered to it (the child's cost counts in the parent's).
+   */
+  costCeilingUsd?: number;
   /** State carried over from the previous run of a continued-as-new agent run. */
   carried?: CarriedState;
   /** Set on a fork (`AgentClient.fork`): the run and step whose conversation it continues. First execution only. */

@@ -16,6 +16,7 @@
 
 export { runAgent, startAgent } from './run-agent';
 export type { RunAgentOptions } from './run-agent';
+export type { AgentName, AgentOverrides, AgentReference } from '../protocol/agent-reference';
 
 // Signals, queries and updates of an agent run (the same definitions the runtime uses).
 export {

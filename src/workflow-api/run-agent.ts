@@ -14,23 +14,31 @@ import type { AgentActivities } from '../activities';
 import type { SearchAttributesCheck } from '../protocol/activity-types';
 import { parseAgentConfig, resourceIdProblems, type AgentConfig, type AgentConfigInput } from '../config/agent-config';
 import { parseRunConcurrency, type RunConcurrency } from '../config/concurrency-schema';
+import { agentChoiceProblem, agentReferenceOf, type AgentName, type AgentOverrides, type AgentReference } from '../protocol/agent-reference';
 import { AgentConfigError, SearchAttributesMissingError } from '../protocol/errors';
 import { assertRunTask } from '../protocol/run-task';
 import { resolveHandoffAgents } from '../config/handoff-agents';
 import type { Message } from '../protocol/messages';
 import type { AgentRunInput, AgentRunResult, AgentRunWorkflow, RunTimeouts } from '../protocol/run-types';
-import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../protocol/search-attributes';
+import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute, AgentVersionAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import { childWorkflowId } from '../workflows/rules/child-workflow-id';
 
-/** An agent run started from your own workflow, as its child workflow. */
+/** An agent run started from your own workflow, as its child workflow: give `config` or `agent`, not both. */
 export interface RunAgentOptions {
-  /** The agent: validated here, in the workflow, before the child starts. */
-  config: AgentConfigInput | AgentConfig;
+  /** The agent, inline: validated here, in the workflow, before the child starts. */
+  config?: AgentConfigInput | AgentConfig;
+  /**
+   * An agent the workers define (docs/agents.md), by name: `support`, `support@<version or label>`
+   * or a reference. The child resolves it on its workers and records the definition in its history.
+   */
+  agent?: AgentName;
+  /** Fields the named agent's definition lets callers override (its `overridable`); only with `agent`. */
+  overrides?: AgentOverrides;
   task: string;
   /** Prior conversation the agent continues from. */
   messages?: Message[];
-  /** Configs of the agents in `handoffs` (and in theirs), by name. */
+  /** Configs of the agents in `handoffs` (and in theirs), by name; only with `config` (a named agent's are the workers'). */
   agents?: Record<string, AgentConfigInput | AgentConfig>;
   timeouts?: Partial<RunTimeouts>;
   /** Default: `<your workflow id>.agent-<agent name>-<deterministic id>`. */
@@ -53,10 +61,17 @@ export interface RunAgentOptions {
  * Runs an agent as a child workflow of yours and returns its result: it shows under your
  * workflow in the Web UI, keeps its own history, and survives worker restarts like any run.
  * Approve its gated tools with `AgentClient.getRun(childWorkflowId)` or the `approval` signal.
- * Deterministic and sandbox-safe; an invalid config fails your workflow with a non-retryable
- * `AgentConfigError` naming the fields, and a namespace without the runtime's search attributes
- * (`npx durable-agents setup` registers them) with a non-retryable `SearchAttributesMissing`,
- * checked by a local activity of the agent plugin before the child starts.
+ * Deterministic and sandbox-safe; an invalid config (or a bad combination of `config`, `agent`,
+ * `overrides` and `agents`) fails your workflow with a non-retryable `AgentConfigError` naming the
+ * fields, and a namespace without the runtime's search attributes (`npx durable-agents setup`
+ * registers them) with a non-retryable `SearchAttributesMissing`, checked by a local activity of
+ * the agent plugin before the child starts.
+ *
+ * A named agent (`agent`) is resolved by the child on its workers, which record its definition in
+ * the child's history; `AgentName` is its name and `AgentVersion` its `name@version` once resolved.
+ * When the workers do not define it (at that version) or refuse an override, the child fails and
+ * this call throws a `ChildWorkflowFailure` whose `cause` is an `ApplicationFailure` of type
+ * `AgentNotFound` (its message lists what the workers offer) or `AgentOverrideRefused`.
  * @example
  * import { runAgent } from 'durable-agents/workflow';
  *
@@ -67,6 +82,9 @@ export interface RunAgentOptions {
  *   });
  *   return result.output;
  * }
+ *
+ * // An agent the workers define, by name (and version or label):
+ * const { output } = await runAgent({ agent: 'support@release-42', task: ticket });
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRunResult> {
   const child = childOptions(options);
@@ -123,23 +141,29 @@ async function assertSearchAttributes(options: RunAgentOptions, child: { typedSe
 }
 
 function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: [AgentRunInput]; typedSearchAttributes: SearchAttributePair[] } {
-  const { config, agents } = validated(options);
+  const child = validated(options);
+  const name = child.kind === 'named' ? child.reference.name : child.config.name;
   const parent = workflowInfo();
   return {
-    workflowId: options.workflowId ?? childWorkflowId(`${parent.workflowId}.agent-${config.name}-${uuid4().slice(0, 8)}`),
+    workflowId: options.workflowId ?? childWorkflowId(`${parent.workflowId}.agent-${name}-${uuid4().slice(0, 8)}`),
     ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
     parentClosePolicy: options.parentClosePolicy ?? ParentClosePolicy.REQUEST_CANCEL,
-    staticSummary: `${config.name}: ${options.task.replace(/\s+/g, ' ').trim().slice(0, 100)}`,
+    staticSummary: `${name}: ${options.task.replace(/\s+/g, ' ').trim().slice(0, 100)}`,
     typedSearchAttributes: [
-      { key: AgentNameAttribute, value: config.name },
+      { key: AgentNameAttribute, value: name },
+      // A named run writes its `name@version` here once resolved (it does only when the attribute was set at start).
+      ...(child.kind === 'named' ? [{ key: AgentVersionAttribute, value: name }] : []),
       { key: AgentStatusAttribute, value: 'running' },
-      ...(config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : []),
+      ...(child.kind === 'inline' && child.config.skill_sources.length > 0
+        ? [{ key: AgentSkillSourcesAttribute, value: child.config.skill_sources }]
+        : []),
     ],
     args: [
       {
-        config,
+        ...(child.kind === 'named'
+          ? { agent: child.reference }
+          : { config: child.config, ...(Object.keys(child.agents).length > 0 ? { agents: child.agents } : {}) }),
         task: options.task,
-        ...(Object.keys(agents).length > 0 ? { agents } : {}),
         ...(options.messages ? { messages: options.messages } : {}),
         ...(options.timeouts ? { timeouts: options.timeouts } : {}),
         ...(options.historyEventLimit !== undefined ? { historyEventLimit: options.historyEventLimit } : {}),
@@ -151,16 +175,28 @@ function childOptions(options: RunAgentOptions): ChildWorkflowOptions & { args: 
   };
 }
 
-/** The config and its handoff agents, validated; a bad one fails the workflow for good (retrying cannot fix it). */
-function validated(options: RunAgentOptions): { config: AgentConfig; agents: Record<string, AgentConfig> } {
+/** The child's agent: an inline config with its handoff agents, or a named agent the child's workers resolve. */
+type ChildAgent = { kind: 'inline'; config: AgentConfig; agents: Record<string, AgentConfig> } | { kind: 'named'; reference: AgentReference };
+
+/** The child's agent, validated; a bad one fails the workflow for good (retrying cannot fix it). */
+function validated(options: RunAgentOptions): ChildAgent {
   try {
     assertRunTask(options.task);
+    const refuse = (problem: string): never => {
+      throw new AgentConfigError(`Invalid agent run options:\n  ${problem}`, [problem]);
+    };
+    const choiceProblem = agentChoiceProblem(options);
+    if (choiceProblem) refuse(choiceProblem);
+    if (options.concurrency) parseRunConcurrency(options.concurrency);
+    if (options.agent !== undefined) {
+      const reference = agentReferenceOf(options.agent, options.overrides);
+      return 'problem' in reference ? refuse(reference.problem) : { kind: 'named', reference };
+    }
     const config = absoluteSkillSources(parseAgentConfig(options.config));
     const agents = resolveHandoffAgents(config, options.agents ?? {}, absoluteSkillSources);
     const problems = resourceIdProblems([config, ...Object.values(agents)], options.resourceId);
     if (problems.length > 0) throw new AgentConfigError(`Invalid agent run options:\n  ${problems.join('\n  ')}`, problems);
-    if (options.concurrency) parseRunConcurrency(options.concurrency);
-    return { config, agents };
+    return { kind: 'inline', config, agents };
   } catch (error) {
     if (error instanceof AgentConfigError) throw ApplicationFailure.nonRetryable(error.message, error.code, { problems: error.problems });
     throw error;

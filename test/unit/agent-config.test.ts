@@ -177,6 +177,20 @@ describe('AgentConfig', () => {
     expect(parseAgentConfig({ name: 'boss', tools: ['spawn_self'] }).tools).toEqual(['spawn_self']);
   });
 
+  it('takes the agents a config delegates to by name (subagents) only with allow_parallel_subagents, each once', () => {
+    expect(parseAgentConfig({ name: 'boss' }).subagents).toBeUndefined();
+    expect(parseAgentConfig({ name: 'boss', allow_parallel_subagents: true, subagents: ['researcher'] }).subagents).toEqual(['researcher']);
+    expect(problemsOf({ name: 'boss', subagents: ['researcher'] })).toEqual([
+      "subagents: names agents, but allow_parallel_subagents is false on agent 'boss': sub-agents by name are jobs of 'spawn_subagents', which the flag gives",
+    ]);
+    expect(problemsOf({ name: 'boss', allow_parallel_subagents: true, subagents: [''] })).toEqual([
+      'subagents.0: Too small: expected string to have >=1 characters',
+    ]);
+    expect(problemsOf({ name: 'boss', allow_parallel_subagents: true, subagents: ['researcher', 'researcher'] })).toEqual([
+      "subagents: Duplicate sub-agent name 'researcher' on agent 'boss'",
+    ]);
+  });
+
   it('refuses duplicate tool and handoff names, naming the tool and the agent', () => {
     expect(problemsOf({ name: 'bot', tools: ['greet', 'greet'] })).toEqual(["tools: Duplicate tool name 'greet' on agent 'bot'"]);
     expect(problemsOf({ name: 'bot', handoffs: ['writer', 'writer'] })).toEqual(["handoffs: Duplicate handoff name 'writer' on agent 'bot'"]);

@@ -115,9 +115,16 @@ describe('AgentRegistry', () => {
     ]);
   });
 
-  it('refuses an agent naming a tool, an instructions provider or a handoff target the worker lacks, and a name defined twice', () => {
+  it('refuses an agent naming a tool, an instructions provider, a handoff target or a sub-agent the worker lacks, and a name defined twice', () => {
     const lacking = defineAgent({
-      config: { name: 'ops', tools: ['deploy', 'files__read'], instructions_provider: 'wiki', handoffs: ['nobody'] },
+      config: {
+        name: 'ops',
+        tools: ['deploy', 'files__read'],
+        instructions_provider: 'wiki',
+        handoffs: ['nobody'],
+        allow_parallel_subagents: true,
+        subagents: ['ops', 'researcher'],
+      },
     });
     expect(problemsOf(() => new AgentRegistry([lacking], worker))).toEqual({
       where: "agent 'ops'",
@@ -126,6 +133,7 @@ describe('AgentRegistry', () => {
         "tools: 'files__read' names MCP server 'files', which is not among the agent's mcp_servers",
         "instructions_provider: 'wiki' is not an instructions provider of this worker (it has: crm)",
         "handoffs: 'nobody' is not an agent this worker defines (it defines: ops)",
+        "subagents: 'researcher' is not an agent this worker defines (it defines: ops)",
       ],
     });
     expect(problemsOf(() => new AgentRegistry([billing, defineAgent({ config: { name: 'billing' } })], worker)).problems).toEqual([

@@ -4,6 +4,7 @@ import { z as zod3 } from 'zod/v3';
 import { modelToolSpecs } from '../../src/activities/model-tool-specs';
 import { splitInjectedArgs } from '../../src/protocol/split-injected-args';
 import { defineTool } from '../../src/tools/define-tool';
+import { subagentTools } from '../../src/tools/subagent-tools';
 import { ToolRegistry } from '../../src/tools/tool-registry';
 import { DuplicateToolError } from '../../src/protocol/errors';
 
@@ -72,6 +73,20 @@ describe('tools', () => {
     expect(specs[1]?.parameters.required).toEqual(['query']);
     expect(JSON.stringify([mcp, handoff])).toBe(before);
     expect(modelToolSpecs(registry, ['greet'], {}, [mcp])[1]).toBe(mcp);
+  });
+
+  it("lists the agents a spawn_subagents job may name (the config's subagents) in the tool's schema, and only then", () => {
+    const registry = new ToolRegistry([greet, ...subagentTools]);
+    const plain = modelToolSpecs(registry, ['greet', 'spawn_subagents'], {});
+    const named = modelToolSpecs(registry, ['greet', 'spawn_subagents'], {}, [], ['researcher', 'writer']);
+    const jobOf = (specs: typeof plain) =>
+      ((specs[1]?.parameters.properties as Record<string, { items: { properties: Record<string, unknown> } }>).jobs?.items.properties ??
+        {}) as Record<string, { enum?: string[] }>;
+    expect(jobOf(plain).agent).toBeUndefined();
+    expect(jobOf(named).agent?.enum).toEqual(['researcher', 'writer']);
+    expect(Object.keys(jobOf(named))).toEqual([...Object.keys(jobOf(plain)), 'agent']);
+    expect(named[0]).toEqual(plain[0]);
+    expect(modelToolSpecs(registry, ['greet'], {}, [], ['researcher']).map((spec) => spec.name)).toEqual(['greet']);
   });
 
   it('splits injected args from the executable ones', () => {

@@ -259,3 +259,8 @@ export function turnCostBaseOf(state: LoopState): number | undefined {
 export function interruptRequested(state: LoopState): boolean {
   return state.execution.kind === 'thread' && state.execution.interruptRequested;
 }
+
+/** The run's resource id, for a tool activity's or a sub-agent's input (nothing for runs without one, as before it existed). */
+export function resourceOf(state: LoopState): { resourceId?: string } {
+  return state.resourceId !== undefined ? { resourceId: state.resourceId } : {};
+}

@@ -68,6 +68,7 @@ function modelStepRequest(state: LoopState, thread: ConversationThread, model: s
     toolNames: availableTools(state),
     injectedToolArgs: config.injected_tool_args,
     ...(state.handoffSpecs.length > 0 || state.mcpTools.size > 0 ? { extraToolSpecs: extraToolSpecs(state) } : {}),
+    ...(config.subagents?.length ? { subagentChoices: config.subagents } : {}),
     outputSchema: thread === 'executor' ? config.output_type : null,
     step: state.step,
     ...(thread === 'executor' ? {} : { purpose: thread }),

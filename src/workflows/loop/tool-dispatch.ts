@@ -1,39 +1,32 @@
 // Tool dispatch: where each tool call of a step goes (handoff, refusal, approval, sub-agents, MCP, tool activity).
-import { executeChild, isCancellation, log, ParentClosePolicy, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { isCancellation, log, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { AgentActivities } from '../../activities';
 import { ErrorCode } from '../../protocol/errors';
 import type { ToolCall } from '../../protocol/messages';
 import type { ApprovalRecord, ConversationThread, RunTimeouts, RunToolInput, ToolResult } from '../../protocol/run-types';
 import { jsonBytes, PAYLOAD_LIMIT_BYTES } from '../../protocol/payload-size';
-import { childWorkflowId } from '../rules/child-workflow-id';
 import { withApproval, withDeciders } from '../../protocol/tool-results';
 import { policyDecider } from '../../protocol/call-deciders';
 import { retriedCall, type CallTry } from './activity-retries';
-import { AgentNameAttribute, AgentSkillSourcesAttribute, AgentStatusAttribute } from '../../protocol/search-attributes';
-import { READ_ARTIFACT_TOOL, WireName } from '../../protocol/wire-names';
+import { READ_ARTIFACT_TOOL } from '../../protocol/wire-names';
 import { activitySummary } from '../rules/activity-summary';
-import type { AgentRunWorkflow } from '../rules/workflow-signatures';
-import { addRunUsage } from '../rules/usage-totals';
 import { unapprovedResult, withInjectedArgs, workflowErrorResult, workflowToolResult } from '../rules/tool-result-builders';
 import { splitInjectedArgs } from '../../protocol/split-injected-args';
-import { childCostAttributes } from '../rules/cost-attribute';
-import { childCostLimit } from './spend-limits';
 import type { ApprovalGate } from './approval-gate';
 import { describeFailure } from '../rules/describe-failure';
 import { claimHandoff, toolRoute } from '../rules/loop-decisions';
 import { policyVerdict } from './policy-gate';
 import { replayRecordedCall } from './replayed-tool-calls';
-import { availableTools, type LoopState } from './loop-state';
-import { childConfig, childSafeTools, childTask, outcomeOf, parseJobs, type SubagentOutcome } from '../rules/subagent-calls';
+import { availableTools, resourceOf, type LoopState } from './loop-state';
+import { runSubagents } from './subagent-dispatch';
 import { approvalDecidedHooks, decideToolCall, reportHookFailures, toolCallHooks } from './run-hooks';
 import { describeHookFailure } from '../../protocol/hook-types';
-import { configForChildren } from './run-instructions';
 
 /**
  * Tool dispatch: a step's tool calls run in parallel and come back in call order. Each call goes
  * where `toolRoute` says: a handoff is recorded (the transfer follows the step), an unknown tool
  * is refused, the agent's tool policies deny it or gate it (policy-gate.ts), a gated one waits
- * for its approval first; then sub-agents run as child workflows,
+ * for its approval first; then sub-agents run as child workflows (subagent-dispatch.ts),
  * MCP tools through the MCP activity, other tools through the tool activity (which may offload
  * a large result to an artifact). A tool that fails is an error result the model sees, never a
  * failed run.
@@ -245,59 +238,6 @@ function toolActivityOptions({ activityId, retry }: CallTry, timeouts: RunTimeou
     heartbeatTimeout: timeouts.heartbeatMs,
     retry,
   };
-}
-
-/** The run's resource id, for a tool activity's or a sub-agent's input (nothing for runs without one, as before it existed). */
-function resourceOf(state: LoopState): { resourceId?: string } {
-  return state.resourceId !== undefined ? { resourceId: state.resourceId } : {};
-}
-
-/** Sub-agent calls: each job a child workflow (visible under this run in the Web UI), in parallel. */
-async function runSubagents(state: LoopState, call: ToolCall, activityPrefix: string): Promise<ToolResult> {
-  const { config, step } = state;
-  const startedAt = Date.now();
-  const childSafe = childSafeTools(availableTools(state), state.childUnsafeTools);
-  // Injected args are no part of a job (spawn_self's arguments are its job): split off, kept in the metadata.
-  const { executable, injected } = splitInjectedArgs(call.args, state.injectedArgNames);
-  const parsed = parseJobs({ ...call, args: executable }, config.max_parallel_subagents, childSafe);
-  if ('error' in parsed)
-    return withInjectedArgs(workflowErrorResult(call, step, startedAt, `Error: ${parsed.error}`, ErrorCode.subagentRefused), injected);
-  const parentId = workflowInfo().workflowId;
-  // The skills watcher finds sub-agents by this attribute.
-  const skillSources = config.skill_sources.length > 0 ? [{ key: AgentSkillSourcesAttribute, value: config.skill_sources }] : [];
-  const outcomes = await Promise.all(
-    parsed.jobs.map(async (job, index): Promise<SubagentOutcome> => {
-      const workflowId = childWorkflowId(`${parentId}.${activityPrefix}.sub-${index + 1}`);
-      try {
-        const result = await executeChild<AgentRunWorkflow>(WireName.agentRunWorkflow, {
-          workflowId,
-          args: [
-            {
-              config: { ...childConfig(configForChildren(state), job, childSafe), ...childCostLimit(state) },
-              task: childTask(job),
-              timeouts: state.execution.input.timeouts,
-              ...resourceOf(state),
-            },
-          ],
-          parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-          staticSummary: `sub-agent ${index + 1} of ${config.name}: ${job.task.slice(0, 80)}`,
-          typedSearchAttributes: [
-            { key: AgentNameAttribute, value: config.name },
-            { key: AgentStatusAttribute, value: 'running' },
-            ...skillSources,
-            ...childCostAttributes(),
-          ],
-        });
-        // The parent's usage and cost include its sub-agents'.
-        addRunUsage(state.usage, result.usage);
-        return outcomeOf(index, job, workflowId, result);
-      } catch (error) {
-        if (isCancellation(error)) throw error;
-        return { job: index, task: job.task, status: 'error', error: describeFailure(error), workflow_id: workflowId };
-      }
-    }),
-  );
-  return withInjectedArgs(workflowToolResult(call, step, startedAt, Date.now(), JSON.stringify({ results: outcomes })), injected);
 }
 
 /** Lists the tools of the agent's MCP servers at the start of a run; a server that is down is reported, not fatal. */

@@ -11,6 +11,8 @@ import { READ_ARTIFACT_TOOL, SPAWN_PARALLEL_TOOL, SPAWN_SELF_TOOL } from '../../
 
 export interface SubagentJob {
   task: string;
+  /** An agent the workers define (one of the config's `subagents`): the child runs it, not a copy of this agent. */
+  agent?: string;
   additional_context?: string;
   tool_names?: string[];
   output_schema?: JsonSchema;
@@ -38,8 +40,18 @@ export function childSafeTools(activeTools: readonly string[], childUnsafe: read
   return activeTools.filter((name) => !isSubagentTool(name) && name !== READ_ARTIFACT_TOOL && !childUnsafe.includes(name));
 }
 
-/** The jobs of a sub-agent call, or why the call is refused (the model sees the reason). */
-export function parseJobs(call: ToolCall, maxParallel: number, childSafe: readonly string[]): { jobs: SubagentJob[] } | { error: string } {
+/**
+ * The jobs of a sub-agent call, or why the call is refused (the model sees the reason). A job may
+ * name an agent of `subagents` (the config's); it then takes none of the fields that shape a copy
+ * of this agent (`tool_names`, `output_schema`, `system_prompt`): the named agent has its own.
+ * Without `subagents`, a job's `agent` is ignored (as before they existed: no patch needed).
+ */
+export function parseJobs(
+  call: ToolCall,
+  maxParallel: number,
+  childSafe: readonly string[],
+  subagents: readonly string[] = [],
+): { jobs: SubagentJob[] } | { error: string } {
   const rawJobs = call.name === SPAWN_SELF_TOOL ? [call.args] : (call.args.jobs as unknown);
   if (!Array.isArray(rawJobs) || rawJobs.length === 0) return { error: `${call.name}: 'jobs' must be a non-empty list` };
   const limit = Math.min(maxParallel, MAX_PARALLEL_SUBAGENTS);
@@ -52,7 +64,10 @@ export function parseJobs(call: ToolCall, maxParallel: number, childSafe: readon
   for (const [index, raw] of rawJobs.entries()) {
     const label = call.name === SPAWN_SELF_TOOL ? call.name : `${call.name}: jobs[${index}]`;
     if (!raw || typeof raw !== 'object') return { error: `${label} must be an object` };
-    const job = raw as Record<string, unknown>;
+    // An agent without `subagents` (every run recorded before they existed) reads its jobs as it
+    // always did: a job's `agent` is no field of its schema, and is ignored.
+    const { agent: _ignored, ...unnamed } = raw as Record<string, unknown>;
+    const job = subagents.length > 0 ? (raw as Record<string, unknown>) : unnamed;
     if (typeof job.task !== 'string' || !job.task.trim()) return { error: `${label}.task must be a non-empty string` };
     for (const field of ['additional_context', 'system_prompt'] as const) {
       if (job[field] !== undefined && typeof job[field] !== 'string') return { error: `${label}.${field} must be a string` };
@@ -63,6 +78,10 @@ export function parseJobs(call: ToolCall, maxParallel: number, childSafe: readon
     ) {
       return { error: `${label}.output_schema must be a JSON Schema object` };
     }
+    if (job.agent !== undefined) {
+      const refusal = namedJobRefusal(call.name, job, subagents);
+      if (refusal) return { error: `${label}.agent ${refusal}` };
+    }
     if (job.tool_names !== undefined) {
       const refusal = subsetRefusal(job.tool_names, childSafe);
       if (refusal) return { error: `${label}.tool_names ${refusal}` };
@@ -70,6 +89,17 @@ export function parseJobs(call: ToolCall, maxParallel: number, childSafe: readon
     jobs.push(job as unknown as SubagentJob);
   }
   return { jobs };
+}
+
+/** Why a job's `agent` cannot run, or null when it can. */
+function namedJobRefusal(tool: string, job: Record<string, unknown>, subagents: readonly string[]): string | null {
+  if (tool === SPAWN_SELF_TOOL) return `cannot be given: ${SPAWN_SELF_TOOL} runs a copy of this agent; name agents in ${SPAWN_PARALLEL_TOOL} jobs`;
+  if (typeof job.agent !== 'string' || !subagents.includes(job.agent)) {
+    return `'${String(job.agent)}' is not an agent this agent may delegate to (its subagents: ${subagents.join(', ') || 'none'})`;
+  }
+  const shaping = (['tool_names', 'output_schema', 'system_prompt'] as const).filter((field) => job[field] !== undefined);
+  if (shaping.length > 0) return `'${job.agent}' cannot go with ${shaping.join(', ')}: a named agent has its own tools, instructions and output`;
+  return null;
 }
 
 /** Why `requested` is not a strict subset of the child-safe tools, or null when it is. */
@@ -103,6 +133,8 @@ export function childConfig(parent: AgentConfig, job: SubagentJob, childSafe: re
   // A sub-agent runs within its parent's concurrency slot: waiting for a slot of the cap the parent
   // holds would deadlock a cap of 1.
   if (parent.max_concurrent_runs !== undefined) delete child.max_concurrent_runs;
+  // A copy has no sub-agent tool (childSafeTools), so no sub-agents by name either.
+  if (parent.subagents !== undefined) delete child.subagents;
   return child;
 }
 

@@ -9,7 +9,8 @@ import { resolveAgentDefinition } from '../loop/agent-resolution';
 /**
  * The run's input with its config: given inline, carried by a continuation, or, for a run that
  * names its agent, the definition the workers offer (its overrides applied, the agents it hands
- * off to), resolved once: the first execution records it, and continuations carry it.
+ * off to), resolved once: the first execution records it, and continuations carry it. A named
+ * sub-agent's `cost_limit` is at most what its parent had left (`costCeilingUsd`).
  * @throws ApplicationFailure (non-retryable) `AgentNotFound` / `AgentOverrideRefused`; `AgentConfigError` for an input with neither.
  */
 export async function resolveRunInput(input: AgentRunWorkflowInput): Promise<ResolvedRunInput> {
@@ -25,5 +26,8 @@ export async function resolveRunInput(input: AgentRunWorkflowInput): Promise<Res
   if (workflowInfo().typedSearchAttributes.get(AgentVersionAttribute) !== undefined) {
     upsertSearchAttributes([{ key: AgentVersionAttribute, value: agentVersionText({ name, version }) }]);
   }
-  return { ...input, config, ...(Object.keys(agents).length > 0 ? { agents } : {}), agentVersion: { name, version, label } };
+  // A sub-agent spends within what its parent has left: the definition's own limit, if lower, stands.
+  const ceiling = input.costCeilingUsd;
+  const capped = ceiling === undefined ? config : { ...config, cost_limit: Math.min(config.cost_limit ?? ceiling, ceiling) };
+  return { ...input, config: capped, ...(Object.keys(agents).length > 0 ? { agents } : {}), agentVersion: { name, version, label } };
 }
