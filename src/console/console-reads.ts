@@ -15,6 +15,7 @@ import {
   AgentNameAttribute,
   AgentResourceAttribute,
   AgentStatusAttribute,
+  AgentVersionAttribute,
 } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 
@@ -29,6 +30,8 @@ export interface ListedRun {
   runId: string;
   kind: 'run' | 'thread';
   agent: string | null;
+  /** A named agent's `name@version` (`AgentVersion`): the definition it answers with (a thread: now). */
+  agentVersion: string | null;
   /** `AgentStatus` while open (running, awaiting_approval, idle...), else the execution's status (completed, failed...). */
   status: string;
   open: boolean;
@@ -85,6 +88,7 @@ function listedRun(execution: Omit<WorkflowExecutionInfo, 'raw'>): ListedRun {
     runId: execution.runId,
     kind: execution.type === WireName.agentThreadWorkflow ? 'thread' : 'run',
     agent: attributes.get(AgentNameAttribute) ?? null,
+    agentVersion: attributes.get(AgentVersionAttribute) ?? null,
     status: open ? (attributes.get(AgentStatusAttribute) ?? 'running') : execution.status.name.toLowerCase(),
     open,
     startTime: execution.startTime,

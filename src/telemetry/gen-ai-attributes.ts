@@ -14,6 +14,8 @@ export const Attribute = {
   cachedInputTokens: 'gen_ai.usage.cache_read.input_tokens',
   tokenType: 'gen_ai.token.type',
   agentName: 'gen_ai.agent.name',
+  /** A named agent's definition: `name@version` (docs/agents.md). */
+  agentVersion: 'durable_agents.agent.version',
   conversationId: 'gen_ai.conversation.id',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',

@@ -28,8 +28,12 @@ class InvokeAgentSpans implements WorkflowInboundCallsInterceptor {
   async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const info = workflowInfo();
     if (!AGENT_WORKFLOW_TYPES.has(info.workflowType)) return next(input);
-    const config = (input.args[0] as { config?: { name?: string; model?: string } } | undefined)?.config;
-    const agent = config?.name ?? info.workflowType;
+    const started = input.args[0] as
+      { config?: { name?: string; model?: string }; agent?: { name?: string }; agentVersion?: { name: string; version: string } } | undefined;
+    const config = started?.config;
+    const agent = config?.name ?? started?.agent?.name ?? info.workflowType;
+    // A named agent's version: carried by a continuation, or resolved by this execution (`agent-resolved`).
+    const version = started?.agentVersion ? `${started.agentVersion.name}@${started.agentVersion.version}` : undefined;
     const model = splitModel(config?.model ?? '');
     const tracer = otel.trace.getTracer('durable-agents');
     return tracer.startActiveSpan(
@@ -43,10 +47,11 @@ class InvokeAgentSpans implements WorkflowInboundCallsInterceptor {
           [Attribute.runId]: info.runId,
           [Attribute.providerName]: model.provider,
           [Attribute.requestModel]: model.model,
+          ...(version ? { [Attribute.agentVersion]: version } : {}),
         },
       },
       async (span) => {
-        observeRunEvents(eventObserver(span, tracer, agent, config?.model ?? ''));
+        observeRunEvents(eventObserver(span, tracer, agent, config?.model ?? '', version));
         try {
           return await next(input);
         } catch (error) {
@@ -66,7 +71,8 @@ class InvokeAgentSpans implements WorkflowInboundCallsInterceptor {
 }
 
 /** Turns the run's events into attributes of its span, thread-turn spans, and metric events for the worker. */
-function eventObserver(span: otel.Span, tracer: otel.Tracer, agent: string, model: string): (event: RunEvent) => void {
+function eventObserver(span: otel.Span, tracer: otel.Tracer, agent: string, model: string, startVersion?: string): (event: RunEvent) => void {
+  let version = startVersion;
   const approvalsRequestedAt = new Map<string, number>();
   const turns = new Map<number, otel.Span>();
   const runContext = otel.trace.setSpan(otel.context.active(), span);
@@ -84,6 +90,10 @@ function eventObserver(span: otel.Span, tracer: otel.Tracer, agent: string, mode
         break;
       case 'handoff':
         span.setAttribute(Attribute.handoffTo, event.to);
+        break;
+      case 'agent-resolved':
+        version = `${event.name}@${event.version}`;
+        span.setAttribute(Attribute.agentVersion, version);
         break;
       case 'approval-requested':
         approvalsRequestedAt.set(event.request.approvalId, event.request.requestedAt);
@@ -108,7 +118,12 @@ function eventObserver(span: otel.Span, tracer: otel.Tracer, agent: string, mode
             `${Operation.invokeAgent} ${agent}`,
             {
               kind: otel.SpanKind.INTERNAL,
-              attributes: { [Attribute.operationName]: Operation.invokeAgent, [Attribute.agentName]: agent, [Attribute.turn]: event.turn },
+              attributes: {
+                [Attribute.operationName]: Operation.invokeAgent,
+                [Attribute.agentName]: agent,
+                [Attribute.turn]: event.turn,
+                ...(version ? { [Attribute.agentVersion]: version } : {}),
+              },
             },
             runContext,
           ),

@@ -95,6 +95,7 @@ describe('console run list', () => {
       runId: 'r',
       kind: 'run' as const,
       agent: 'support',
+      agentVersion: null,
       status: 'completed',
       open: false,
       startTime: new Date(at),

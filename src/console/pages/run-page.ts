@@ -14,7 +14,7 @@ export function runContent(data: RunPageData, csrf: string, now: number): Html {
   const steps = (data.transcript?.entries ?? []).flatMap((entry) => (entry.kind === 'model' && entry.failure === null ? [entry.step] : []));
   return html`<div id="content">
 <h1>${run.kind === 'thread' ? 'Thread' : 'Run'} ${run.workflowId}</h1>
-<p>Agent <strong>${run.agent ?? 'unknown'}</strong> · <span class="status ${run.status}" id="run-status">${run.status.replace('_', ' ')}</span> · started ${utcTime(run.startTime)}
+<p>Agent <strong>${run.agentVersion ?? run.agent ?? 'unknown'}</strong> · <span class="status ${run.status}" id="run-status">${run.status.replace('_', ' ')}</span> · started ${utcTime(run.startTime)}
 ${run.costUsd !== null ? ` · $${run.costUsd.toFixed(4)}` : ''}${run.resourceId ? ` · for ${run.resourceId}` : ''}
 ${run.forkOf ? html` · fork of <a href="${runPath(run.forkOf)}">${run.forkOf}</a>` : ''}${run.evaluation ? ` · evaluation ${run.evaluation}` : ''}
 ${data.webUiUrl ? html` · <a href="${data.webUiUrl}" rel="noreferrer">Open in the Temporal Web UI</a>` : ''}</p>

@@ -1,4 +1,5 @@
 // A run's transcript read as a conversation: messages, tool calls with arguments and results, approvals, sub-agents, markers.
+import { agentVersionLabel } from '../../protocol/agent-reference';
 import { html } from 'hono/html';
 import type { ToolEntry, TranscriptEntry } from '../../history/history-entries';
 import type { TurnTranscript } from '../../history/thread-transcript';
@@ -93,7 +94,7 @@ ${artifactId ? html`<button type="button" data-artifact="${runPath(workflowId)}/
 export function threadTurns(threadId: string, turns: TurnTranscript[]): Html {
   return html`${turns.map(
     (turn) => html`<section aria-label="Turn ${turn.turn}" class="conversation" data-turn="${turn.turn}">
-<p class="marker">Turn ${turn.turn}</p>
+<p class="marker">Turn ${turn.turn}${turn.result?.agentVersion ? ` · ${agentVersionLabel(turn.result.agentVersion)}` : ''}</p>
 ${turn.messages.map((message) => html`<div class="message user"><span class="role">User${message.disposition === 'injected' ? ' (joined the running turn)' : ''}</span><p>${message.text}</p></div>`)}
 ${transcriptEntries(threadId, turn.entries)}
 ${
