@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { defineAgent } from '../src/agents/define-agent';
+import { decode } from '../src/history/history-events';
 import { renderThreadTranscript } from '../src/history/thread-render';
 import { AgentNotFoundError } from '../src/protocol/agent-errors';
 import { ErrorCode } from '../src/protocol/errors';
 import { AgentVersionAttribute } from '../src/protocol/search-attributes';
 import type { ModelScriptInput } from '../src/models/scripted-model';
+import { WorkerDeployments } from '../src/client/worker-deployments';
 import { recordHistory } from './support/history-recorder';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
@@ -107,6 +109,27 @@ describe('a thread created by its agent name', () => {
     });
     await second.agents.thread(threadId).close();
     await recordHistory('named-thread', second.agents.getRun(threadId));
+  });
+
+  it('on a Worker Deployment build, asks its workers once per build instead of before every turn', async () => {
+    const deployment = { deploymentName: `named-threads-${Date.now()}`, buildId: 'b1' };
+    const versioned = await createTestEnvironment({ tools, scripts, agents: [v1], deployment, taskQueue: `named-versioned-${Date.now()}` });
+    try {
+      const deployments = new WorkerDeployments(versioned.client);
+      await eventually(() => deployments.setCurrent(deployment.deploymentName, deployment.buildId).then(() => true), 60_000);
+      const id = `named-versioned-${Date.now()}`;
+      for (const turn of [1, 2, 3]) expect((await answer(versioned, id, `question ${turn}`)).output).toBe(`v1 answers turn ${turn}`);
+      const history = await versioned.client.workflow.getHandle(id).fetchHistory();
+      const resolutions = (history.events ?? []).filter(
+        (event) =>
+          decode<{ activity_type?: string }>(event.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0])?.activity_type === 'resolveAgent',
+      );
+      expect(resolutions).toHaveLength(1);
+      await versioned.agents.thread(id).close();
+      await recordHistory('named-thread-versioned', versioned.agents.getRun(id));
+    } finally {
+      await versioned.close();
+    }
   });
 
   it(`moves each of ${FLEET} open threads to the new definition at its next turn`, async () => {

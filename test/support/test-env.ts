@@ -63,6 +63,8 @@ export interface TestEnvironmentOptions {
   /** Named agents the worker offers (docs/agents.md). */
   agents?: AgentDefinition[];
   agentsFolder?: string;
+  /** A Worker Deployment version the worker belongs to (versioned workers: docs/deployment.md). */
+  deployment?: { deploymentName: string; buildId: string };
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -95,6 +97,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.skillResolver ? { skillResolver: options.skillResolver } : {}),
     ...(options.agents ? { agents: options.agents } : {}),
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
+    ...(options.deployment ? { deployment: options.deployment } : {}),
     mcp,
     dataConverter,
     telemetry: options.telemetry ?? false,

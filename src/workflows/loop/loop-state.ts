@@ -67,6 +67,12 @@ export interface ThreadExecution {
   turnCostBase: number | undefined;
   /** A newer message asked the running turn to stop at its next safe point. */
   interruptRequested: boolean;
+  /**
+   * The Worker Deployment build whose workers last resolved a named agent's definition for this
+   * execution (`deployment:build`): every worker of a build offers the same definitions, so turns
+   * on that build need not ask again. Undefined: not resolved here yet, or unversioned workers.
+   */
+  definitionBuild?: string;
   /** Continues as new as a thread, with the thread's own state. */
   continueAs(carry: CarriedState, next: AgentConfig): Promise<never>;
 }

@@ -1,7 +1,7 @@
 // The `agentThread` workflow: one durable conversation, a turn of the agent loop per user message.
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { AgentThreadWorkflowInput, ResolvedThreadInput, ThreadResult } from '../../protocol/thread-types';
-import { newerDefinition, resolveThreadStart } from './named-thread';
+import { currentBuild, newerDefinition, resolveThreadStart } from './named-thread';
 import { restoreCarriedToolResults } from '../loop/restore-tool-results';
 import { restoreTurnToolResults } from './restore-turn-results';
 import { spentUsd } from '../rules/usage-totals';
@@ -57,7 +57,10 @@ export async function agentThread(started: AgentThreadWorkflowInput): Promise<Th
   const approvals = installRunHandlers(state);
   const deliver = installThreadHandlers(state, book, approvals, input.settings);
   early?.release(deliver);
-  if (early && input.agentVersion) state.events.push({ type: 'agent-resolved', ...input.agentVersion });
+  if (early && input.agentVersion) {
+    state.events.push({ type: 'agent-resolved', ...input.agentVersion });
+    state.execution.definitionBuild = currentBuild();
+  }
   followSkillChanges(state);
   installVersionCheck();
   state.step = firstStep(state.carried) - 1;
@@ -108,7 +111,7 @@ async function nextMessage(book: ThreadBook, input: ResolvedThreadInput): Promis
  * the first the new definition answers); otherwise it goes on as it is.
  */
 async function followDefinition(state: ThreadState, book: ThreadBook, input: ResolvedThreadInput): Promise<void> {
-  const newer = await newerDefinition(input, (reason) =>
+  const newer = await newerDefinition(input, state.execution, (reason) =>
     state.events.push({ type: 'agent-unavailable', name: input.agentVersion!.name, keptVersion: input.agentVersion!.version, reason }),
   );
   if (!newer) return;

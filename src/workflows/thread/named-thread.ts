@@ -61,12 +61,22 @@ export async function resolveThreadStart(input: AgentThreadWorkflowInput): Promi
  * new definition from its start). Workers that no longer offer the agent, or refuse its overrides,
  * leave the thread on the version it has: an `agent-unavailable` event says why.
  */
-export async function newerDefinition(input: ResolvedThreadInput, report: (reason: string) => void): Promise<ResolvedThreadInput | null> {
+export async function newerDefinition(
+  input: ResolvedThreadInput,
+  checked: { definitionBuild?: string },
+  report: (reason: string) => void,
+): Promise<ResolvedThreadInput | null> {
   const { agent, agentVersion } = input;
   if (!agent || !agentVersion || agent.version !== undefined) return null;
+  // Workers of one Worker Deployment build offer the same definitions (they refuse to start otherwise):
+  // a turn on the build that resolved last needs no new answer. Deterministic: Temporal records which
+  // build ran each workflow task, and replay reads it from the history.
+  const build = currentBuild();
+  if (build !== undefined && build === checked.definitionBuild) return null;
   let resolved: ResolvedAgent;
   try {
     resolved = await resolveAgentDefinition({ reference: agent, current: agentVersion.version });
+    checked.definitionBuild = build;
   } catch (error) {
     // A refusal, or a resolution that failed its tries: the thread goes on as it is (it never fails for this).
     if (!(error instanceof TemporalFailure) || isCancellation(error)) throw error;
@@ -74,6 +84,13 @@ export async function newerDefinition(input: ResolvedThreadInput, report: (reaso
     return null;
   }
   return resolved.unchanged ? null : withDefinition(input, resolved);
+}
+
+/** `deployment:build` of the worker running this workflow task, or undefined for an unversioned worker. */
+export function currentBuild(): string | undefined {
+  // An unversioned worker may still carry a build id (its bundle's): only a deployment name says versioned.
+  const version = workflowInfo().currentDeploymentVersion;
+  return version?.deploymentName ? `${version.deploymentName}:${version.buildId}` : undefined;
 }
 
 /** The input with `resolved`'s config, handoff agents and version; `AgentVersion` shows it (when the thread started with the attribute). */

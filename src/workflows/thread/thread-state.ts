@@ -33,7 +33,14 @@ export function createThreadState(
       instructions: initialInstructions(config, carried, resourceId, 'thread'),
       opensRun: false,
     },
-    { kind: 'thread', input, turnCostBase: undefined, interruptRequested: false, continueAs: (carry, next) => continueAs(state, carry, next) },
+    {
+      kind: 'thread',
+      input,
+      turnCostBase: undefined,
+      interruptRequested: false,
+      definitionBuild: undefined,
+      continueAs: (carry, next) => continueAs(state, carry, next),
+    },
   );
   return state;
 }
