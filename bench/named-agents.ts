@@ -1,7 +1,13 @@
 // Bench section `named-agents`: a thread turn and a run started by an agent's name against the same with the inline config, side by side.
 import { randomUUID } from 'node:crypto';
+import { NativeConnection } from '@temporalio/worker';
 import { defineAgent, type AgentDefinition } from '../src/agents/define-agent';
-import type { AgentClient } from '../src/client/agent-client';
+import { AgentClient } from '../src/client/agent-client';
+import { WorkerDeployments } from '../src/client/worker-deployments';
+import { ScriptedModel } from '../src/models/scripted-model';
+import { createAgentWorker } from '../src/worker/create-worker';
+import { defaultModelRegistry } from '../src/worker/default-models';
+import { threadScripts } from './threads';
 import type { ThreadHandle } from '../src/client/thread-handle';
 import { median, ms, type BenchStack } from './bench-stack';
 
@@ -65,4 +71,63 @@ export async function measureNamedAgents(stack: BenchStack, rounds: number): Pro
   );
   await named.close();
   await inline.close();
+  await measureOnDeploymentBuild(stack, rounds);
+}
+
+/**
+ * The same turn comparison on a versioned worker (a Worker Deployment build): there a named thread
+ * asks its workers once per build instead of before every turn.
+ */
+async function measureOnDeploymentBuild(stack: BenchStack, rounds: number): Promise<void> {
+  const connection = await NativeConnection.connect({ address: stack.server.address });
+  const taskQueue = `bench-named-versioned-${randomUUID().slice(0, 8)}`;
+  const deployment = { deploymentName: taskQueue, buildId: 'b1' };
+  const worker = await createAgentWorker({
+    connection,
+    client: stack.agents.temporal,
+    taskQueue,
+    tools: [],
+    agents: namedBenchAgents(),
+    deployment,
+    models: defaultModelRegistry(new ScriptedModel({ scripts: threadScripts() })),
+    telemetry: false,
+  });
+  const running = worker.run();
+  try {
+    const deployments = new WorkerDeployments(stack.agents.temporal);
+    for (let tries = 0; ; tries++) {
+      try {
+        await deployments.setCurrent(deployment.deploymentName, deployment.buildId);
+        break;
+      } catch (error) {
+        if (tries > 100) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const agents = new AgentClient(stack.agents.temporal, { taskQueue, uiUrl: null });
+    const named = agents.thread(`bench-named-v-${randomUUID().slice(0, 8)}`, { agent: config.name });
+    const inline = agents.thread(`bench-inline-v-${randomUUID().slice(0, 8)}`, { config });
+    for (let turn = 1; turn <= WARM_TURNS; turn++) {
+      await timeTurn(named, `warm ${turn}`);
+      await timeTurn(inline, `warm ${turn}`);
+    }
+    const byName: number[] = [];
+    const byConfig: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const pair = [
+        () => timeTurn(named, `message ${round}`).then((time) => byName.push(time)),
+        () => timeTurn(inline, `message ${round}`).then((time) => byConfig.push(time)),
+      ];
+      for (const side of round % 2 === 0 ? pair : pair.reverse()) await side();
+    }
+    console.log(
+      `  thread turn on a Worker Deployment build: by name ${ms(median(byName))}, inline ${ms(median(byConfig))}, ratio ${(median(byName) / median(byConfig)).toFixed(2)}`,
+    );
+    await named.close();
+    await inline.close();
+  } finally {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  }
 }
