@@ -165,7 +165,8 @@ describe('the console in a browser', () => {
     await Promise.all([aliceCard.locator('button.approve').click(), bobCard.locator('button.reject').click()]);
     const notices = await Promise.all(
       [alice, bob].map(async (page) => {
-        await page.locator('#notice:not(:empty)').waitFor();
+        // Both decisions go through the server at once: on a busy machine the slower one takes a while.
+        await page.locator('#notice:not(:empty)').waitFor({ timeout: 90_000 });
         return (await page.locator('#notice').textContent()) ?? '';
       }),
     );
