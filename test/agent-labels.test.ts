@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { NativeConnection } from '@temporalio/worker';
 import { defineAgent, type AgentDefinition } from '../src/agents/define-agent';
@@ -8,6 +11,7 @@ import { resolveTemporalTarget } from '../src/connection/temporal-target';
 import { ErrorCode } from '../src/protocol/errors';
 import { createAgentWorker } from '../src/worker/create-worker';
 import { readDeploymentRecords } from '../src/worker/deployment-agent-record';
+import { runCli } from './support/cli-process';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -135,4 +139,21 @@ describe('one label, one definition across a Worker Deployment', () => {
     const described = await buildOne.client.workflow.getHandle(run.workflowId).describe();
     expect(described.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId).toBe('1');
   }, 240_000);
+
+  it('stops `durable-agents worker` with a changed agent under a recorded label, naming it (a process, before it polls)', async () => {
+    // Build 1 recorded support under r1 (the first test waits for it when run alone too).
+    await recordedBy('1');
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'agent-labels-'));
+    try {
+      writeFileSync(path.join(folder, 'support.yaml'), 'name: support\nmodel: scripted:support\nlabel: r1\n');
+      const worker = await runCli(['worker', '--agents', folder, '--task-queue', taskQueue, '--deployment-name', deploymentName, '--build-id', '3']);
+      expect(worker.code).not.toBe(0);
+      expect(worker.stderr).toContain(`Invalid agent definition in Worker Deployment '${deploymentName}', build '3':`);
+      expect(worker.stderr).toContain(`support: label 'r1' is version `);
+      expect(worker.stderr).toContain(`but build '1' offers version ${support.version} under the same label`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect((await new WorkerDeployments(buildOne.client).describe(deploymentName)).builds.map((build) => build.buildId)).not.toContain('3');
+  }, 120_000);
 });
