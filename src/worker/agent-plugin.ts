@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Client } from '@temporalio/client';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import {
   Runtime,
   type BundleOptions,
@@ -31,6 +32,7 @@ import { HookDefinitionError } from '../protocol/errors';
 import { defaultModelRegistry } from './default-models';
 import { assertSupportedTemporal } from './temporal-versions';
 import { checkDeploymentVersion, workerDeploymentFor } from './deployment-options';
+import { checkDeploymentAgents, recordDeploymentAgents } from './deployment-agent-record';
 import type { AgentPluginOptions } from './agent-plugin-options';
 
 export type { AgentPluginOptions } from './agent-plugin-options';
@@ -86,6 +88,10 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
   private readonly hooks: HookRunner;
   /** The agents it offers, read and validated when the plugin is made (checked against the worker's tools in configureWorker). */
   private readonly definitions: AgentDefinition[];
+  /** The client of the worker it configured: it reads and writes the worker's deployment version with it. */
+  private deploymentClient: Client | undefined;
+  /** The deployment version whose agents were checked already (by `createAgentWorker`, before it made the worker). */
+  private checkedVersion: string | undefined;
 
   /**
    * @throws HookDefinitionError when two hooks share a name, `hookTimeoutMs` is not positive, or a provider is not a function.
@@ -108,6 +114,7 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     const telemetry = this.options.telemetry;
     if (telemetry) options = telemetry.configureWorker(options);
     const client = this.options.client ?? this.clientOn(options);
+    this.deploymentClient = client;
     const artifacts = this.artifacts();
     const tools = this.toolRegistry(artifacts, this.memory());
     // The worker does not start on an agent it could not run (a tool, provider or handoff target it lacks).
@@ -178,11 +185,25 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
     };
   }
 
+  /**
+   * Prepares the stores, and on a versioned worker with agents checks them against what the
+   * deployment's builds recorded before it polls, then records them on its build while it runs.
+   * @throws AgentDefinitionError when its agents conflict with the deployment's (see `checkAgentLabels`).
+   */
   async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    const recording = new AbortController();
     try {
       await this.prepare();
+      const deployment = worker.options.workerDeploymentOptions;
+      const client = this.deploymentClient;
+      if (deployment?.useWorkerVersioning && client && this.definitions.length > 0) {
+        await this.checkAgentLabels(client, deployment.version);
+        // In the background: the version exists on the server only once this worker has polled.
+        void recordDeploymentAgents(client, deployment.version, this.definitions, recording.signal);
+      }
       await next(worker);
     } finally {
+      recording.abort();
       // MCP server processes end with the worker: no orphans.
       await this.mcp.closeAll();
       await this.ownMemory?.close();
@@ -215,6 +236,22 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       this.artifacts(),
       options.artifactsSource ?? (this.options.artifacts ? undefined : "the plugin's default folder; pass `artifacts` for another"),
     );
+  }
+
+  /**
+   * Refuses a versioned worker whose agents would make one label mean two definitions in its
+   * Worker Deployment: another worker of its build recorded another version of an agent, or a
+   * build recorded the same name and label with another version (docs/agents.md). Advisory (a
+   * warning, then start) when the server or credential cannot describe deployments. The worker
+   * calls it before it polls; `createAgentWorker` calls it before it makes the worker, and the
+   * worker then does not ask again.
+   * @throws AgentDefinitionError naming the agent, the label, both versions and the other build.
+   */
+  async checkAgentLabels(client: Client, version: WorkerDeploymentVersion): Promise<void> {
+    const key = `${version.deploymentName}:${version.buildId}`;
+    if (this.checkedVersion === key) return;
+    await checkDeploymentAgents(client, version, this.definitions);
+    this.checkedVersion = key;
   }
 
   /** The artifact store given, or the plugin's own folder (made once). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { Runtime, Worker, type NativeConnection, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import type { ArtifactStore } from '../artifacts/artifact-store';
@@ -114,6 +114,9 @@ export interface AgentWorkerOptions {
  * `AGENT_LIVE_UPDATE_MS`, `AGENT_MODEL_PRICES`, `AGENT_DEPLOYMENT_NAME` / `AGENT_BUILD_ID`. `AgentPlugin` itself reads none of them.
  * @throws DeploymentError (before connecting anything) when only one of `AGENT_DEPLOYMENT_NAME`
  * and `AGENT_BUILD_ID` is set, naming the missing one.
+ * @throws AgentDefinitionError when a versioned worker's agents conflict with what its Worker
+ * Deployment's builds recorded (another version under the same label, or another worker of the
+ * build offering another version; docs/agents.md), before the worker is made.
  * @example
  * import { NativeConnection } from '@temporalio/worker';
  * import { createAgentWorker } from 'durable-agents/worker';
@@ -153,6 +156,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.
   await plugin.prepare({ artifactsSource: options.artifacts ? undefined : artifactStoreSource(environment) });
+  // Agents that would make one label mean two definitions in the deployment stop the worker here,
+  // before it exists (a worker refused later, when it runs, would hold its connection).
+  if (deployment && (options.agents || options.agentsFolder)) {
+    const namespace = options.namespace ?? 'default';
+    await plugin.checkAgentLabels(options.client ?? new Client({ connection: options.connection, namespace }), deployment);
+  }
   const workflowBundlePath = options.workflowBundlePath ?? bundleFromEnvironment(environment, telemetry);
   return Worker.create({
     connection: options.connection,

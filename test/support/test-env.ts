@@ -18,6 +18,7 @@ import { dataConverterFromEnvironment } from '../../src/codec/encryption-codec';
 import { defaultModelRegistry } from '../../src/worker/default-models';
 import type { AgentTelemetrySetup } from '../../src/telemetry/agent-telemetry-setup';
 import type { AgentDefinition } from '../../src/agents/define-agent';
+import type { AgentDeploymentVersion } from '../../src/worker/deployment-options';
 
 /**
  * A real worker and client on the test run's real Temporal server, with a scripted model whose
@@ -63,8 +64,8 @@ export interface TestEnvironmentOptions {
   /** Named agents the worker offers (docs/agents.md). */
   agents?: AgentDefinition[];
   agentsFolder?: string;
-  /** A Worker Deployment version the worker belongs to (versioned workers: docs/deployment.md). */
-  deployment?: { deploymentName: string; buildId: string };
+  /** The Worker Deployment Version the worker polls as (default: an unversioned worker). */
+  deployment?: AgentDeploymentVersion;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
