@@ -172,6 +172,8 @@ describe('approvals', () => {
     const otherTool = await call('GET', '/v1/approvals?tool=add', 'reader');
     expect((otherTool.body.approvals as Array<{ workflowId: string }>).some((item) => item.workflowId === workflowId)).toBe(false);
     const forBot = await call('GET', '/v1/approvals', 'bot');
+    // The bot's key may use `support` only: the deployer's approval is not shown to it.
+    expect((forBot.body.approvals as Array<{ workflowId: string }>).some((item) => item.workflowId === workflowId)).toBe(false);
     expect((forBot.body.approvals as Array<{ agent: string }>).every((item) => item.agent === 'support')).toBe(true);
     const impostor = await call('POST', `/v1/approvals/${workflowId}/${approvalId}`, 'alice', { decision: 'approve', decidedBy: 'ceo@example.com' });
     expect(impostor).toMatchObject({ status: 400, body: { error: { code: 'InvalidRequest', field: 'decidedBy' } } });
