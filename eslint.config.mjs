@@ -164,8 +164,8 @@ export default tseslint.config(
     },
   },
   {
-    // Client processes (library, CLI, console) start workflows by type; they never run workflow code.
-    files: ['src/{client,cli,console}/**/*.ts'],
+    // Client processes (library, CLI, console, gateway) start workflows by type; they never run workflow code.
+    files: ['src/{client,cli,console,gateway}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

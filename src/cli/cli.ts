@@ -3,7 +3,14 @@ import { Command } from 'commander';
 import { AgentRuntimeError } from '../protocol/errors';
 import { collectFlag } from './fork-edit-flags';
 import { describeError } from './describe-error';
-import { addAgentsCommands, addDeploymentCommands, addMemoryCommands, addScheduleCommands, addThreadCommands } from './command-groups';
+import {
+  addAgentsCommands,
+  addDeploymentCommands,
+  addGatewayCommands,
+  addMemoryCommands,
+  addScheduleCommands,
+  addThreadCommands,
+} from './command-groups';
 import { commands } from './command-modules';
 
 /**
@@ -248,6 +255,18 @@ program
   .option('--task-queue <name>', 'task queue of the workers (for forks)')
   .option('--request-log', 'print a line per request (method, path, status, identity)')
   .action(async (options) => (await commands.console()).consoleCommand(options));
+
+program
+  .command('serve')
+  .description('the HTTP gateway: a JSON API over runs, threads and approvals for programs and front-ends (docs/gateway.md)')
+  .option('--port <port>', 'port (default 8787)')
+  .option('--host <address>', 'address to listen on (default 127.0.0.1; any other needs --access with API keys)')
+  .option('--access <file>', 'API keys (hashed), scopes, agent rules, approver rules and CORS origins (YAML or JSON)')
+  .option('--task-queue <name>', 'task queue of the workers (where runs start)')
+  .option('--request-log', 'print a line per request (method, path, status, principal; never a body)')
+  .action(async (options) => (await commands.serve()).serveCommand(options));
+
+addGatewayCommands(program);
 
 program
   .command('demo')

@@ -1,4 +1,4 @@
-// The CLI's command groups (`deployment …`, `agents …`, `schedule …`, `memory …`, `thread …`), each added to the program by one function.
+// The CLI's command groups (`deployment …`, `agents …`, `gateway …`, `schedule …`, `memory …`, `thread …`), each added to the program by one function.
 import type { Command } from 'commander';
 import { commands } from './command-modules';
 
@@ -49,6 +49,16 @@ export function addAgentsCommands(program: Command): void {
     .option('--json', 'machine-readable output')
     .option('--task-queue <name>', 'task queue of the workers')
     .action(async (name, options) => (await commands.agents()).agentsShowCommand(name, options));
+}
+
+/** `durable-agents gateway …`: what the HTTP gateway (`serve`) needs besides serving (docs/gateway.md). */
+export function addGatewayCommands(program: Command): void {
+  const gateway = program.command('gateway').description('the HTTP gateway: making API keys for its access file (serve it with `serve`)');
+  gateway
+    .command('hash-key')
+    .description('make a new random API key and print it with the sha256 the access file stores (the key itself is never stored)')
+    .option('--json', 'machine-readable output')
+    .action(async (options) => (await commands.serve()).hashKeyCommand(options));
 }
 
 /** `durable-agents memory …`: a resource's memory in the workers' store (docs/memory.md). */

@@ -23,6 +23,7 @@ export const commands = {
   chat: () => import('./commands/chat-command'),
   memory: () => import('./commands/memory-command'),
   console: () => import('./commands/console-command'),
+  serve: () => import('./commands/serve-command'),
   deployment: () => import('./commands/deployment-command'),
   agents: () => import('./commands/agents-command'),
   schedule: () => import('./commands/schedule-command'),

@@ -54,13 +54,7 @@ const accessFileSchema = z
  * await startConsole({ agents: await AgentClient.connect(), host: '0.0.0.0', access: readConsoleAccess('console-access.yaml') });
  */
 export function readConsoleAccess(file: string): ConsoleAccess {
-  let raw: unknown;
-  try {
-    raw = parseYaml(readFileSync(file, 'utf8'));
-  } catch (error) {
-    const problem = `${file}: ${error instanceof Error ? error.message : String(error)}`;
-    throw new AgentConfigError(`Cannot read the console access file ${problem}`, [problem]);
-  }
+  const raw = readAccessFile(file, 'console');
   const parsed = accessFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -68,6 +62,19 @@ export function readConsoleAccess(file: string): ConsoleAccess {
   }
   const { tokens, trusted_header: trustedHeader, approvers } = parsed.data;
   return { ...(tokens ? { tokens } : {}), ...(trustedHeader ? { trustedHeader } : {}), ...(approvers ? { approvers } : {}) };
+}
+
+/**
+ * The content of an access file (YAML, or JSON as YAML reads it), for the console's or the gateway's.
+ * @throws AgentConfigError naming the file when it cannot be read or parsed.
+ */
+export function readAccessFile(file: string, of: 'console' | 'gateway'): unknown {
+  try {
+    return parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const problem = `${file}: ${error instanceof Error ? error.message : String(error)}`;
+    throw new AgentConfigError(`Cannot read the ${of} access file ${problem}`, [problem]);
+  }
 }
 
 /** Whether `host` only accepts connections from this machine. */

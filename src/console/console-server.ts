@@ -34,22 +34,34 @@ export async function startConsole(options: ConsoleServerOptions): Promise<Runni
   const host = options.host ?? '127.0.0.1';
   assertAccessFitsHost(host, options.access ?? {});
   const { app, feeds } = buildConsole(options);
+  const served = await serveFetch(app.fetch, host, options.port ?? 4300);
+  return {
+    url: served.url,
+    close: async () => {
+      await feeds.stop();
+      await served.close();
+    },
+  };
+}
+
+/**
+ * Serves a Fetch-style handler on `host:port` (the console's, the gateway's) until closed. Closing
+ * ends the connections still open (live pages and streams hold theirs) instead of waiting for them.
+ */
+export async function serveFetch(fetch: (request: Request) => Response | Promise<Response>, host: string, port: number): Promise<RunningConsole> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 4300 }, () => resolve(started));
+    const started = serve({ fetch, hostname: host, port }, () => resolve(started));
     started.once('error', reject);
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
-    close: async () => {
-      await feeds.stop();
-      await new Promise<void>((resolve) => {
-        // Live pages hold Server-Sent Events connections open: end them instead of waiting for them.
+    close: () =>
+      new Promise<void>((resolve) => {
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         server.close(() => resolve());
-      });
-    },
+      }),
   };
 }
 

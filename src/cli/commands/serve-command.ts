@@ -1,0 +1,53 @@
+// `serve`: the HTTP gateway (JSON API over runs, threads and approvals) on this machine's port, until Ctrl-C; `gateway hash-key` makes a key.
+import { AgentClient } from '../../client/agent-client';
+import { resolveTemporalTarget } from '../../connection/temporal-target';
+import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '../../gateway/gateway-access';
+import { startGateway } from '../../gateway/gateway-server';
+import { AgentConfigError } from '../../protocol/errors';
+import { waitForInterrupt } from './dev-command';
+
+export interface ServeCommandOptions {
+  host?: string;
+  port?: string;
+  access?: string;
+  taskQueue?: string;
+  /** Print one line per request (method, path, status, principal; never a body). */
+  requestLog?: boolean;
+}
+
+/** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
+export async function serveCommand(options: ServeCommandOptions): Promise<void> {
+  const port = options.port === undefined ? 8787 : Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new AgentConfigError(`--port: expected a port number, got '${options.port}'`, [`--port: ${options.port}`]);
+  const access = options.access ? readGatewayAccess(options.access) : {};
+  const host = options.host ?? '127.0.0.1';
+  assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
+  const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
+  try {
+    const running = await startGateway({
+      agents,
+      access,
+      host,
+      port,
+      log: (line: string) => {
+        // Internal errors always; a line per request only when asked.
+        if (options.requestLog || line.includes(' internal error: ')) console.log(line);
+      },
+    });
+    const keys = access.keys?.length ? `${access.keys.length} API key(s)` : 'no API keys: every caller acts as local';
+    console.log(`Gateway on ${running.url} (${keys}; routes in ${running.url}/openapi.json). Press Ctrl-C to stop.`);
+    await waitForInterrupt();
+    await running.close();
+  } finally {
+    await agents.close();
+  }
+}
+
+/** `gateway hash-key`: a new random API key and the SHA-256 the access file stores for it. */
+export function hashKeyCommand(options: { json?: boolean }): void {
+  const { key, sha256 } = newGatewayKey();
+  if (options.json) return void console.log(JSON.stringify({ key, sha256 }));
+  console.log(`key:    ${key}\nsha256: ${sha256}\n\nGive the key to its caller (it is shown once); put the sha256 in the access file:\n`);
+  console.log(`keys:\n  - principal: <who calls with it>\n    sha256: ${sha256}\n    scopes: [read]`);
+}

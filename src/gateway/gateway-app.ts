@@ -1,0 +1,122 @@
+// The gateway as a request handler: a Hono app over the route table, with CORS, keys and one error shape.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import type { AgentClient } from '../client/agent-client';
+import { AgentConfigError } from '../protocol/errors';
+import type { GatewayAccess } from './gateway-access';
+import { authenticate, requireScope, LOCAL_PRINCIPAL } from './gateway-auth';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './gateway-body';
+import { errorReplyOf, GatewayError, GatewayErrorCode } from './gateway-errors';
+import type { GatewayRoute } from './gateway-route';
+import { GATEWAY_ROUTES } from './gateway-routes';
+
+/** What a gateway serves and who may call it. */
+export interface GatewayOptions {
+  /** The client every route uses (its task queue is where runs start). Stays the caller's to close. */
+  agents: AgentClient;
+  /** API keys, approver rules and CORS origins (docs/gateway.md). Default: none. */
+  access?: GatewayAccess;
+  /**
+   * Serve without keys, every caller acting as principal `local` with every scope. Only for a
+   * gateway nothing but this machine reaches: `startGateway` sets it on a loopback host.
+   */
+  allowAnonymous?: boolean;
+  /** The largest request body read, in bytes (default 1 MiB): larger ones answer 413 before parsing. */
+  maxBodyBytes?: number;
+  /** Where a line per request (method, path, status, principal; never a body) and internal errors go. Default: nowhere. */
+  log?: (line: string) => void;
+}
+
+/** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
+export interface GatewayHandler {
+  fetch(request: Request): Promise<Response>;
+  node(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** The routes it serves (what its OpenAPI document describes). */
+  routes: readonly GatewayRoute[];
+}
+
+/**
+ * The gateway's JSON API over runs, threads and approvals (docs/gateway.md), to mount in a server
+ * of yours or to serve with `startGateway`. It holds no state: any number of them may serve the
+ * same namespace behind a load balancer.
+ * @throws AgentConfigError when `access` has no keys and `allowAnonymous` is not set.
+ * @example
+ * // app/api/agents/[...path]/route.ts in Next.js
+ * import { AgentClient } from 'durable-agents';
+ * import { createGatewayHandler, readGatewayAccess } from 'durable-agents/gateway';
+ *
+ * const gateway = createGatewayHandler({ agents: await AgentClient.connect(), access: readGatewayAccess('gateway-access.yaml') });
+ * export const GET = gateway.fetch;
+ * export const POST = gateway.fetch;
+ */
+export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
+  const access = options.access ?? {};
+  if ((access.keys?.length ?? 0) === 0 && !options.allowAnonymous) {
+    const problem = 'access.keys: a gateway without API keys needs allowAnonymous (only for one nothing but this machine reaches)';
+    throw new AgentConfigError(`The gateway refuses to serve without API keys: ${problem}`, [problem]);
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const app = new Hono();
+  const origins = access.allowedOrigins ?? [];
+  if (origins.length > 0)
+    app.use(
+      '*',
+      cors({
+        origin: (origin) => (origins.includes(origin) ? origin : null),
+        allowMethods: ['GET', 'POST'],
+        allowHeaders: ['Authorization', 'Content-Type'],
+        maxAge: 600,
+      }),
+    );
+  for (const route of GATEWAY_ROUTES) {
+    app.on(route.method, route.path, async (context) => {
+      let principalName = '-';
+      try {
+        const principal = route.scope ? authenticate(context.req.header('authorization'), access) : LOCAL_PRINCIPAL;
+        principalName = principal.name;
+        if (route.scope) requireScope(principal, route.scope);
+        const body = route.method === 'POST' ? await readJsonBody(context.req.raw, maxBodyBytes) : {};
+        const params = context.req.param() as Record<string, string>;
+        const query = new URL(context.req.url).searchParams;
+        const reply = await route.handle({ agents: options.agents, access, principal, params, query, body });
+        return answer(context, reply.status, reply.body, principalName, options.log);
+      } catch (error) {
+        return failure(context, error, principalName, options.log);
+      }
+    });
+  }
+  app.notFound((context) =>
+    failure(
+      context,
+      new GatewayError(404, GatewayErrorCode.routeNotFound, `No route ${context.req.method} ${context.req.path}: see /openapi.json`),
+      '-',
+      options.log,
+    ),
+  );
+  app.onError((error, context) => failure(context, error, '-', options.log));
+  const fetch = async (request: Request): Promise<Response> => app.fetch(request);
+  const listener = getRequestListener(fetch);
+  return { fetch, node: async (request, response) => listener(request, response), routes: GATEWAY_ROUTES };
+}
+
+function answer(
+  context: Context,
+  status: number,
+  body: unknown,
+  principal: string,
+  log: GatewayOptions['log'],
+  extra: Record<string, string> = {},
+): Response {
+  log?.(`${context.req.method} ${context.req.path} ${status} ${principal}`);
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...extra } });
+}
+
+function failure(context: Context, error: unknown, principal: string, log: GatewayOptions['log']): Response {
+  const reply = errorReplyOf(error);
+  if (reply.internal)
+    log?.(`${context.req.method} ${context.req.path} internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const extra: Record<string, string> = reply.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+  return answer(context, reply.status, reply.body, principal, log, extra);
+}

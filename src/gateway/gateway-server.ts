@@ -1,0 +1,38 @@
+// Serving the gateway on its own port (`durable-agents serve`).
+import { isLoopbackHost } from '../console/console-access';
+import { serveFetch } from '../console/console-server';
+import { assertGatewayAccessFitsHost } from './gateway-access';
+import { createGatewayHandler, type GatewayOptions } from './gateway-app';
+
+/** Where `startGateway` listens. */
+export interface GatewayServerOptions extends Omit<GatewayOptions, 'allowAnonymous'> {
+  /** Default: 127.0.0.1. Any other address needs API keys (`access.keys`). */
+  host?: string;
+  /** Default: 8787; 0 picks a free port. */
+  port?: number;
+}
+
+/** A running gateway: its address, and how to stop it. */
+export interface RunningGateway {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway's HTTP server. Without keys it serves loopback only, every caller acting as
+ * `local`. The `AgentClient` stays the caller's to close.
+ * @throws AgentConfigError when `host` is reachable from other machines and `access` has no keys.
+ * @example
+ * import { AgentClient } from 'durable-agents';
+ * import { readGatewayAccess, startGateway } from 'durable-agents/gateway';
+ *
+ * const gateway = await startGateway({ agents: await AgentClient.connect(), port: 8787, access: readGatewayAccess('gateway-access.yaml') });
+ * process.stdout.write(`Gateway on ${gateway.url}\n`);
+ */
+export async function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
+  const host = options.host ?? '127.0.0.1';
+  const access = options.access ?? {};
+  assertGatewayAccessFitsHost(host, access);
+  const handler = createGatewayHandler({ ...options, access, allowAnonymous: isLoopbackHost(host) });
+  return serveFetch(handler.fetch, host, options.port ?? 8787);
+}

@@ -1,0 +1,9 @@
+// `durable-agents/gateway`: the HTTP gateway (JSON API over runs, threads and approvals) to start or mount in your own server.
+export { createGatewayHandler } from './gateway-app';
+export type { GatewayHandler, GatewayOptions } from './gateway-app';
+export { startGateway } from './gateway-server';
+export type { GatewayServerOptions, RunningGateway } from './gateway-server';
+export { hashGatewayKey, readGatewayAccess } from './gateway-access';
+export type { GatewayAccess, GatewayKey, GatewayScope } from './gateway-access';
+export { GatewayErrorCode } from './gateway-errors';
+export type { ErrorBody } from './gateway-errors';
