@@ -54,6 +54,15 @@ async function answer(env: TestEnvironment, threadId: string, text: string, opti
   return turn.result();
 }
 
+/** How many times the thread's current execution asked its workers for its agent (`resolveAgent` markers). */
+async function resolutionsIn(env: TestEnvironment, threadId: string): Promise<number> {
+  const history = await env.client.workflow.getHandle(threadId).fetchHistory();
+  return (history.events ?? []).filter(
+    (event) =>
+      decode<{ activity_type?: string }>(event.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0])?.activity_type === 'resolveAgent',
+  ).length;
+}
+
 /** Runs `work` on every item, `width` at a time. */
 async function inBatches<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
   for (let index = 0; index < items.length; index += width) await Promise.all(items.slice(index, index + width).map(work));
@@ -69,6 +78,8 @@ describe('a thread created by its agent name', () => {
       const result = await answer(first, threadId, `question ${turn}`);
       expect(result).toMatchObject({ output: `v1 answers turn ${turn}`, agentVersion: { name: 'support', version: v1.version, label: 'release-1' } });
     }
+    // An unversioned worker's build id names its definitions: turn 2 on the same workers did not ask again.
+    expect(await resolutionsIn(first, threadId)).toBe(1);
     expect(await answer(first, pinnedId, 'question 1', { pin: true })).toMatchObject({ agentVersion: { version: v1.version } });
     await inBatches(fleet, 20, async (id) => void (await answer(first, id, 'question 1')));
     const status = await first.agents.thread(threadId).status();
@@ -119,12 +130,7 @@ describe('a thread created by its agent name', () => {
       await eventually(() => deployments.setCurrent(deployment.deploymentName, deployment.buildId).then(() => true), 60_000);
       const id = `named-versioned-${Date.now()}`;
       for (const turn of [1, 2, 3]) expect((await answer(versioned, id, `question ${turn}`)).output).toBe(`v1 answers turn ${turn}`);
-      const history = await versioned.client.workflow.getHandle(id).fetchHistory();
-      const resolutions = (history.events ?? []).filter(
-        (event) =>
-          decode<{ activity_type?: string }>(event.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0])?.activity_type === 'resolveAgent',
-      );
-      expect(resolutions).toHaveLength(1);
+      expect(await resolutionsIn(versioned, id)).toBe(1);
       await versioned.agents.thread(id).close();
       await recordHistory('named-thread-versioned', versioned.agents.getRun(id));
     } finally {

@@ -1,5 +1,7 @@
 // The agents a worker offers, by name: checked against what the worker has when it is created.
+import { createHash } from 'node:crypto';
 import type { AgentOffer } from '../protocol/agent-offers';
+import { AGENTS_BUILD_PREFIX } from '../protocol/agent-reference';
 import { splitMcpToolName } from '../protocol/mcp-tool-names';
 import { AgentDefinitionError } from './agent-definition-error';
 import type { AgentDefinition } from './define-agent';
@@ -41,6 +43,17 @@ export class AgentRegistry {
   /** The agents' names, sorted. */
   names(): string[] {
     return [...this.byName.keys()].sort();
+  }
+
+  /**
+   * The build id of an unversioned worker that offers these agents (`AGENTS_BUILD_PREFIX` and a
+   * hash of every `name@version`): two workers with the same one offer the same definitions, so a
+   * named thread on such a worker need not ask again before each turn. Null when it offers none.
+   */
+  buildId(): string | null {
+    if (this.byName.size === 0) return null;
+    const versions = this.names().map((name) => `${name}@${this.byName.get(name)!.version}`);
+    return `${AGENTS_BUILD_PREFIX}${createHash('sha256').update(versions.join('\n')).digest('hex').slice(0, 16)}`;
   }
 
   /** What `durable-agents agents list` shows of each agent, by name. */

@@ -51,6 +51,12 @@ export interface ResolveAgentRequest {
   current?: string;
 }
 
+/**
+ * How the build id of an unversioned worker with named agents begins (the rest hashes what it
+ * offers): a thread reads it from the workflow task to know its definitions cannot have changed.
+ */
+export const AGENTS_BUILD_PREFIX = 'durable-agents.agents-';
+
 /** `name@version` (or `name` alone): how the CLI, the AgentVersion search attribute and logs write a version. */
 export function agentVersionText(ref: { name: string; version?: string | null }): string {
   return ref.version ? `${ref.name}@${ref.version}` : ref.name;

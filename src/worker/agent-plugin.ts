@@ -150,6 +150,9 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       ...this.workflowSource(options),
       activities: { ...options.activities, ...agentActivities },
       ...(workerDeploymentOptions ? { workerDeploymentOptions } : {}),
+      // An unversioned worker's build id names the definitions it offers (recorded per workflow task):
+      // a named thread on workers that offer the same ones skips asking before each turn.
+      ...(!workerDeploymentOptions && options.buildId === undefined && agents.buildId() ? { buildId: agents.buildId()! } : {}),
       // Heartbeats carry streamed model text and tool progress to clients, so they may reach the
       // server this often instead of at 80% of the heartbeat timeout.
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? DEFAULT_LIVE_UPDATE_MS,

@@ -10,7 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ResolvedAgent } from '../../protocol/agent-reference';
-import { agentVersionText } from '../../protocol/agent-reference';
+import { AGENTS_BUILD_PREFIX, agentVersionText } from '../../protocol/agent-reference';
 import { ErrorCode } from '../../protocol/errors';
 import { AgentVersionAttribute } from '../../protocol/search-attributes';
 import { sendMessageUpdate, ThreadMessageDescription, validateThreadMessage } from '../../protocol/thread-messages';
@@ -86,11 +86,18 @@ export async function newerDefinition(
   return resolved.unchanged ? null : withDefinition(input, resolved);
 }
 
-/** `deployment:build` of the worker running this workflow task, or undefined for an unversioned worker. */
+/**
+ * Which definitions the worker running this workflow task offers, as far as the task says:
+ * `deployment:build` on a Worker Deployment, the agents build id of an unversioned worker with
+ * named agents (`AGENTS_BUILD_PREFIX`), else undefined (ask).
+ */
 export function currentBuild(): string | undefined {
-  // An unversioned worker may still carry a build id (its bundle's): only a deployment name says versioned.
-  const version = workflowInfo().currentDeploymentVersion;
-  return version?.deploymentName ? `${version.deploymentName}:${version.buildId}` : undefined;
+  const info = workflowInfo();
+  const version = info.currentDeploymentVersion;
+  if (version?.deploymentName) return `${version.deploymentName}:${version.buildId}`;
+  // Another build id (a bundle's, your own) says nothing of the definitions.
+  const build = version?.buildId || info.currentBuildId;
+  return build?.startsWith(AGENTS_BUILD_PREFIX) ? build : undefined;
 }
 
 /** The input with `resolved`'s config, handoff agents and version; `AgentVersion` shows it (when the thread started with the attribute). */
