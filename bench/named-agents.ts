@@ -33,42 +33,45 @@ async function timeRun(agents: AgentClient, named: boolean): Promise<number> {
   return performance.now() - started;
 }
 
-/**
- * A turn of a thread created by name (it resolves its agent before each turn: one local activity,
- * one marker) against a turn of a thread with the inline config; then whole runs the same way.
- * Interleaved, each side first in every other round, medians compared.
- */
-export async function measureNamedAgents(stack: BenchStack, rounds: number): Promise<void> {
-  const { agents } = stack;
-  const named = agents.thread(`bench-named-${randomUUID().slice(0, 8)}`, { agent: config.name });
-  const inline = agents.thread(`bench-inline-${randomUUID().slice(0, 8)}`, { config });
+/** Both sides of one round, timed, each going first in every other round. */
+async function timePair(round: number, sides: [() => Promise<number>, () => Promise<number>], into: [number[], number[]]): Promise<void> {
+  const order = round % 2 === 0 ? [0, 1] : [1, 0];
+  for (const index of order) into[index]!.push(await sides[index]!());
+}
+
+/** Two threads of the same agent, by name and inline, warmed up: the turn comparison's pair. */
+async function threadPair(agents: AgentClient, prefix: string): Promise<[ThreadHandle, ThreadHandle]> {
+  const named = agents.thread(`${prefix}-named-${randomUUID().slice(0, 8)}`, { agent: config.name });
+  const inline = agents.thread(`${prefix}-inline-${randomUUID().slice(0, 8)}`, { config });
   for (let turn = 1; turn <= WARM_TURNS; turn++) {
     await timeTurn(named, `warm ${turn}`);
     await timeTurn(inline, `warm ${turn}`);
   }
-  const byName: number[] = [];
-  const byConfig: number[] = [];
-  const runsByName: number[] = [];
-  const runsByConfig: number[] = [];
+  return [named, inline];
+}
+
+function ratioLine(what: string, byName: number[], inline: number[]): string {
+  return `  ${what}: by name ${ms(median(byName))}, inline ${ms(median(inline))}, ratio ${(median(byName) / median(inline)).toFixed(2)}`;
+}
+
+/**
+ * A turn of a thread created by name (it resolves its agent before a turn only when the turn runs
+ * on workers of another build) against a turn of a thread with the inline config; then whole runs
+ * the same way (one resolution at start). Interleaved, each side first in every other round,
+ * medians compared.
+ */
+export async function measureNamedAgents(stack: BenchStack, rounds: number): Promise<void> {
+  const { agents } = stack;
+  const [named, inline] = await threadPair(agents, 'bench');
+  const turns: [number[], number[]] = [[], []];
+  const runs: [number[], number[]] = [[], []];
   for (let round = 0; round < rounds; round++) {
-    const pair = [
-      () => timeTurn(named, `message ${round}`).then((time) => byName.push(time)),
-      () => timeTurn(inline, `message ${round}`).then((time) => byConfig.push(time)),
-    ];
-    for (const side of round % 2 === 0 ? pair : pair.reverse()) await side();
-    const runs = [
-      () => timeRun(agents, true).then((time) => runsByName.push(time)),
-      () => timeRun(agents, false).then((time) => runsByConfig.push(time)),
-    ];
-    for (const side of round % 2 === 0 ? runs : runs.reverse()) await side();
+    await timePair(round, [() => timeTurn(named, `message ${round}`), () => timeTurn(inline, `message ${round}`)], turns);
+    await timePair(round, [() => timeRun(agents, true), () => timeRun(agents, false)], runs);
   }
   console.log(`Named agents: a turn and a run started by name against the same with the inline config (median of ${rounds} interleaved rounds):`);
-  console.log(
-    `  thread turn: by name ${ms(median(byName))}, inline ${ms(median(byConfig))}, ratio ${(median(byName) / median(byConfig)).toFixed(2)}`,
-  );
-  console.log(
-    `  run: by name ${ms(median(runsByName))}, inline ${ms(median(runsByConfig))}, ratio ${(median(runsByName) / median(runsByConfig)).toFixed(2)}`,
-  );
+  console.log(ratioLine('thread turn', ...turns));
+  console.log(ratioLine('run', ...runs));
   await named.close();
   await inline.close();
   await measureOnDeploymentBuild(stack, rounds);
@@ -105,24 +108,12 @@ async function measureOnDeploymentBuild(stack: BenchStack, rounds: number): Prom
       }
     }
     const agents = new AgentClient(stack.agents.temporal, { taskQueue, uiUrl: null });
-    const named = agents.thread(`bench-named-v-${randomUUID().slice(0, 8)}`, { agent: config.name });
-    const inline = agents.thread(`bench-inline-v-${randomUUID().slice(0, 8)}`, { config });
-    for (let turn = 1; turn <= WARM_TURNS; turn++) {
-      await timeTurn(named, `warm ${turn}`);
-      await timeTurn(inline, `warm ${turn}`);
-    }
-    const byName: number[] = [];
-    const byConfig: number[] = [];
+    const [named, inline] = await threadPair(agents, 'bench-v');
+    const turns: [number[], number[]] = [[], []];
     for (let round = 0; round < rounds; round++) {
-      const pair = [
-        () => timeTurn(named, `message ${round}`).then((time) => byName.push(time)),
-        () => timeTurn(inline, `message ${round}`).then((time) => byConfig.push(time)),
-      ];
-      for (const side of round % 2 === 0 ? pair : pair.reverse()) await side();
+      await timePair(round, [() => timeTurn(named, `message ${round}`), () => timeTurn(inline, `message ${round}`)], turns);
     }
-    console.log(
-      `  thread turn on a Worker Deployment build: by name ${ms(median(byName))}, inline ${ms(median(byConfig))}, ratio ${(median(byName) / median(byConfig)).toFixed(2)}`,
-    );
+    console.log(ratioLine('thread turn on a Worker Deployment build', ...turns));
     await named.close();
     await inline.close();
   } finally {
