@@ -1,3 +1,4 @@
+import { agentVersionLabel } from '../protocol/agent-reference';
 import { describeCallDecider } from '../protocol/call-deciders';
 import type { RunEvent } from '../protocol/run-events';
 import type { ProgressNote } from '../protocol/run-types';
@@ -68,7 +69,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'run-completed':
       return `■ finished: ${event.stopReason}`;
     case 'agent-resolved':
-      return `· agent ${event.name}@${event.version}${event.label ? ` (${event.label})` : ''}${event.previousVersion ? `, new since ${event.previousVersion}` : ''}`;
+      return `· agent ${agentVersionLabel(event)}${event.previousVersion ? `, new since ${event.previousVersion}` : ''}`;
     case 'agent-unavailable':
       return `! agent ${event.name}: keeps version ${event.keptVersion} (${event.reason})`;
     case 'turn-started':

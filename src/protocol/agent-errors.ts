@@ -1,4 +1,5 @@
 // Errors of named agents that callers see: an agent the workers do not offer, an override its definition refuses. Sandbox-safe.
+import { agentVersionLabel } from './agent-reference';
 import type { AgentOffer } from './agent-offers';
 import { AgentRuntimeError, ErrorCode } from './errors';
 
@@ -54,5 +55,5 @@ export function agentNotFoundMessage(agent: string, offered: readonly string[]):
 
 /** The `name@version` (and label) of each offer, as errors list them. */
 export function offeredVersions(offers: readonly AgentOffer[]): string[] {
-  return offers.map((offer) => `${offer.name}@${offer.version}${offer.label ? ` (${offer.label})` : ''}`);
+  return offers.map(agentVersionLabel);
 }

@@ -1,3 +1,4 @@
+import { agentVersionLabel } from '../../protocol/agent-reference';
 import { AgentClient } from '../../client/agent-client';
 import { liveAgentVersions, type LiveAgentVersion } from '../../client/agent-versions';
 import { AgentNotFoundError, offeredVersions } from '../../protocol/agent-errors';
@@ -52,7 +53,7 @@ export async function agentsShowCommand(name: string, options: { json?: boolean;
 /** One agent in detail, then its live versions. */
 export function formatAgentShow(offer: AgentOffer, live: readonly LiveAgentVersion[]): string {
   const lines = [
-    `Agent ${offer.name}@${offer.version}${offer.label ? ` (${offer.label})` : ''}`,
+    `Agent ${agentVersionLabel(offer)}`,
     `  model: ${offer.model}`,
     `  tools: ${offer.tools.join(', ') || 'none'}`,
     `  hands off to: ${offer.handoffs.join(', ') || 'none'}`,
