@@ -11,6 +11,7 @@ import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './gateway-body';
 import { errorReplyOf, GatewayError, GatewayErrorCode } from './gateway-errors';
 import type { GatewayRoute } from './gateway-route';
 import { GATEWAY_ROUTES } from './gateway-routes';
+import { FeedRegistry } from './streams/feed-registry';
 
 /** What a gateway serves and who may call it. */
 export interface GatewayOptions {
@@ -35,6 +36,10 @@ export interface GatewayHandler {
   node(request: IncomingMessage, response: ServerResponse): Promise<void>;
   /** The routes it serves (what its OpenAPI document describes). */
   routes: readonly GatewayRoute[];
+  /** The shared feeds behind its streams: how many are open and what they have asked Temporal. */
+  feeds: FeedRegistry;
+  /** Ends every open stream and waits for their last Temporal calls. */
+  close(): Promise<void>;
 }
 
 /**
@@ -58,6 +63,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     throw new AgentConfigError(`The gateway refuses to serve without API keys: ${problem}`, [problem]);
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const feeds = new FeedRegistry(options.agents.temporal, options.agents.namespace);
   const app = new Hono();
   const origins = access.allowedOrigins ?? [];
   if (origins.length > 0)
@@ -66,7 +72,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       cors({
         origin: (origin) => (origins.includes(origin) ? origin : null),
         allowMethods: ['GET', 'POST'],
-        allowHeaders: ['Authorization', 'Content-Type'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
         maxAge: 600,
       }),
     );
@@ -80,7 +86,22 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
         const body = route.method === 'POST' ? await readJsonBody(context.req.raw, maxBodyBytes) : {};
         const params = context.req.param() as Record<string, string>;
         const query = new URL(context.req.url).searchParams;
-        const reply = await route.handle({ agents: options.agents, access, principal, params, query, body });
+        const request = context.req.raw;
+        const reply = await route.handle({
+          agents: options.agents,
+          access,
+          principal,
+          params,
+          query,
+          body,
+          headers: request.headers,
+          signal: request.signal,
+          feeds,
+        });
+        if ('stream' in reply) {
+          options.log?.(`${context.req.method} ${context.req.path} ${reply.status} ${principalName} (stream)`);
+          return new Response(reply.stream, { status: reply.status, headers: reply.headers });
+        }
         return answer(context, reply.status, reply.body, principalName, options.log);
       } catch (error) {
         return failure(context, error, principalName, options.log);
@@ -98,7 +119,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   app.onError((error, context) => failure(context, error, '-', options.log));
   const fetch = async (request: Request): Promise<Response> => app.fetch(request);
   const listener = getRequestListener(fetch);
-  return { fetch, node: async (request, response) => listener(request, response), routes: GATEWAY_ROUTES };
+  return { fetch, node: async (request, response) => listener(request, response), routes: GATEWAY_ROUTES, feeds, close: () => feeds.close() };
 }
 
 function answer(
@@ -110,6 +131,7 @@ function answer(
   extra: Record<string, string> = {},
 ): Response {
   log?.(`${context.req.method} ${context.req.path} ${status} ${principal}`);
+  if (status === 204) return new Response(null, { status, headers: extra });
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...extra } });
 }
 

@@ -44,7 +44,16 @@ export function gatewayOpenApi(routes: readonly GatewayRoute[], version: string)
     const errors = { ...(route.scope ? authErrors : {}), ...sharedErrors };
     const responses: Record<string, unknown> = {};
     for (const [status, description] of Object.entries(route.responses))
-      responses[status] = { description, content: { 'application/json': { schema: { type: 'object' } } } };
+      responses[status] =
+        status === '204'
+          ? { description }
+          : {
+              description,
+              content:
+                route.streams && status === '200'
+                  ? { 'text/event-stream': { schema: { type: 'string' } } }
+                  : { 'application/json': { schema: { type: 'object' } } },
+            };
     for (const [status, description] of Object.entries(errors))
       responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     paths[path] ??= {};

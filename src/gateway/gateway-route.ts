@@ -8,6 +8,7 @@ import { WireName } from '../protocol/wire-names';
 import type { GatewayAccess, GatewayScope } from './gateway-access';
 import { requireAgent, type Principal } from './gateway-auth';
 import { GatewayError } from './gateway-errors';
+import type { FeedRegistry } from './streams/feed-registry';
 
 /** What a route's handler is given. */
 export interface RouteContext {
@@ -19,13 +20,16 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The parsed JSON body (`{}` when empty); the handler checks it against its schema. */
   body: unknown;
+  /** The request's headers (lowercase names): `last-event-id` for streams. */
+  headers: Headers;
+  /** Aborts when the client goes away: a stream ends. */
+  signal: AbortSignal;
+  /** The gateway's shared feeds of events and live text, one per run or thread its streams follow. */
+  feeds: FeedRegistry;
 }
 
-/** A handler's answer: its status and JSON body. */
-export interface RouteReply {
-  status: number;
-  body: unknown;
-}
+/** A handler's answer: its status and JSON body, or a stream (Server-Sent Events) with its headers. */
+export type RouteReply = { status: number; body: unknown } | { status: number; stream: ReadableStream<Uint8Array>; headers: Record<string, string> };
 
 /** One route of the gateway: what the app serves and what the OpenAPI document describes, from one table. */
 export interface GatewayRoute {
@@ -40,6 +44,8 @@ export interface GatewayRoute {
   body?: z.ZodType;
   /** Query parameters and what each means. */
   query?: Record<string, string>;
+  /** Its 200 answer is a Server-Sent Events stream, not JSON. */
+  streams?: true;
   /** Every status the route answers with besides the shared errors, and what it means. */
   responses: Record<number, string>;
   handle(context: RouteContext): Promise<RouteReply>;

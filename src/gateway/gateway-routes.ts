@@ -1,5 +1,6 @@
 // The gateway's route table: every route it serves, in one list the app and the OpenAPI document share.
 import { approvalRoutes } from './approval-routes';
+import { chatRoutes } from './chat-routes';
 import { gatewayOpenApi } from './gateway-openapi';
 import type { GatewayRoute } from './gateway-route';
 import { runRoutes } from './run-routes';
@@ -18,5 +19,5 @@ const openApiRoute: GatewayRoute = {
   handle: async () => ({ status: 200, body: gatewayOpenApi(GATEWAY_ROUTES, PACKAGE_VERSION) }),
 };
 
-/** Every route of the gateway (later slices add theirs here: streams, resumable streams). */
-export const GATEWAY_ROUTES: readonly GatewayRoute[] = [...runRoutes, ...threadRoutes, ...approvalRoutes, openApiRoute];
+/** Every route of the gateway. */
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = [...runRoutes, ...threadRoutes, ...chatRoutes, ...approvalRoutes, openApiRoute];

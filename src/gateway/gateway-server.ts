@@ -3,6 +3,7 @@ import { isLoopbackHost } from '../console/console-access';
 import { serveFetch } from '../console/console-server';
 import { assertGatewayAccessFitsHost } from './gateway-access';
 import { createGatewayHandler, type GatewayOptions } from './gateway-app';
+import type { FeedRegistry } from './streams/feed-registry';
 
 /** Where `startGateway` listens. */
 export interface GatewayServerOptions extends Omit<GatewayOptions, 'allowAnonymous'> {
@@ -15,6 +16,8 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'allowAnonymo
 /** A running gateway: its address, and how to stop it. */
 export interface RunningGateway {
   url: string;
+  /** Its streams' shared feeds: how many are open and what they have asked Temporal (`stats()`). */
+  feeds: FeedRegistry;
   close(): Promise<void>;
 }
 
@@ -34,5 +37,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   const access = options.access ?? {};
   assertGatewayAccessFitsHost(host, access);
   const handler = createGatewayHandler({ ...options, access, allowAnonymous: isLoopbackHost(host) });
-  return serveFetch(handler.fetch, host, options.port ?? 8787);
+  const server = await serveFetch(handler.fetch, host, options.port ?? 8787);
+  // Streams are ended first, so the server's close does not wait for clients that keep them open.
+  return { url: server.url, feeds: handler.feeds, close: () => handler.close().then(() => server.close()) };
 }

@@ -7,3 +7,5 @@ export { hashGatewayKey, readGatewayAccess } from './gateway-access';
 export type { GatewayAccess, GatewayKey, GatewayScope } from './gateway-access';
 export { GatewayErrorCode } from './gateway-errors';
 export type { ErrorBody } from './gateway-errors';
+export type { FeedRegistry } from './streams/feed-registry';
+export type { FeedRequests } from './streams/run-feed';

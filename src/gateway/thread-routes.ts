@@ -5,10 +5,12 @@ import type { ThreadOptions } from '../client/thread-options';
 import { checkedBody } from './gateway-body';
 import { requireAgent } from './gateway-auth';
 import { GatewayError, GatewayErrorCode } from './gateway-errors';
-import { agentNamed, findExecution, type GatewayRoute } from './gateway-route';
+import { agentNamed, findExecution, type GatewayRoute, type RouteContext } from './gateway-route';
+import type { TurnHandle } from '../client/turn-handle';
 import { threadMessageBody } from './gateway-schemas';
 
-type ThreadMessageBody = ReturnType<typeof threadMessageBody.parse>;
+/** A `POST /v1/threads/:id/messages` body, checked. */
+export type ThreadMessageBody = ReturnType<typeof threadMessageBody.parse>;
 
 /** The thread options a message body gives (only what creates the thread; a thread that exists keeps its own). */
 function threadOptions(body: ThreadMessageBody): ThreadOptions {
@@ -24,6 +26,35 @@ function threadOptions(body: ThreadMessageBody): ThreadOptions {
   };
 }
 
+/**
+ * Sends `body.text` to thread `threadId`, creating it from `body` when it does not exist. Under
+ * agent rules, a message to an existing thread is checked against the thread's agent, not the one
+ * the body names.
+ */
+export async function sendThreadMessage(context: RouteContext, threadId: string, body: ThreadMessageBody): Promise<TurnHandle> {
+  const named = agentNamed(body);
+  if (context.principal.agents !== null) {
+    const existing = await findExecution(context, threadId, 'thread').catch((error: unknown) => {
+      if (named !== null && (error as { code?: string }).code === 'ThreadNotFound') return null;
+      throw error;
+    });
+    if (!existing) requireAgent(context.principal, named);
+  }
+  const thread = context.agents.thread(threadId, threadOptions(body));
+  return thread.send(body.text, {
+    ...(body.messageId !== undefined ? { messageId: body.messageId } : {}),
+    ...(body.policy !== undefined ? { policy: body.policy } : {}),
+  });
+}
+
+/** The `:n` path parameter: a turn number from 1. @throws GatewayError 400 naming `n` otherwise. */
+export function turnParam(context: RouteContext): number {
+  const turn = Number(context.params.n);
+  if (!Number.isInteger(turn) || turn < 1)
+    throw new GatewayError(400, GatewayErrorCode.invalidRequest, `n: a turn number from 1, not '${context.params.n}'`, { field: 'n' });
+  return turn;
+}
+
 const sendMessage: GatewayRoute = {
   method: 'POST',
   path: '/v1/threads/:id/messages',
@@ -35,20 +66,7 @@ const sendMessage: GatewayRoute = {
   async handle(context) {
     const body = checkedBody(threadMessageBody, context.body);
     const threadId = context.params.id!;
-    const named = agentNamed(body);
-    // Under agent rules, a message to an existing thread is checked against the thread's agent, not the one the body names.
-    if (context.principal.agents !== null) {
-      const existing = await findExecution(context, threadId, 'thread').catch((error: unknown) => {
-        if (named !== null && (error as { code?: string }).code === 'ThreadNotFound') return null;
-        throw error;
-      });
-      if (!existing) requireAgent(context.principal, named);
-    }
-    const thread = context.agents.thread(threadId, threadOptions(body));
-    const turn = await thread.send(body.text, {
-      ...(body.messageId !== undefined ? { messageId: body.messageId } : {}),
-      ...(body.policy !== undefined ? { policy: body.policy } : {}),
-    });
+    const turn = await sendThreadMessage(context, threadId, body);
     return { status: 202, body: { threadId, ...turn.receipt } };
   },
 };
@@ -92,9 +110,7 @@ const turnResult: GatewayRoute = {
     404: 'TurnNotFound: no such turn (sent, queued or running) in the thread',
   },
   async handle(context) {
-    const turn = Number(context.params.n);
-    if (!Number.isInteger(turn) || turn < 1)
-      throw new GatewayError(400, GatewayErrorCode.invalidRequest, `n: a turn number from 1, not '${context.params.n}'`, { field: 'n' });
+    const turn = turnParam(context);
     const found = await findExecution(context, context.params.id!, 'thread');
     const threadId = found.description.workflowId;
     const thread = context.agents.thread(threadId);

@@ -388,6 +388,8 @@ const publicNames: Record<string, string[]> = {
   ],
   'durable-agents/gateway': [
     'ErrorBody',
+    'FeedRegistry',
+    'FeedRequests',
     'GatewayAccess',
     'GatewayErrorCode',
     'GatewayHandler',

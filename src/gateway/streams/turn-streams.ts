@@ -1,0 +1,100 @@
+// Streams of a thread's turn or a run as SSE responses: where a turn starts in the log, and what its finish chunk says.
+import type { AgentClient } from '../../client/agent-client';
+import { eventsQuery } from '../../protocol/run-messages';
+import type { TurnResult } from '../../protocol/thread-types';
+import type { RouteContext, RouteReply } from '../gateway-route';
+import { sseBody, SSE_HEADERS } from './sse-body';
+import type { StreamPosition } from './stream-position';
+import type { StreamEnd } from './ui-message-encoder';
+import { uiMessageStream, type StreamScope } from './ui-message-stream';
+
+/** The header the AI SDK's stream reader expects on a UI message stream. */
+const UI_STREAM_HEADERS = { ...SSE_HEADERS, 'x-vercel-ai-ui-message-stream': 'v1' };
+
+/**
+ * The event cursor just before turn `turn` of a thread entered its log (`message-queued` or
+ * `turn-started`), or null when the log no longer holds it (an old turn: the log keeps the newest events).
+ */
+export async function turnStartCursor(agents: AgentClient, threadId: string, turn: number): Promise<number | null> {
+  const workflow = agents.getRun(threadId).workflow;
+  for (let cursor = 0; ;) {
+    const page = await workflow.query(eventsQuery, cursor, 500);
+    const first = page.events.find((event) => (event.type === 'turn-started' || event.type === 'message-queued') && event.turn === turn);
+    if (first) return first.seq - 1;
+    if (page.events.length === 0 || page.finished) return null;
+    cursor = page.nextCursor;
+  }
+}
+
+/** What a stream of a turn or run needs besides the route's context. */
+export interface UiStreamRequest {
+  workflowId: string;
+  scope: StreamScope;
+  messageId: string;
+  resume: StreamPosition | null;
+  endAtApprovalWait: boolean;
+}
+
+/** A UI message stream (SSE) reply for a turn or run, ended with a `finish` that carries the turn's usage and where to continue. */
+export function uiStreamReply(context: RouteContext, request: UiStreamRequest): RouteReply {
+  const abort = new AbortController();
+  const signal = AbortSignal.any([abort.signal, context.signal]);
+  const finishMetadata = (end: StreamEnd, resumeFrom: string) => finishMetadataOf(context.agents, request, end, resumeFrom);
+  const messages = uiMessageStream({ ...request, feeds: context.feeds, finishMetadata, signal });
+  return { status: 200, stream: sseBody(messages, abort, '[DONE]'), headers: UI_STREAM_HEADERS };
+}
+
+/** A finished turn whose events the log no longer holds: its answer from its result, as one text part. */
+export function finishedTurnReply(messageId: string, result: TurnResult): RouteReply {
+  const id = `text-${result.lastStep}-answer`;
+  const chunks = [
+    { type: 'start', messageId },
+    { type: 'start-step' },
+    ...(result.output
+      ? [
+          { type: 'text-start', id },
+          { type: 'text-delta', id, delta: result.output },
+          { type: 'text-end', id },
+        ]
+      : []),
+    { type: 'finish-step' },
+    { type: 'finish', finishReason: result.stopReason === 'completed' ? 'stop' : 'other', messageMetadata: turnMetadata(result) },
+  ];
+  async function* replay() {
+    for (const data of chunks) yield { data, id: null };
+  }
+  return { status: 200, stream: sseBody(replay(), new AbortController(), '[DONE]'), headers: UI_STREAM_HEADERS };
+}
+
+/**
+ * The `finish` chunk's metadata. A turn that waits for approvals says where its stream stopped
+ * (`resumeFrom`, `afterSeq`), so the chat's next request continues it; a completed one gives its usage.
+ */
+async function finishMetadataOf(agents: AgentClient, request: UiStreamRequest, end: StreamEnd, resumeFrom: string): Promise<unknown> {
+  const scope = request.scope;
+  const turn = scope.kind === 'turn' ? scope.turn : null;
+  const base = { workflowId: request.workflowId, ...(turn !== null ? { turn, afterSeq: (scope as { afterSeq: number }).afterSeq } : {}), resumeFrom };
+  if (end === 'waiting') return { ...base, waitingFor: 'approval' };
+  if (turn === null) {
+    const status = await agents
+      .getRun(request.workflowId)
+      .status()
+      .catch(() => null);
+    return { ...base, stopReason: end, ...(status ? { usage: status.usage } : {}) };
+  }
+  const status = await agents
+    .thread(request.workflowId)
+    .status()
+    .catch(() => null);
+  const result = status?.recentTurns.find((candidate) => candidate.turn === turn);
+  return { ...base, ...(result ? turnMetadata(result) : { stopReason: end }) };
+}
+
+function turnMetadata(result: TurnResult): Record<string, unknown> {
+  return {
+    turn: result.turn,
+    stopReason: result.stopReason,
+    usage: result.usage,
+    ...(result.agentVersion ? { agentVersion: result.agentVersion } : {}),
+  };
+}
