@@ -146,7 +146,8 @@ async function continueAfterApprovals(context: RouteContext, threadId: string, m
   });
 }
 
-function decisionRefused(status: number, message: string): GatewayError {
+/** A refused decision as the gateway's typed error (403 Forbidden, 404 ApprovalNotFound, 400, else 500). */
+export function decisionRefused(status: number, message: string): GatewayError {
   if (status === 403) return new GatewayError(403, GatewayErrorCode.forbidden, message, { field: 'approvalId' });
   if (status === 404) return new GatewayError(404, GatewayErrorCode.approvalNotFound, message, { field: 'approvalId' });
   return new GatewayError(status === 400 ? 400 : 500, status === 400 ? GatewayErrorCode.invalidRequest : GatewayErrorCode.internal, message);
