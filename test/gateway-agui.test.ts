@@ -24,6 +24,7 @@ const LONG_ANSWER = Array.from({ length: 30 }, (_, index) => `word${index + 1}`)
 const testTools = createTestTools();
 const slowWriter = defineAgent({ config: { name: 'agui-writer', model: 'scripted:slow' } });
 const toolUser = defineAgent({ config: { name: 'agui-tools', model: 'scripted:tools', tools: ['echo'] } });
+const failing = defineAgent({ config: { name: 'agui-failing', model: 'scripted:broken', max_retries: 2 } });
 const deployer = defineAgent({ config: { name: 'agui-deployer', model: 'scripted:deploy', tools: ['echo'], hitl_tools: ['echo'] } });
 let env: TestEnvironment;
 let gateway: RunningGateway;
@@ -31,10 +32,11 @@ let gateway: RunningGateway;
 beforeAll(async () => {
   env = await createTestEnvironment({
     tools: testTools.tools,
-    agents: [slowWriter, toolUser, deployer],
+    agents: [slowWriter, toolUser, deployer, failing],
     scripts: {
       slow: { replies: [{ text: LONG_ANSWER, streamMs: 100 }] },
       tools: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'ping' } }] }, { text: 'Echoed: {{tool:echo}}' }] },
+      broken: { replies: [{ error: { code: 'ModelServerError' as const, message: '503 upstream unavailable' } }] },
       deploy: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'ship it' } }] }, { text: 'Done: {{tool:echo}}' }] },
     },
   });
@@ -154,6 +156,39 @@ async function refused(client: HttpAgent, resume?: Parameters<HttpAgent['runAgen
   if (!failure) throw new Error('the run did not fail');
   return failure;
 }
+
+describe('AG-UI rejections and failures', () => {
+  it('takes a cancelled interrupt as a rejection by the key principal; the turn goes on without the tool', async () => {
+    const threadId = `agui-reject-${randomUUID().slice(0, 8)}`;
+    const { client } = agentFor('agui-deployer', threadId, 'Deploy the API');
+    await run(client);
+    const [interrupt] = client.pendingInterrupts;
+    expect(interrupt).toMatchObject({ reason: 'tool_approval' });
+    const events = await run(client, { resume: [{ interruptId: interrupt!.id, status: 'cancelled' }] });
+    const results = ofType<BaseEvent & { content: string; metadata?: unknown }>(events, EventType.TOOL_CALL_RESULT);
+    expect(results).toEqual([
+      expect.objectContaining({
+        toolCallId: interrupt!.toolCallId,
+        content: expect.stringContaining('rejected by dana@example.com'),
+        metadata: { isError: true },
+      }),
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: 'success' }, result: { stopReason: 'completed' } });
+  });
+
+  it('ends a failed turn (its model retries used up) with RUN_ERROR', async () => {
+    const threadId = `agui-fail-${randomUUID().slice(0, 8)}`;
+    const { client } = agentFor('agui-failing', threadId, 'Anything');
+    const events = await run(client);
+    expect(events[0]).toMatchObject({ type: EventType.RUN_STARTED, threadId });
+    expect(events.at(-1)).toMatchObject({
+      type: EventType.RUN_ERROR,
+      code: 'ModelRetriesExhausted',
+      message: expect.stringContaining('503 upstream unavailable'),
+    });
+    expect(ofType(events, EventType.RUN_FINISHED)).toEqual([]);
+  });
+});
 
 describe('bad AG-UI input', () => {
   it('answers an unknown agent, a last message that is not the user’s and a resume without state with typed errors', async () => {

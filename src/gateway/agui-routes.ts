@@ -138,20 +138,21 @@ function aguiReply(context: RouteContext, input: AguiInput, scope: TurnScope): R
   const abort = new AbortController();
   const signal = AbortSignal.any([abort.signal, context.signal]);
   const threadId = input.threadId;
-  const result: AguiStreamOptions['result'] = async (completed) => {
+  const outcome: AguiStreamOptions['outcome'] = async (completed) => {
     const status = await context.agents
       .thread(threadId)
       .status()
       .catch(() => null);
     const found = status?.recentTurns.find((candidate) => candidate.turn === completed.turn);
-    return {
+    const result = {
       turn: completed.turn,
       stopReason: completed.stopReason,
       output: completed.output,
       ...(found ? { usage: found.usage, ...(found.agentVersion ? { agentVersion: found.agentVersion } : {}) } : {}),
     };
+    return { result, failure: found?.failure ?? null };
   };
-  const events = aguiStream({ ...scope, feeds: context.feeds, threadId, runId: input.runId, result, signal });
+  const events = aguiStream({ ...scope, feeds: context.feeds, threadId, runId: input.runId, outcome, signal });
   return { status: 200, stream: sseBody(events, abort, null), headers: SSE_HEADERS };
 }
 

@@ -23,6 +23,12 @@ export interface AguiTurnState {
   resumeAfter: number | null;
 }
 
+/** A completed turn as its AG-UI run ends: the `result` RUN_FINISHED carries, or why it failed. */
+export interface TurnOutcome {
+  result: unknown;
+  failure: { type: string | null; message: string } | null;
+}
+
 export interface AguiStreamOptions {
   feeds: FeedRegistry;
   threadId: string;
@@ -37,8 +43,8 @@ export interface AguiStreamOptions {
   resumeAfter: number | null;
   /** Approvals this request just decided: a wait on them alone is not a wait (their decisions are on the way to the log). */
   decided: ReadonlySet<string>;
-  /** The RUN_FINISHED `result` of a completed turn. */
-  result(completed: Extract<RunEvent, { type: 'turn-completed' }>): Promise<unknown>;
+  /** How a turn ended: RUN_FINISHED's `result`, or the failure RUN_ERROR reports (`stopReason` failed). */
+  outcome(completed: Extract<RunEvent, { type: 'turn-completed' }>): Promise<TurnOutcome>;
   signal: AbortSignal;
 }
 
@@ -97,9 +103,10 @@ export async function* aguiStream(options: AguiStreamOptions): AsyncGenerator<Ss
       const events = encoder.event(event);
       if (!replaying) yield* send(events);
       if (event.type !== 'turn-completed' || event.turn !== turn) continue;
-      if (event.stopReason === 'failed')
-        return yield* send([...encoder.close(), runError(failure ?? (event.output || 'The turn failed'), 'TurnFailed')]);
-      return yield* finished(encoder, options, await options.result(event));
+      const outcome = await options.outcome(event);
+      if (event.stopReason !== 'failed') return yield* finished(encoder, options, outcome.result);
+      const message = outcome.failure?.message ?? failure ?? (event.output || 'The turn failed');
+      return yield* send([...encoder.close(), runError(message, outcome.failure?.type ?? 'TurnFailed')]);
     }
   } catch (error) {
     if (options.signal.aborted) return;
