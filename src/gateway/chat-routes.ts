@@ -7,7 +7,7 @@ import { checkedBody } from './gateway-body';
 import { GatewayError, GatewayErrorCode } from './gateway-errors';
 import { findExecution, type GatewayRoute, type RouteContext } from './gateway-route';
 import { parsePositionId } from './streams/stream-position';
-import { finishedTurnReply, turnStartCursor, uiStreamReply } from './streams/turn-streams';
+import { finishedTurnReply, resumePositionOf, turnStartCursor, uiStreamReply } from './streams/turn-streams';
 import { sendThreadMessage, turnParam } from './thread-routes';
 
 /** A UI message as `useChat` sends it: only what the gateway reads is checked, the rest is the SDK's. */
@@ -196,12 +196,7 @@ const turnStream: GatewayRoute = {
     const turn = turnParam(context);
     const found = await findExecution(context, context.params.id!, 'thread');
     const threadId = found.description.workflowId;
-    const resumeId = context.headers.get('last-event-id') ?? context.query.get('lastEventId');
-    const resume = parsePositionId(resumeId);
-    if (resumeId !== null && resume === null)
-      throw new GatewayError(400, GatewayErrorCode.invalidRequest, `Last-Event-ID: '${resumeId}' is not an event id of this gateway's streams`, {
-        field: 'Last-Event-ID',
-      });
+    const resume = resumePositionOf(context);
     const afterSeq = await turnStartCursor(context.agents, threadId, turn);
     if (afterSeq === null) {
       const status = await context.agents.thread(threadId).status();

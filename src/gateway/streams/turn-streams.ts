@@ -4,7 +4,8 @@ import { eventsQuery } from '../../protocol/run-messages';
 import type { TurnResult } from '../../protocol/thread-types';
 import type { RouteContext, RouteReply } from '../gateway-route';
 import { sseBody, SSE_HEADERS } from './sse-body';
-import type { StreamPosition } from './stream-position';
+import { parsePositionId, type StreamPosition } from './stream-position';
+import { GatewayError, GatewayErrorCode } from '../gateway-errors';
 import type { StreamEnd } from './ui-message-encoder';
 import { uiMessageStream, type StreamScope } from './ui-message-stream';
 
@@ -24,6 +25,21 @@ export async function turnStartCursor(agents: AgentClient, threadId: string, tur
     if (page.events.length === 0 || page.finished) return null;
     cursor = page.nextCursor;
   }
+}
+
+/**
+ * Where a stream request continues: its `Last-Event-ID` header (or `lastEventId` query parameter),
+ * null for a stream from the start. @throws GatewayError 400 naming `Last-Event-ID` for an id that
+ * is not one of the gateway's.
+ */
+export function resumePositionOf(context: RouteContext): StreamPosition | null {
+  const resumeId = context.headers.get('last-event-id') ?? context.query.get('lastEventId');
+  const resume = parsePositionId(resumeId);
+  if (resumeId !== null && resume === null)
+    throw new GatewayError(400, GatewayErrorCode.invalidRequest, `Last-Event-ID: '${resumeId}' is not an event id of this gateway's streams`, {
+      field: 'Last-Event-ID',
+    });
+  return resume;
 }
 
 /** What a stream of a turn or run needs besides the route's context. */
