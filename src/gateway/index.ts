@@ -5,5 +5,8 @@ export { startGateway } from './gateway-server';
 export type { GatewayServerOptions, RunningGateway } from './gateway-server';
 export { hashGatewayKey, readGatewayAccess } from './gateway-access';
 export type { GatewayAccess, GatewayKey, GatewayScope } from './gateway-access';
+export type { GatewayJwtSettings, JwtKeySource } from './gateway-jwt-settings';
+export type { RateLimit } from './gateway-rate-limit';
+export type { RequestLogEntry, RequestLogger } from './gateway-request-log';
 export { GatewayErrorCode } from './gateway-errors';
 export type { ErrorBody } from './gateway-errors';
