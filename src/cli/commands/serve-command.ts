@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { AgentClient } from '../../client/agent-client';
 import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '../../gateway/gateway-access';
+import { createJwtVerifier } from '../../gateway/gateway-jwt';
 import { startGateway } from '../../gateway/gateway-server';
 import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
@@ -26,6 +27,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   const access = options.access ? readGatewayAccess(options.access) : {};
   const host = options.host ?? '127.0.0.1';
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
+  if (access.jwt) createJwtVerifier(access.jwt); // the same for a missing token secret variable or PEM file
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
   // JSON lines on stdout: a request line when asked, internal errors always.
   const logger = pino({ name: 'gateway' }, pino.destination(1));
