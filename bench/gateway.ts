@@ -25,6 +25,7 @@ async function chatTurn(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id: threadId, config, messages: [{ id: randomUUID(), role: 'user', parts: [{ type: 'text', text }] }] }),
   });
+  if (!response.ok) throw new Error(`POST /v1/chat answered ${response.status}: ${await response.text()}`);
   let firstText = 0;
   const decoder = new TextDecoder();
   for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {

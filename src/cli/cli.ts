@@ -263,7 +263,8 @@ program
   .option('--host <address>', 'address to listen on (default 127.0.0.1; any other needs --access with API keys)')
   .option('--access <file>', 'API keys (hashed), scopes, agent rules, approver rules and CORS origins (YAML or JSON)')
   .option('--task-queue <name>', 'task queue of the workers (where runs start)')
-  .option('--request-log', 'print a line per request (method, path, status, principal; never a body)')
+  .option('--request-log', 'print a JSON line per request (method, route, status, principal, duration ms, ids; never a body)')
+  .option('--log-bodies', 'put request bodies (message text) in the request lines too (implies --request-log)')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 addGatewayCommands(program);

@@ -25,6 +25,7 @@ export const chatBody = z.looseObject({
   trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
   messageId: z.string().optional(),
   agent: z.string().min(1).max(300).optional().describe('Creating the thread: a named agent (or `?agent=` on the URL)'),
+  config: z.record(z.string(), z.unknown()).optional().describe('Creating the thread: an inline agent config (instead of `agent`)'),
   resourceId: z.string().min(1).max(200).optional().describe('Creating the thread: who it is for (memory scope)'),
 });
 
@@ -104,6 +105,7 @@ const chat: GatewayRoute = {
       text: textOf(last),
       messageId: last.id,
       ...(agent !== undefined ? { agent } : {}),
+      ...(body.config !== undefined ? { config: body.config } : {}),
       ...(body.resourceId !== undefined ? { resourceId: body.resourceId } : {}),
     });
     const { receipt } = turn;

@@ -137,8 +137,10 @@ export class RunFeed {
   private async watch(namespace: string): Promise<void> {
     for (let attempt = 0; !this.stopping.signal.aborted; attempt++) {
       try {
-        for await (const growth of watchHistory(this.client, namespace, this.workflowId, { signal: this.stopping.signal })) {
-          this.requests.historyPolls++;
+        for await (const growth of watchHistory(this.client, namespace, this.workflowId, {
+          signal: this.stopping.signal,
+          onRequest: () => this.requests.historyPolls++,
+        })) {
           this.pendingActivities = growth.pendingActivities;
           if (growth.closed && growth.continuedAs === null) this.closedSeen = true;
           this.wantRead();

@@ -1,6 +1,7 @@
 // One turn (or run) as the AI SDK UI message stream: the feed's items through the encoder, resumable at every id.
 import type { UIMessageChunk } from 'ai';
 import type { FeedRegistry } from './feed-registry';
+import { FeedStoppedError } from './run-feed';
 import type { SseMessage } from './sse-body';
 import { positionId, type StreamPosition } from './stream-position';
 import { UiMessageEncoder, type StreamEnd } from './ui-message-encoder';
@@ -33,6 +34,15 @@ export interface UiStreamOptions {
  * `endAtApprovalWait`) when everything logged was sent and approvals are pending.
  */
 export async function* uiMessageStream(options: UiStreamOptions): AsyncGenerator<SseMessage> {
+  try {
+    yield* encodedStream(options);
+  } catch (error) {
+    // The gateway is shutting down: the stream ends here, and its client continues on another process from its last id.
+    if (!(error instanceof FeedStoppedError)) throw error;
+  }
+}
+
+async function* encodedStream(options: UiStreamOptions): AsyncGenerator<SseMessage> {
   const { scope, resume } = options;
   const afterSeq = scope.kind === 'turn' ? scope.afterSeq : 0;
   const encoder = new UiMessageEncoder(afterSeq);
