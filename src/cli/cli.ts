@@ -201,6 +201,10 @@ program
     '--agents <folder>',
     'offer the agents defined in this folder (one YAML or JSON file each) by name (default: AGENT_AGENTS_DIR); docs/agents.md',
   )
+  .option(
+    '--decision-public-key <file...>',
+    'Ed25519 public key(s) (PEM) verified decisions are checked with (default: DURABLE_AGENTS_DECISION_PUBLIC_KEYS, comma-separated files)',
+  )
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
 addDeploymentCommands(program);
@@ -254,6 +258,7 @@ program
   .option('--access <file>', 'sign-in tokens, trusted proxy header and approver rules (YAML or JSON)')
   .option('--task-queue <name>', 'task queue of the workers (for forks)')
   .option('--request-log', 'print a line per request (method, path, status, identity)')
+  .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/hitl.md')
   .action(async (options) => (await commands.console()).consoleCommand(options));
 
 program
@@ -264,6 +269,7 @@ program
   .option('--access <file>', 'API keys (hashed), scopes, agent rules, approver rules and CORS origins (YAML or JSON)')
   .option('--task-queue <name>', 'task queue of the workers (where runs start)')
   .option('--request-log', 'print a line per request (method, path, status, principal; never a body)')
+  .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/gateway.md')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 addGatewayCommands(program);

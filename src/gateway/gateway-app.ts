@@ -6,6 +6,7 @@ import { cors } from 'hono/cors';
 import type { AgentClient } from '../client/agent-client';
 import { AgentConfigError } from '../protocol/errors';
 import type { GatewayAccess } from './gateway-access';
+import type { DecisionSigningKey } from '../decisions/decision-keys';
 import { authenticate, requireScope, LOCAL_PRINCIPAL } from './gateway-auth';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './gateway-body';
 import { errorReplyOf, GatewayError, GatewayErrorCode } from './gateway-errors';
@@ -27,6 +28,11 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   /** Where a line per request (method, path, status, principal; never a body) and internal errors go. Default: nowhere. */
   log?: (line: string) => void;
+  /**
+   * The key that signs each decision's proof of the caller's principal (`serve --decision-key`), for
+   * agents with `require_verified_decisions` (docs/gateway.md, "Verified decisions"). Default: none, decisions go unsigned.
+   */
+  decisionKey?: DecisionSigningKey;
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -80,7 +86,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
         const body = route.method === 'POST' ? await readJsonBody(context.req.raw, maxBodyBytes) : {};
         const params = context.req.param() as Record<string, string>;
         const query = new URL(context.req.url).searchParams;
-        const reply = await route.handle({ agents: options.agents, access, principal, params, query, body });
+        const reply = await route.handle({ agents: options.agents, access, principal, params, query, body, decisionKey: options.decisionKey });
         return answer(context, reply.status, reply.body, principalName, options.log);
       } catch (error) {
         return failure(context, error, principalName, options.log);

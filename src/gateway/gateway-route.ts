@@ -6,6 +6,7 @@ import { ErrorCode } from '../protocol/errors';
 import { AgentNameAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import type { GatewayAccess, GatewayScope } from './gateway-access';
+import type { DecisionSigningKey } from '../decisions/decision-keys';
 import { requireAgent, type Principal } from './gateway-auth';
 import { GatewayError } from './gateway-errors';
 
@@ -19,6 +20,8 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The parsed JSON body (`{}` when empty); the handler checks it against its schema. */
   body: unknown;
+  /** The key decisions' proofs are signed with (`GatewayOptions.decisionKey`), if any. */
+  decisionKey?: DecisionSigningKey | undefined;
 }
 
 /** A handler's answer: its status and JSON body. */

@@ -3,6 +3,7 @@ import { AgentClient } from '../../client/agent-client';
 import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '../../gateway/gateway-access';
 import { startGateway } from '../../gateway/gateway-server';
+import { readDecisionSigningKey } from '../../decisions/decision-keys';
 import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
 
@@ -11,6 +12,8 @@ export interface ServeCommandOptions {
   port?: string;
   access?: string;
   taskQueue?: string;
+  /** A PEM file with the Ed25519 private key decisions' proofs are signed with (default: DURABLE_AGENTS_DECISION_KEY). */
+  decisionKey?: string;
   /** Print one line per request (method, path, status, principal; never a body). */
   requestLog?: boolean;
 }
@@ -23,11 +26,13 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   const access = options.access ? readGatewayAccess(options.access) : {};
   const host = options.host ?? '127.0.0.1';
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
+  const decisionKey = readDecisionSigningKey(options.decisionKey);
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
   try {
     const running = await startGateway({
       agents,
       access,
+      ...(decisionKey ? { decisionKey } : {}),
       host,
       port,
       log: (line: string) => {

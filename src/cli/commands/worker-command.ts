@@ -23,6 +23,8 @@ export interface WorkerCommandOptions {
   buildId?: string;
   /** `--agents` (or AGENT_AGENTS_DIR): a folder of agent definitions the worker offers by name. */
   agents?: string;
+  /** `--decision-public-key` (or DURABLE_AGENTS_DECISION_PUBLIC_KEYS): PEM files verified decisions are checked with. */
+  decisionPublicKey?: string[];
 }
 
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
@@ -46,6 +48,7 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<void
     shutdownGraceMs,
     deployment,
     ...(agentsFolder ? { agentsFolder } : {}),
+    ...(options.decisionPublicKey ? { decisionPublicKeyFiles: options.decisionPublicKey } : {}),
   });
   const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
   // The pollers start with run(); the first write comes once they poll.
