@@ -188,3 +188,36 @@ describe('an agent without the setting', () => {
     expect((await eventsSoFar(run)).some((event) => event.type === 'approval-refused')).toBe(false);
   });
 });
+
+describe('a deployment whose workers require verified decisions', () => {
+  let strict: TestEnvironment;
+  beforeAll(async () => {
+    strict = await createTestEnvironment({
+      tools: testTools.tools,
+      scripts: { deploy: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'ship it' } }] }, { text: 'Done: {{tool:echo}}' }] } },
+      decisionPublicKeys: readDecisionPublicKeys([path.join(keyFolder, 'gateway.pub.pem')]),
+      requireVerifiedDecisions: true,
+    });
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it('runs no call approved without a proof (an agent without the setting), and runs a verified one', async () => {
+    const { require_verified_decisions: _required, ...unguarded } = guarded;
+    const before = testTools.executions.length;
+    const loose = await strict.agents.startRun({ config: { ...unguarded, name: 'loose-deployer' }, task: 'Deploy the API' });
+    const pending = await eventually(async () => (await loose.status()).pendingApprovals[0], 60_000);
+    await signalWithCli(loose.workflowId, { approvalId: pending.approvalId, decision: 'approve', decidedBy: 'mallory' });
+    const result = await loose.result();
+    expect(result.output).toContain("Done: Error: 'echo' was not run: this deployment requires verified decisions");
+    expect(testTools.executions.length).toBe(before);
+
+    const verified = await strict.agents.startRun({ config: guarded, task: 'Deploy the API' });
+    const waiting = await eventually(async () => (await verified.status()).pendingApprovals[0], 60_000);
+    const decision = { approvalId: waiting.approvalId, decision: 'approve' as const, decidedBy: 'ana@example.com' };
+    await verified.decide({ ...decision, proof: issueDecisionProof(signingKey, { workflowId: verified.workflowId, ...decision }) });
+    expect(await verified.result()).toMatchObject({ output: 'Done: ship it' });
+    expect(testTools.executions.length).toBe(before + 1);
+  });
+});

@@ -205,6 +205,10 @@ program
     '--decision-public-key <file...>',
     'Ed25519 public key(s) (PEM) verified decisions are checked with (default: DURABLE_AGENTS_DECISION_PUBLIC_KEYS, comma-separated files)',
   )
+  .option(
+    '--require-verified-decisions',
+    'run no gated tool call whose approval was not verified (default: DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS=1); docs/hitl.md',
+  )
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
 addDeploymentCommands(program);

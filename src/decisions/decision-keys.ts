@@ -18,6 +18,9 @@ export const DECISION_KEY_VARIABLE = 'DURABLE_AGENTS_DECISION_KEY';
 /** Where a worker's public keys come from when no option names them: PEM file paths, separated by commas. */
 export const DECISION_PUBLIC_KEYS_VARIABLE = 'DURABLE_AGENTS_DECISION_PUBLIC_KEYS';
 
+/** `1` or `true`: the workers run no gated call whose approval was not verified (a deployment-wide rule). */
+export const REQUIRE_VERIFIED_DECISIONS_VARIABLE = 'DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS';
+
 /**
  * The key id of a public key: the first 16 hex digits of the SHA-256 of its DER (SPKI) encoding.
  * Derived, not configured, so an issuer and a worker agree on it without a setting to keep in step;

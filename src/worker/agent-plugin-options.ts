@@ -100,6 +100,14 @@ export interface AgentPluginOptions {
    * worker of a task queue the same keys. Default: none (every proof is refused).
    */
   decisionPublicKeys?: DecisionPublicKeys;
+  /**
+   * The deployment requires verified decisions: this worker runs no gated call whose approval was
+   * not verified (an agent without `require_verified_decisions`); such a call ends as a
+   * `DecisionUnverified` error result the model sees, and the tool does not run. Give the agents
+   * `require_verified_decisions: true` so their runs refuse unverified decisions and keep waiting
+   * instead (docs/hitl.md). Default: false.
+   */
+  requireVerifiedDecisions?: boolean;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
 }

@@ -38,6 +38,8 @@ export interface StartWorkerOptions {
   agentsFolder?: string;
   /** PEM files of the public keys verified decisions are checked with (`worker --decision-public-key`). */
   decisionPublicKeyFiles?: string[];
+  /** Run no gated call whose approval was not verified (`worker --require-verified-decisions`). */
+  requireVerifiedDecisions?: boolean;
   taskQueue?: string;
   /**
    * Register the search attributes first (`worker --setup`). Off by default: on a cluster that is
@@ -74,6 +76,7 @@ export async function startWorker(target: TemporalTarget, options: StartWorkerOp
     ...options.extensions,
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(options.decisionPublicKeyFiles ? { decisionPublicKeys: readDecisionPublicKeys(options.decisionPublicKeyFiles) } : {}),
+    ...(options.requireVerifiedDecisions ? { requireVerifiedDecisions: true } : {}),
   });
   const done = worker.run().finally(() => connection.close());
   return {

@@ -68,6 +68,8 @@ export interface TestEnvironmentOptions {
   deployment?: AgentDeploymentVersion;
   /** The public keys the worker verifies decision proofs with (default: none). */
   decisionPublicKeys?: AgentWorkerOptions['decisionPublicKeys'];
+  /** The worker runs no gated call whose approval was not verified (default: false). */
+  requireVerifiedDecisions?: boolean;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -102,6 +104,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(options.deployment ? { deployment: options.deployment } : {}),
     decisionPublicKeys: options.decisionPublicKeys ?? new Map(),
+    requireVerifiedDecisions: options.requireVerifiedDecisions ?? false,
     mcp,
     dataConverter,
     telemetry: options.telemetry ?? false,

@@ -12,6 +12,7 @@ import {
   readDecisionSigningKey,
 } from '../../src/decisions/decision-keys';
 import { DEFAULT_PROOF_TTL_MS, issueDecisionProof, PROOF_CLOCK_SKEW_MS, verifyDecisionProof } from '../../src/decisions/decision-proof';
+import { unverifiedApprovalRefusal } from '../../src/activities/verified-approvals';
 import { ErrorCode } from '../../src/protocol/errors';
 import type { ApprovalDecision } from '../../src/protocol/run-types';
 
@@ -142,5 +143,17 @@ describe('decision keys', () => {
       message: `${DECISION_KEY_VARIABLE}: an rsa key; decision proofs need an Ed25519 key`,
     });
     expect((error as Error).message).not.toContain('PRIVATE KEY');
+  });
+});
+
+describe('unverifiedApprovalRefusal', () => {
+  const call = { id: 'call_1', name: 'deploy', args: {} };
+  it('refuses only an approved call without a verified approval, and only on workers that require verification', () => {
+    expect(unverifiedApprovalRefusal({ requireVerifiedDecisions: true }, { call, approvalId: 'step-1.call-1' })).toBe(
+      "Error: 'deploy' was not run: this deployment requires verified decisions, and approval step-1.call-1 was not verified (the agent needs require_verified_decisions: true; docs/hitl.md).",
+    );
+    expect(unverifiedApprovalRefusal({ requireVerifiedDecisions: true }, { call, approvalId: 'step-1.call-1', approvalVerified: true })).toBeNull();
+    expect(unverifiedApprovalRefusal({ requireVerifiedDecisions: true }, { call })).toBeNull();
+    expect(unverifiedApprovalRefusal({}, { call, approvalId: 'step-1.call-1' })).toBeNull();
   });
 });

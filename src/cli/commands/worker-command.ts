@@ -25,6 +25,8 @@ export interface WorkerCommandOptions {
   agents?: string;
   /** `--decision-public-key` (or DURABLE_AGENTS_DECISION_PUBLIC_KEYS): PEM files verified decisions are checked with. */
   decisionPublicKey?: string[];
+  /** `--require-verified-decisions` (or DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS=1): run no call approved without a verified proof. */
+  requireVerifiedDecisions?: boolean;
 }
 
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
@@ -49,6 +51,7 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<void
     deployment,
     ...(agentsFolder ? { agentsFolder } : {}),
     ...(options.decisionPublicKey ? { decisionPublicKeyFiles: options.decisionPublicKey } : {}),
+    ...(options.requireVerifiedDecisions ? { requireVerifiedDecisions: true } : {}),
   });
   const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
   // The pollers start with run(); the first write comes once they poll.
