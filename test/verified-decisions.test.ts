@@ -7,6 +7,7 @@ import type { RunHandle } from '../src/client/agent-client';
 import type { AgentConfigInput } from '../src/config/agent-config';
 import { decisionSigningKeyFromPem, readDecisionPublicKeys, type DecisionSigningKey } from '../src/decisions/decision-keys';
 import { issueDecisionProof } from '../src/decisions/decision-proof';
+import { startConsole } from '../src/console/console-server';
 import { hashGatewayKey } from '../src/gateway/gateway-access';
 import { startGateway, type RunningGateway } from '../src/gateway/gateway-server';
 import { ErrorCode } from '../src/protocol/errors';
@@ -174,6 +175,43 @@ describe('an agent that requires verified decisions', () => {
     const [decided] = await eventsOf(run, 'approval-decided', 1);
     expect(decided).toMatchObject({ outcome: 'approved', decidedBy: 'ana@example.com' });
     await recordHistory('verified-decision-update-refused', run);
+  });
+});
+
+describe('the console', () => {
+  /** Decides as the console's local user, with the CSRF token its inbox page carries. */
+  async function decideInConsole(url: string, workflowId: string, approvalId: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    const inbox = await (await fetch(`${url}/`, { headers: { accept: 'text/html' } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(inbox)?.[1];
+    if (!csrf) throw new Error('no CSRF token on the inbox page');
+    const answer = await fetch(`${url}/runs/${workflowId}/approvals/${approvalId}`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      body: new URLSearchParams({ decision: 'approve', csrf }),
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  }
+
+  it('signs a decision as the signed-in person with its --decision-key; without one, the run refuses it and keeps waiting', async () => {
+    const { run, approvalId } = await gatedRun(guarded);
+    const unsigned = await startConsole({ agents: env.agents, host: '127.0.0.1', port: 0, localIdentity: 'ops-lead' });
+    const signing = await startConsole({ agents: env.agents, host: '127.0.0.1', port: 0, localIdentity: 'ops-lead', decisionKey: signingKey });
+    try {
+      const refused = await decideInConsole(unsigned.url, run.workflowId, approvalId);
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { ok: false, code: ErrorCode.decisionUnverified, message: expect.stringContaining('no proof') },
+      });
+      expect((await run.status()).pendingApprovals).toHaveLength(1);
+      const applied = await decideInConsole(signing.url, run.workflowId, approvalId);
+      expect(applied).toMatchObject({ status: 200, body: { ok: true, decidedBy: 'ops-lead' } });
+      expect(await run.result()).toMatchObject({ output: 'Done: ship it' });
+      const [decided] = await eventsOf(run, 'approval-decided', 1);
+      expect(decided).toMatchObject({ outcome: 'approved', decidedBy: 'ops-lead' });
+    } finally {
+      await unsigned.close();
+      await signing.close();
+    }
   });
 });
 
