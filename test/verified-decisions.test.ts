@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -175,6 +175,29 @@ describe('an agent that requires verified decisions', () => {
     const [decided] = await eventsOf(run, 'approval-decided', 1);
     expect(decided).toMatchObject({ outcome: 'approved', decidedBy: 'ana@example.com' });
     await recordHistory('verified-decision-update-refused', run);
+  });
+});
+
+describe('a thread of an agent that requires verified decisions', () => {
+  it('refuses a CLI signal in a turn, keeps the turn waiting, and applies the gateway decision', async () => {
+    const thread = env.agents.thread(`verified-thread-${randomUUID().slice(0, 8)}`, { config: guarded });
+    const turn = await thread.send('Deploy the API');
+    const pending = await eventually(async () => (await thread.run.status()).pendingApprovals[0], 60_000);
+    await signalWithCli(thread.threadId, { approvalId: pending.approvalId, decision: 'approve', decidedBy: 'mallory' });
+    const [refused] = await eventsOf(thread.run, 'approval-refused', 1);
+    expect(refused).toMatchObject({ claimedBy: 'mallory', reason: expect.stringContaining('no proof') });
+    expect((await thread.run.status()).pendingApprovals).toHaveLength(1);
+    const answer = await fetch(`${gateway.url}/v1/approvals/${thread.threadId}/${pending.approvalId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${aliceKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: 'approve' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(await turn.result()).toMatchObject({ output: 'Done: ship it', stopReason: 'completed' });
+    const [decided] = await eventsOf(thread.run, 'approval-decided', 1);
+    expect(decided).toMatchObject({ outcome: 'approved', decidedBy: 'alice@example.com' });
+    await thread.close();
+    await recordHistory('verified-decision-thread', thread.run);
   });
 });
 
