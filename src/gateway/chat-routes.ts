@@ -135,9 +135,17 @@ async function continueAfterApprovals(context: RouteContext, threadId: string, m
   for (const { approvalId, approved, reason } of answered) {
     const decision = approved ? 'approve' : 'reject';
     const identity = context.principal.name;
-    const result = await decideApproval(context.agents, context.access.approvers, { workflowId: threadId, approvalId, decision, reason, identity });
+    const signingKey = context.decisionKey;
+    const result = await decideApproval(context.agents, context.access.approvers, {
+      workflowId: threadId,
+      approvalId,
+      decision,
+      reason,
+      identity,
+      ...(signingKey ? { signingKey } : {}),
+    });
     // Decided already (by this caller's retry, another person, or the timeout): the stream shows how it went.
-    if (!result.ok && result.httpStatus !== 409) throw decisionRefused(result.httpStatus, result.message);
+    if (!result.ok && result.httpStatus !== 409) throw decisionRefused(result.httpStatus, result.message, result.code);
   }
   return uiStreamReply(context, {
     workflowId: threadId,
@@ -148,7 +156,8 @@ async function continueAfterApprovals(context: RouteContext, threadId: string, m
   });
 }
 
-function decisionRefused(status: number, message: string): GatewayError {
+function decisionRefused(status: number, message: string, code: string | undefined): GatewayError {
+  if (status === 403 && code === ErrorCode.decisionUnverified) return new GatewayError(403, code, message, { field: 'approvalId' });
   if (status === 403) return new GatewayError(403, GatewayErrorCode.forbidden, message, { field: 'approvalId' });
   if (status === 404) return new GatewayError(404, GatewayErrorCode.approvalNotFound, message, { field: 'approvalId' });
   return new GatewayError(status === 400 ? 400 : 500, status === 400 ? GatewayErrorCode.invalidRequest : GatewayErrorCode.internal, message);

@@ -7,6 +7,7 @@ import type { AgentClient } from '../client/agent-client';
 import { AgentConfigError } from '../protocol/errors';
 import { gatewayChecksCallers, type GatewayAccess } from './gateway-access';
 import { createCallerCheck, requireScope, LOCAL_PRINCIPAL } from './gateway-auth';
+import type { DecisionSigningKey } from '../decisions/decision-keys';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './gateway-body';
 import { errorReplyOf, GatewayError, GatewayErrorCode } from './gateway-errors';
 import type { GatewayRoute } from './gateway-route';
@@ -36,6 +37,11 @@ export interface GatewayOptions {
   requestLog?: RequestLogger;
   /** Put request bodies (message text) in `requestLog`'s lines. Default: the access file's `log_bodies`, else off. */
   logBodies?: boolean;
+  /**
+   * The key that signs each decision's proof of the caller's principal (`serve --decision-key`), for
+   * agents with `require_verified_decisions` (docs/gateway.md, "Verified decisions"). Default: none, decisions go unsigned.
+   */
+  decisionKey?: DecisionSigningKey;
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -109,6 +115,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
           headers: request.headers,
           signal: request.signal,
           feeds,
+          decisionKey: options.decisionKey,
         });
         if ('stream' in reply) {
           options.log?.(`${context.req.method} ${context.req.path} ${reply.status} ${principalName} (stream)`);

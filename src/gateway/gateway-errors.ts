@@ -96,6 +96,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [GatewayErrorCode.unauthenticated]: 401,
   [GatewayErrorCode.tokenExpired]: 401,
   [GatewayErrorCode.forbidden]: 403,
+  [ErrorCode.decisionUnverified]: 403,
   [ErrorCode.runNotFound]: 404,
   [ErrorCode.threadNotFound]: 404,
   [ErrorCode.agentNotFound]: 404,

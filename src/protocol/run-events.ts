@@ -71,6 +71,11 @@ export type RunEvent = EventBase &
     | { type: 'approval-requested'; request: ApprovalRequest }
     | { type: 'approval-decided'; approvalId: string; toolName: string; outcome: ApprovalOutcome; reason: string | null; decidedBy: string | null }
     | { type: 'approval-ignored'; approvalId: string; reason: string }
+    /**
+     * A decision an agent with `require_verified_decisions` refused: no proof, or one the workers
+     * could not verify (`reason`); `claimedBy` is the `decidedBy` it carried. The call keeps waiting.
+     */
+    | { type: 'approval-refused'; approvalId: string; decision: 'approve' | 'reject'; claimedBy: string | null; reason: string }
     /** A signal whose payload failed validation (wrong types, too long, empty): it changed nothing. */
     | { type: 'signal-ignored'; signal: string; reason: string }
     /** A tool the agent has but no worker of the run does: calls to it are unknown-tool errors. */

@@ -5,6 +5,7 @@ import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '../../gateway/gateway-access';
 import { createJwtVerifier } from '../../gateway/gateway-jwt';
 import { startGateway } from '../../gateway/gateway-server';
+import { readDecisionSigningKey } from '../../decisions/decision-keys';
 import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
 
@@ -13,6 +14,8 @@ export interface ServeCommandOptions {
   port?: string;
   access?: string;
   taskQueue?: string;
+  /** A PEM file with the Ed25519 private key decisions' proofs are signed with (default: DURABLE_AGENTS_DECISION_KEY). */
+  decisionKey?: string;
   /** Print one JSON line per request (method, route, status, principal, duration, ids; never a body). */
   requestLog?: boolean;
   /** Put request bodies (message text) in those lines too; implies `requestLog`. */
@@ -28,6 +31,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   const host = options.host ?? '127.0.0.1';
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
   if (access.jwt) createJwtVerifier(access.jwt); // the same for a missing token secret variable or PEM file
+  const decisionKey = readDecisionSigningKey(options.decisionKey);
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
   // JSON lines on stdout: a request line when asked, internal errors always.
   const logger = pino({ name: 'gateway' }, pino.destination(1));
@@ -35,6 +39,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
     const running = await startGateway({
       agents,
       access,
+      ...(decisionKey ? { decisionKey } : {}),
       host,
       port,
       log: (line: string) => {
