@@ -133,7 +133,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/{activities,worker,hooks,models,tools,artifacts,mcp,budget,history,config}/**/*.ts'],
+    files: ['src/{activities,worker,hooks,models,tools,artifacts,mcp,budget,history,config,decisions}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -7,7 +7,14 @@
  *   runs, so `npx jest test/unit/tools.test.ts` starts no server either.
  * `npm test` runs both. The cluster test is its own run: `npm run test:cluster` (jest.cluster.config.js).
  */
-const transform = { '^.+\\.ts$': ['@swc/jest'] };
+const transform = {
+  '^.+\\.ts$': ['@swc/jest'],
+  // jose (the gateway's JWT checks) ships ES modules only. Node >= 20.19 requires them natively, but
+  // jest's module system does not before Node 24.9: compile its files to CommonJS for the tests.
+  '/node_modules/jose/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+};
+/** node_modules stay untransformed, except the ES-module-only packages above. */
+const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 
 const unit = {
   displayName: 'unit',
@@ -15,6 +22,7 @@ const unit = {
   roots: ['<rootDir>/test/unit'],
   testMatch: ['**/*.test.ts'],
   transform,
+  transformIgnorePatterns,
   // Only the guard that fails the run when a test leaves a process behind.
   globalSetup: '<rootDir>/test/support/unit-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/unit-global-teardown.ts',
@@ -27,6 +35,7 @@ const integration = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/', '<rootDir>/test/cluster/'],
   transform,
+  transformIgnorePatterns,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/setup-runtime.ts'],

@@ -4,6 +4,7 @@
  * See docs/performance.md.
  */
 import { measureNamedAgents, namedBenchAgents } from './named-agents';
+import { measureGateway } from './gateway';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
       ['tracing', () => measureTracingOverhead(eagerOn, ROUNDS)],
       ['threads', () => measureThreads(eagerOn, ROUNDS)],
       ['named-agents', () => measureNamedAgents(eagerOn, ROUNDS)],
+      ['gateway', () => measureGateway(eagerOn, ROUNDS)],
       ['parked-threads', () => measureParkedThreads(eagerOn, folder, PARKED_RUNS)],
       // Opt-in (about 10 minutes for 10,000 threads): BENCH_ONLY=parked-threads-scale BENCH_PARKED_THREADS=10000.
       [

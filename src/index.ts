@@ -104,6 +104,7 @@ export {
   AgentConfigError,
   AgentRuntimeError,
   ApprovalRefusedError,
+  DecisionUnverifiedError,
   DeploymentError,
   EmptyMessageError,
   ErrorCode,
@@ -114,6 +115,12 @@ export {
 } from './protocol/errors';
 export type { ErrorCodeValue } from './protocol/errors';
 export { ScheduleError, ScheduleInvalidError } from './protocol/schedule-errors';
+
+// Verified decisions: proofs of who decided, for agents with require_verified_decisions (docs/hitl.md)
+export { issueDecisionProof } from './decisions/decision-proof';
+export type { DecisionClaims, DecisionProofOptions } from './decisions/decision-proof';
+export { readDecisionSigningKey } from './decisions/decision-keys';
+export type { DecisionSigningKey } from './decisions/decision-keys';
 
 // Lifecycle hooks, as runs record them (hooks themselves are defined on workers: durable-agents/worker)
 export type { HookFailureReport, HookPoint } from './protocol/hook-types';

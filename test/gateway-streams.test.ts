@@ -236,6 +236,39 @@ describe('resumable streams', () => {
   });
 });
 
+describe('run streams', () => {
+  it('streams a run through its approval, decided elsewhere, to its end', async () => {
+    const run = await env.agents.startRun({ agent: 'deployer', task: 'Deploy the API' });
+    const response = await fetch(`${gateway.url}/v1/runs/${run.workflowId}/stream`, { headers });
+    const chunks = sseEvents(response.body!).pipeThrough(
+      new TransformStream<EventSourceMessage, UIMessageChunk>({
+        transform(event, controller) {
+          if (event.data !== '[DONE]') controller.enqueue(JSON.parse(event.data) as UIMessageChunk);
+        },
+      }),
+    );
+    const [forMessage, forApproval] = chunks.tee();
+    const approved = (async () => {
+      const reader = forApproval.getReader();
+      for (;;) {
+        const next = await reader.read();
+        if (next.done) throw new Error('the stream ended before the approval request');
+        if (next.value.type === 'tool-approval-request') {
+          await run.approve(next.value.approvalId, { decidedBy: 'console-user' });
+          await reader.cancel();
+          return;
+        }
+      }
+    })();
+    const message = await lastMessageOf(forMessage);
+    await approved;
+    expect(message?.id).toBe(run.workflowId);
+    expect(message?.parts.find((part) => part.type === 'tool-echo')).toMatchObject({ state: 'output-available' });
+    expect(textOf(message)).toContain('Done: ');
+    expect(message?.metadata).toMatchObject({ stopReason: 'completed', usage: expect.any(Object) });
+  });
+});
+
 describe('bad stream requests', () => {
   it('refuses a malformed Last-Event-ID, an unknown turn and a regenerate, each with its code', async () => {
     const threadId = `bad-${randomUUID().slice(0, 8)}`;

@@ -10,6 +10,7 @@ import { createLoadForkOrigin } from './load-fork-origin';
 import { createListWorkerTools } from './list-worker-tools';
 import { createListWorkerAgents, type WorkerAgentsDependencies } from './list-worker-agents';
 import { createResolveAgent, type AgentResolutionDependencies } from './resolve-agent';
+import { createVerifyDecision, type DecisionVerificationDependencies } from './verify-decision';
 import { createReplayToolCall, type ReplayDependencies } from './replay-tool-call';
 import { createCheckSearchAttributes, type SearchAttributesDependencies } from './check-search-attributes';
 import { createLifecycleHooks, type LifecycleHookDependencies } from './lifecycle-hooks';
@@ -31,7 +32,8 @@ export type ActivityDependencies = ModelStepDependencies &
   ConcurrencySlotDependencies &
   WorkerAgentsDependencies &
   ThreadPostDependencies &
-  AgentResolutionDependencies;
+  AgentResolutionDependencies &
+  DecisionVerificationDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -49,6 +51,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     listWorkerAgents: createListWorkerAgents(dependencies),
     // A local activity: a named run's or thread's definition, recorded as a marker.
     resolveAgent: createResolveAgent(dependencies),
+    // A local activity: the verdict on a decision's proof (require_verified_decisions), recorded as a marker.
+    verifyDecision: createVerifyDecision(dependencies),
     replayToolCall: createReplayToolCall(dependencies),
     // A local activity of runAgent in your own workflows (durable-agents/workflow).
     checkSearchAttributes: createCheckSearchAttributes(dependencies),

@@ -9,6 +9,7 @@ import { mcpToolName } from '../protocol/mcp-tool-names';
 import type { McpToolCallInput, McpToolListing, ToolResult } from '../protocol/run-types';
 import { splitInjectedArgs } from '../protocol/split-injected-args';
 import { buildToolResult } from '../protocol/tool-results';
+import { unverifiedApprovalRefusal, type VerifiedApprovalsDependencies } from './verified-approvals';
 import type { McpConnections } from '../mcp/mcp-connections';
 import { LiveHeartbeat, withHeartbeat } from './heartbeat';
 import { ProgressReporter } from './progress-reporter';
@@ -17,7 +18,7 @@ import type { HookRunner } from '../hooks/hook-runner';
 import { runToolHooks } from './tool-hooks';
 import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
-export interface McpDependencies {
+export interface McpDependencies extends VerifiedApprovalsDependencies {
   mcp: McpConnections;
   /** The worker's lifecycle hooks: after-tool and error hooks run on MCP results too. */
   hooks?: HookRunner;
@@ -66,11 +67,11 @@ export function createMcpActivities(dependencies: McpDependencies) {
         toolName: input.call.name,
         quiet: Boolean(input.quietProgress),
       });
-      const finish = async (content: string, isError: boolean): Promise<ToolResult> => {
+      const finish = async (content: string, isError: boolean, errorCode: string = ErrorCode.toolFailed): Promise<ToolResult> => {
         // The hooks see the server's answer before it is recorded (and may redact it).
         const { hookFailures, ...outcome } = await runToolHooks(dependencies.hooks, input, activity.info.attempt, {
           content,
-          ...(isError ? { errorCode: ErrorCode.toolFailed } : {}),
+          ...(isError ? { errorCode } : {}),
         });
         return {
           ...buildToolResult({
@@ -87,6 +88,8 @@ export function createMcpActivities(dependencies: McpDependencies) {
           ...(hookFailures ? { hookFailures } : {}),
         };
       };
+      const unverified = unverifiedApprovalRefusal(dependencies, input);
+      if (unverified !== null) return finish(unverified, true, ErrorCode.decisionUnverified);
       const silence = new SilenceLimit(MCP_SILENCE_LIMIT_MS);
       let stopListening = async () => {};
       try {

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ErrorCode } from '../protocol/errors';
 import type { RunToolInput, ToolResult } from '../protocol/run-types';
+import { unverifiedApprovalRefusal, type VerifiedApprovalsDependencies } from './verified-approvals';
 import { buildToolResult } from '../protocol/tool-results';
 import { RetryableToolError, type ToolContext } from '../tools/define-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -18,7 +19,7 @@ import type { HookRunner } from '../hooks/hook-runner';
 import { runToolHooks, type ToolOutcome } from './tool-hooks';
 import { NO_TELEMETRY, type AgentTelemetry } from '../telemetry/agent-telemetry';
 
-export interface RunToolDependencies {
+export interface RunToolDependencies extends VerifiedApprovalsDependencies {
   tools: ToolRegistry;
   /** Where results above the run's offload threshold go; without one, nothing is offloaded. */
   artifacts?: ArtifactStore;
@@ -63,6 +64,8 @@ async function runToolCall(input: RunToolInput, dependencies: RunToolDependencie
       artifactId,
     });
 
+  const unverified = unverifiedApprovalRefusal(dependencies, input);
+  if (unverified !== null) return finish(unverified, ErrorCode.decisionUnverified);
   const tool = dependencies.tools.get(call.name);
   if (!tool) {
     // Not the worker's list: it may hold tools this agent does not have (the workflow adds the agent's).

@@ -201,6 +201,14 @@ program
     '--agents <folder>',
     'offer the agents defined in this folder (one YAML or JSON file each) by name (default: AGENT_AGENTS_DIR); docs/agents.md',
   )
+  .option(
+    '--decision-public-key <file...>',
+    'Ed25519 public key(s) (PEM) verified decisions are checked with (default: DURABLE_AGENTS_DECISION_PUBLIC_KEYS, comma-separated files)',
+  )
+  .option(
+    '--require-verified-decisions',
+    'run no gated tool call whose approval was not verified (default: DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS=1); docs/hitl.md',
+  )
   .action(async (options) => (await commands.worker()).workerCommand(options));
 
 addDeploymentCommands(program);
@@ -254,6 +262,7 @@ program
   .option('--access <file>', 'sign-in tokens, trusted proxy header and approver rules (YAML or JSON)')
   .option('--task-queue <name>', 'task queue of the workers (for forks)')
   .option('--request-log', 'print a line per request (method, path, status, identity)')
+  .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/hitl.md')
   .action(async (options) => (await commands.console()).consoleCommand(options));
 
 program
@@ -263,7 +272,9 @@ program
   .option('--host <address>', 'address to listen on (default 127.0.0.1; any other needs --access with API keys)')
   .option('--access <file>', 'API keys (hashed), scopes, agent rules, approver rules and CORS origins (YAML or JSON)')
   .option('--task-queue <name>', 'task queue of the workers (where runs start)')
-  .option('--request-log', 'print a line per request (method, path, status, principal; never a body)')
+  .option('--request-log', 'print a JSON line per request (method, route, status, principal, duration ms, ids; never a body)')
+  .option('--log-bodies', 'put request bodies (message text) in the request lines too (implies --request-log)')
+  .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/gateway.md')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 addGatewayCommands(program);

@@ -30,6 +30,8 @@ export function formatRunEvent(event: RunEvent): string | null {
       return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':
       return `! ignored a decision for ${event.approvalId}: ${event.reason}`;
+    case 'approval-refused':
+      return `! refused an unverified ${event.decision} of ${event.approvalId}${event.claimedBy ? ` claiming to be ${event.claimedBy}` : ''}: ${event.reason}`;
     case 'skills-changed':
       return `✦ skills from ${event.source} (version ${event.version}${event.reloaded ? ', reloaded' : ''}): ${
         [...event.added.map((name) => `+${name}`), ...event.modified.map((name) => `~${name}`), ...event.removed.map((name) => `-${name}`)].join(

@@ -12,7 +12,14 @@ import { liveSnapshots } from './live-snapshot-stream';
 import { activityWaits } from './activity-waits';
 import { checkedDecision, checkedInjectedMessage } from './outgoing-checks';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../protocol/run-messages';
-import { AgentRuntimeError, ApprovalRefusedError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
+import {
+  AgentRuntimeError,
+  ApprovalRefusedError,
+  DecisionUnverifiedError,
+  EmptyMessageError,
+  ErrorCode,
+  InvalidMessageError,
+} from '../protocol/errors';
 import type { AgentRunResult, ApprovalDecision, ApprovalOutcome, RunStatus } from '../protocol/run-types';
 
 /** How a decision reached the run (and, when the server was restarting or busy, the retries on the way). */
@@ -292,5 +299,6 @@ function refusalOf(error: WorkflowUpdateFailedError): AgentRuntimeError {
   const reason = error.cause?.message ?? error.message;
   if (type === ErrorCode.emptyMessage) return new EmptyMessageError();
   if (type === ErrorCode.invalidMessage) return new InvalidMessageError(reason);
+  if (type === ErrorCode.decisionUnverified) return new DecisionUnverifiedError(reason);
   return new ApprovalRefusedError(reason);
 }

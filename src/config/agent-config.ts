@@ -132,6 +132,12 @@ export const agentConfigSchema = z
     hitl_tools: z.array(toolName).default([]),
     /** How long a gated tool call waits for a human decision before it times out. */
     hitl_timeout: z.string().refine(isDuration, DURATION_MESSAGE).default('24h'),
+    /**
+     * Only decisions carrying a proof of who decided (from the gateway, the console or
+     * `issueDecisionProof`), checked by the workers, apply; others are refused and recorded
+     * (docs/hitl.md, "Verified decisions"). Absent: any decision applies (and the config's hash stays as before).
+     */
+    require_verified_decisions: z.boolean().optional(),
     emit_mcp_progress: z.boolean().default(true),
     injected_tool_args: z.record(z.string().regex(PROPERTY_NAME_PATTERN, 'must be a valid property name'), z.string()).default({}),
     mcp_servers: z.array(mcpServerSchema).default([]),

@@ -1,5 +1,7 @@
 // The console's actions on runs and threads: decide an approval (one decider wins), inject, send, fork, cancel.
 import { ApprovalRefusedError, AgentRuntimeError, ErrorCode } from '../protocol/errors';
+import type { DecisionSigningKey } from '../decisions/decision-keys';
+import { issueDecisionProof } from '../decisions/decision-proof';
 import type { AgentClient } from '../client/agent-client';
 import type { ApproverRule } from './console-access';
 import { mayDecide } from './console-access';
@@ -16,6 +18,8 @@ export interface ActionResult {
   /** For a decision another person made first: who, and how. */
   decidedBy?: string | null;
   outcome?: string;
+  /** The library's error code of a refusal the caller can act on (`DecisionUnverified`). */
+  code?: string;
 }
 
 /** A person's decision on one gated call, as the console sends it. */
@@ -26,6 +30,11 @@ export interface ConsoleDecision {
   reason: string | undefined;
   /** The signed-in identity: the decision's `decidedBy` (never a name typed into the page). */
   identity: string;
+  /**
+   * The key that signs the decision's proof of `identity` (`--decision-key`), for agents with
+   * `require_verified_decisions`; absent: the decision goes unsigned, as before.
+   */
+  signingKey?: DecisionSigningKey;
 }
 
 /**
@@ -58,12 +67,14 @@ export async function decideApproval(
     };
   }
   try {
-    const receipt = await handle.decide({
+    const decision = {
       approvalId: request.approvalId,
       decision: request.decision,
       decidedBy: request.identity,
       ...(request.reason ? { reason: request.reason } : {}),
-    });
+    };
+    const proof = request.signingKey ? issueDecisionProof(request.signingKey, { workflowId: request.workflowId, ...decision }) : undefined;
+    const receipt = await handle.decide({ ...decision, ...(proof ? { proof } : {}) });
     const message =
       receipt.delivery === 'update'
         ? `${request.approvalId} ${receipt.outcome} by ${request.identity}.`
@@ -71,6 +82,8 @@ export async function decideApproval(
     return { ok: true, httpStatus: 200, message, decidedBy: request.identity, outcome: receipt.outcome ?? request.decision };
   } catch (error) {
     if (error instanceof ApprovalRefusedError) return alreadyDecided(agents, request);
+    if (error instanceof AgentRuntimeError && error.code === ErrorCode.decisionUnverified)
+      return { ok: false, httpStatus: 403, code: error.code, message: `The run refused the decision: ${error.message}` };
     // The other decision may have let the run finish before this one arrived: then it ended with
     // the call decided, and this person is told by whom, as when the run refuses a second decision.
     if (error instanceof AgentRuntimeError && error.code === ErrorCode.runNotFound) {

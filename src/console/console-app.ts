@@ -6,6 +6,7 @@ import { html } from 'hono/html';
 import type { AgentClient } from '../client/agent-client';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { ConsoleAccess } from './console-access';
+import type { DecisionSigningKey } from '../decisions/decision-keys';
 import { cancelRun, decideApproval, forkRun, injectMessage, sendToThread, type ActionResult } from './console-actions';
 import { listRuns, readInbox, readRunPage, type RunListFilter } from './console-reads';
 import { ConsoleSessions } from './console-sessions';
@@ -32,6 +33,11 @@ export interface ConsoleOptions {
   pollMs?: number;
   /** Called once per request with method, path, status and identity (never a body or a query value). */
   log?: (line: string) => void;
+  /**
+   * The key that signs each decision's proof of the signed-in person (`console --decision-key`),
+   * for agents with `require_verified_decisions` (docs/hitl.md). Default: none, decisions go unsigned.
+   */
+  decisionKey?: DecisionSigningKey;
 }
 
 type Variables = { identity: string };
@@ -194,6 +200,7 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
       decision,
       reason,
       identity: context.get('identity'),
+      ...(options.decisionKey ? { signingKey: options.decisionKey } : {}),
     });
     return respond(context, result, '/');
   });

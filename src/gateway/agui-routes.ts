@@ -123,9 +123,11 @@ async function resumeTurn(context: RouteContext, input: AguiInput): Promise<Rout
       decision: approved ? 'approve' : 'reject',
       reason,
       identity: context.principal.name,
+      // Signed as the principal when the gateway has a decision key (agents that require verified decisions).
+      ...(context.decisionKey ? { signingKey: context.decisionKey } : {}),
     });
     // Decided already (this caller's retry, another person, the timeout): the stream shows how it went.
-    if (!result.ok && result.httpStatus !== 409) throw decisionRefused(result.httpStatus, result.message);
+    if (!result.ok && result.httpStatus !== 409) throw decisionRefused(result.httpStatus, result.message, result.code);
     decided.add(entry.interruptId);
   }
   const { turn, afterSeq, resumeAfter } = position.data;

@@ -43,6 +43,7 @@ const decide: GatewayRoute = {
   body: decisionBody,
   responses: {
     200: '{ workflowId, approvalId, decision, outcome, decidedBy, message }: applied (or recorded for when a worker runs the run)',
+    403: 'DecisionUnverified: the agent requires verified decisions and the workers refused this one (the message says why: no decision key on the gateway, or one they do not trust)',
     409: 'AlreadyDecided: someone else (or the timeout) decided first; `decidedBy` and `outcome` say who and how',
   },
   async handle(context) {
@@ -58,13 +59,22 @@ const decide: GatewayRoute = {
     const workflowId = found.description.workflowId;
     const approvalId = context.params.approvalId!;
     const identity = context.principal.name;
-    const result = await decideApproval(context.agents, context.access.approvers, { workflowId, approvalId, decision, reason, identity });
+    const signingKey = context.decisionKey;
+    const result = await decideApproval(context.agents, context.access.approvers, {
+      workflowId,
+      approvalId,
+      decision,
+      reason,
+      identity,
+      ...(signingKey ? { signingKey } : {}),
+    });
     const expected = decision === 'approve' ? 'approved' : 'rejected';
     const applied = { workflowId, approvalId, decision, outcome: expected, decidedBy: identity, message: result.message };
     if (result.ok) return { status: 200, body: applied };
     // A retried POST (this principal's own decision landed already) answers as the first did.
     if (result.httpStatus === 409 && result.decidedBy === identity && result.outcome === expected)
       return { status: 200, body: { ...applied, message: `${approvalId} ${expected} by ${identity}.` } };
+    if (result.code === ErrorCode.decisionUnverified) throw new GatewayError(403, result.code, result.message, { field: 'approvalId' });
     throw decisionError(result.httpStatus, result.message, result.decidedBy, result.outcome);
   },
 };

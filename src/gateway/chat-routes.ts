@@ -7,7 +7,7 @@ import { checkedBody } from './gateway-body';
 import { GatewayError, GatewayErrorCode } from './gateway-errors';
 import { findExecution, type GatewayRoute, type RouteContext } from './gateway-route';
 import { parsePositionId } from './streams/stream-position';
-import { finishedTurnReply, turnStartCursor, uiStreamReply } from './streams/turn-streams';
+import { finishedTurnReply, resumePositionOf, turnStartCursor, uiStreamReply } from './streams/turn-streams';
 import { sendThreadMessage, turnParam } from './thread-routes';
 
 /** A UI message as `useChat` sends it: only what the gateway reads is checked, the rest is the SDK's. */
@@ -25,6 +25,7 @@ export const chatBody = z.looseObject({
   trigger: z.enum(['submit-message', 'regenerate-message']).optional(),
   messageId: z.string().optional(),
   agent: z.string().min(1).max(300).optional().describe('Creating the thread: a named agent (or `?agent=` on the URL)'),
+  config: z.record(z.string(), z.unknown()).optional().describe('Creating the thread: an inline agent config (instead of `agent`)'),
   resourceId: z.string().min(1).max(200).optional().describe('Creating the thread: who it is for (memory scope)'),
 });
 
@@ -104,6 +105,7 @@ const chat: GatewayRoute = {
       text: textOf(last),
       messageId: last.id,
       ...(agent !== undefined ? { agent } : {}),
+      ...(body.config !== undefined ? { config: body.config } : {}),
       ...(body.resourceId !== undefined ? { resourceId: body.resourceId } : {}),
     });
     const { receipt } = turn;
@@ -133,9 +135,17 @@ async function continueAfterApprovals(context: RouteContext, threadId: string, m
   for (const { approvalId, approved, reason } of answered) {
     const decision = approved ? 'approve' : 'reject';
     const identity = context.principal.name;
-    const result = await decideApproval(context.agents, context.access.approvers, { workflowId: threadId, approvalId, decision, reason, identity });
+    const signingKey = context.decisionKey;
+    const result = await decideApproval(context.agents, context.access.approvers, {
+      workflowId: threadId,
+      approvalId,
+      decision,
+      reason,
+      identity,
+      ...(signingKey ? { signingKey } : {}),
+    });
     // Decided already (by this caller's retry, another person, or the timeout): the stream shows how it went.
-    if (!result.ok && result.httpStatus !== 409) throw decisionRefused(result.httpStatus, result.message);
+    if (!result.ok && result.httpStatus !== 409) throw decisionRefused(result.httpStatus, result.message, result.code);
   }
   return uiStreamReply(context, {
     workflowId: threadId,
@@ -146,8 +156,9 @@ async function continueAfterApprovals(context: RouteContext, threadId: string, m
   });
 }
 
-/** A refused decision as the gateway's typed error (403 Forbidden, 404 ApprovalNotFound, 400, else 500). */
-export function decisionRefused(status: number, message: string): GatewayError {
+/** A refused decision as the gateway's typed error (403 DecisionUnverified or Forbidden, 404 ApprovalNotFound, 400, else 500). */
+export function decisionRefused(status: number, message: string, code: string | undefined): GatewayError {
+  if (status === 403 && code === ErrorCode.decisionUnverified) return new GatewayError(403, code, message, { field: 'approvalId' });
   if (status === 403) return new GatewayError(403, GatewayErrorCode.forbidden, message, { field: 'approvalId' });
   if (status === 404) return new GatewayError(404, GatewayErrorCode.approvalNotFound, message, { field: 'approvalId' });
   return new GatewayError(status === 400 ? 400 : 500, status === 400 ? GatewayErrorCode.invalidRequest : GatewayErrorCode.internal, message);
@@ -197,12 +208,7 @@ const turnStream: GatewayRoute = {
     const turn = turnParam(context);
     const found = await findExecution(context, context.params.id!, 'thread');
     const threadId = found.description.workflowId;
-    const resumeId = context.headers.get('last-event-id') ?? context.query.get('lastEventId');
-    const resume = parsePositionId(resumeId);
-    if (resumeId !== null && resume === null)
-      throw new GatewayError(400, GatewayErrorCode.invalidRequest, `Last-Event-ID: '${resumeId}' is not an event id of this gateway's streams`, {
-        field: 'Last-Event-ID',
-      });
+    const resume = resumePositionOf(context);
     const afterSeq = await turnStartCursor(context.agents, threadId, turn);
     if (afterSeq === null) {
       const status = await context.agents.thread(threadId).status();

@@ -1,9 +1,12 @@
-// Who may call the gateway and do what: API keys (stored hashed) with scopes and agent rules, read from an access file.
+// Who may call the gateway and do what: API keys (stored hashed) or JWT settings, scopes, agent rules and request limits, read from an access file.
 import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { z } from 'zod';
 import type { ApproverRule } from '../console/console-access';
 import { isLoopbackHost, readAccessFile } from '../console/console-access';
 import { AgentConfigError } from '../protocol/errors';
+import { jwtSettingsSchema, type GatewayJwtSettings } from './gateway-jwt-settings';
+import { rateLimitSchema, type RateLimit } from './gateway-rate-limit';
 
 /** What a key may do: start (and cancel) runs, send to threads (and inject), read, decide approvals; admin is all of them. */
 export const GATEWAY_SCOPES = ['start', 'send', 'read', 'approve', 'admin'] as const;
@@ -19,6 +22,8 @@ export interface GatewayKey {
   scopes: GatewayScope[];
   /** Agent name globs the key may act on (`support`, `billing-*`); absent: every agent. */
   agents?: string[];
+  /** This key's request limit (default: the access file's `rate_limit`). */
+  rateLimit?: RateLimit;
 }
 
 /** The gateway's access settings (docs/gateway.md, "Access file"). */
@@ -28,6 +33,12 @@ export interface GatewayAccess {
   approvers?: ApproverRule[];
   /** Browser origins allowed to call the gateway (CORS). Default: none. */
   allowedOrigins?: string[];
+  /** JWT bearer tokens accepted besides the keys: issuer, audience, key source, claims. */
+  jwt?: GatewayJwtSettings;
+  /** The request limit of every key and token principal without its own. Default: none. */
+  rateLimit?: RateLimit;
+  /** Put request bodies (message text) in the request log. Default: off. */
+  logBodies?: boolean;
 }
 
 const keySchema = z
@@ -39,14 +50,19 @@ const keySchema = z
       .transform((hash) => hash.toLowerCase()),
     scopes: z.array(z.enum(GATEWAY_SCOPES)).min(1),
     agents: z.array(z.string().min(1)).min(1).optional(),
+    rate_limit: rateLimitSchema.optional(),
   })
-  .strict();
+  .strict()
+  .transform(({ rate_limit: rateLimit, ...key }): GatewayKey => ({ ...key, ...(rateLimit ? { rateLimit } : {}) }));
 
 const accessFileSchema = z
   .object({
     keys: z.array(keySchema).optional(),
     approvers: z.array(z.object({ tools: z.array(z.string().min(1)).min(1), identities: z.array(z.string().min(1)).min(1) }).strict()).optional(),
     allowed_origins: z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be an origin: scheme://host[:port], no path')).optional(),
+    jwt: jwtSettingsSchema.optional(),
+    rate_limit: rateLimitSchema.optional(),
+    log_bodies: z.boolean().optional(),
   })
   .strict();
 
@@ -60,7 +76,7 @@ export function parseGatewayAccess(raw: unknown, source: string): GatewayAccess 
     const problems = parsed.error.issues.map((issue) => `${source}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
     throw new AgentConfigError(`Invalid gateway access file:\n${problems.join('\n')}`, problems);
   }
-  const { keys, approvers, allowed_origins: allowedOrigins } = parsed.data;
+  const { keys, approvers, allowed_origins: allowedOrigins, jwt, rate_limit: rateLimit, log_bodies: logBodies } = parsed.data;
   const seen = new Map<string, number>();
   keys?.forEach((key, index) => {
     const earlier = seen.get(key.sha256);
@@ -70,11 +86,19 @@ export function parseGatewayAccess(raw: unknown, source: string): GatewayAccess 
     }
     seen.set(key.sha256, index);
   });
-  return { ...(keys ? { keys } : {}), ...(approvers ? { approvers } : {}), ...(allowedOrigins ? { allowedOrigins } : {}) };
+  return {
+    ...(keys ? { keys } : {}),
+    ...(approvers ? { approvers } : {}),
+    ...(allowedOrigins ? { allowedOrigins } : {}),
+    ...(jwt ? { jwt } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+    ...(logBodies !== undefined ? { logBodies } : {}),
+  };
 }
 
 /**
- * Reads a gateway access file (YAML or JSON: `keys`, `approvers`, `allowed_origins`).
+ * Reads a gateway access file (YAML or JSON: `keys`, `approvers`, `allowed_origins`, `jwt`,
+ * `rate_limit`, `log_bodies`). A relative `jwt.public_key_file` is read from the file's folder.
  * @throws AgentConfigError naming the file and each invalid field.
  * @example
  * import { AgentClient } from 'durable-agents';
@@ -83,7 +107,10 @@ export function parseGatewayAccess(raw: unknown, source: string): GatewayAccess 
  * await startGateway({ agents: await AgentClient.connect(), host: '0.0.0.0', access: readGatewayAccess('gateway-access.yaml') });
  */
 export function readGatewayAccess(file: string): GatewayAccess {
-  return parseGatewayAccess(readAccessFile(file, 'gateway'), file);
+  const access = parseGatewayAccess(readAccessFile(file, 'gateway'), file);
+  const source = access.jwt?.keySource;
+  if (source?.kind === 'publicKeyFile') source.file = path.resolve(path.dirname(file), source.file);
+  return access;
 }
 
 /**
@@ -103,12 +130,17 @@ export function newGatewayKey(): { key: string; sha256: string } {
   return { key, sha256: hashGatewayKey(key) };
 }
 
+/** Whether `access` asks callers who they are: API keys, JWT settings, or both. */
+export function gatewayChecksCallers(access: GatewayAccess): boolean {
+  return (access.keys?.length ?? 0) > 0 || access.jwt !== undefined;
+}
+
 /**
  * Refuses settings that would open the gateway to the network without keys.
- * @throws AgentConfigError when `host` is not loopback and `access` has no keys.
+ * @throws AgentConfigError when `host` is not loopback and `access` has neither keys nor JWT settings.
  */
 export function assertGatewayAccessFitsHost(host: string, access: GatewayAccess): void {
-  if (isLoopbackHost(host) || (access.keys?.length ?? 0) > 0) return;
-  const problem = `host: ${host} is reachable from other machines; give API keys (--access <file>), or bind to 127.0.0.1`;
+  if (isLoopbackHost(host) || gatewayChecksCallers(access)) return;
+  const problem = `host: ${host} is reachable from other machines; give API keys or jwt settings (--access <file>), or bind to 127.0.0.1`;
   throw new AgentConfigError(`The gateway refuses to start without API keys: ${problem}`, [problem]);
 }

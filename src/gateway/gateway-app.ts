@@ -5,11 +5,13 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AgentClient } from '../client/agent-client';
 import { AgentConfigError } from '../protocol/errors';
-import type { GatewayAccess } from './gateway-access';
-import { authenticate, requireScope, LOCAL_PRINCIPAL } from './gateway-auth';
+import { gatewayChecksCallers, type GatewayAccess } from './gateway-access';
+import { createCallerCheck, requireScope, LOCAL_PRINCIPAL } from './gateway-auth';
+import type { DecisionSigningKey } from '../decisions/decision-keys';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './gateway-body';
 import { errorReplyOf, GatewayError, GatewayErrorCode } from './gateway-errors';
 import type { GatewayRoute } from './gateway-route';
+import { recordRequest, requestLogMiddleware, type RequestLogger } from './gateway-request-log';
 import { GATEWAY_ROUTES } from './gateway-routes';
 import { FeedRegistry } from './streams/feed-registry';
 
@@ -17,7 +19,7 @@ import { FeedRegistry } from './streams/feed-registry';
 export interface GatewayOptions {
   /** The client every route uses (its task queue is where runs start). Stays the caller's to close. */
   agents: AgentClient;
-  /** API keys, approver rules and CORS origins (docs/gateway.md). Default: none. */
+  /** API keys, JWT settings, request limits, approver rules and CORS origins (docs/gateway.md). Default: none. */
   access?: GatewayAccess;
   /**
    * Serve without keys, every caller acting as principal `local` with every scope. Only for a
@@ -26,8 +28,20 @@ export interface GatewayOptions {
   allowAnonymous?: boolean;
   /** The largest request body read, in bytes (default 1 MiB): larger ones answer 413 before parsing. */
   maxBodyBytes?: number;
-  /** Where a line per request (method, path, status, principal; never a body) and internal errors go. Default: nowhere. */
+  /** Where a plain line per request (method, path, status, principal; never a body) and internal errors go. Default: nowhere. */
   log?: (line: string) => void;
+  /**
+   * Where a structured line per request goes (method, route pattern, status, principal, duration,
+   * ids; never a body unless `logBodies`): a pino logger. Default: none.
+   */
+  requestLog?: RequestLogger;
+  /** Put request bodies (message text) in `requestLog`'s lines. Default: the access file's `log_bodies`, else off. */
+  logBodies?: boolean;
+  /**
+   * The key that signs each decision's proof of the caller's principal (`serve --decision-key`), for
+   * agents with `require_verified_decisions` (docs/gateway.md, "Verified decisions"). Default: none, decisions go unsigned.
+   */
+  decisionKey?: DecisionSigningKey;
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -58,13 +72,15 @@ export interface GatewayHandler {
  */
 export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const access = options.access ?? {};
-  if ((access.keys?.length ?? 0) === 0 && !options.allowAnonymous) {
-    const problem = 'access.keys: a gateway without API keys needs allowAnonymous (only for one nothing but this machine reaches)';
+  if (!gatewayChecksCallers(access) && !options.allowAnonymous) {
+    const problem = 'access.keys: a gateway without API keys or jwt settings needs allowAnonymous (only for one nothing but this machine reaches)';
     throw new AgentConfigError(`The gateway refuses to serve without API keys: ${problem}`, [problem]);
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const feeds = new FeedRegistry(options.agents.temporal, options.agents.namespace);
+  const checkCaller = createCallerCheck(access);
   const app = new Hono();
+  if (options.requestLog) app.use('*', requestLogMiddleware(options.requestLog, { logBodies: options.logBodies ?? access.logBodies ?? false }));
   const origins = access.allowedOrigins ?? [];
   if (origins.length > 0)
     app.use(
@@ -79,12 +95,14 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   for (const route of GATEWAY_ROUTES) {
     app.on(route.method, route.path, async (context) => {
       let principalName = '-';
+      const params = context.req.param() as Record<string, string>;
+      const record = recordRequest(context.req.raw, route.path, params);
       try {
-        const principal = route.scope ? authenticate(context.req.header('authorization'), access) : LOCAL_PRINCIPAL;
-        principalName = principal.name;
+        const principal = route.scope ? await checkCaller(context.req.header('authorization')) : LOCAL_PRINCIPAL;
+        principalName = record.principal = principal.name;
         if (route.scope) requireScope(principal, route.scope);
         const body = route.method === 'POST' ? await readJsonBody(context.req.raw, maxBodyBytes) : {};
-        const params = context.req.param() as Record<string, string>;
+        record.body = body;
         const query = new URL(context.req.url).searchParams;
         const request = context.req.raw;
         const reply = await route.handle({
@@ -97,6 +115,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
           headers: request.headers,
           signal: request.signal,
           feeds,
+          decisionKey: options.decisionKey,
         });
         if ('stream' in reply) {
           options.log?.(`${context.req.method} ${context.req.path} ${reply.status} ${principalName} (stream)`);
@@ -140,5 +159,6 @@ function failure(context: Context, error: unknown, principal: string, log: Gatew
   if (reply.internal)
     log?.(`${context.req.method} ${context.req.path} internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const extra: Record<string, string> = reply.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+  if (reply.body.error.retryAfterSeconds !== undefined) extra['retry-after'] = String(reply.body.error.retryAfterSeconds);
   return answer(context, reply.status, reply.body, principal, log, extra);
 }

@@ -18,8 +18,14 @@ export const GatewayErrorCode = {
   invalidJson: 'InvalidJson',
   /** A body or query parameter of the wrong shape: `field` names it. */
   invalidRequest: 'InvalidRequest',
-  /** No API key, or one the access file does not know. */
+  /** No API key or token, one the access file does not know, or a token failing a check (signature, issuer, audience): the message names it. */
   unauthenticated: 'Unauthenticated',
+  /** A token (JWT) past its `exp`: get a new one. */
+  tokenExpired: 'TokenExpired',
+  /** The caller's request limit (`rate_limit`) is used up: retry after `retryAfterSeconds` (also the `Retry-After` header). */
+  rateLimited: 'RateLimited',
+  /** The keys that check tokens (the access file's `jwks_url`) could not be fetched: try again. */
+  authenticationUnavailable: 'AuthenticationUnavailable',
   /** A key without the scope a route needs, or not allowed this agent. */
   forbidden: 'Forbidden',
   /** A path and method the gateway has no route for. */
@@ -53,6 +59,8 @@ export interface ErrorDetails {
   /** For `AlreadyDecided`: who decided first (null: no name, or the timeout) and how. */
   decidedBy?: string | null;
   outcome?: string;
+  /** For `RateLimited`: whole seconds until a request fits (the `Retry-After` header says the same). */
+  retryAfterSeconds?: number;
 }
 
 /** Every error answer's body: `{ error: { code, message, field?, ... } }`. */
@@ -75,8 +83,8 @@ export class GatewayError extends Error {
 
 /**
  * The HTTP status of each error code: 400 bad input, 401 / 403 authentication, 404 an unknown run,
- * thread, agent or route, 409 a state that refuses the request, 413 too large, 503 Temporal or its
- * workers unavailable. A code not listed answers 500.
+ * thread, agent or route, 409 a state that refuses the request, 413 too large, 429 over the
+ * caller's request limit, 503 Temporal, its workers or the token keys unavailable. A code not listed answers 500.
  */
 export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [GatewayErrorCode.invalidJson]: 400,
@@ -86,7 +94,9 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [ErrorCode.emptyMessage]: 400,
   [ErrorCode.invalidMessage]: 400,
   [GatewayErrorCode.unauthenticated]: 401,
+  [GatewayErrorCode.tokenExpired]: 401,
   [GatewayErrorCode.forbidden]: 403,
+  [ErrorCode.decisionUnverified]: 403,
   [ErrorCode.runNotFound]: 404,
   [ErrorCode.threadNotFound]: 404,
   [ErrorCode.agentNotFound]: 404,
@@ -102,10 +112,12 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [GatewayErrorCode.runAlreadyStarted]: 409,
   [GatewayErrorCode.runClosed]: 409,
   [ErrorCode.payloadTooLarge]: 413,
+  [GatewayErrorCode.rateLimited]: 429,
   [ErrorCode.workersUnavailable]: 503,
   [ErrorCode.searchAttributesMissing]: 503,
   TemporalUnreachable: 503,
   [GatewayErrorCode.temporalUnavailable]: 503,
+  [GatewayErrorCode.authenticationUnavailable]: 503,
   [GatewayErrorCode.internal]: 500,
 };
 

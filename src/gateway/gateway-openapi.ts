@@ -20,12 +20,13 @@ const sharedErrors: Record<number, string> = {
   404: 'An unknown run, thread, agent or approval',
   413: 'PayloadTooLarge: the body (or the run input) is over its limit (limitBytes)',
   500: 'InternalError',
-  503: 'Temporal or its workers unavailable: TemporalUnavailable, WorkersUnavailable',
+  503: 'Temporal, its workers or the token keys unavailable: TemporalUnavailable, WorkersUnavailable, AuthenticationUnavailable',
 };
 
 const authErrors: Record<number, string> = {
-  401: 'Unauthenticated: no API key, or an unknown one',
-  403: 'Forbidden: the key lacks the scope the route needs (named), or may not use this agent',
+  401: 'Unauthenticated: no API key or token, an unknown key, or a token failing a check (named); TokenExpired: a token past its exp',
+  403: 'Forbidden: the key or token lacks the scope the route needs (named), or may not use this agent',
+  429: "RateLimited: the caller's request limit is used up; retry after retryAfterSeconds (the Retry-After header)",
 };
 
 /** The document for `routes`: one operation per route, its scope under `x-scope`. */
@@ -77,7 +78,13 @@ export function gatewayOpenApi(routes: readonly GatewayRoute[], version: string)
     paths,
     components: {
       schemas: { Error: jsonSchema(errorBodySchema) },
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key of the access file (its SHA-256 is stored there)' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "An API key of the access file (its SHA-256 is stored there), or a JWT its 'jwt' settings accept",
+        },
+      },
     },
   };
 }

@@ -6,6 +6,7 @@ import { ErrorCode } from '../protocol/errors';
 import { AgentNameAttribute } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
 import type { GatewayAccess, GatewayScope } from './gateway-access';
+import type { DecisionSigningKey } from '../decisions/decision-keys';
 import { requireAgent, type Principal } from './gateway-auth';
 import { GatewayError } from './gateway-errors';
 import type { FeedRegistry } from './streams/feed-registry';
@@ -26,6 +27,8 @@ export interface RouteContext {
   signal: AbortSignal;
   /** The gateway's shared feeds of events and live text, one per run or thread its streams follow. */
   feeds: FeedRegistry;
+  /** The key decisions' proofs are signed with (`GatewayOptions.decisionKey`), if any. */
+  decisionKey?: DecisionSigningKey | undefined;
 }
 
 /** A handler's answer: its status and JSON body, or a stream (Server-Sent Events) with its headers. */

@@ -63,5 +63,6 @@ export const errorBodySchema = z.object({
     offered: z.array(z.string()).optional(),
     decidedBy: z.string().nullable().optional(),
     outcome: z.string().optional(),
+    retryAfterSeconds: z.number().optional(),
   }),
 });

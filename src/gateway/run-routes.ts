@@ -7,6 +7,7 @@ import { checkedBody } from './gateway-body';
 import { requireAgent } from './gateway-auth';
 import { agentNamed, findExecution, type GatewayRoute, type RouteContext } from './gateway-route';
 import { injectBody, startRunBody } from './gateway-schemas';
+import { resumePositionOf, uiStreamReply } from './streams/turn-streams';
 
 /** How long a status read waits for a worker to answer the run's query before answering without it. */
 const STATUS_WAIT_MS = 5_000;
@@ -133,4 +134,22 @@ const injectIntoRun: GatewayRoute = {
 };
 
 /** The run routes, in the order the OpenAPI document lists them. */
-export const runRoutes: readonly GatewayRoute[] = [startRun, runStatus, runResult, cancelRun, injectIntoRun];
+const runStream: GatewayRoute = {
+  method: 'GET',
+  path: '/v1/runs/:id/stream',
+  name: 'streamRun',
+  streams: true,
+  summary:
+    'A run as a UI message stream (SSE) until it ends, approvals included; `Last-Event-ID` continues after the last event a client had, on any gateway. An ended run is replayed from its log, then the stream closes',
+  scope: 'read',
+  query: { lastEventId: 'Continue after this event id (as the `Last-Event-ID` header)' },
+  responses: { 200: 'A UI message stream of the run' },
+  async handle(context) {
+    const found = await findExecution(context, context.params.id!, 'run');
+    const workflowId = found.description.workflowId;
+    const resume = resumePositionOf(context);
+    return uiStreamReply(context, { workflowId, scope: { kind: 'run' }, messageId: workflowId, resume, endAtApprovalWait: false });
+  },
+};
+
+export const runRoutes: readonly GatewayRoute[] = [startRun, runStatus, runResult, runStream, cancelRun, injectIntoRun];

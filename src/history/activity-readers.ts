@@ -170,6 +170,8 @@ export const activityReaders = {
   postThreadMessage: null,
   // A local activity (a marker): the definition a named run resolved; the transcript reads it from the run's start (history/started-input.ts).
   resolveAgent: null,
+  // A local activity (a marker): the verdict on a decision's proof; the run's events say what it decided (approval-decided / approval-refused).
+  verifyDecision: null,
   // A local activity of users' workflows (runAgent): a marker, not an activity of the run.
   checkSearchAttributes: null,
   // Worker hooks told about the run's own moments: they add nothing to the conversation (what

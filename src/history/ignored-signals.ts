@@ -4,6 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import { parseDuration } from '../config/duration';
 import { validateApprovalDecision, validateInjectedMessage, validateSkillBatch } from '../protocol/message-validation';
 import type { ModelStepInput, ModelStepResult } from '../protocol/run-types';
+import type { DecisionVerdict } from '../protocol/decision-verdict';
 import { WireName } from '../protocol/wire-names';
 import { waitedForApproval, type GateRules } from './gated-calls';
 import { decode, eventTime } from './history-events';
@@ -23,7 +24,9 @@ interface Approval {
  * not in the map. A run records an ignored signal only in its event log (the `events` query),
  * so `history` works it out again from the events, by the run's rules: a payload that fails the
  * checks of `src/protocol/message-validation.ts`, and an approval
- * decision for an id that was never requested (yet), was already decided, or had expired.
+ * decision for an id that was never requested (yet), was already decided, or had expired; for
+ * agents with `require_verified_decisions`, one whose proof the workers refused (their verdict is
+ * the `verifyDecision` marker that follows it).
  *
  * What the run did with a valid skills batch (applied, not newer, a gap) is `skillBatchOutcomes`'.
  */
@@ -39,9 +42,18 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
   const modelSteps = new Map<string, number>();
   // Gated calls of a model reply wait for approval from the workflow task that handles the reply on.
   let requested: string[] = [];
+  // Verified decisions (require_verified_decisions) settle on the workers' verdict, a later marker, in arrival order.
+  const verified = config.require_verified_decisions === true;
+  const awaitingVerdict: Array<{ signalId: string | null; payload: unknown }> = [];
   for (const event of events) {
     const at = eventTime(event);
     const id = String(event.eventId);
+    const verdict = verdictOf(event);
+    if (verdict) {
+      const decision = awaitingVerdict.shift();
+      if (decision) judge(decision, verdict, approvals, ignored);
+      continue;
+    }
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled?.activityType?.name === 'modelStep') {
       modelSteps.set(id, decode<ModelStepInput>(scheduled.input?.payloads?.[0])?.step ?? 0);
@@ -63,8 +75,9 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
     }
     const update = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
     if (update?.name === WireName.decideApprovalUpdate) {
-      // An accepted update passed the run's validator: it decided.
-      settle(approvals, decode(update.args?.payloads?.[0]));
+      // An accepted update passed the run's validator: it decided (once verified, where that is required).
+      if (verified) awaitingVerdict.push({ signalId: null, payload: decode(update.args?.payloads?.[0]) });
+      else settle(approvals, decode(update.args?.payloads?.[0]));
       continue;
     }
     const signal = event.workflowExecutionSignaledEventAttributes;
@@ -72,6 +85,7 @@ export function ignoredSignals(events: HistoryEvent[]): Map<string, string> {
     const payload = decode(signal.input?.payloads?.[0]);
     const reason = signalRefusal(signal.signalName ?? '', payload, at, approvals);
     if (reason) ignored.set(id, reason);
+    else if (signal.signalName === WireName.approvalSignal && verified) awaitingVerdict.push({ signalId: id, payload });
     else if (signal.signalName === WireName.approvalSignal) settle(approvals, payload);
   }
   return ignored;
@@ -106,6 +120,37 @@ function settle(approvals: Map<string, Approval>, payload: unknown): void {
   if (!approval || approval.outcome !== null) return;
   approval.outcome = decision === 'approve' ? 'approved' : 'rejected';
   approval.decidedBy = typeof decidedBy === 'string' ? decidedBy : null;
+}
+
+/** The workers' verdict on a decision's proof, when `event` is the marker of a `verifyDecision` local activity. */
+function verdictOf(event: HistoryEvent): DecisionVerdict | null {
+  const details = event.markerRecordedEventAttributes?.details;
+  if (!details) return null;
+  const meta = decode<{ activity_type?: string }>(details['data']?.payloads?.[0]);
+  return meta?.activity_type === 'verifyDecision' ? decode<DecisionVerdict>(details['result']?.payloads?.[0]) : null;
+}
+
+/** Settles a verified decision as the proof's decider; a refused signal (or one another decision beat) is ignored. */
+function judge(
+  decision: { signalId: string | null; payload: unknown },
+  verdict: DecisionVerdict,
+  approvals: Map<string, Approval>,
+  ignored: Map<string, string>,
+): void {
+  const { approvalId } = (decision.payload ?? {}) as { approvalId?: string };
+  const approval = approvals.get(approvalId ?? '');
+  if (!verdict.valid) {
+    if (decision.signalId) ignored.set(decision.signalId, `refused as unverified: ${verdict.reason}`);
+    return;
+  }
+  if (approval?.outcome && decision.signalId) {
+    ignored.set(
+      decision.signalId,
+      `approval '${approvalId}' was already ${approval.outcome}${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}`,
+    );
+    return;
+  }
+  settle(approvals, { ...(decision.payload as object), decidedBy: verdict.decidedBy });
 }
 
 /** The config's approval timeout in ms (its default, 24h, when the config has none or an unreadable one). */

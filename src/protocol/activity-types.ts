@@ -162,6 +162,8 @@ export interface McpToolCallInput {
   step: number;
   injectedArgNames: string[];
   approvalId?: string;
+  /** Set when the approval was verified (`require_verified_decisions`): workers requiring verified decisions run no other approved call. */
+  approvalVerified?: true;
   /** Set when the agent has emit_mcp_progress: false: progress is not shown live either. */
   quietProgress?: true;
   /** Set when the worker has after-tool or error hooks for the agent. */
@@ -182,6 +184,8 @@ export interface RunToolInput {
   injectedArgNames: string[];
   /** Set for a gated call that a human approved. */
   approvalId?: string;
+  /** Set when the approval was verified (`require_verified_decisions`): workers requiring verified decisions run no other approved call. */
+  approvalVerified?: true;
   /** Results longer than this many characters are offloaded to the artifact store. */
   offloadThreshold?: number;
   /** Set when the agent has emit_mcp_progress: false: progress is not shown live either. */

@@ -49,6 +49,8 @@ export const ErrorCode = {
   scriptedModelMismatch: 'ScriptedModelMismatch',
   conversationUnavailable: 'ConversationUnavailable',
   approvalRefused: 'ApprovalRefused',
+  /** A decision an agent with `require_verified_decisions` refused: no proof, or one the workers could not verify (the reason says which). */
+  decisionUnverified: 'DecisionUnverified',
   emptyMessage: 'EmptyMessage',
   invalidMessage: 'InvalidMessage',
   subagentRefused: 'SubagentRefused',
@@ -169,6 +171,27 @@ export class DuplicateToolError extends AgentRuntimeError {
 export class ApprovalRefusedError extends AgentRuntimeError {
   constructor(message: string) {
     super(ErrorCode.approvalRefused, message);
+  }
+}
+
+/**
+ * A decision the run refused because it is not verified (code `DecisionUnverified`): the agent
+ * requires verified decisions (`require_verified_decisions`) and the decision carried no proof, or
+ * one the workers rejected (bad signature, another approval, decision or decider, expired, an
+ * unknown key id). The message says which. Nothing changed: the call still waits for a decision.
+ * @example
+ * import { DecisionUnverifiedError } from 'durable-agents';
+ *
+ * try {
+ *   await run.decide({ approvalId: 'step-3.call-1', decision: 'approve', decidedBy: 'ana', proof });
+ * } catch (error) {
+ *   if (error instanceof DecisionUnverifiedError) console.warn(`Refused: ${error.message}`);
+ *   else throw error;
+ * }
+ */
+export class DecisionUnverifiedError extends AgentRuntimeError {
+  constructor(message: string) {
+    super(ErrorCode.decisionUnverified, message);
   }
 }
 

@@ -14,6 +14,8 @@ export const MessageLimits = {
   approvalId: 200,
   decidedBy: 200,
   reason: 4_000,
+  /** A decision proof token (docs/hitl.md, "Verified decisions"): a few hundred characters in practice. */
+  proof: 4_000,
   injectedText: 100_000,
   skillSource: 2_000,
   skillHash: 200,
@@ -22,12 +24,14 @@ export const MessageLimits = {
 
 /**
  * The stable `type` of a refused update (the `ApplicationFailure` its validator throws): a
- * decision that cannot apply (`ApprovalRefused`: unknown, decided or expired id), a payload of the
+ * decision that cannot apply (`ApprovalRefused`: unknown, decided or expired id; `DecisionUnverified`:
+ * no valid proof where the agent requires one), a payload of the
  * wrong shape (`InvalidMessage`), an injected message without text (`EmptyMessage`); for threads,
  * a message refused while a turn runs (`ThreadBusy`), sent with another config than the thread's
  * (`ThreadConfigMismatch`) or after it closed (`ThreadClosed`).
  */
-export type RefusalType = 'ApprovalRefused' | 'InvalidMessage' | 'EmptyMessage' | 'ThreadBusy' | 'ThreadConfigMismatch' | 'ThreadClosed';
+export type RefusalType =
+  'ApprovalRefused' | 'DecisionUnverified' | 'InvalidMessage' | 'EmptyMessage' | 'ThreadBusy' | 'ThreadConfigMismatch' | 'ThreadClosed';
 
 /** A valid payload, or why it is not (with the refusal's stable type). */
 export type Validated<T> = { ok: true; value: T } | { ok: false; type: RefusalType; reason: string };
@@ -77,7 +81,8 @@ export function optionalStringProblem(field: string, value: unknown, limit: numb
 /**
  * The payload of the `approval` signal and the `decideApproval` update: an object with
  * `approvalId` (a string of at most 200 characters), `decision` (`"approve"` or `"reject"`), and
- * optionally `reason` (at most 4,000 characters) and `decidedBy` (at most 200); `null` counts as
+ * optionally `reason` (at most 4,000 characters), `decidedBy` (at most 200) and `proof` (a decision
+ * proof token, at most 4,000; checked by the workers, not here); `null` counts as
  * absent; no other field. The value returned has absent fields left out.
  * @example
  * validateApprovalDecision({ approvalId: 'step-1.call-1', decision: 'reject', decidedBy: 42 });
@@ -92,12 +97,19 @@ export function validateApprovalDecision(payload: unknown): Validated<ApprovalDe
       : `decision: must be "approve" or "reject", not ${shown(payload.decision)}`) ??
     optionalStringProblem('reason', payload.reason, MessageLimits.reason) ??
     optionalStringProblem('decidedBy', payload.decidedBy, MessageLimits.decidedBy) ??
-    unknownField(payload, ['approvalId', 'decision', 'reason', 'decidedBy']);
+    optionalStringProblem('proof', payload.proof, MessageLimits.proof) ??
+    unknownField(payload, ['approvalId', 'decision', 'reason', 'decidedBy', 'proof']);
   if (problem !== null) return refused(problem);
-  const { approvalId, decision, reason, decidedBy } = payload as unknown as ApprovalDecision;
+  const { approvalId, decision, reason, decidedBy, proof } = payload as unknown as ApprovalDecision;
   return {
     ok: true,
-    value: { approvalId, decision, ...(typeof reason === 'string' ? { reason } : {}), ...(typeof decidedBy === 'string' ? { decidedBy } : {}) },
+    value: {
+      approvalId,
+      decision,
+      ...(typeof reason === 'string' ? { reason } : {}),
+      ...(typeof decidedBy === 'string' ? { decidedBy } : {}),
+      ...(typeof proof === 'string' ? { proof } : {}),
+    },
   };
 }
 

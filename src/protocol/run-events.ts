@@ -1,7 +1,8 @@
 import type { ProgressNote } from './activity-types';
+import type { AgentVersionRef } from './agent-reference';
 import type { HookPoint } from './hook-types';
 import type { ToolCall } from './messages';
-import type { ApprovalOutcome, ApprovalRequest, PlanArtifact, RunPhase, StopReason } from './run-status-types';
+import type { ApprovalOutcome, ApprovalRequest, PlanArtifact, RunPhase, StopReason, UsageSummary } from './run-status-types';
 import type { ToolResultMetadata } from './tool-result-metadata';
 
 /**
@@ -71,6 +72,11 @@ export type RunEvent = EventBase &
     | { type: 'approval-requested'; request: ApprovalRequest }
     | { type: 'approval-decided'; approvalId: string; toolName: string; outcome: ApprovalOutcome; reason: string | null; decidedBy: string | null }
     | { type: 'approval-ignored'; approvalId: string; reason: string }
+    /**
+     * A decision an agent with `require_verified_decisions` refused: no proof, or one the workers
+     * could not verify (`reason`); `claimedBy` is the `decidedBy` it carried. The call keeps waiting.
+     */
+    | { type: 'approval-refused'; approvalId: string; decision: 'approve' | 'reject'; claimedBy: string | null; reason: string }
     /** A signal whose payload failed validation (wrong types, too long, empty): it changed nothing. */
     | { type: 'signal-ignored'; signal: string; reason: string }
     /** A tool the agent has but no worker of the run does: calls to it are unknown-tool errors. */
@@ -82,7 +88,8 @@ export type RunEvent = EventBase &
     | { type: 'loop-detected'; step: number; action: 'nudged' | 'stopped'; tools: string[]; description: string }
     /** The run failed (a deliberate failure: `failureType` is its stable code); the run's result is that failure. */
     | { type: 'run-failed'; step: number; failureType: string | null; message: string }
-    | { type: 'run-completed'; stopReason: StopReason; output: string }
+    /** `usage`: the run's tokens and cost at its end (absent in events logged before it was added). */
+    | { type: 'run-completed'; stopReason: StopReason; output: string; usage?: UsageSummary }
     /** A named agent's definition the workers resolved (docs/agents.md); a thread moving to a newer one names the version it had. */
     | { type: 'agent-resolved'; name: string; version: string; label: string | null; previousVersion?: string }
     /** Threads: the workers no longer offer the thread's named agent (or refused its overrides): it keeps the version it has. */
@@ -93,7 +100,15 @@ export type RunEvent = EventBase &
     | { type: 'message-queued'; turn: number; messageId: string; text: string }
     /** Threads: a newer message asked the running turn to stop at its next safe point. */
     | { type: 'turn-interrupt-requested'; turn: number; byMessageId: string }
-    | { type: 'turn-completed'; turn: number; stopReason: StopReason | 'failed'; output: string }
+    /** `usage`: the turn's own tokens and cost; `agentVersion`: the named agent's version that answered (both absent in events logged before they were added). */
+    | {
+        type: 'turn-completed';
+        turn: number;
+        stopReason: StopReason | 'failed';
+        output: string;
+        usage?: UsageSummary;
+        agentVersion?: AgentVersionRef;
+      }
     /** Threads whose `whenClosed` is `reopen`: a message arrived while the thread was closing (`reason`: the close's), so it stays open and answers it. */
     | { type: 'thread-close-withdrawn'; reason: string; byMessageId: string }
     | { type: 'thread-closed'; reason: string; turnsCompleted: number }

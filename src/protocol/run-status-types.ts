@@ -174,6 +174,11 @@ export interface ApprovalDecision {
   reason?: string;
   /** Who decided (free text: a user name, an email, a service). */
   decidedBy?: string;
+  /**
+   * Who decided, signed by the gateway, the console or `issueDecisionProof` (docs/hitl.md,
+   * "Verified decisions"). Required by agents with `require_verified_decisions`; ignored by others.
+   */
+  proof?: string;
 }
 
 /** An approval request with its decision, once there is one (null fields while it is pending). */

@@ -11,6 +11,7 @@ import type { Tool } from '../tools/define-tool';
 import type { AgentDefinition } from '../agents/define-agent';
 import type { AgentDeploymentVersion } from './deployment-options';
 import type { ToolResolver } from '../skills/tool-resolver';
+import type { DecisionPublicKeys } from '../decisions/decision-keys';
 
 /**
  * What `AgentPlugin` adds to a worker: your tools, and optionally other model providers, an
@@ -92,6 +93,21 @@ export interface AgentPluginOptions {
    * own `workerDeploymentOptions`, with `defaultVersioningBehavior: 'PINNED'`.)
    */
   deployment?: AgentDeploymentVersion;
+  /**
+   * The public keys decision proofs are verified with, by key id (`readDecisionPublicKeys`), for
+   * agents with `require_verified_decisions` (docs/hitl.md, "Verified decisions"). Only public
+   * keys: the private halves stay with the gateway, the console or your own server. Give every
+   * worker of a task queue the same keys. Default: none (every proof is refused).
+   */
+  decisionPublicKeys?: DecisionPublicKeys;
+  /**
+   * The deployment requires verified decisions: this worker runs no gated call whose approval was
+   * not verified (an agent without `require_verified_decisions`); such a call ends as a
+   * `DecisionUnverified` error result the model sees, and the tool does not run. Give the agents
+   * `require_verified_decisions: true` so their runs refuse unverified decisions and keep waiting
+   * instead (docs/hitl.md). Default: false.
+   */
+  requireVerifiedDecisions?: boolean;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
 }

@@ -139,6 +139,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       hooks: this.hooks,
       ...(this.options.instructionsProviders ? { instructionsProviders: this.options.instructionsProviders } : {}),
       ...(telemetry ? { telemetry: telemetry.instruments } : {}),
+      ...(this.options.decisionPublicKeys ? { decisionKeys: this.options.decisionPublicKeys } : {}),
+      ...(this.options.requireVerifiedDecisions ? { requireVerifiedDecisions: true } : {}),
     });
     const workerDeploymentOptions = workerDeploymentFor(this.options.deployment, options.workerDeploymentOptions);
     const clashes = Object.keys(options.activities ?? {}).filter((name) => name in agentActivities);

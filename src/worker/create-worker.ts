@@ -19,6 +19,7 @@ import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
 import type { AgentDefinition } from '../agents/define-agent';
 import { AgentPlugin, type AgentPluginOptions } from './agent-plugin';
+import { readDecisionPublicKeys, REQUIRE_VERIFIED_DECISIONS_VARIABLE, type DecisionPublicKeys } from '../decisions/decision-keys';
 import { deploymentVersionFromEnvironment, type AgentDeploymentVersion } from './deployment-options';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
 
@@ -63,6 +64,16 @@ export interface AgentWorkerOptions {
   agents?: Iterable<AgentDefinition>;
   /** A folder of agent definitions, one YAML or JSON file each (docs/agents.md). */
   agentsFolder?: string;
+  /**
+   * The public keys verified decisions are checked with (AgentPlugin's `decisionPublicKeys`).
+   * Default: the PEM files `DURABLE_AGENTS_DECISION_PUBLIC_KEYS` lists (comma-separated), else none.
+   */
+  decisionPublicKeys?: DecisionPublicKeys;
+  /**
+   * Run no gated call whose approval was not verified (AgentPlugin's `requireVerifiedDecisions`).
+   * Default: true when `DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS` is `1` or `true`, else false.
+   */
+  requireVerifiedDecisions?: boolean;
   /** A workflow bundle to use instead of the package's prebuilt one. Default: AGENT_WORKFLOW_BUNDLE when set. */
   workflowBundlePath?: string;
   /**
@@ -111,7 +122,8 @@ export interface AgentWorkerOptions {
  * environment, as docs/deployment.md lists: `AGENT_PAYLOAD_KEYS` (payload encryption),
  * `AGENT_ARTIFACT_STORE` / `AGENT_ARTIFACT_DIR`, `AGENT_MEMORY_URL` / `AGENT_MEMORY_DIR`,
  * `AGENT_SKILL_CACHE`, `AGENT_WORKFLOW_BUNDLE`, `AGENT_MAX_CACHED_WORKFLOWS`, `AGENT_WORKER_SHUTDOWN_GRACE`,
- * `AGENT_LIVE_UPDATE_MS`, `AGENT_MODEL_PRICES`, `AGENT_DEPLOYMENT_NAME` / `AGENT_BUILD_ID`. `AgentPlugin` itself reads none of them.
+ * `AGENT_LIVE_UPDATE_MS`, `AGENT_MODEL_PRICES`, `AGENT_DEPLOYMENT_NAME` / `AGENT_BUILD_ID`,
+ * `DURABLE_AGENTS_DECISION_PUBLIC_KEYS`, `DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS`. `AgentPlugin` itself reads none of them.
  * @throws DeploymentError (before connecting anything) when only one of `AGENT_DEPLOYMENT_NAME`
  * and `AGENT_BUILD_ID` is set, naming the missing one.
  * @throws AgentDefinitionError when a versioned worker's agents conflict with what its Worker
@@ -152,6 +164,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.agents ? { agents: options.agents } : {}),
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(deployment ? { deployment } : {}),
+    decisionPublicKeys: options.decisionPublicKeys ?? readDecisionPublicKeys(undefined, environment),
+    requireVerifiedDecisions: options.requireVerifiedDecisions ?? ['1', 'true'].includes(environment[REQUIRE_VERIFIED_DECISIONS_VARIABLE] ?? ''),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,
   // stops the worker here, before it exists.

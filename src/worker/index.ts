@@ -24,6 +24,8 @@ export type { AgentDeploymentVersion } from './deployment-options';
 export { registerSearchAttributes } from '../connection/register-search-attributes';
 export { dataConverterFromEnvironment } from '../codec/encryption-codec';
 export { SUPPORTED_TEMPORAL_RANGE } from './temporal-versions';
+export { readDecisionPublicKeys } from '../decisions/decision-keys';
+export type { DecisionPublicKeys } from '../decisions/decision-keys';
 export { startAgentTelemetry } from '../telemetry/agent-telemetry-setup';
 export type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 export { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';

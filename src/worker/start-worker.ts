@@ -5,6 +5,7 @@ import { registerSearchAttributes } from '../connection/register-search-attribut
 import type { TemporalTarget } from '../connection/temporal-target';
 import type { Tool } from '../tools/define-tool';
 import type { WorkerExtensions } from './load-tools';
+import { readDecisionPublicKeys } from '../decisions/decision-keys';
 import { createAgentWorker } from './create-worker';
 import type { AgentDeploymentVersion } from './deployment-options';
 import { createProcessLogger, PinoTemporalLogger } from './logger';
@@ -35,6 +36,10 @@ export interface StartWorkerOptions {
   extensions?: WorkerExtensions;
   /** A folder of agent definitions (`worker --agents`; docs/agents.md). */
   agentsFolder?: string;
+  /** PEM files of the public keys verified decisions are checked with (`worker --decision-public-key`). */
+  decisionPublicKeyFiles?: string[];
+  /** Run no gated call whose approval was not verified (`worker --require-verified-decisions`). */
+  requireVerifiedDecisions?: boolean;
   taskQueue?: string;
   /**
    * Register the search attributes first (`worker --setup`). Off by default: on a cluster that is
@@ -70,6 +75,8 @@ export async function startWorker(target: TemporalTarget, options: StartWorkerOp
     ...(options.deployment !== undefined ? { deployment: options.deployment } : {}),
     ...options.extensions,
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
+    ...(options.decisionPublicKeyFiles ? { decisionPublicKeys: readDecisionPublicKeys(options.decisionPublicKeyFiles) } : {}),
+    ...(options.requireVerifiedDecisions ? { requireVerifiedDecisions: true } : {}),
   });
   const done = worker.run().finally(() => connection.close());
   return {

@@ -66,6 +66,10 @@ export interface TestEnvironmentOptions {
   agentsFolder?: string;
   /** The Worker Deployment Version the worker polls as (default: an unversioned worker). */
   deployment?: AgentDeploymentVersion;
+  /** The public keys the worker verifies decision proofs with (default: none). */
+  decisionPublicKeys?: AgentWorkerOptions['decisionPublicKeys'];
+  /** The worker runs no gated call whose approval was not verified (default: false). */
+  requireVerifiedDecisions?: boolean;
 }
 
 export async function createTestEnvironment(options: TestEnvironmentOptions): Promise<TestEnvironment> {
@@ -99,6 +103,8 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.agents ? { agents: options.agents } : {}),
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(options.deployment ? { deployment: options.deployment } : {}),
+    decisionPublicKeys: options.decisionPublicKeys ?? new Map(),
+    requireVerifiedDecisions: options.requireVerifiedDecisions ?? false,
     mcp,
     dataConverter,
     telemetry: options.telemetry ?? false,

@@ -159,7 +159,7 @@ describe('authentication and scopes', () => {
 });
 
 describe('the CLI', () => {
-  it('makes a key with `gateway hash-key`, and `serve` refuses a network host without keys or with a bad access file', async () => {
+  it('makes a key with `gateway hash-key`, and `serve` refuses a network host without keys, a bad access file or an unset token secret', async () => {
     const made = await runCli(['gateway', 'hash-key', '--json']);
     expect(made.code).toBe(0);
     const { key, sha256 } = JSON.parse(made.stdout) as { key: string; sha256: string };
@@ -174,5 +174,12 @@ describe('the CLI', () => {
     ]);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain('keys.0.sha256');
+    const jwtFile = accessFile(
+      'cli-jwt.yaml',
+      'jwt:\n  issuer: https://auth.example.com\n  audience: gw\n  secret_env: GATEWAY_CLI_TEST_UNSET_SECRET\n',
+    );
+    const unset = await runCli(['serve', '--access', jwtFile], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('jwt.secret_env: the environment variable GATEWAY_CLI_TEST_UNSET_SECRET is not set');
   });
 });

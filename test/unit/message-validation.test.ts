@@ -44,7 +44,7 @@ describe('approval decisions', () => {
       'InvalidMessage: decidedBy: must be at most 200 characters, not 201',
     );
     expect(reasonOf({ approvalId: 'a', decision: 'approve', decided_by: 'x' })).toBe(
-      'InvalidMessage: decided_by: unknown field (expected approvalId, decision, reason, decidedBy)',
+      'InvalidMessage: decided_by: unknown field (expected approvalId, decision, reason, decidedBy, proof)',
     );
     expect(reasonOf(null)).toBe('InvalidMessage: a decision must be an object with approvalId and decision, not null');
     expect(reasonOf(['a'])).toBe('InvalidMessage: a decision must be an object with approvalId and decision, not ["a"]');

@@ -4,6 +4,7 @@ import { AgentClient } from '../../client/agent-client';
 import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { assertAccessFitsHost, readConsoleAccess } from '../../console/console-access';
 import { startConsole } from '../../console/console-server';
+import { readDecisionSigningKey } from '../../decisions/decision-keys';
 import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
 
@@ -12,6 +13,8 @@ export interface ConsoleCommandOptions {
   port?: string;
   access?: string;
   taskQueue?: string;
+  /** A PEM file with the Ed25519 private key decisions' proofs are signed with (default: DURABLE_AGENTS_DECISION_KEY). */
+  decisionKey?: string;
   /** Print one line per request (method, path, status, identity; never a body). */
   requestLog?: boolean;
 }
@@ -24,11 +27,13 @@ export async function consoleCommand(options: ConsoleCommandOptions): Promise<vo
   const access = options.access ? readConsoleAccess(options.access) : {};
   const host = options.host ?? '127.0.0.1';
   assertAccessFitsHost(host, access); // before connecting: a user error needs no server
+  const decisionKey = readDecisionSigningKey(options.decisionKey);
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
   try {
     const running = await startConsole({
       agents,
       access,
+      ...(decisionKey ? { decisionKey } : {}),
       artifacts: artifactStoreFromEnvironment(),
       host,
       port,

@@ -1,8 +1,11 @@
 // `serve`: the HTTP gateway (JSON API over runs, threads and approvals) on this machine's port, until Ctrl-C; `gateway hash-key` makes a key.
+import { pino } from 'pino';
 import { AgentClient } from '../../client/agent-client';
 import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '../../gateway/gateway-access';
+import { createJwtVerifier } from '../../gateway/gateway-jwt';
 import { startGateway } from '../../gateway/gateway-server';
+import { readDecisionSigningKey } from '../../decisions/decision-keys';
 import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
 
@@ -11,8 +14,12 @@ export interface ServeCommandOptions {
   port?: string;
   access?: string;
   taskQueue?: string;
-  /** Print one line per request (method, path, status, principal; never a body). */
+  /** A PEM file with the Ed25519 private key decisions' proofs are signed with (default: DURABLE_AGENTS_DECISION_KEY). */
+  decisionKey?: string;
+  /** Print one JSON line per request (method, route, status, principal, duration, ids; never a body). */
   requestLog?: boolean;
+  /** Put request bodies (message text) in those lines too; implies `requestLog`. */
+  logBodies?: boolean;
 }
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
@@ -23,19 +30,26 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   const access = options.access ? readGatewayAccess(options.access) : {};
   const host = options.host ?? '127.0.0.1';
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
+  if (access.jwt) createJwtVerifier(access.jwt); // the same for a missing token secret variable or PEM file
+  const decisionKey = readDecisionSigningKey(options.decisionKey);
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
+  // JSON lines on stdout: a request line when asked, internal errors always.
+  const logger = pino({ name: 'gateway' }, pino.destination(1));
   try {
     const running = await startGateway({
       agents,
       access,
+      ...(decisionKey ? { decisionKey } : {}),
       host,
       port,
       log: (line: string) => {
-        // Internal errors always; a line per request only when asked.
-        if (options.requestLog || line.includes(' internal error: ')) console.log(line);
+        if (line.includes(' internal error: ')) logger.error({ detail: line }, 'internal error');
       },
+      ...(options.requestLog || options.logBodies ? { requestLog: logger } : {}),
+      ...(options.logBodies ? { logBodies: true } : {}),
     });
-    const keys = access.keys?.length ? `${access.keys.length} API key(s)` : 'no API keys: every caller acts as local';
+    const callers = [access.keys?.length ? `${access.keys.length} API key(s)` : '', access.jwt ? 'JWTs' : ''].filter(Boolean).join(' and ');
+    const keys = callers || 'no API keys: every caller acts as local';
     console.log(`Gateway on ${running.url} (${keys}; routes in ${running.url}/openapi.json). Press Ctrl-C to stop.`);
     await waitForInterrupt();
     await running.close();

@@ -23,6 +23,10 @@ export interface WorkerCommandOptions {
   buildId?: string;
   /** `--agents` (or AGENT_AGENTS_DIR): a folder of agent definitions the worker offers by name. */
   agents?: string;
+  /** `--decision-public-key` (or DURABLE_AGENTS_DECISION_PUBLIC_KEYS): PEM files verified decisions are checked with. */
+  decisionPublicKey?: string[];
+  /** `--require-verified-decisions` (or DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS=1): run no call approved without a verified proof. */
+  requireVerifiedDecisions?: boolean;
 }
 
 /** `worker`: runs an agent worker against TEMPORAL_ADDRESS (or the local dev server) until Ctrl-C. */
@@ -46,6 +50,8 @@ export async function workerCommand(options: WorkerCommandOptions): Promise<void
     shutdownGraceMs,
     deployment,
     ...(agentsFolder ? { agentsFolder } : {}),
+    ...(options.decisionPublicKey ? { decisionPublicKeyFiles: options.decisionPublicKey } : {}),
+    ...(options.requireVerifiedDecisions ? { requireVerifiedDecisions: true } : {}),
   });
   const healthFile = options.healthFile ?? process.env.AGENT_WORKER_HEALTH_FILE;
   // The pollers start with run(); the first write comes once they poll.

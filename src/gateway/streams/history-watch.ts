@@ -29,7 +29,7 @@ export async function* watchHistory(
   client: Client,
   namespace: string,
   workflowId: string,
-  options: { runId?: string; signal: AbortSignal },
+  options: { runId?: string; signal: AbortSignal; onRequest?: () => void },
 ): AsyncGenerator<HistoryGrowth> {
   let runId = options.runId ?? '';
   while (!options.signal.aborted) {
@@ -38,6 +38,7 @@ export async function* watchHistory(
     let currentRunId = runId;
     let continuedAs: string | null = null;
     for (;;) {
+      options.onRequest?.();
       const response = await client.withAbortSignal(options.signal, () =>
         client.withDeadline(Date.now() + LONG_POLL_DEADLINE_MS, () =>
           client.workflowService.getWorkflowExecutionHistory({

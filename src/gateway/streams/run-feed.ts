@@ -32,6 +32,9 @@ export interface FeedRequests {
 
 /** How often a feed reads heartbeats while an activity is open (live text and progress are only there). */
 const LIVE_POLL_MS = 250;
+/** For this long after an activity opens, and until its first text shows, heartbeats are read this often. */
+const FIRST_TEXT_WINDOW_MS = 1_500;
+const FIRST_TEXT_POLL_MS = 80;
 /** Events a feed keeps for streams that join or lag; older ones are read again from the run. */
 const KEPT_EVENTS = 2_000;
 
@@ -49,6 +52,8 @@ export class RunFeed {
   private readonly workflow: WorkflowHandle;
   private lastSeq: number;
   private pendingActivities = 0;
+  /** When the open activities last changed (performance.now()). */
+  private activitiesSince = 0;
   private closedSeen = false;
   private finished = false;
   private failure: string | null = null;
@@ -137,8 +142,11 @@ export class RunFeed {
   private async watch(namespace: string): Promise<void> {
     for (let attempt = 0; !this.stopping.signal.aborted; attempt++) {
       try {
-        for await (const growth of watchHistory(this.client, namespace, this.workflowId, { signal: this.stopping.signal })) {
-          this.requests.historyPolls++;
+        for await (const growth of watchHistory(this.client, namespace, this.workflowId, {
+          signal: this.stopping.signal,
+          onRequest: () => this.requests.historyPolls++,
+        })) {
+          if (growth.pendingActivities !== this.pendingActivities) this.activitiesSince = performance.now();
           this.pendingActivities = growth.pendingActivities;
           if (growth.closed && growth.continuedAs === null) this.closedSeen = true;
           this.wantRead();
@@ -231,7 +239,9 @@ export class RunFeed {
       } catch {
         // Described again at the next tick.
       }
-      await pause(LIVE_POLL_MS, this.stopping.signal);
+      // Until an activity's first text shows, look more often: the first words are what a reader waits for.
+      const fresh = performance.now() - this.activitiesSince < FIRST_TEXT_WINDOW_MS && this.live.size === 0;
+      await pause(fresh ? FIRST_TEXT_POLL_MS : LIVE_POLL_MS, this.stopping.signal);
     }
   }
 

@@ -1,10 +1,12 @@
 // Streams of a thread's turn or a run as SSE responses: where a turn starts in the log, and what its finish chunk says.
 import type { AgentClient } from '../../client/agent-client';
 import { eventsQuery } from '../../protocol/run-messages';
+import type { RunEvent } from '../../protocol/run-events';
 import type { TurnResult } from '../../protocol/thread-types';
 import type { RouteContext, RouteReply } from '../gateway-route';
 import { sseBody, SSE_HEADERS } from './sse-body';
-import type { StreamPosition } from './stream-position';
+import { parsePositionId, type StreamPosition } from './stream-position';
+import { GatewayError, GatewayErrorCode } from '../gateway-errors';
 import type { StreamEnd } from './ui-message-encoder';
 import { uiMessageStream, type StreamScope } from './ui-message-stream';
 
@@ -26,6 +28,21 @@ export async function turnStartCursor(agents: AgentClient, threadId: string, tur
   }
 }
 
+/**
+ * Where a stream request continues: its `Last-Event-ID` header (or `lastEventId` query parameter),
+ * null for a stream from the start. @throws GatewayError 400 naming `Last-Event-ID` for an id that
+ * is not one of the gateway's.
+ */
+export function resumePositionOf(context: RouteContext): StreamPosition | null {
+  const resumeId = context.headers.get('last-event-id') ?? context.query.get('lastEventId');
+  const resume = parsePositionId(resumeId);
+  if (resumeId !== null && resume === null)
+    throw new GatewayError(400, GatewayErrorCode.invalidRequest, `Last-Event-ID: '${resumeId}' is not an event id of this gateway's streams`, {
+      field: 'Last-Event-ID',
+    });
+  return resume;
+}
+
 /** What a stream of a turn or run needs besides the route's context. */
 export interface UiStreamRequest {
   workflowId: string;
@@ -39,7 +56,8 @@ export interface UiStreamRequest {
 export function uiStreamReply(context: RouteContext, request: UiStreamRequest): RouteReply {
   const abort = new AbortController();
   const signal = AbortSignal.any([abort.signal, context.signal]);
-  const finishMetadata = (end: StreamEnd, resumeFrom: string) => finishMetadataOf(context.agents, request, end, resumeFrom);
+  const finishMetadata = (end: StreamEnd, resumeFrom: string, completed: RunEvent | null) =>
+    finishMetadataOf(context.agents, request, end, resumeFrom, completed);
   const messages = uiMessageStream({ ...request, feeds: context.feeds, finishMetadata, signal });
   return { status: 200, stream: sseBody(messages, abort, '[DONE]'), headers: UI_STREAM_HEADERS };
 }
@@ -70,11 +88,25 @@ export function finishedTurnReply(messageId: string, result: TurnResult): RouteR
  * The `finish` chunk's metadata. A turn that waits for approvals says where its stream stopped
  * (`resumeFrom`, `afterSeq`), so the chat's next request continues it; a completed one gives its usage.
  */
-async function finishMetadataOf(agents: AgentClient, request: UiStreamRequest, end: StreamEnd, resumeFrom: string): Promise<unknown> {
+async function finishMetadataOf(
+  agents: AgentClient,
+  request: UiStreamRequest,
+  end: StreamEnd,
+  resumeFrom: string,
+  completed: RunEvent | null,
+): Promise<unknown> {
   const scope = request.scope;
   const turn = scope.kind === 'turn' ? scope.turn : null;
   const base = { workflowId: request.workflowId, ...(turn !== null ? { turn, afterSeq: (scope as { afterSeq: number }).afterSeq } : {}), resumeFrom };
   if (end === 'waiting') return { ...base, waitingFor: 'approval' };
+  // The completion event carries the usage (events logged since it was added): no query needed.
+  if (completed && (completed.type === 'turn-completed' || completed.type === 'run-completed') && completed.usage)
+    return {
+      ...base,
+      stopReason: completed.stopReason,
+      usage: completed.usage,
+      ...(completed.type === 'turn-completed' && completed.agentVersion ? { agentVersion: completed.agentVersion } : {}),
+    };
   if (turn === null) {
     const status = await agents
       .getRun(request.workflowId)

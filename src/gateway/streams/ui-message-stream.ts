@@ -1,6 +1,8 @@
 // One turn (or run) as the AI SDK UI message stream: the feed's items through the encoder, resumable at every id.
 import type { UIMessageChunk } from 'ai';
+import type { RunEvent } from '../../protocol/run-events';
 import type { FeedRegistry } from './feed-registry';
+import { FeedStoppedError } from './run-feed';
 import type { SseMessage } from './sse-body';
 import { positionId, type StreamPosition } from './stream-position';
 import { UiMessageEncoder, type StreamEnd } from './ui-message-encoder';
@@ -22,8 +24,11 @@ export interface UiStreamOptions {
   resume: StreamPosition | null;
   /** End the stream (finish reason `tool-calls`) when the turn waits for approvals: a chat answers them with its next request. */
   endAtApprovalWait: boolean;
-  /** The `finish` chunk's message metadata (usage, the turn), given how the stream ended and where a continuation resumes. */
-  finishMetadata(end: StreamEnd, resumeFrom: string): Promise<unknown>;
+  /**
+   * The `finish` chunk's message metadata (usage, the turn), given how the stream ended, where a
+   * continuation resumes, and the `turn-completed` / `run-completed` event that ended it, if one did.
+   */
+  finishMetadata(end: StreamEnd, resumeFrom: string, completed: RunEvent | null): Promise<unknown>;
   signal: AbortSignal;
 }
 
@@ -33,6 +38,15 @@ export interface UiStreamOptions {
  * `endAtApprovalWait`) when everything logged was sent and approvals are pending.
  */
 export async function* uiMessageStream(options: UiStreamOptions): AsyncGenerator<SseMessage> {
+  try {
+    yield* encodedStream(options);
+  } catch (error) {
+    // The gateway is shutting down: the stream ends here, and its client continues on another process from its last id.
+    if (!(error instanceof FeedStoppedError)) throw error;
+  }
+}
+
+async function* encodedStream(options: UiStreamOptions): AsyncGenerator<SseMessage> {
   const { scope, resume } = options;
   const afterSeq = scope.kind === 'turn' ? scope.afterSeq : 0;
   const encoder = new UiMessageEncoder(afterSeq);
@@ -43,10 +57,10 @@ export async function* uiMessageStream(options: UiStreamOptions): AsyncGenerator
     for (let index = 0; index < chunks.length; index++)
       yield { data: chunks[index], id: index === chunks.length - 1 ? positionId(encoder.position) : null };
   };
-  const finish = async function* (end: StreamEnd): AsyncGenerator<SseMessage> {
+  const finish = async function* (end: StreamEnd, completed: RunEvent | null = null): AsyncGenerator<SseMessage> {
     const chunks = encoder.finish(end, null);
     const last = chunks.pop() as Extract<UIMessageChunk, { type: 'finish' }>;
-    last.messageMetadata = await options.finishMetadata(end, positionId(encoder.position));
+    last.messageMetadata = await options.finishMetadata(end, positionId(encoder.position), completed);
     yield* batch([...chunks, last]);
   };
   yield { data: { type: 'start', messageId: options.messageId } satisfies UIMessageChunk, id: null };
@@ -75,8 +89,8 @@ export async function* uiMessageStream(options: UiStreamOptions): AsyncGenerator
     if (event.type === 'approval-decided' || event.type === 'approval-ignored') pending.delete(event.approvalId);
     const chunks = encoder.event(event);
     if (!replaying) yield* batch(chunks);
-    if (scope.kind === 'turn' && event.type === 'turn-completed' && event.turn === scope.turn) return yield* finish(event.stopReason);
-    if (scope.kind === 'run' && event.type === 'run-completed') return yield* finish(event.stopReason);
+    if (scope.kind === 'turn' && event.type === 'turn-completed' && event.turn === scope.turn) return yield* finish(event.stopReason, event);
+    if (scope.kind === 'run' && event.type === 'run-completed') return yield* finish(event.stopReason, event);
     if (scope.kind === 'run' && event.type === 'run-failed') return yield* finish('failed');
   }
   if (!options.signal.aborted) yield* finish('ended');

@@ -1,4 +1,4 @@
-import { condition, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, condition, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ToolCall } from '../../protocol/messages';
 import { MessageLimits, validateApprovalDecision } from '../../protocol/message-validation';
 import { approvalSignal, decideApprovalUpdate, MessageDescription } from '../../protocol/run-messages';
@@ -9,6 +9,7 @@ import { splitInjectedArgs } from '../../protocol/split-injected-args';
 import { ApprovalBook } from '../rules/approval-book';
 import type { EventLog } from './event-log';
 import { refusal, validOrRefuse } from './message-refusal';
+import { verifyDecisionOnWorker } from './decision-verification';
 
 /**
  * Human-in-the-loop gating of tool calls. A gated call creates an approval request and waits on a
@@ -18,7 +19,9 @@ import { refusal, validOrRefuse } from './message-refusal';
  * the run's current details name the tool, the approval id and the deadline.
  *
  * Every decision is validated field by field (`validateApprovalDecision`) before it can settle
- * anything: a bad signal is ignored and recorded (`approval-ignored`), a bad update refused.
+ * anything: a bad signal is ignored and recorded (`approval-ignored`), a bad update refused. An
+ * agent with `require_verified_decisions` also has the workers verify the decision's proof: one
+ * that fails is refused and recorded (`approval-refused`), and the call keeps waiting.
  */
 export class ApprovalGate {
   readonly book = new ApprovalBook();
@@ -30,15 +33,18 @@ export class ApprovalGate {
     private readonly injectedArgNames: readonly string[],
     /** Called when the set of pending approvals changed (the run's current details follow). */
     private readonly onPendingChange: (pending: ApprovalRequest[]) => void = () => {},
+    /** Whether decisions need a proof the workers verify (`require_verified_decisions`), read when one arrives. */
+    private readonly requiresProof: () => boolean = () => false,
   ) {
     setHandler(approvalSignal, (payload) => this.onSignal(payload), { description: MessageDescription.approval });
     setHandler(
       decideApprovalUpdate,
-      (payload) => {
+      async (payload) => {
         // The validator refused anything invalid; a replayed update accepted before it checked
         // every field is applied as it was then.
         const checked = validateApprovalDecision(payload);
-        const record = this.apply(checked.ok ? checked.value : payload);
+        const decision = checked.ok ? checked.value : payload;
+        const record = this.requiresProof() ? await this.applyVerified(decision) : this.apply(decision);
         return { approvalId: record.approvalId, outcome: record.outcome! };
       },
       {
@@ -57,8 +63,40 @@ export class ApprovalGate {
     const checked = validateApprovalDecision(payload);
     // A well-formed decision may still be refused by the run's approvals (unknown, decided, expired).
     const refused = checked.ok ? this.book.refusal(checked.value, now) : checked.reason;
+    if (checked.ok && refused === null && this.requiresProof()) return void this.applyVerifiedSignal(checked.value);
     if (checked.ok && refused === null) return void this.apply(checked.value);
-    const reason = refused!;
+    this.ignore(payload, refused!);
+  }
+
+  /** A decision by signal that the workers must verify first: a refusal is already recorded, a late one ignored as usual. */
+  private async applyVerifiedSignal(decision: ApprovalDecision): Promise<void> {
+    try {
+      await this.applyVerified(decision);
+    } catch (error) {
+      if (error instanceof ApplicationFailure && error.type === 'ApprovalRefused') this.ignore(decision, error.message);
+      else if (!(error instanceof ApplicationFailure)) throw error;
+    }
+  }
+
+  /**
+   * Applies a decision whose proof the workers verified, as the decider the proof names. A refusal
+   * is recorded (`approval-refused`) and thrown (`DecisionUnverified`); a decision that another
+   * settled while the workers verified this one is refused as any late one is (`ApprovalRefused`).
+   */
+  private async applyVerified(decision: ApprovalDecision): Promise<ApprovalRecord> {
+    const verdict = await verifyDecisionOnWorker(workflowInfo().workflowId, decision);
+    if (!verdict.valid) {
+      const claimedBy = decision.decidedBy ?? null;
+      log.warn('Refused an unverified decision', { approvalId: decision.approvalId, claimedBy, reason: verdict.reason });
+      this.events.push({ type: 'approval-refused', approvalId: decision.approvalId, decision: decision.decision, claimedBy, reason: verdict.reason });
+      throw refusal('DecisionUnverified', `decision on ${decision.approvalId} not verified: ${verdict.reason}`);
+    }
+    const late = this.book.refusal(decision, Date.now());
+    if (late !== null) throw refusal('ApprovalRefused', late);
+    return this.apply({ ...decision, decidedBy: verdict.decidedBy });
+  }
+
+  private ignore(payload: unknown, reason: string): void {
     // Nothing lost, nothing changed: the signal stays in the history, the reason in the event log.
     const rawId = (payload as { approvalId?: unknown } | null)?.approvalId;
     const approvalId = typeof rawId === 'string' ? rawId.slice(0, MessageLimits.approvalId) : '(none)';

@@ -32,8 +32,13 @@ export function installRunHandlers(state: LoopState): ApprovalGate {
   setHandler(eventsQuery, (cursor, limit = 200) => state.events.page(cursor, limit, state.stopReason !== null || state.phase === 'failed'), {
     description: MessageDescription.events,
   });
-  const approvals = new ApprovalGate(state.events, parseDuration(state.config.hitl_timeout), state.injectedArgNames, (pending) =>
-    showDetails(state, pending),
+  const approvals = new ApprovalGate(
+    state.events,
+    parseDuration(state.config.hitl_timeout),
+    state.injectedArgNames,
+    (pending) => showDetails(state, pending),
+    // Configs from before the setting lack it: their decisions apply as they did.
+    () => state.config.require_verified_decisions === true,
   );
   setHandler(statusQuery, () => runStatus(state, approvals), { description: MessageDescription.status });
   setHandler(

@@ -99,7 +99,7 @@ export function finishRun(state: LoopState, reason: StopReason, output: string, 
   state.stopReason = reason;
   state.phase = 'completed';
   upsertSearchAttributes([{ key: AgentStatusAttribute, value: 'completed' }, ...costAttributes(state)]);
-  state.events.push({ type: 'run-completed', stopReason: reason, output });
+  state.events.push({ type: 'run-completed', stopReason: reason, output, usage: { ...state.usage } });
   setDetails(state, `completed: ${reason}`);
   return boundedResult({
     output,

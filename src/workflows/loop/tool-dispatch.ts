@@ -161,7 +161,9 @@ async function runToolCall(state: LoopState, approvals: ApprovalGate, call: Tool
       );
   }
   if (route.kind === 'subagents') return decided(await runSubagents(state, call, activityPrefix));
-  const approvalId = approval ? { approvalId: approval.approvalId } : {};
+  // Only an agent that requires proofs had its approvals verified (workers requiring them check this mark).
+  const verified = approval && config.require_verified_decisions === true ? { approvalVerified: true as const } : {};
+  const approvalId = approval ? { approvalId: approval.approvalId, ...verified } : {};
   // With emit_mcp_progress: false the tools' progress is not shown live either.
   const quietProgress = config.emit_mcp_progress ? {} : { quietProgress: true as const };
   state.runningTools.push(call.name);

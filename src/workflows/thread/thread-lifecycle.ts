@@ -130,7 +130,15 @@ export function finishTurn(state: ThreadState, book: ThreadBook, end: StepsEnd &
     ...(state.execution.input.agentVersion ? { agentVersion: state.execution.input.agentVersion } : {}),
   };
   state.execution.interruptRequested = false;
-  state.events.push({ type: 'turn-completed', turn: turn.turn, stopReason: result.stopReason, output: result.output });
+  // The turn's usage rides on the event, so a stream's last chunk needs no query for it.
+  state.events.push({
+    type: 'turn-completed',
+    turn: turn.turn,
+    stopReason: result.stopReason,
+    output: result.output,
+    usage: result.usage,
+    ...(result.agentVersion ? { agentVersion: result.agentVersion } : {}),
+  });
   book.complete(result);
   enterPhase(state, 'idle');
   showThreadStatus(state, book, 'idle', true);
