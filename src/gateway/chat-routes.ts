@@ -156,7 +156,8 @@ async function continueAfterApprovals(context: RouteContext, threadId: string, m
   });
 }
 
-function decisionRefused(status: number, message: string, code: string | undefined): GatewayError {
+/** A refused decision as the gateway's typed error (403 DecisionUnverified or Forbidden, 404 ApprovalNotFound, 400, else 500). */
+export function decisionRefused(status: number, message: string, code: string | undefined): GatewayError {
   if (status === 403 && code === ErrorCode.decisionUnverified) return new GatewayError(403, code, message, { field: 'approvalId' });
   if (status === 403) return new GatewayError(403, GatewayErrorCode.forbidden, message, { field: 'approvalId' });
   if (status === 404) return new GatewayError(404, GatewayErrorCode.approvalNotFound, message, { field: 'approvalId' });

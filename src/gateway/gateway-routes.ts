@@ -1,4 +1,5 @@
 // The gateway's route table: every route it serves, in one list the app and the OpenAPI document share.
+import { aguiRoutes } from './agui-routes';
 import { approvalRoutes } from './approval-routes';
 import { chatRoutes } from './chat-routes';
 import { gatewayOpenApi } from './gateway-openapi';
@@ -20,4 +21,4 @@ const openApiRoute: GatewayRoute = {
 };
 
 /** Every route of the gateway. */
-export const GATEWAY_ROUTES: readonly GatewayRoute[] = [...runRoutes, ...threadRoutes, ...chatRoutes, ...approvalRoutes, openApiRoute];
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = [...runRoutes, ...threadRoutes, ...chatRoutes, ...aguiRoutes, ...approvalRoutes, openApiRoute];

@@ -101,7 +101,14 @@ export type RunEvent = EventBase &
     /** Threads: a newer message asked the running turn to stop at its next safe point. */
     | { type: 'turn-interrupt-requested'; turn: number; byMessageId: string }
     /** `usage`: the turn's own tokens and cost; `agentVersion`: the named agent's version that answered (both absent in events logged before they were added). */
-    | { type: 'turn-completed'; turn: number; stopReason: StopReason | 'failed'; output: string; usage?: UsageSummary; agentVersion?: AgentVersionRef }
+    | {
+        type: 'turn-completed';
+        turn: number;
+        stopReason: StopReason | 'failed';
+        output: string;
+        usage?: UsageSummary;
+        agentVersion?: AgentVersionRef;
+      }
     /** Threads whose `whenClosed` is `reopen`: a message arrived while the thread was closing (`reason`: the close's), so it stays open and answers it. */
     | { type: 'thread-close-withdrawn'; reason: string; byMessageId: string }
     | { type: 'thread-closed'; reason: string; turnsCompleted: number }
