@@ -1,16 +1,24 @@
 // Bench section `gateway`: a turn through the HTTP gateway's stream against the library in process, and what 1,000 open streams cost.
 import { randomUUID } from 'node:crypto';
 import type { AgentConfigInput } from '../src/config/agent-config';
+import type { ModelScriptInput } from '../src/models/scripted-model';
 import { startGateway, type RunningGateway } from '../src/gateway/gateway-server';
 import type { FeedRequests } from '../src/gateway/streams/run-feed';
 import { median, ms, type BenchStack } from './bench-stack';
 
 const chatty: AgentConfigInput = { name: 'bench-gw', model: 'scripted:chatty', max_steps: 3 };
 const streamed: AgentConfigInput = { name: 'bench-gw-streamed', model: 'scripted:streamed', max_steps: 3 };
+const talkative: AgentConfigInput = { name: 'bench-gw-talkative', model: 'scripted:gw-talkative', max_steps: 3 };
 const gated: AgentConfigInput = { name: 'bench-gw-gated', model: 'scripted:gated', tools: ['noop'], hitl_tools: ['noop'] };
 /** Open streams in the scale part, spread over this many threads (a chat product has a few clients per thread at most). */
 const STREAMS = Number(process.env.BENCH_GATEWAY_STREAMS ?? 1_000);
 const STREAM_THREADS = Number(process.env.BENCH_GATEWAY_THREADS ?? 100);
+
+/** An answer written over 6 s (100 words, 60 ms apart): long enough for every stream of the scale part to be open while it streams. */
+export function gatewayScripts(): Record<string, ModelScriptInput> {
+  const words = Array.from({ length: 100 }, (_, index) => `word${index + 1}`).join(' ');
+  return { 'gw-talkative': { replies: [{ text: words, streamMs: 60 }] } };
+}
 
 /** POSTs a chat message to the gateway and reads its UI message stream: ms to the first text chunk and to the end. */
 async function chatTurn(
@@ -108,10 +116,10 @@ async function measureOpenStreams(stack: BenchStack, gateway: RunningGateway): P
   console.log(`    idle: ${requestsPerSecond(idleBefore, idleAfter, 30)} to Temporal`);
   idleAbort.abort();
   await Promise.all(idleReads);
-  for (const threadId of waiting) await stack.agents.thread(threadId).delete();
+  await Promise.all(waiting.map((threadId) => stack.agents.thread(threadId).delete()));
 
   const talking = Array.from({ length: STREAM_THREADS }, (_, index) => `bench-gw-live-${index}-${randomUUID().slice(0, 6)}`);
-  await Promise.all(talking.map((threadId) => stack.agents.thread(threadId, { config: streamed }).send('talk')));
+  await Promise.all(talking.map((threadId) => stack.agents.thread(threadId, { config: talkative }).send('talk')));
   const liveAbort = new AbortController();
   const liveReads = await openStreams(gateway, talking, STREAMS, liveAbort.signal);
   const liveBefore = gateway.feeds.stats().requests;
@@ -119,10 +127,10 @@ async function measureOpenStreams(stack: BenchStack, gateway: RunningGateway): P
   await Promise.all(liveReads);
   const liveAfter = gateway.feeds.stats().requests;
   console.log(
-    `    streaming (${STREAM_THREADS} answers written over 1.5 s each): ${requestsPerSecond(liveBefore, liveAfter, (performance.now() - windowStarted) / 1000)}`,
+    `    streaming (${STREAM_THREADS} answers written over 6 s each): ${requestsPerSecond(liveBefore, liveAfter, (performance.now() - windowStarted) / 1000)}`,
   );
   console.log(`    polling per client instead (the library's liveText + events): ${(STREAMS * 8).toLocaleString('en')} queries/s`);
-  for (const threadId of talking) await stack.agents.thread(threadId).delete();
+  await Promise.all(talking.map((threadId) => stack.agents.thread(threadId).delete()));
 }
 
 /**

@@ -4,7 +4,7 @@
  * See docs/performance.md.
  */
 import { measureNamedAgents, namedBenchAgents } from './named-agents';
-import { measureGateway } from './gateway';
+import { gatewayScripts, measureGateway } from './gateway';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     'gated-step': { replies: [{ toolCalls: [{ name: 'gate', args: {} }] }, { text: 'done' }] },
     ...subagentScripts(),
     ...streamingScripts(),
+    ...gatewayScripts(),
     ...throughputScripts(),
     ...threadScripts(),
     ...replayCostScripts(),
