@@ -1,7 +1,7 @@
 // The AG-UI endpoint: `HttpAgent` (and CopilotKit) post a RunAgentInput and read the thread's turn as AG-UI events.
 import { z } from 'zod';
 import { decideApproval } from '../console/console-actions';
-import { decisionRefused } from './chat-routes';
+import { decisionRefused, receiptStartsInside } from './chat-routes';
 import { requireScope } from './gateway-auth';
 import { checkedBody } from './gateway-body';
 import { GatewayError, GatewayErrorCode } from './gateway-errors';
@@ -97,7 +97,7 @@ const agui: GatewayRoute = {
     return aguiReply(context, input, {
       turn: receipt.turn,
       afterSeq: receipt.eventCursor,
-      injected: receipt.disposition === 'injected',
+      injected: receiptStartsInside(receipt.disposition),
       resumeAfter: null,
       decided: new Set(),
     });

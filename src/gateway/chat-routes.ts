@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { decideApproval } from '../console/console-actions';
 import { ErrorCode } from '../protocol/errors';
+import type { ThreadMessageReceipt } from '../protocol/thread-types';
 import { requireScope } from './gateway-auth';
 import { checkedBody } from './gateway-body';
 import { GatewayError, GatewayErrorCode } from './gateway-errors';
@@ -62,6 +63,11 @@ function textOf(message: ChatMessage): string {
     .join('\n');
 }
 
+/** A message that started its turn (or joined the running one): every event after its cursor is that turn's. */
+export function receiptStartsInside(disposition: ThreadMessageReceipt['disposition']): boolean {
+  return disposition === 'started' || disposition === 'injected';
+}
+
 /** The assistant message id a turn's stream carries: the same on every stream of that turn, so a replay replaces it. */
 function turnMessageId(threadId: string, turn: number): string {
   return `${threadId}:turn-${turn}`;
@@ -111,7 +117,7 @@ const chat: GatewayRoute = {
     const { receipt } = turn;
     return uiStreamReply(context, {
       workflowId: body.id,
-      scope: { kind: 'turn', turn: receipt.turn, afterSeq: receipt.eventCursor, injected: receipt.disposition === 'injected' },
+      scope: { kind: 'turn', turn: receipt.turn, afterSeq: receipt.eventCursor, inside: receiptStartsInside(receipt.disposition) },
       messageId: turnMessageId(body.id, receipt.turn),
       resume: null,
       endAtApprovalWait: true,

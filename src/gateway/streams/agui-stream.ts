@@ -37,7 +37,7 @@ export interface AguiStreamOptions {
   turn: number;
   /** The event before the turn's first (its `message-queued` or `turn-started`). */
   afterSeq: number;
-  /** The message joined a running turn: its events are already in scope. */
+  /** Every event after `afterSeq` is the turn's (its message started it, or joined it running): they are in scope from the start. */
   injected: boolean;
   /** Continue after this event (the previous run ended at an approval wait there); null: from the turn's start. */
   resumeAfter: number | null;

@@ -9,8 +9,12 @@ import { UiMessageEncoder, type StreamEnd } from './ui-message-encoder';
 
 /** Which part of a workflow's events a stream shows. */
 export type StreamScope =
-  /** One turn of a thread: from `afterSeq` (before its `turn-started`) to its `turn-completed`; `injected`: already inside it. */
-  | { kind: 'turn'; turn: number; afterSeq: number; injected?: boolean }
+  /**
+   * One turn of a thread: from `afterSeq` (before its `turn-started`) to its `turn-completed`.
+   * `inside`: every event after `afterSeq` is the turn's (its message started it, or was injected
+   * into it), so text that streams before the `turn-started` event is read already counts.
+   */
+  | { kind: 'turn'; turn: number; afterSeq: number; inside?: boolean }
   /** A whole run, from its first event. */
   | { kind: 'run' };
 
@@ -51,7 +55,7 @@ async function* encodedStream(options: UiStreamOptions): AsyncGenerator<SseMessa
   const afterSeq = scope.kind === 'turn' ? scope.afterSeq : 0;
   const encoder = new UiMessageEncoder(afterSeq);
   let replaying = resume !== null && resume.seq > afterSeq;
-  let inScope = scope.kind === 'run' || scope.injected === true;
+  let inScope = scope.kind === 'run' || scope.inside === true;
   const pending = new Set<string>();
   const batch = function* (chunks: UIMessageChunk[]): Generator<SseMessage> {
     for (let index = 0; index < chunks.length; index++)
