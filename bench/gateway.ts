@@ -116,7 +116,7 @@ async function measureOpenStreams(stack: BenchStack, gateway: RunningGateway): P
   console.log(`    idle: ${requestsPerSecond(idleBefore, idleAfter, 30)} to Temporal`);
   idleAbort.abort();
   await Promise.all(idleReads);
-  await Promise.all(waiting.map((threadId) => stack.agents.thread(threadId).delete()));
+  await Promise.all(waiting.map((threadId) => stack.agents.getRun(threadId).workflow.terminate('bench done')));
 
   const talking = Array.from({ length: STREAM_THREADS }, (_, index) => `bench-gw-live-${index}-${randomUUID().slice(0, 6)}`);
   await Promise.all(talking.map((threadId) => stack.agents.thread(threadId, { config: talkative }).send('talk')));
@@ -130,7 +130,7 @@ async function measureOpenStreams(stack: BenchStack, gateway: RunningGateway): P
     `    streaming (${STREAM_THREADS} answers written over 6 s each): ${requestsPerSecond(liveBefore, liveAfter, (performance.now() - windowStarted) / 1000)}`,
   );
   console.log(`    polling per client instead (the library's liveText + events): ${(STREAMS * 8).toLocaleString('en')} queries/s`);
-  await Promise.all(talking.map((threadId) => stack.agents.thread(threadId).delete()));
+  await Promise.all(talking.map((threadId) => stack.agents.getRun(threadId).workflow.terminate('bench done')));
 }
 
 /**

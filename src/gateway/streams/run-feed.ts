@@ -52,8 +52,9 @@ export class RunFeed {
   private readonly workflow: WorkflowHandle;
   private lastSeq: number;
   private pendingActivities = 0;
-  /** When the open activities last changed (performance.now()). */
+  /** When the open activities last changed, and when the feed started (performance.now()). */
   private activitiesSince = 0;
+  private readonly startedAt = performance.now();
   private closedSeen = false;
   private finished = false;
   private failure: string | null = null;
@@ -217,8 +218,11 @@ export class RunFeed {
 
   /** While an activity is open, reads its heartbeats for the text a model step has written so far. */
   private async liveLoop(): Promise<void> {
+    // A feed starts reading heartbeats at once: a stream usually opens as its turn starts, before
+    // the history shows the model step, and the describe itself says which activities are open.
+    let describedOpen = true;
     while (!this.stopping.signal.aborted && !this.finished) {
-      if (this.pendingActivities === 0) {
+      if (this.pendingActivities === 0 && !describedOpen) {
         if (this.live.size > 0) this.live.clear();
         await this.changed.next(this.stopping.signal);
         continue;
@@ -226,6 +230,7 @@ export class RunFeed {
       try {
         this.requests.describes++;
         const description = await this.workflow.describe();
+        describedOpen = (description.raw.pendingActivities?.length ?? 0) > 0 || performance.now() - this.startedAt < FIRST_TEXT_WINDOW_MS;
         for (const activity of description.raw.pendingActivities ?? []) {
           const payloads = activity.heartbeatDetails?.payloads;
           if (!payloads?.length) continue;
@@ -240,7 +245,7 @@ export class RunFeed {
         // Described again at the next tick.
       }
       // Until an activity's first text shows, look more often: the first words are what a reader waits for.
-      const fresh = performance.now() - this.activitiesSince < FIRST_TEXT_WINDOW_MS && this.live.size === 0;
+      const fresh = performance.now() - Math.max(this.activitiesSince, this.startedAt) < FIRST_TEXT_WINDOW_MS && this.live.size === 0;
       await pause(fresh ? FIRST_TEXT_POLL_MS : LIVE_POLL_MS, this.stopping.signal);
     }
   }
