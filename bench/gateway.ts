@@ -14,9 +14,9 @@ const gated: AgentConfigInput = { name: 'bench-gw-gated', model: 'scripted:gated
 const STREAMS = Number(process.env.BENCH_GATEWAY_STREAMS ?? 1_000);
 const STREAM_THREADS = Number(process.env.BENCH_GATEWAY_THREADS ?? 100);
 
-/** An answer written over 6 s (100 words, 60 ms apart): long enough for every stream of the scale part to be open while it streams. */
+/** An answer written over 30 s (500 words, 60 ms apart): long enough for every stream of the scale part to open while it streams. */
 export function gatewayScripts(): Record<string, ModelScriptInput> {
-  const words = Array.from({ length: 100 }, (_, index) => `word${index + 1}`).join(' ');
+  const words = Array.from({ length: 500 }, (_, index) => `word${index + 1}`).join(' ');
   return { 'gw-talkative': { replies: [{ text: words, streamMs: 60 }] } };
 }
 
@@ -103,13 +103,15 @@ async function measureOpenStreams(stack: BenchStack, gateway: RunningGateway): P
     while ((await stack.agents.getRun(threadId).status()).pendingApprovals.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
   const heapBefore = await heapUsed();
   const idleAbort = new AbortController();
+  const openStarted = performance.now();
   const idleReads = await openStreams(gateway, waiting, STREAMS, idleAbort.signal);
+  const openMs = performance.now() - openStarted;
   const heapOpen = await heapUsed();
   const idleBefore = gateway.feeds.stats().requests;
   await new Promise((resolve) => setTimeout(resolve, 30_000));
   const idleAfter = gateway.feeds.stats().requests;
   const stats = gateway.feeds.stats();
-  console.log(`  ${stats.streams} open streams on ${stats.feeds} feeds (threads waiting for an approval):`);
+  console.log(`  ${stats.streams} open streams on ${stats.feeds} feeds (threads waiting for an approval), all open after ${ms(openMs)}:`);
   console.log(
     `    memory: ${((heapOpen - heapBefore) / STREAMS / 1024).toFixed(1)} KiB of heap per stream (gateway and its fetch clients in one process)`,
   );
@@ -123,12 +125,14 @@ async function measureOpenStreams(stack: BenchStack, gateway: RunningGateway): P
   const liveAbort = new AbortController();
   const liveReads = await openStreams(gateway, talking, STREAMS, liveAbort.signal);
   const liveBefore = gateway.feeds.stats().requests;
-  const windowStarted = performance.now();
-  await Promise.all(liveReads);
+  await new Promise((resolve) => setTimeout(resolve, 10_000));
   const liveAfter = gateway.feeds.stats().requests;
+  const live = gateway.feeds.stats();
   console.log(
-    `    streaming (${STREAM_THREADS} answers written over 6 s each): ${requestsPerSecond(liveBefore, liveAfter, (performance.now() - windowStarted) / 1000)}`,
+    `    streaming (${live.streams} streams on ${live.feeds} feeds whose answers stream, 10 s): ${requestsPerSecond(liveBefore, liveAfter, 10)}`,
   );
+  liveAbort.abort();
+  await Promise.all(liveReads);
   console.log(`    polling per client instead (the library's liveText + events): ${(STREAMS * 8).toLocaleString('en')} queries/s`);
   await Promise.all(talking.map((threadId) => stack.agents.getRun(threadId).workflow.terminate('bench done')));
 }
