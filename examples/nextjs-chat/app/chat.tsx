@@ -1,6 +1,6 @@
 'use client';
 // A chat with a durable agent through the gateway: useChat with the AI SDK's own transport, approvals as buttons, resumed streams.
-import { useChat } from '@ai-sdk/react';
+import { Chat as SdkChat, useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, getToolName, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 
@@ -21,18 +21,21 @@ const RESUME_TRIES = 30;
 
 /** A chat page's body: the messages as they stream, tool calls with Approve / Reject, the status, and a prompt. */
 export function Chat({ chatId, agent, token, api = '/api/agents/v1/chat' }: ChatProps) {
-  const transport = useMemo(
-    () => new DefaultChatTransport<UIMessage>({ api, headers: { authorization: `Bearer ${token}` }, body: { agent } }),
-    [api, token, agent],
+  // The chat is made here and handed to useChat (not its options): useChat's own wrapper of the
+  // transport (@ai-sdk/react 3.x) hides `resumeStreamIsReplay`, so a resumed turn, which the gateway
+  // replays from its start, would be appended to the text the page had instead of replacing it.
+  const chat = useMemo(
+    () =>
+      new SdkChat<UIMessage>({
+        id: chatId,
+        transport: new DefaultChatTransport({ api, headers: { authorization: `Bearer ${token}` }, body: { agent } }),
+        // Answered approvals go back to the gateway, which decides them and continues the turn.
+        sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      }),
+    [chatId, api, token, agent],
   );
-  const { messages, status, error, sendMessage, resumeStream, addToolApprovalResponse } = useChat({
-    id: chatId,
-    transport,
-    // A reload picks up the turn that is running (GET /v1/chat/:id/stream replays it).
-    resume: true,
-    // Answered approvals go back to the gateway, which decides them and continues the turn.
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-  });
+  // resume: a reload picks up the turn that is running (GET /v1/chat/:id/stream replays it).
+  const { messages, status, error, sendMessage, resumeStream, addToolApprovalResponse } = useChat({ chat, resume: true });
   const [resumeTries, setResumeTries] = useState(0);
   const [input, setInput] = useState('');
 
