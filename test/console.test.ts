@@ -4,13 +4,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StartRunOptions } from '../src/client/agent-client';
 import { FolderArtifactStore } from '../src/artifacts/folder-artifact-store';
 import { startConsole, type RunningConsole } from '../src/console/console-server';
 import { defineTool } from '../src/tools/define-tool';
 import { ErrorCode } from '../src/protocol/errors';
-import { findOrInstallChromium } from './support/chromium';
+import { closeBrowser, launchChromium } from './support/chromium';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -69,12 +69,11 @@ beforeAll(async () => {
       approvers: [{ tools: ['add'], identities: ['alice@example.com'] }],
     },
   });
-  browser = await chromium.launch({ executablePath: findOrInstallChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
+  await closeBrowser(browser, contexts);
   await consoleServer?.close();
   await env?.close();
   if (artifactFolder) rmSync(artifactFolder, { recursive: true, force: true });

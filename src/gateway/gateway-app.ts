@@ -42,6 +42,13 @@ export interface GatewayOptions {
    * agents with `require_verified_decisions` (docs/gateway.md, "Verified decisions"). Default: none, decisions go unsigned.
    */
   decisionKey?: DecisionSigningKey;
+  /**
+   * The path the handler is mounted under, such as `/api/agents` for a Next.js route at
+   * `app/api/agents/[...path]/route.ts`: its routes are then `/api/agents/v1/...` and
+   * `/api/agents/openapi.json`. Fetch-style mounts hand the handler the whole URL, so the prefix
+   * must be known here. Default: none (the routes are at the root).
+   */
+  basePath?: string;
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -60,13 +67,17 @@ export interface GatewayHandler {
  * The gateway's JSON API over runs, threads and approvals (docs/gateway.md), to mount in a server
  * of yours or to serve with `startGateway`. It holds no state: any number of them may serve the
  * same namespace behind a load balancer.
- * @throws AgentConfigError when `access` has no keys and `allowAnonymous` is not set.
+ * @throws AgentConfigError when `access` has no keys and `allowAnonymous` is not set, or `basePath` is not a path.
  * @example
  * // app/api/agents/[...path]/route.ts in Next.js
  * import { AgentClient } from 'durable-agents';
  * import { createGatewayHandler, readGatewayAccess } from 'durable-agents/gateway';
  *
- * const gateway = createGatewayHandler({ agents: await AgentClient.connect(), access: readGatewayAccess('gateway-access.yaml') });
+ * const gateway = createGatewayHandler({
+ *   agents: await AgentClient.connect(),
+ *   access: readGatewayAccess('gateway-access.yaml'),
+ *   basePath: '/api/agents',
+ * });
  * export const GET = gateway.fetch;
  * export const POST = gateway.fetch;
  */
@@ -79,7 +90,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const feeds = new FeedRegistry(options.agents.temporal, options.agents.namespace);
   const checkCaller = createCallerCheck(access);
-  const app = new Hono();
+  const app = new Hono().basePath(checkedBasePath(options.basePath));
   if (options.requestLog) app.use('*', requestLogMiddleware(options.requestLog, { logBodies: options.logBodies ?? access.logBodies ?? false }));
   const origins = access.allowedOrigins ?? [];
   if (origins.length > 0)
@@ -139,6 +150,16 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const fetch = async (request: Request): Promise<Response> => app.fetch(request);
   const listener = getRequestListener(fetch);
   return { fetch, node: async (request, response) => listener(request, response), routes: GATEWAY_ROUTES, feeds, close: () => feeds.close() };
+}
+
+/** A mount prefix as Hono takes it: `''` or `/a/b` (one leading slash, none trailing). */
+function checkedBasePath(basePath: string | undefined): string {
+  if (basePath === undefined || basePath === '' || basePath === '/') return '/';
+  if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) {
+    const problem = `basePath: ${JSON.stringify(basePath)} is not a path such as /api/agents (segments of letters, digits, . _ ~ -)`;
+    throw new AgentConfigError(`The gateway cannot mount under this path: ${problem}`, [problem]);
+  }
+  return basePath.replace(/\/$/, '');
 }
 
 function answer(

@@ -1,5 +1,6 @@
 // Debian's chromium for the console's browser tests: found on PATH, or installed with apt-get (never a Playwright download).
 import { execFileSync } from 'node:child_process';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { findOnPath } from '../../src/devserver/temporal-cli';
 
 /**
@@ -28,4 +29,15 @@ export function findOrInstallChromium(log: (line: string) => void = () => {}): s
   const installed = findOnPath('chromium');
   if (!installed) throw new Error('apt-get installed chromium, but it is not on PATH');
   return installed;
+}
+
+/** Debian's chromium started headless by playwright-core, with the flags a container needs (no sandbox, no GPU, no /dev/shm). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: findOrInstallChromium(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+}
+
+/** Closes a test's browser contexts, then the browser (either may be missing after a failed setup). */
+export async function closeBrowser(browser: Browser | undefined, contexts: readonly BrowserContext[]): Promise<void> {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
 }
