@@ -6,7 +6,7 @@ import type { ThreadMessageReceipt } from '../protocol/thread-types';
 import { requireScope } from './gateway-auth';
 import { checkedBody } from './gateway-body';
 import { GatewayError, GatewayErrorCode } from './gateway-errors';
-import { findExecution, type GatewayRoute, type RouteContext } from './gateway-route';
+import { findExecution, type FoundExecution, type GatewayRoute, type RouteContext } from './gateway-route';
 import { parsePositionId } from './streams/stream-position';
 import { finishedTurnReply, resumePositionOf, turnStartCursor, uiStreamReply } from './streams/turn-streams';
 import { sendThreadMessage, turnParam } from './thread-routes';
@@ -61,6 +61,11 @@ function textOf(message: ChatMessage): string {
     .filter((part): part is { type: 'text'; text: string } => part.type === 'text' && typeof (part as { text?: unknown }).text === 'string')
     .map((part) => part.text)
     .join('\n');
+}
+
+/** A key for the thread's chain of executions (a thread deleted and made again under its id is another chain). */
+function chainOf(found: FoundExecution): string {
+  return `${found.description.workflowId}/${found.description.raw.workflowExecutionInfo?.firstRunId ?? found.description.runId}`;
 }
 
 /** A message that started its turn (or joined the running one): every event after its cursor is that turn's. */
@@ -188,7 +193,8 @@ const resumeChat: GatewayRoute = {
     const threadId = found.description.workflowId;
     const status = await context.agents.thread(threadId).status();
     const turn = status.currentTurn;
-    const afterSeq = turn === null ? null : await turnStartCursor(context.agents, threadId, turn);
+    const afterSeq =
+      turn === null ? null : await context.feeds.turnStart(chainOf(found), turn, () => turnStartCursor(context.agents, threadId, turn));
     if (turn === null || afterSeq === null) return { status: 204, body: null };
     return uiStreamReply(context, {
       workflowId: threadId,
@@ -215,7 +221,7 @@ const turnStream: GatewayRoute = {
     const found = await findExecution(context, context.params.id!, 'thread');
     const threadId = found.description.workflowId;
     const resume = resumePositionOf(context);
-    const afterSeq = await turnStartCursor(context.agents, threadId, turn);
+    const afterSeq = await context.feeds.turnStart(chainOf(found), turn, () => turnStartCursor(context.agents, threadId, turn));
     if (afterSeq === null) {
       const status = await context.agents.thread(threadId).status();
       if (turn > status.turnsCompleted)

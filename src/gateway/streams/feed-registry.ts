@@ -4,6 +4,8 @@ import { RunFeed, type FeedItem, type FeedRequests } from './run-feed';
 
 /** How long a feed outlives its last stream, so a client that reconnects at once finds it still reading. */
 const LINGER_MS = 5_000;
+/** Turn starts remembered (the oldest forgotten first). */
+const TURN_STARTS_KEPT = 10_000;
 
 interface Entry {
   feed: RunFeed;
@@ -22,6 +24,8 @@ interface Entry {
  */
 export class FeedRegistry {
   private readonly feeds = new Map<string, Entry>();
+  /** Where each turn's events start (`<workflowId>#<turn>` → seq): fixed once logged, so asked once per turn, not per stream. */
+  private readonly turnStarts = new Map<string, number>();
   private readonly retired: FeedRequests = { historyPolls: 0, eventQueries: 0, describes: 0 };
   private closed = false;
 
@@ -42,6 +46,22 @@ export class FeedRegistry {
     } finally {
       this.leave(workflowId, entry);
     }
+  }
+
+  /**
+   * The event cursor just before turn `turn` of `workflowId` entered its log, from `find` the first
+   * time (one events scan) and from memory after that: a thousand clients opening one turn's stream
+   * cost one scan. A turn not found (null) is asked again next time.
+   */
+  async turnStart(workflowId: string, turn: number, find: () => Promise<number | null>): Promise<number | null> {
+    const key = `${workflowId}#${turn}`;
+    const known = this.turnStarts.get(key);
+    if (known !== undefined) return known;
+    const found = await find();
+    if (found === null) return null;
+    if (this.turnStarts.size >= TURN_STARTS_KEPT) this.turnStarts.delete(this.turnStarts.keys().next().value!);
+    this.turnStarts.set(key, found);
+    return found;
   }
 
   /** Open feeds and every request feeds have sent to Temporal so far (for `npm run bench` and health pages). */
