@@ -100,11 +100,10 @@ export type { ToolPolicyAction, ToolPolicyMatch } from './protocol/tool-policy-t
 export type { CallDecider, ToolDecision } from './protocol/call-deciders';
 
 // Errors with stable codes
+export { ApprovalRefusedError, DecisionUnverifiedError } from './protocol/approval-errors';
 export {
   AgentConfigError,
   AgentRuntimeError,
-  ApprovalRefusedError,
-  DecisionUnverifiedError,
   DeploymentError,
   EmptyMessageError,
   ErrorCode,

@@ -12,14 +12,8 @@ import { liveSnapshots } from './live-snapshot-stream';
 import { activityWaits } from './activity-waits';
 import { checkedDecision, checkedInjectedMessage } from './outgoing-checks';
 import { approvalSignal, decideApprovalUpdate, eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../protocol/run-messages';
-import {
-  AgentRuntimeError,
-  ApprovalRefusedError,
-  DecisionUnverifiedError,
-  EmptyMessageError,
-  ErrorCode,
-  InvalidMessageError,
-} from '../protocol/errors';
+import { AgentRuntimeError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
+import { ApprovalRefusedError, DecisionUnverifiedError } from '../protocol/approval-errors';
 import type { AgentRunResult, ApprovalDecision, ApprovalOutcome, RunStatus } from '../protocol/run-types';
 
 /** How a decision reached the run (and, when the server was restarting or busy, the retries on the way). */

@@ -1,5 +1,6 @@
 // The console's actions on runs and threads: decide an approval (one decider wins), inject, send, fork, cancel.
-import { ApprovalRefusedError, AgentRuntimeError, ErrorCode } from '../protocol/errors';
+import { AgentRuntimeError, ErrorCode } from '../protocol/errors';
+import { ApprovalRefusedError } from '../protocol/approval-errors';
 import type { DecisionSigningKey } from '../decisions/decision-keys';
 import { issueDecisionProof } from '../decisions/decision-proof';
 import type { AgentClient } from '../client/agent-client';

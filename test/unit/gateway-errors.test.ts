@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { AgentNotFoundError, AgentOverrideError } from '../../src/protocol/agent-errors';
+import { ApprovalRefusedError } from '../../src/protocol/approval-errors';
 import {
   AgentConfigError,
   AgentRuntimeError,
-  ApprovalRefusedError,
   EmptyMessageError,
   ErrorCode,
   InvalidMessageError,

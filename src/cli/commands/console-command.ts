@@ -5,8 +5,8 @@ import { resolveTemporalTarget } from '../../connection/temporal-target';
 import { assertAccessFitsHost, readConsoleAccess } from '../../console/console-access';
 import { startConsole } from '../../console/console-server';
 import { readDecisionSigningKey } from '../../decisions/decision-keys';
-import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
+import { portOption } from '../port-option';
 
 export interface ConsoleCommandOptions {
   host?: string;
@@ -21,9 +21,7 @@ export interface ConsoleCommandOptions {
 
 /** `console`: serves the console until SIGINT / SIGTERM. Sign-in and approver rules come from `--access`. */
 export async function consoleCommand(options: ConsoleCommandOptions): Promise<void> {
-  const port = options.port === undefined ? 4300 : Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new AgentConfigError(`--port: expected a port number, got '${options.port}'`, [`--port: ${options.port}`]);
+  const port = portOption(options.port, 4300);
   const access = options.access ? readConsoleAccess(options.access) : {};
   const host = options.host ?? '127.0.0.1';
   assertAccessFitsHost(host, access); // before connecting: a user error needs no server

@@ -6,8 +6,8 @@ import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '.
 import { createJwtVerifier } from '../../gateway/gateway-jwt';
 import { startGateway } from '../../gateway/gateway-server';
 import { readDecisionSigningKey } from '../../decisions/decision-keys';
-import { AgentConfigError } from '../../protocol/errors';
 import { waitForInterrupt } from './dev-command';
+import { portOption } from '../port-option';
 
 export interface ServeCommandOptions {
   host?: string;
@@ -24,9 +24,7 @@ export interface ServeCommandOptions {
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
 export async function serveCommand(options: ServeCommandOptions): Promise<void> {
-  const port = options.port === undefined ? 8787 : Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new AgentConfigError(`--port: expected a port number, got '${options.port}'`, [`--port: ${options.port}`]);
+  const port = portOption(options.port, 8787);
   const access = options.access ? readGatewayAccess(options.access) : {};
   const host = options.host ?? '127.0.0.1';
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
