@@ -47,7 +47,7 @@ export type { Dataset, DatasetExample, DatasetExampleInput, DatasetHeader } from
 export type { Scorer, ScorerSpec, ScoreInput, ScoreValue } from './client/evaluation/scorers';
 export type { RecordedRunSelection } from './client/evaluation/recorded-run-ids';
 export { RunHandle } from './client/run-handle';
-export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/run-handle';
+export type { DecideOptions, DecisionReceipt, DecisionRetries } from './client/decision-delivery';
 export { AgentSchedules } from './client/schedules/agent-schedules';
 export { SCHEDULE_OVERLAP_POLICIES } from './client/schedules/schedule-options';
 export type {

@@ -195,7 +195,8 @@ describe('human-in-the-loop approvals', () => {
     const result = await run.result();
     expect(result.toolResults[0]?.metadata.approval_status).toBe('approved');
     const events = await collectEvents(run);
-    expect(events.find((event) => event.type === 'approval-decided')).toMatchObject({ decidedBy: 'ops-bot', reason: 'via temporal CLI' });
+    // A plain Temporal signal names no door.
+    expect(events.find((event) => event.type === 'approval-decided')).toMatchObject({ decidedBy: 'ops-bot', reason: 'via temporal CLI', via: null });
   });
 
   it('lists pending approvals and approves from our CLI', async () => {
@@ -213,6 +214,8 @@ describe('human-in-the-loop approvals', () => {
     const approved = await runCli(['approve', run.workflowId, 'step-1.call-1', '--reason', 'ok', '--by', 'dana']);
     expect(approved.stdout).toContain('step-1.call-1 in ' + run.workflowId + ': approved.');
     expect((await run.result()).toolResults[0]?.metadata.approval_status).toBe('approved');
+    // The run records the door the decision came through.
+    expect((await collectEvents(run)).find((event) => event.type === 'approval-decided')).toMatchObject({ decidedBy: 'dana', via: 'cli' });
   });
 });
 

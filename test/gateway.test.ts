@@ -202,8 +202,13 @@ describe('approvals', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const winner = answers.find((answer) => answer.status === 200)!;
     const loser = answers.find((answer) => answer.status === 409)!;
-    expect(loser.body.error).toMatchObject({ code: 'AlreadyDecided', decidedBy: winner.body.decidedBy, outcome: winner.body.outcome });
-    expect(loser.body.error.message).toContain(`by ${winner.body.decidedBy}`);
+    expect(loser.body.error).toMatchObject({
+      code: 'AlreadyDecided',
+      decidedBy: winner.body.decidedBy,
+      decidedVia: 'http',
+      outcome: winner.body.outcome,
+    });
+    expect(loser.body.error.message).toContain(`by ${winner.body.decidedBy} via http`);
     const result = await resultOf(`/v1/runs/${workflowId}/result`);
     expect(result.result.toolResults[0].metadata.approval_decided_by).toBe(winner.body.decidedBy);
     const echoes = testTools.executions.filter((execution) => execution.tool === 'echo').length - before;

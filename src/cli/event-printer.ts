@@ -27,7 +27,7 @@ export function formatRunEvent(event: RunEvent): string | null {
     case 'approval-requested':
       return `? approval ${event.request.approvalId} needed for ${event.request.toolName}(${JSON.stringify(event.request.args)})${event.request.requiredBy ? ` (required by ${event.request.requiredBy.map(describeCallDecider).join(' and ')})` : ''}, expires ${new Date(event.request.expiresAt).toISOString()}`;
     case 'approval-decided':
-      return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
+      return `! approval ${event.approvalId} (${event.toolName}): ${event.outcome}${event.decidedBy ? ` by ${event.decidedBy}` : ''}${event.via ? ` via ${event.via}` : ''}${event.reason ? `: ${event.reason}` : ''}`;
     case 'approval-ignored':
       return `! ignored a decision for ${event.approvalId}: ${event.reason}`;
     case 'approval-refused':

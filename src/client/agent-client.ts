@@ -25,8 +25,9 @@ import { listThreads, type ThreadFilter, type ThreadSummary } from './thread-lis
 import { tracingClientInterceptor } from './tracing-client-interceptor';
 
 // RunHandle lives in run-handle.ts; it is exported here too, where users have always found it.
-export { RunHandle, transientServerError } from './run-handle';
-export type { DecideOptions, DecisionReceipt, DecisionRetries } from './run-handle';
+export { RunHandle } from './run-handle';
+export { transientServerError } from './decision-delivery';
+export type { DecideOptions, DecisionReceipt, DecisionRetries } from './decision-delivery';
 export type { ForkOptions } from './fork';
 export type { AgentClientOptions, StartRunOptions } from './agent-client-options';
 import type { AgentClientOptions, StartRunOptions } from './agent-client-options';

@@ -7,7 +7,8 @@ import type { RunEvent } from '../protocol/run-events';
 import { awaitTurnUpdate } from '../protocol/thread-messages';
 import type { ThreadMessageReceipt, ThreadResult, TurnResult } from '../protocol/thread-types';
 import { THREAD_DELETED_REASON } from './thread-lookup';
-import { transientServerError, type DecideOptions, type DecisionReceipt, type RunHandle } from './run-handle';
+import type { RunHandle } from './run-handle';
+import { transientServerError, type DecideOptions, type DecisionReceipt } from './decision-delivery';
 
 /**
  * One turn of a thread: the answer to a message sent with `ThreadHandle.send` (or, for a message
@@ -90,12 +91,12 @@ export class TurnHandle {
   }
 
   /** Approves a gated tool call of the thread (see `RunHandle.approve`). */
-  approve(approvalId: string, options: { reason?: string; decidedBy?: string } & DecideOptions = {}): Promise<DecisionReceipt> {
+  approve(approvalId: string, options: { reason?: string; decidedBy?: string; via?: string } & DecideOptions = {}): Promise<DecisionReceipt> {
     return this.thread.approve(approvalId, options);
   }
 
   /** Rejects a gated tool call of the thread with a reason the model sees (see `RunHandle.reject`). */
-  reject(approvalId: string, options: { reason: string; decidedBy?: string } & DecideOptions): Promise<DecisionReceipt> {
+  reject(approvalId: string, options: { reason: string; decidedBy?: string; via?: string } & DecideOptions): Promise<DecisionReceipt> {
     return this.thread.reject(approvalId, options);
   }
 

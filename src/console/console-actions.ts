@@ -18,6 +18,8 @@ export interface ActionResult {
   link?: string;
   /** For a decision another person made first: who, and how. */
   decidedBy?: string | null;
+  /** ... and through which door (`console`, `mcp`, ...), when the decision named one. */
+  decidedVia?: string | null;
   outcome?: string;
   /** The library's error code of a refusal the caller can act on (`DecisionUnverified`). */
   code?: string;
@@ -31,6 +33,8 @@ export interface ConsoleDecision {
   reason: string | undefined;
   /** The signed-in identity: the decision's `decidedBy` (never a name typed into the page). */
   identity: string;
+  /** The door the decision comes through (recorded by the run): `console` unless another surface sends it. */
+  via?: string;
   /**
    * The key that signs the decision's proof of `identity` (`--decision-key`), for agents with
    * `require_verified_decisions`; absent: the decision goes unsigned, as before.
@@ -74,8 +78,9 @@ export async function decideApproval(
       decidedBy: request.identity,
       ...(request.reason ? { reason: request.reason } : {}),
     };
+    const via = request.via ?? 'console';
     const proof = request.signingKey ? issueDecisionProof(request.signingKey, { workflowId: request.workflowId, ...decision }) : undefined;
-    const receipt = await handle.decide({ ...decision, ...(proof ? { proof } : {}) });
+    const receipt = await handle.decide({ ...decision, via, ...(proof ? { proof } : {}) });
     const message =
       receipt.delivery === 'update'
         ? `${request.approvalId} ${receipt.outcome} by ${request.identity}.`
@@ -103,8 +108,9 @@ async function alreadyDecided(agents: AgentClient, request: ConsoleDecision): Pr
   return {
     ok: false,
     httpStatus: 409,
-    message: `Already ${recorded.outcome.replace('_', ' ')} by ${who}${recorded.reason ? ` (${recorded.reason})` : ''}: your decision was not applied.`,
+    message: `Already ${recorded.outcome.replace('_', ' ')} by ${who}${recorded.via ? ` via ${recorded.via}` : ''}${recorded.reason ? ` (${recorded.reason})` : ''}: your decision was not applied.`,
     decidedBy: recorded.decidedBy,
+    decidedVia: recorded.via,
     outcome: recorded.outcome,
   };
 }

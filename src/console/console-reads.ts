@@ -167,13 +167,13 @@ export async function recordedDecision(
   agents: AgentClient,
   workflowId: string,
   approvalId: string,
-): Promise<{ outcome: string; decidedBy: string | null; reason: string | null } | null> {
+): Promise<{ outcome: string; decidedBy: string | null; reason: string | null; via: string | null } | null> {
   const handle = agents.temporal.workflow.getHandle(workflowId);
   for (let cursor = 0; ;) {
     const page = await handle.query(eventsQuery, cursor, 500);
     for (const event of page.events) {
       if (event.type === 'approval-decided' && event.approvalId === approvalId)
-        return { outcome: event.outcome, decidedBy: event.decidedBy, reason: event.reason };
+        return { outcome: event.outcome, decidedBy: event.decidedBy, reason: event.reason, via: event.via ?? null };
     }
     if (page.events.length === 0 || page.finished) return null;
     cursor = page.nextCursor;

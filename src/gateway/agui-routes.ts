@@ -123,6 +123,7 @@ async function resumeTurn(context: RouteContext, input: AguiInput): Promise<Rout
       decision: approved ? 'approve' : 'reject',
       reason,
       identity: context.principal.name,
+      via: 'ag-ui',
       // Signed as the principal when the gateway has a decision key (agents that require verified decisions).
       ...(context.decisionKey ? { signingKey: context.decisionKey } : {}),
     });

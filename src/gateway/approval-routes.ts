@@ -66,6 +66,7 @@ const decide: GatewayRoute = {
       decision,
       reason,
       identity,
+      via: 'http',
       ...(signingKey ? { signingKey } : {}),
     });
     const expected = decision === 'approve' ? 'approved' : 'rejected';
@@ -75,13 +76,19 @@ const decide: GatewayRoute = {
     if (result.httpStatus === 409 && result.decidedBy === identity && result.outcome === expected)
       return { status: 200, body: { ...applied, message: `${approvalId} ${expected} by ${identity}.` } };
     if (result.code === ErrorCode.decisionUnverified) throw new GatewayError(403, result.code, result.message, { field: 'approvalId' });
-    throw decisionError(result.httpStatus, result.message, result.decidedBy, result.outcome);
+    throw decisionError(result.httpStatus, result.message, result.decidedBy, result.outcome, result.decidedVia);
   },
 };
 
-function decisionError(status: number, message: string, decidedBy: string | null | undefined, outcome: string | undefined): GatewayError {
+function decisionError(
+  status: number,
+  message: string,
+  decidedBy: string | null | undefined,
+  outcome: string | undefined,
+  decidedVia: string | null | undefined,
+): GatewayError {
   if (status === 409 && outcome !== undefined)
-    return new GatewayError(409, GatewayErrorCode.alreadyDecided, message, { decidedBy: decidedBy ?? null, outcome });
+    return new GatewayError(409, GatewayErrorCode.alreadyDecided, message, { decidedBy: decidedBy ?? null, decidedVia: decidedVia ?? null, outcome });
   if (status === 409) return new GatewayError(503, ErrorCode.workersUnavailable, message);
   if (status === 403) return new GatewayError(403, GatewayErrorCode.forbidden, message, { field: 'approvalId' });
   if (status === 404) return new GatewayError(404, GatewayErrorCode.approvalNotFound, message, { field: 'approvalId' });

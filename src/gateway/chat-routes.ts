@@ -153,6 +153,7 @@ async function continueAfterApprovals(context: RouteContext, threadId: string, m
       decision,
       reason,
       identity,
+      via: 'ai-sdk',
       ...(signingKey ? { signingKey } : {}),
     });
     // Decided already (by this caller's retry, another person, or the timeout): the stream shows how it went.

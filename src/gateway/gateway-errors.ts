@@ -1,6 +1,6 @@
 // The gateway's errors: the library's typed errors as HTTP statuses, with one JSON body shape for all of them.
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { transientServerError } from '../client/run-handle';
+import { transientServerError } from '../client/decision-delivery';
 import { ErrorCode } from '../protocol/errors';
 
 /**
@@ -58,6 +58,8 @@ export interface ErrorDetails {
   offered?: string[];
   /** For `AlreadyDecided`: who decided first (null: no name, or the timeout) and how. */
   decidedBy?: string | null;
+  /** ... through which door (`console`, `mcp`, ...; null when the decision named none). */
+  decidedVia?: string | null;
   outcome?: string;
   /** For `RateLimited`: whole seconds until a request fits (the `Retry-After` header says the same). */
   retryAfterSeconds?: number;

@@ -62,6 +62,7 @@ export const errorBodySchema = z.object({
     problems: z.array(z.string()).optional(),
     offered: z.array(z.string()).optional(),
     decidedBy: z.string().nullable().optional(),
+    decidedVia: z.string().nullable().optional(),
     outcome: z.string().optional(),
     retryAfterSeconds: z.number().optional(),
   }),

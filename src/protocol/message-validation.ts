@@ -13,6 +13,8 @@ import type { SkillBatch } from './skill-types';
 export const MessageLimits = {
   approvalId: 200,
   decidedBy: 200,
+  /** The door a decision came through (`console`, `mcp`, ...). */
+  via: 40,
   reason: 4_000,
   /** A decision proof token (docs/hitl.md, "Verified decisions"): a few hundred characters in practice. */
   proof: 4_000,
@@ -81,8 +83,8 @@ export function optionalStringProblem(field: string, value: unknown, limit: numb
 /**
  * The payload of the `approval` signal and the `decideApproval` update: an object with
  * `approvalId` (a string of at most 200 characters), `decision` (`"approve"` or `"reject"`), and
- * optionally `reason` (at most 4,000 characters), `decidedBy` (at most 200) and `proof` (a decision
- * proof token, at most 4,000; checked by the workers, not here); `null` counts as
+ * optionally `reason` (at most 4,000 characters), `decidedBy` (at most 200), `via` (the door, at
+ * most 40) and `proof` (a decision proof token, at most 4,000; checked by the workers, not here); `null` counts as
  * absent; no other field. The value returned has absent fields left out.
  * @example
  * validateApprovalDecision({ approvalId: 'step-1.call-1', decision: 'reject', decidedBy: 42 });
@@ -98,9 +100,10 @@ export function validateApprovalDecision(payload: unknown): Validated<ApprovalDe
     optionalStringProblem('reason', payload.reason, MessageLimits.reason) ??
     optionalStringProblem('decidedBy', payload.decidedBy, MessageLimits.decidedBy) ??
     optionalStringProblem('proof', payload.proof, MessageLimits.proof) ??
-    unknownField(payload, ['approvalId', 'decision', 'reason', 'decidedBy', 'proof']);
+    optionalStringProblem('via', payload.via, MessageLimits.via) ??
+    unknownField(payload, ['approvalId', 'decision', 'reason', 'decidedBy', 'proof', 'via']);
   if (problem !== null) return refused(problem);
-  const { approvalId, decision, reason, decidedBy, proof } = payload as unknown as ApprovalDecision;
+  const { approvalId, decision, reason, decidedBy, proof, via } = payload as unknown as ApprovalDecision;
   return {
     ok: true,
     value: {
@@ -109,6 +112,7 @@ export function validateApprovalDecision(payload: unknown): Validated<ApprovalDe
       ...(typeof reason === 'string' ? { reason } : {}),
       ...(typeof decidedBy === 'string' ? { decidedBy } : {}),
       ...(typeof proof === 'string' ? { proof } : {}),
+      ...(typeof via === 'string' ? { via } : {}),
     },
   };
 }

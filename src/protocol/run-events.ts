@@ -70,7 +70,16 @@ export type RunEvent = EventBase &
     | { type: 'mcp-progress'; step: number; callId: string; toolName: string; progress: ProgressNote }
     | { type: 'mcp-server-unavailable'; server: string; error: string }
     | { type: 'approval-requested'; request: ApprovalRequest }
-    | { type: 'approval-decided'; approvalId: string; toolName: string; outcome: ApprovalOutcome; reason: string | null; decidedBy: string | null }
+    | {
+        type: 'approval-decided';
+        approvalId: string;
+        toolName: string;
+        outcome: ApprovalOutcome;
+        reason: string | null;
+        decidedBy: string | null;
+        /** The door the decision came through (`ApprovalDecision.via`); null or absent when none was named. */
+        via?: string | null;
+      }
     | { type: 'approval-ignored'; approvalId: string; reason: string }
     /**
      * A decision an agent with `require_verified_decisions` refused: no proof, or one the workers

@@ -175,6 +175,12 @@ export interface ApprovalDecision {
   /** Who decided (free text: a user name, an email, a service). */
   decidedBy?: string;
   /**
+   * Which door the decision came through: `console`, `cli`, `chat`, `http` (the gateway's JSON
+   * API), `ai-sdk`, `ag-ui`, `mcp`, `a2a`, or a name of yours (at most 40 characters). Absent for
+   * a plain Temporal signal or update (the Temporal CLI, the Web UI). The run records it.
+   */
+  via?: string;
+  /**
    * Who decided, signed by the gateway, the console or `issueDecisionProof` (docs/hitl.md,
    * "Verified decisions"). Required by agents with `require_verified_decisions`; ignored by others.
    */
@@ -187,4 +193,6 @@ export interface ApprovalRecord extends ApprovalRequest {
   reason: string | null;
   decidedBy: string | null;
   decidedAt: number | null;
+  /** The decision's door (`ApprovalDecision.via`); null for a timeout, a plain signal, or a run on a build before doors were recorded. */
+  decidedVia?: string | null;
 }

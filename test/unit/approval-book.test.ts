@@ -26,6 +26,18 @@ describe('approval book', () => {
     expect(book.pending()).toEqual([]);
   });
 
+  it('records the door a decision came through and names it to a later decider', () => {
+    const book = bookWithRequest();
+    book.decide({ approvalId: 'step-1.call-1', decision: 'approve', decidedBy: 'alice', via: 'mcp' }, 2_000);
+    expect(book.get('step-1.call-1')).toMatchObject({ outcome: 'approved', decidedBy: 'alice', decidedVia: 'mcp' });
+    expect(book.refusal({ approvalId: 'step-1.call-1', decision: 'reject' }, 3_000)).toBe(
+      "approval 'step-1.call-1' was already approved by alice via mcp",
+    );
+    const timedOut = bookWithRequest();
+    timedOut.expire('step-1.call-1', 61_000);
+    expect(timedOut.get('step-1.call-1')).toMatchObject({ outcome: 'timed_out', decidedBy: null, decidedVia: null });
+  });
+
   it('refuses unknown ids, malformed payloads and decisions at or after expiry', () => {
     const book = bookWithRequest();
     expect(book.refusal({ approvalId: 'step-2.call-1', decision: 'approve' }, 2_000)).toContain(

@@ -16,6 +16,15 @@ describe('approval decisions', () => {
       ok: true,
       value: { approvalId: 'step-1.call-1', decision: 'reject', reason: 'no', decidedBy: 'bob' },
     });
+    expect(validateApprovalDecision({ approvalId: 'a', decision: 'approve', decidedBy: 'bob', via: 'a2a' })).toEqual({
+      ok: true,
+      value: { approvalId: 'a', decision: 'approve', decidedBy: 'bob', via: 'a2a' },
+    });
+    expect(validateApprovalDecision({ approvalId: 'a', decision: 'approve', via: 'door'.repeat(11) })).toEqual({
+      ok: false,
+      type: 'InvalidMessage',
+      reason: 'via: must be at most 40 characters, not 44',
+    });
     expect(validateApprovalDecision({ approvalId: 'a', decision: 'approve', reason: null, decidedBy: null })).toEqual({
       ok: true,
       value: { approvalId: 'a', decision: 'approve' },
@@ -44,7 +53,7 @@ describe('approval decisions', () => {
       'InvalidMessage: decidedBy: must be at most 200 characters, not 201',
     );
     expect(reasonOf({ approvalId: 'a', decision: 'approve', decided_by: 'x' })).toBe(
-      'InvalidMessage: decided_by: unknown field (expected approvalId, decision, reason, decidedBy, proof)',
+      'InvalidMessage: decided_by: unknown field (expected approvalId, decision, reason, decidedBy, proof, via)',
     );
     expect(reasonOf(null)).toBe('InvalidMessage: a decision must be an object with approvalId and decision, not null');
     expect(reasonOf(['a'])).toBe('InvalidMessage: a decision must be an object with approvalId and decision, not ["a"]');

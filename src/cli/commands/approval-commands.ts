@@ -67,7 +67,7 @@ export async function decisionCommand(
   const client = agents ?? (await AgentClient.connect());
   try {
     const decidedBy = options.by ?? process.env.USER ?? os.userInfo().username;
-    const receipt = await client.getRun(workflowId).decide({ approvalId, decision, reason: options.reason, decidedBy });
+    const receipt = await client.getRun(workflowId).decide({ approvalId, decision, reason: options.reason, decidedBy, via: 'cli' });
     console.log(options.json ? JSON.stringify(receipt) : describeReceipt(workflowId, receipt));
   } finally {
     if (!agents) await client.close();

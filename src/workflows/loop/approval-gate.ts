@@ -6,7 +6,7 @@ import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from '../../pr
 import type { CallDecider } from '../../protocol/call-deciders';
 import { AgentStatusAttribute } from '../../protocol/search-attributes';
 import { splitInjectedArgs } from '../../protocol/split-injected-args';
-import { ApprovalBook } from '../rules/approval-book';
+import { ApprovalBook, requestOf } from '../rules/approval-book';
 import type { EventLog } from './event-log';
 import { refusal, validOrRefuse } from './message-refusal';
 import { verifyDecisionOnWorker } from './decision-verification';
@@ -123,7 +123,7 @@ export class ApprovalGate {
       expiresAt: now + this.timeoutMs,
       ...(requiredBy.length > 0 ? { requiredBy: [...requiredBy] } : {}),
     });
-    const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request } = record;
+    const request = requestOf(record);
     this.events.push({ type: 'approval-requested', request });
     this.syncStatus();
     // The timer's summary is what the Web UI shows for the wait.
@@ -137,6 +137,7 @@ export class ApprovalGate {
         outcome: 'timed_out',
         reason: null,
         decidedBy: null,
+        via: null,
       });
     }
     this.syncStatus();
@@ -157,6 +158,7 @@ export class ApprovalGate {
       outcome: record.outcome!,
       reason: record.reason,
       decidedBy: record.decidedBy,
+      via: record.decidedVia ?? null,
     });
     return record;
   }

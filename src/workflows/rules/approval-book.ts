@@ -8,7 +8,7 @@ export class ApprovalBook {
   private readonly records = new Map<string, ApprovalRecord>();
 
   request(request: ApprovalRequest): ApprovalRecord {
-    const record: ApprovalRecord = { ...request, outcome: null, reason: null, decidedBy: null, decidedAt: null };
+    const record: ApprovalRecord = { ...request, outcome: null, reason: null, decidedBy: null, decidedAt: null, decidedVia: null };
     this.records.set(request.approvalId, record);
     return record;
   }
@@ -18,9 +18,7 @@ export class ApprovalBook {
   }
 
   pending(): ApprovalRequest[] {
-    return [...this.records.values()]
-      .filter((record) => record.outcome === null)
-      .map(({ outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, ...request }) => request);
+    return [...this.records.values()].filter((record) => record.outcome === null).map(requestOf);
   }
 
   /** Why a decision cannot be applied, or null when it can. Accepts any payload (signals are untyped). */
@@ -36,7 +34,8 @@ export class ApprovalBook {
           .map((request) => request.approvalId)
           .join(', ') || 'none'
       })`;
-    if (record.outcome !== null) return `approval '${approvalId}' was already ${record.outcome}${record.decidedBy ? ` by ${record.decidedBy}` : ''}`;
+    if (record.outcome !== null)
+      return `approval '${approvalId}' was already ${record.outcome}${record.decidedBy ? ` by ${record.decidedBy}` : ''}${record.decidedVia ? ` via ${record.decidedVia}` : ''}`;
     if (now >= record.expiresAt) return `approval '${approvalId}' expired at ${new Date(record.expiresAt).toISOString()}`;
     return null;
   }
@@ -49,17 +48,31 @@ export class ApprovalBook {
       now,
       decision.reason ?? null,
       decision.decidedBy ?? null,
+      decision.via ?? null,
     );
   }
 
   expire(approvalId: string, now: number): ApprovalRecord {
-    return this.settle(approvalId, 'timed_out', now, null, null);
+    return this.settle(approvalId, 'timed_out', now, null, null, null);
   }
 
-  private settle(approvalId: string, outcome: ApprovalOutcome, now: number, reason: string | null, decidedBy: string | null): ApprovalRecord {
+  private settle(
+    approvalId: string,
+    outcome: ApprovalOutcome,
+    now: number,
+    reason: string | null,
+    decidedBy: string | null,
+    decidedVia: string | null,
+  ): ApprovalRecord {
     const record = this.records.get(approvalId);
     if (!record) throw new Error(`unknown approval ${approvalId}`);
-    Object.assign(record, { outcome, reason, decidedBy, decidedAt: now });
+    Object.assign(record, { outcome, reason, decidedBy, decidedAt: now, decidedVia });
     return record;
   }
+}
+
+/** The request an approval record was made from (its decision fields left out). */
+export function requestOf(record: ApprovalRecord): ApprovalRequest {
+  const { outcome: _outcome, reason: _reason, decidedBy: _decidedBy, decidedAt: _decidedAt, decidedVia: _decidedVia, ...request } = record;
+  return request;
 }
