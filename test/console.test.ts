@@ -11,6 +11,7 @@ import { startConsole, type RunningConsole } from '../src/console/console-server
 import { defineTool } from '../src/tools/define-tool';
 import { ErrorCode } from '../src/protocol/errors';
 import { closeBrowser, launchChromium } from './support/chromium';
+import { accessTokens, inboxCard as cardIn, signedIn as signedInTo, tokens } from './support/console-browser';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -22,7 +23,6 @@ import { createTestTools } from './support/test-tools';
  */
 
 const SCREENSHOTS = path.resolve(__dirname, '..', '.test-output', 'console');
-const tokens = { alice: 'alice-token-0123456789abcdef', bob: 'bob-token-0123456789abcdef' };
 const streamedAnswer =
   'Our refund policy: you can return any item within thirty days of delivery, in its original packaging, and we refund the full price to the card you paid with.';
 const testTools = createTestTools();
@@ -62,10 +62,7 @@ beforeAll(async () => {
     port: 0,
     pollMs: 500,
     access: {
-      tokens: [
-        { identity: 'alice@example.com', token: tokens.alice },
-        { identity: 'bob@example.com', token: tokens.bob },
-      ],
+      tokens: accessTokens,
       approvers: [{ tools: ['add'], identities: ['alice@example.com'] }],
     },
   });
@@ -89,27 +86,13 @@ function gated(script: string): StartRunOptions['config'] {
   };
 }
 
-async function signedIn(token: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(`${consoleServer.url}/`);
-  await page.waitForURL(/\/login$/);
-  await page.fill('input[name=token]', token);
-  await page.click('button[type=submit]');
-  await page.waitForURL(`${consoleServer.url}/`);
-  return page;
+function signedIn(token: string): Promise<Page> {
+  return signedInTo(browser, contexts, consoleServer.url, token);
 }
 
 /** The inbox card of `workflowId`'s pending call, once visibility lists the run (reloading until then). */
-async function inboxCard(page: Page, workflowId: string) {
-  const card = page.locator(`article[data-approval^="${workflowId}/"]`);
-  await eventually(async () => {
-    if ((await card.count()) > 0) return true;
-    await page.goto(`${consoleServer.url}/`);
-    return (await card.count()) > 0;
-  }, 30_000);
-  return card;
+function inboxCard(page: Page, workflowId: string) {
+  return cardIn(page, `${consoleServer.url}/`, workflowId);
 }
 
 describe('the console in a browser', () => {
@@ -326,10 +309,15 @@ describe('the console in a browser', () => {
     });
     expect(crossSite.status).toBe(403);
 
+    // bob is told who may decide and gets no buttons; a decision posted anyway is refused by the server.
     const card = await inboxCard(bob, run.workflowId);
-    await card.locator('button.approve').click();
-    await bob.locator('#notice', { hasText: 'bob@example.com may not decide calls of add' }).waitFor();
+    await expect(card.locator('.deciders').textContent()).resolves.toContain('alice@example.com');
+    expect(await card.locator('button').count()).toBe(0);
     await bob.screenshot({ path: path.join(SCREENSHOTS, 'forbidden.png') });
+    const csrf = await bob.locator('header form input[name=csrf]').getAttribute('value');
+    const refused = await bob.context().request.post(decide, { form: { decision: 'approve', csrf: csrf! }, headers: { Accept: 'application/json' } });
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toContain('bob@example.com may not decide calls of add');
     expect((await run.status()).pendingApprovals.map((approval) => approval.approvalId)).toEqual(['step-1.call-1']);
     await run.workflow.cancel();
 

@@ -14,7 +14,7 @@ import { refuseCall } from './model-step-refusals';
 import type { Message, ToolSpec } from '../protocol/messages';
 import type { ModelTextSnapshot } from '../protocol/live-snapshots';
 import { checkStructuredOutput } from './structured-output';
-import { modelToolSpecs } from './model-tool-specs';
+import { calledToolDescriptions, modelToolSpecs } from './model-tool-specs';
 import { currentRunExecution } from './run-execution';
 import { ACTIVITY_RESULT_LIMIT_BYTES, jsonBytes } from '../protocol/payload-size';
 import { attemptNumber, callFailure } from './activity-attempts';
@@ -95,6 +95,7 @@ async function step(dependencies: ModelStepDependencies, input: ModelStepInput, 
   const text = recovered ? recovered.text : hooks ? await hooks.afterModel(response) : response.text;
   if (!recovered) spend.keepReply({ attempt, usage: response.usage, costUsd, text, toolCalls: response.toolCalls });
   const hookReport = hooks ? await hooks.decideCalls(response.toolCalls) : null;
+  const toolDescriptions = calledToolDescriptions(tools, response.toolCalls);
   const result: ModelStepResult = {
     message: { role: 'assistant', content: text, toolCalls: response.toolCalls },
     usage: response.usage,
@@ -103,6 +104,7 @@ async function step(dependencies: ModelStepDependencies, input: ModelStepInput, 
     ...(tokens !== undefined ? { promptTokens: tokens } : {}),
     // Tool properties live on the worker; the workflow learns them from the step that may spawn.
     ...(childUnsafeTools.length > 0 ? { childUnsafeTools } : {}),
+    ...(toolDescriptions ? { toolDescriptions } : {}),
     ...(hookReport ? { hooks: hookReport } : {}),
     ...spend.resultFields(),
   };

@@ -32,3 +32,20 @@ export function modelToolSpecs(
     return { ...spec, parameters: { ...parameters, type: 'object', properties } };
   });
 }
+
+/** The longest tool description an approval request carries (a description is meant to be read at a glance). */
+const DESCRIPTION_LIMIT = 2_000;
+
+/**
+ * The description of each tool `calls` names, from the specs the model saw (`ModelStepResult.toolDescriptions`):
+ * tool properties live on the worker, and a gated call's approver should read what the tool does.
+ * Undefined when no called tool has one.
+ */
+export function calledToolDescriptions(specs: readonly ToolSpec[], calls: ReadonlyArray<{ name: string }>): Record<string, string> | undefined {
+  const found: Record<string, string> = {};
+  for (const call of calls) {
+    const description = specs.find((spec) => spec.name === call.name)?.description?.trim();
+    if (description) found[call.name] = description.length > DESCRIPTION_LIMIT ? `${description.slice(0, DESCRIPTION_LIMIT)}…` : description;
+  }
+  return Object.keys(found).length > 0 ? found : undefined;
+}

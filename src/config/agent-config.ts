@@ -130,6 +130,11 @@ export const agentConfigSchema = z
     /** Context window in tokens, for models the built-in table does not know. */
     context_window: z.number().int().min(256).nullable().default(null),
     hitl_tools: z.array(toolName).default([]),
+    /**
+     * Tools whose approval asks the decider to confirm a second time (a deploy, a payment):
+     * approval requests of their calls carry `dangerous: true` (docs/hitl.md). Absent: none (and the config's hash stays as before).
+     */
+    dangerous_tools: z.array(toolName).optional(),
     /** How long a gated tool call waits for a human decision before it times out. */
     hitl_timeout: z.string().refine(isDuration, DURATION_MESSAGE).default('24h'),
     /**

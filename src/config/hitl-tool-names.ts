@@ -8,6 +8,7 @@ export interface HitlToolsConfig {
   name: string;
   tools: readonly string[];
   hitl_tools: readonly string[];
+  dangerous_tools?: readonly string[] | undefined;
   handoffs: readonly string[];
   memory: boolean;
   allow_parallel_subagents: boolean;
@@ -32,10 +33,13 @@ export interface HitlToolProblem {
  */
 export function hitlToolProblems(config: HitlToolsConfig): HitlToolProblem[] {
   const problems: HitlToolProblem[] = [];
-  config.hitl_tools.forEach((name, index) => {
-    const problem = hitlToolProblem(config, name);
-    if (problem) problems.push({ path: ['hitl_tools', index], message: problem });
-  });
+  // `dangerous_tools` takes the same names: a tool the run cannot have is a typo either way.
+  for (const field of ['hitl_tools', 'dangerous_tools'] as const) {
+    (config[field] ?? []).forEach((name, index) => {
+      const problem = hitlToolProblem(config, name);
+      if (problem) problems.push({ path: [field, index], message: problem });
+    });
+  }
   return problems;
 }
 

@@ -97,3 +97,12 @@ export function mayDecide(rules: readonly ApproverRule[] | undefined, identity: 
   const governing = (rules ?? []).filter((rule) => picomatch.isMatch(toolName, rule.tools));
   return governing.length === 0 || governing.some((rule) => picomatch.isMatch(identity, rule.identities));
 }
+
+/**
+ * Who may decide a call of `toolName` under `rules`: the identity globs of every rule whose `tools`
+ * match it, or null when no rule does (then anyone signed in may).
+ */
+export function decidersOf(rules: readonly ApproverRule[] | undefined, toolName: string): string[] | null {
+  const governing = (rules ?? []).filter((rule) => picomatch.isMatch(toolName, rule.tools));
+  return governing.length === 0 ? null : [...new Set(governing.flatMap((rule) => rule.identities))];
+}

@@ -6,7 +6,7 @@ import { issueDecisionProof } from '../decisions/decision-proof';
 import type { AgentClient } from '../client/agent-client';
 import type { ApproverRule } from './console-access';
 import { mayDecide } from './console-access';
-import { recordedDecision } from './console-reads';
+import { recordedApproval } from './approval-reads';
 import { statusQuery } from '../protocol/run-messages';
 
 /** What an action did, for the page (and the HTTP status it answers with). */
@@ -40,7 +40,12 @@ export interface ConsoleDecision {
    * `require_verified_decisions`; absent: the decision goes unsigned, as before.
    */
   signingKey?: DecisionSigningKey;
+  /** The person confirmed a second time: needed to approve a call of a tool the agent marks dangerous. */
+  confirmed?: boolean;
 }
+
+/** The code of a refused approval of a dangerous tool that was not confirmed a second time. */
+export const CONFIRMATION_REQUIRED = 'ConfirmationRequired';
 
 /**
  * Decides a gated call as `identity`. The run's `decideApproval` update settles it exactly once:
@@ -63,6 +68,14 @@ export async function decideApproval(
       message: `${request.identity} may not decide calls of ${pending.toolName} (the console's approvers rules).`,
     };
   }
+  if (pending?.dangerous && request.decision === 'approve' && !request.confirmed) {
+    return {
+      ok: false,
+      httpStatus: 409,
+      code: CONFIRMATION_REQUIRED,
+      message: `${pending.toolName} is marked dangerous by the agent's config: confirm the approval of ${request.approvalId} in run ${request.workflowId} a second time.`,
+    };
+  }
   if (!pending && (approvers?.length ?? 0) > 0) {
     // No worker answered: the tool is unknown here, so approver rules cannot be checked.
     return {
@@ -81,11 +94,20 @@ export async function decideApproval(
     const via = request.via ?? 'console';
     const proof = request.signingKey ? issueDecisionProof(request.signingKey, { workflowId: request.workflowId, ...decision }) : undefined;
     const receipt = await handle.decide({ ...decision, via, ...(proof ? { proof } : {}) });
+    // Named by tool, call and run: one person may have a step-2.call-1 waiting in five runs.
+    const call = `${pending?.toolName ?? 'The call'} (${request.approvalId}) in run ${request.workflowId}`;
     const message =
       receipt.delivery === 'update'
-        ? `${request.approvalId} ${receipt.outcome} by ${request.identity}.`
-        : `No worker is running ${request.workflowId}: the decision is recorded and applies when one runs it.`;
-    return { ok: true, httpStatus: 200, message, decidedBy: request.identity, outcome: receipt.outcome ?? request.decision };
+        ? `${call}: ${receipt.outcome} by ${request.identity}.`
+        : `${call}: no worker is running the run; the decision is recorded and applies when one runs it.`;
+    return {
+      ok: true,
+      httpStatus: 200,
+      message,
+      link: approvalLink(request.workflowId, request.approvalId),
+      decidedBy: request.identity,
+      outcome: receipt.outcome ?? request.decision,
+    };
   } catch (error) {
     if (error instanceof ApprovalRefusedError) return alreadyDecided(agents, request);
     if (error instanceof AgentRuntimeError && error.code === ErrorCode.decisionUnverified)
@@ -101,18 +123,26 @@ export async function decideApproval(
 }
 
 async function alreadyDecided(agents: AgentClient, request: ConsoleDecision): Promise<ActionResult> {
-  const recorded = await recordedDecision(agents, request.workflowId, request.approvalId).catch(() => null);
+  const { request: asked, decision: recorded } = await recordedApproval(agents, request.workflowId, request.approvalId).catch(() => ({
+    request: null,
+    decision: null,
+  }));
   if (!recorded)
     return { ok: false, httpStatus: 404, message: `${request.approvalId} is not pending in ${request.workflowId} (unknown or expired).` };
   const who = recorded.decidedBy ?? (recorded.outcome === 'timed_out' ? 'its timeout' : 'someone without a name');
   return {
     ok: false,
     httpStatus: 409,
-    message: `Already ${recorded.outcome.replace('_', ' ')} by ${who}${recorded.via ? ` via ${recorded.via}` : ''}${recorded.reason ? ` (${recorded.reason})` : ''}: your decision was not applied.`,
+    message: `Already ${recorded.outcome.replace('_', ' ')} by ${who}${recorded.via ? ` via ${recorded.via}` : ''}${recorded.reason ? ` (${recorded.reason})` : ''}: your decision was not applied (${asked?.toolName ?? 'the call'}, ${request.approvalId} in run ${request.workflowId}).`,
+    link: approvalLink(request.workflowId, request.approvalId),
     decidedBy: recorded.decidedBy,
     decidedVia: recorded.via,
     outcome: recorded.outcome,
   };
+}
+
+function approvalLink(workflowId: string, approvalId: string): string {
+  return `/approvals/${encodeURIComponent(workflowId)}/${encodeURIComponent(approvalId)}`;
 }
 
 /** Adds a user message to a running run before its next model call. */

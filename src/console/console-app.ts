@@ -7,7 +7,10 @@ import type { AgentClient } from '../client/agent-client';
 import type { ArtifactStore } from '../artifacts/artifact-store';
 import type { ConsoleAccess } from './console-access';
 import type { DecisionSigningKey } from '../decisions/decision-keys';
-import { cancelRun, decideApproval, forkRun, injectMessage, sendToThread, type ActionResult } from './console-actions';
+import { cancelRun, forkRun, injectMessage, sendToThread, type ActionResult } from './console-actions';
+import { addApprovalRoutes } from './console-approval-routes';
+import type { Viewer } from './pages/approval-card';
+import { errorContent } from './pages/approval-page';
 import { listRuns, readInbox, readRunPage, type RunListFilter } from './console-reads';
 import { ConsoleSessions } from './console-sessions';
 import { inboxStream, LiveFeeds, runStream } from './console-streams';
@@ -110,26 +113,34 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     return context.redirect(sessions.signInRequired ? '/login' : '/', 303);
   });
 
-  const render = (context: Context<{ Variables: Variables }>, title: string, section: PageFrame['section'], content: Html, streamUrl?: string) => {
+  const render = (
+    context: Context<{ Variables: Variables }>,
+    title: string,
+    section: PageFrame['section'],
+    content: Html,
+    streamUrl?: string,
+    status: 200 | 404 | 409 | 500 = 200,
+  ) => {
     const identity = context.get('identity');
     return context.html(
       page(
         { title, identity, section, csrf: sessions.signInRequired ? sessions.csrfToken(identity) : undefined, ...(streamUrl ? { streamUrl } : {}) },
         content,
       ),
+      status,
     );
   };
+  const viewer = (context: Context<{ Variables: Variables }>): Viewer => ({
+    identity: context.get('identity'),
+    approvers: access.approvers,
+    csrf: sessions.csrfToken(context.get('identity')),
+  });
 
   app.get('/', async (context) => {
     const order = context.req.query('order') === 'newest' ? 'newest' : 'oldest';
     const inbox = await readInbox(agents, order);
-    return render(
-      context,
-      'Approvals inbox',
-      'inbox',
-      inboxContent(inbox, order, sessions.csrfToken(context.get('identity')), Date.now()),
-      '/inbox/stream',
-    );
+    const view = { order, mine: context.req.query('for') === 'me' } as const;
+    return render(context, 'Approvals inbox', 'inbox', inboxContent(inbox, view, viewer(context), Date.now()), '/inbox/stream');
   });
   app.get('/inbox/stream', (context) => inboxStream(context, agents, pollMs, feeds));
   app.get('/runs', async (context) => {
@@ -153,11 +164,11 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
         context,
         workflowId,
         'runs',
-        runContent(data, sessions.csrfToken(context.get('identity')), Date.now()),
+        runContent(data, sessions.csrfToken(context.get('identity')), Date.now(), viewer(context)),
         `${runPath(workflowId)}/stream`,
       );
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return render(context, 'Not found', 'runs', notFound(workflowId));
+      if (error instanceof WorkflowNotFoundError) return render(context, 'Not found', 'runs', notFound(workflowId), undefined, 404);
       throw error;
     }
   });
@@ -188,22 +199,7 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     return typeof value === 'string' ? value.trim() : '';
   };
 
-  app.post('/runs/:id/approvals/:approvalId', async (context) => {
-    const workflowId = context.req.param('id');
-    const decision = await field(context, 'decision');
-    if (decision !== 'approve' && decision !== 'reject')
-      return respond(context, { ok: false, httpStatus: 400, message: 'decision: must be approve or reject' }, '/');
-    const reason = (await field(context, 'reason')) || undefined;
-    const result = await decideApproval(agents, access.approvers, {
-      workflowId,
-      approvalId: context.req.param('approvalId'),
-      decision,
-      reason,
-      identity: context.get('identity'),
-      ...(options.decisionKey ? { signingKey: options.decisionKey } : {}),
-    });
-    return respond(context, result, '/');
-  });
+  addApprovalRoutes(app, { agents, approvers: access.approvers, decisionKey: options.decisionKey, viewer, render, respond });
   app.post('/runs/:id/inject', async (context) => {
     const text = await field(context, 'text');
     const workflowId = context.req.param('id');
@@ -226,9 +222,24 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
     const kind = (await agents.temporal.workflow.getHandle(workflowId).describe()).type === 'agentThread' ? 'thread' : 'run';
     return respond(context, await cancelRun(agents, workflowId, kind), runPath(workflowId));
   });
+  app.notFound((context) =>
+    wantsPage(context)
+      ? render(
+          context,
+          'Not found',
+          'none',
+          errorContent('Not found', `The console has no page ${new URL(context.req.url).pathname}.`),
+          undefined,
+          404,
+        )
+      : context.json({ ok: false, message: 'Not found' }, 404),
+  );
   app.onError((error, context) => {
     options.log?.(`error on ${context.req.method} ${new URL(context.req.url).pathname}: ${error.name}`);
-    return context.json({ ok: false, message: `The console could not do that: ${error.message}` }, 500);
+    const message = `The console could not do that: ${error.message}`;
+    return wantsPage(context) && context.get('identity')
+      ? render(context, 'Something went wrong', 'none', errorContent('Something went wrong', message), undefined, 500)
+      : context.json({ ok: false, message }, 500);
   });
   return { app, feeds };
 }
@@ -241,6 +252,11 @@ function sameOrigin(context: Context): boolean {
   if (!origin) return true;
   // The request's URL is built from its Host header (what the browser addressed).
   return origin !== 'null' && URL.canParse(origin) && new URL(origin).host === new URL(context.req.url).host;
+}
+
+/** A browser asking for a page (not a script, nor a form posted by the console's script). */
+function wantsPage(context: Context): boolean {
+  return context.req.method === 'GET' && (context.req.header('accept') ?? '').includes('text/html');
 }
 
 function notFound(workflowId: string): Html {

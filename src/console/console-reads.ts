@@ -6,7 +6,7 @@ import { readThreadTranscript } from '../client/thread-history';
 import { buildTranscript, type Transcript } from '../history/history-view';
 import type { ThreadTranscript } from '../history/thread-transcript';
 import type { Message } from '../protocol/messages';
-import { conversationQuery, eventsQuery, statusQuery } from '../protocol/run-messages';
+import { conversationQuery, statusQuery } from '../protocol/run-messages';
 import type { ApprovalRequest, RunStatus } from '../protocol/run-types';
 import {
   AgentCostUsdAttribute,
@@ -80,7 +80,8 @@ export interface RunPageData {
 
 const quote = visibilityString;
 
-function listedRun(execution: Omit<WorkflowExecutionInfo, 'raw'>): ListedRun {
+/** A run as the console lists it, from its visibility record or its description. */
+export function listedRun(execution: Omit<WorkflowExecutionInfo, 'raw'>): ListedRun {
   const attributes = execution.typedSearchAttributes;
   const open = execution.status.name === 'RUNNING';
   return {
@@ -160,24 +161,6 @@ export async function readRunPage(agents: AgentClient, workflowId: string): Prom
   const thread = run.kind === 'thread' ? await readThreadTranscript(agents.temporal, workflowId) : null;
   const transcript = run.kind === 'run' ? await buildTranscript(agents.temporal, workflowId) : null;
   return { run, transcript, thread, status, webUiUrl: agents.runUrl(workflowId) };
-}
-
-/** Who decided `approvalId` and how, from the run's event log (null while undecided). */
-export async function recordedDecision(
-  agents: AgentClient,
-  workflowId: string,
-  approvalId: string,
-): Promise<{ outcome: string; decidedBy: string | null; reason: string | null; via: string | null } | null> {
-  const handle = agents.temporal.workflow.getHandle(workflowId);
-  for (let cursor = 0; ;) {
-    const page = await handle.query(eventsQuery, cursor, 500);
-    for (const event of page.events) {
-      if (event.type === 'approval-decided' && event.approvalId === approvalId)
-        return { outcome: event.outcome, decidedBy: event.decidedBy, reason: event.reason, via: event.via ?? null };
-    }
-    if (page.events.length === 0 || page.finished) return null;
-    cursor = page.nextCursor;
-  }
 }
 
 /** A short fingerprint of the inbox (what changed: an approval came or went), for live updates. */

@@ -111,6 +111,11 @@ export interface ModelStepResult {
   /** The step's tools that sub-agents may not be given (declared `childSafe: false` on the worker). */
   childUnsafeTools?: string[];
   /**
+   * The worker's description of each tool the reply calls (what the model read), for the approval
+   * requests of gated calls (`ApprovalRequest.toolDescription`). Absent: no call, or none described.
+   */
+  toolDescriptions?: Record<string, string>;
+  /**
    * What the call cost in USD, priced by the worker (so replay needs no price table): null when the
    * model's price is unknown; 0 when no model was called. Absent in steps of workers before pricing.
    */

@@ -159,6 +159,13 @@ export interface ApprovalRequest {
    * once). Absent when `hitl_tools` alone gates the tool.
    */
   requiredBy?: CallDecider[];
+  /**
+   * What the tool does, as the worker described it to the model (at most 2,000 characters).
+   * Absent when the tool has no description, or the request was made by an older worker.
+   */
+  toolDescription?: string;
+  /** Set when the agent's `dangerous_tools` names the tool: a decider should confirm an approval twice. */
+  dangerous?: true;
   /** Epoch milliseconds (workflow clock). */
   requestedAt: number;
   expiresAt: number;

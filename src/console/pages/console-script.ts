@@ -2,7 +2,8 @@
 
 /**
  * Progressive enhancement only: every form also works as a plain POST without it. With it, an
- * action asks for confirmation when its form says so (`data-confirm`), shows its result next to
+ * action asks for confirmation when its form says so (`data-confirm`; `data-danger` before an
+ * approval of a dangerous tool, which the server then accepts as confirmed), shows its result next to
  * the form, and the page's content follows the server's `changed` events (unless someone is
  * typing: then a banner offers to refresh). `live` events carry the streamed text of a running step.
  */
@@ -36,6 +37,12 @@ export const consoleScript = `
     const question = form.getAttribute('data-confirm');
     if (question && !window.confirm(question)) return;
     const body = new URLSearchParams(new FormData(form, event.submitter));
+    // An approval of a tool the agent marks dangerous is confirmed a second time before it is sent.
+    const danger = form.getAttribute('data-danger');
+    if (danger && body.get('decision') === 'approve') {
+      if (!window.confirm(danger)) return;
+      body.set('confirmed', 'yes');
+    }
     const result = form.querySelector('.result');
     const buttons = [...form.querySelectorAll('button')];
     buttons.forEach((button) => (button.disabled = true));

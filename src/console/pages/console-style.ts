@@ -48,5 +48,22 @@ th { font-size: 0.85rem; color: var(--muted); }
 .marker { text-align: center; color: var(--muted); font-size: 0.85rem; border-top: 1px dashed var(--line); padding-top: 4px; }
 .failure { color: var(--bad); }
 #live-box:has(#live:empty) { display: none; } #live-box { border-style: dashed; }
+/* Approvals: no value in a scroll box (the end of a long one is always shown), sizes beside names, what the tool does first. */
+.approval pre { max-height: none; overflow: visible; }
+.approval.dangerous { border-left-color: var(--bad); }
+.badge { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 0.75rem; font-weight: 700; text-transform: uppercase; }
+.badge.danger { background: var(--bad); color: #fff; }
+.tool-description { margin: 6px 0; padding: 6px 10px; border-left: 3px solid var(--accent); background: var(--panel); white-space: pre-wrap; }
+.arguments .size { font-weight: 400; color: var(--muted); font-size: 0.8rem; display: block; }
+.value.long .head { border-bottom-left-radius: 0; border-bottom-right-radius: 0; margin-bottom: 0; }
+.value.long .middle > summary { padding: 4px 8px; border: 1px dashed var(--line); font-size: 0.85rem; cursor: pointer; color: var(--accent); }
+.value.long .middle > pre { margin: 0; border-radius: 0; }
+.value.long .tail { border-top: 2px solid var(--warn); margin-top: 0; border-top-left-radius: 0; border-top-right-radius: 0; }
+.warning { color: var(--warn); font-weight: 600; margin: 4px 0; }
+.deciders .may { color: var(--ok); } .deciders .may-not { color: var(--bad); }
+.step-group { border: 2px dashed var(--line); border-radius: 10px; padding: 4px 12px; margin: 16px 0; }
+.step-group .group-title { font-size: 1.05rem; margin: 8px 0 4px; }
+.filters a { margin-right: 12px; } .filters a[aria-current="page"] { font-weight: 700; text-decoration: none; color: var(--fg); }
+.error-page h1 { color: var(--bad); }
 #stale[hidden] { display: none; } #stale { position: sticky; top: 0; background: var(--warn); color: #000; padding: 6px 12px; border-radius: 6px; }
 `;

@@ -1,12 +1,13 @@
 // A run's or thread's page: header, pending approvals, plan, the conversation, live text of a running step, and the actions.
 import { html } from 'hono/html';
 import type { RunPageData } from '../console-reads';
-import { approvalCard, runPath } from './inbox-page';
+import { runPath } from './inbox-page';
+import { byStep, stepGroup, type Viewer } from './approval-card';
 import { utcTime, type Html } from './page-layout';
 import { threadTurns, transcriptEntries } from './transcript-view';
 
 /** The run page's content (what live updates replace). */
-export function runContent(data: RunPageData, csrf: string, now: number): Html {
+export function runContent(data: RunPageData, csrf: string, now: number, viewer: Viewer): Html {
   const { run, status } = data;
   const finished = [...(data.transcript?.entries ?? [])].reverse().find((entry) => entry.kind === 'finished');
   const plan = status?.plan ?? (finished?.kind === 'finished' ? finished.result?.plan : null) ?? null;
@@ -19,7 +20,7 @@ ${run.costUsd !== null ? ` · $${run.costUsd.toFixed(4)}` : ''}${run.resourceId 
 ${run.forkOf ? html` · fork of <a href="${runPath(run.forkOf)}">${run.forkOf}</a>` : ''}${run.evaluation ? ` · evaluation ${run.evaluation}` : ''}
 ${data.webUiUrl ? html` · <a href="${data.webUiUrl}" rel="noreferrer">Open in the Temporal Web UI</a>` : ''}</p>
 ${run.open && !status ? html`<p class="card timeout">No worker answered this run's status query: pending approvals and live text need a running worker.</p>` : ''}
-${(status?.pendingApprovals ?? []).map((approval) => approvalCard(run, approval, [], csrf, now))}
+${byStep((status?.pendingApprovals ?? []).map((approval) => ({ run, approval, conversation: [] }))).map((group) => stepGroup(group, viewer, now))}
 ${plan ? html`<details class="card" open><summary>Plan</summary><pre>${plan.text}</pre></details>` : ''}
 <h2>Conversation</h2>
 <div class="conversation" id="conversation">

@@ -107,9 +107,16 @@ export class ApprovalGate {
   /**
    * Waits for a decision on one call, or for its timeout. Several calls wait independently. The
    * request names what asked for it besides `hitl_tools` (`requiredBy`: the before-tool hook and
-   * the tool-policy rule that did).
+   * the tool-policy rule that did) and, for the decider, what the tool does and whether the agent
+   * marks it dangerous (`about`).
    */
-  async awaitDecision(call: ToolCall, step: number, index: number, requiredBy: readonly CallDecider[] = []): Promise<ApprovalRecord> {
+  async awaitDecision(
+    call: ToolCall,
+    step: number,
+    index: number,
+    requiredBy: readonly CallDecider[] = [],
+    about: { description?: string | undefined; dangerous?: boolean } = {},
+  ): Promise<ApprovalRecord> {
     const { executable, injected } = splitInjectedArgs(call.args, this.injectedArgNames);
     const now = Date.now();
     const record = this.book.request({
@@ -122,6 +129,8 @@ export class ApprovalGate {
       requestedAt: now,
       expiresAt: now + this.timeoutMs,
       ...(requiredBy.length > 0 ? { requiredBy: [...requiredBy] } : {}),
+      ...(about.description ? { toolDescription: about.description } : {}),
+      ...(about.dangerous ? { dangerous: true as const } : {}),
     });
     const request = requestOf(record);
     this.events.push({ type: 'approval-requested', request });

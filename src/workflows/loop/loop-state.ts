@@ -118,6 +118,8 @@ export interface LoopState<Owner extends Execution = Execution> {
   readonly reportedSkillErrors: Map<string, Set<string>>;
   /** From the latest executor step: tools the worker says sub-agents may not have. */
   childUnsafeTools: string[];
+  /** From the latest executor step: the worker's descriptions of the tools it calls (for approval requests). */
+  toolDescriptions: Record<string, string>;
   /** Texts queued by the inject-message signal or update, drained before the next model call. */
   readonly injectedQueue: string[];
   /** Names of the tools whose activities are running now (one entry per running call). */
@@ -200,6 +202,7 @@ export function createLoopState<Owner extends Execution>(seed: LoopSeed, executi
     reportedClashes: new Set(),
     reportedSkillErrors: reportedSkillErrorsOf(carried?.recentEvents ?? []),
     childUnsafeTools: [],
+    toolDescriptions: {},
     injectedQueue: [],
     runningTools: [],
     unavailableTools: [],

@@ -156,6 +156,7 @@ async function compactAndCallAgain(state: LoopState, keepFrom: number, reply: Mo
 function judgeExecutorReply(state: LoopState, reply: ModelStepResult, compacted: boolean): ModelStepResult {
   const { config, events } = state;
   state.childUnsafeTools = reply.childUnsafeTools ?? [];
+  state.toolDescriptions = reply.toolDescriptions ?? {};
   const verdict = budgetVerdict(reply, state.budget, config.budget_awareness, compacted);
   if (verdict.kind === 'stop') {
     events.push({ type: 'budget-stopped', step: state.step, promptTokens: verdict.promptTokens, limitTokens: verdict.limitTokens });

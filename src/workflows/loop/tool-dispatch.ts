@@ -146,6 +146,7 @@ async function runToolCall(state: LoopState, approvals: ApprovalGate, call: Tool
       step,
       index,
       deciders.filter((decider) => decider.action === 'require_approval'),
+      { description: state.toolDescriptions[call.name], dangerous: config.dangerous_tools?.includes(call.name) === true },
     );
     const hookFailure = await approvalDecidedHooks(state, call, approval, `${activityId}.approval-hooks`);
     if (approval.outcome !== 'approved') return decided(unapprovedResult(call, step, approval));
