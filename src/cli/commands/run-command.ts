@@ -13,6 +13,7 @@ import { AgentConfigError } from '../../protocol/errors';
 import { resourceIdProblems, runTimeoutsSchema } from '../../config/agent-config';
 import { configTimeouts } from '../../config/upgrade-config';
 import { resolveHandoffAgents } from '../../config/handoff-agents';
+import { WEB_UI_HINT } from '../../connection/temporal-target';
 
 export interface RunCommandOptions {
   /** The agent's config file; or `agent`. */
@@ -99,7 +100,7 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
     });
     if (!options.json) {
       console.log(`Started run ${run.workflowId}`);
-      if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);
+      console.log(webUiLine(run.webUiUrl));
     }
     if (!options.follow) {
       if (options.json) console.log(JSON.stringify({ workflowId: run.workflowId, webUiUrl: run.webUiUrl }));
@@ -231,5 +232,10 @@ export function printResult(result: AgentRunResult, webUiUrl: string | null): vo
       `Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out, ${describeCost(usage)}`).join('; ')}`,
     );
   }
-  if (webUiUrl) console.log(`\nWeb UI: ${webUiUrl}`);
+  console.log(`\n${webUiLine(webUiUrl)}`);
+}
+
+/** The run's Web UI link, or how to get one (the connection names a server whose UI is not known). */
+export function webUiLine(webUiUrl: string | null): string {
+  return webUiUrl ? `Web UI: ${webUiUrl}` : `Web UI: no link (${WEB_UI_HINT})`;
 }

@@ -48,5 +48,11 @@ th { font-size: 0.85rem; color: var(--muted); }
 .marker { text-align: center; color: var(--muted); font-size: 0.85rem; border-top: 1px dashed var(--line); padding-top: 4px; }
 .failure { color: var(--bad); }
 #live-box:has(#live:empty) { display: none; } #live-box { border-style: dashed; }
+/* Operators: a run's failure with its code, what waits for a decision, the model as written (never upper-cased). */
+.status.cancelled, .status.timed_out { color: var(--warn); border-color: var(--warn); }
+.message .model { font-family: ui-monospace, monospace; font-size: 0.75rem; word-break: break-all; text-transform: none; }
+.run-failure { border-left: 4px solid var(--bad); } .run-failure p { margin: 6px 0 0; white-space: pre-wrap; }
+code.error-code { font-weight: 700; color: var(--bad); }
+.waiting { color: var(--warn); margin: 4px 0; }
 #stale[hidden] { display: none; } #stale { position: sticky; top: 0; background: var(--warn); color: #000; padding: 6px 12px; border-radius: 6px; }
 `;
