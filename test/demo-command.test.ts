@@ -74,6 +74,8 @@ describe('npm start (the demo)', () => {
     const out = await demoAtTerminal(['ok', '', 'no']);
     expect(out.split('Please type yes or no (nothing is decided until you do).')).toHaveLength(3);
     expect(out).toContain('Rejected by local:');
+    // Decided: no spinner waits on the approval any more.
+    expect(out.slice(out.indexOf('Rejected by local:'))).not.toContain('waiting for approval step-3.call-1');
     expect(out).toContain('Answer (completed, 4 steps');
     expect(out).not.toContain('Sent "Tokyo weather now"');
   });

@@ -51,7 +51,7 @@ export async function demoCommand(options: DemoOptions): Promise<void> {
     console.log(`${webUiLine(run.webUiUrl)}  (the workflow's history)\n`);
     const descriptions = new Map(demoTools.map((tool) => [tool.name, tool.description]));
     const result = await followRun(run, false, process.stdout, async (event) => {
-      if (event.type !== 'approval-requested') return;
+      if (event.type !== 'approval-requested') return false;
       console.log(`\nThe agent wants to call a tool that needs a person's approval (hitl_tools in ${path.relative(process.cwd(), DEMO_CONFIG)}):`);
       console.log(describeCall(event.request, descriptions.get(event.request.toolName)));
       if (consoleServer) console.log(`  You can also decide in the console: ${consoleServer.url}/`);
@@ -60,6 +60,7 @@ export async function demoCommand(options: DemoOptions): Promise<void> {
         output: process.stdout,
         decidedBy: `local:${os.userInfo().username}`,
       });
+      return true; // decided: no "waiting for approval" spinner after it
     });
     printResult(result, run.webUiUrl);
     printNextSteps(Boolean(options.keep));

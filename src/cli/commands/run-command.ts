@@ -148,13 +148,14 @@ export interface Followable<Result> {
 /**
  * Prints events as they happen (with a spinner while a step runs, on a terminal), each answer as
  * it streams and tool progress as it is reported, then returns the run's (or turn's) result.
- * `onEvent` runs after each event is printed (the chat asks for approvals there).
+ * `onEvent` runs after each event is printed (the chat asks for approvals there); when it returns
+ * true it dealt with the event (decided the approval it asked for), so no spinner waits on it.
  */
 export async function followRun<Result = AgentRunResult>(
   run: Followable<Result>,
   quiet: boolean,
   out: NodeJS.WritableStream = process.stdout,
-  onEvent: (event: RunEvent) => Promise<void> = async () => {},
+  onEvent: (event: RunEvent) => Promise<boolean | void> = async () => {},
 ): Promise<Result> {
   if (quiet) return run.result();
   const progress = new ProgressLine(out);
@@ -185,8 +186,8 @@ export async function followRun<Result = AgentRunResult>(
         progress.print(line);
       }
       if (event.type === 'approval-requested') progress.stop();
-      await onEvent(event);
-      const waiting = spinnerLabel(event);
+      const handled = await onEvent(event);
+      const waiting = handled === true ? null : spinnerLabel(event);
       if (waiting) progress.set(waiting);
       if ('step' in event && typeof event.step === 'number') answer.reach(event.step);
     }
