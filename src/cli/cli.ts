@@ -281,8 +281,11 @@ addGatewayCommands(program);
 
 program
   .command('demo')
-  .description('dev server + worker + one demo agent run with the offline scripted model')
-  .option('--keep', 'keep the server and worker up afterwards (for the Web UI)')
+  .description('dev server + worker + console + one demo agent run (offline scripted model) with a tool call you approve')
+  .option('--keep', 'keep the server, worker and console up afterwards (for the links and `chat`)')
+  .option('--approve', 'approve the gated call without asking (the default when stdin is not a terminal)')
+  .option('--reject', 'reject the gated call without asking')
+  .option('--no-console', 'no console beside the run')
   .option('--task <text>', 'a different task')
   .option('-m, --model <provider:model>', 'a real model instead of the scripted one (its key in this environment)')
   .action(async (options) => (await commands.demo()).demoCommand(options));

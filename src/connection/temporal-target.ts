@@ -53,9 +53,27 @@ export function resolveTemporalTarget(environment: NodeJS.ProcessEnv = process.e
     connectionOptions: { ...loaded.connectionOptions, address },
     external,
     addressSource,
-    uiUrl: environment.TEMPORAL_UI_URL ?? (external ? null : LOCAL_DEV_UI_URL),
+    uiUrl: environment.TEMPORAL_UI_URL || (external || loaded.connectionOptions.address ? derivedUiUrl(address) : LOCAL_DEV_UI_URL),
   };
 }
+
+/**
+ * The Web UI of a server named without `TEMPORAL_UI_URL`, where it can be known: a dev server on
+ * this machine serves it on its port + 1000 (`temporal server start-dev`'s default), Temporal Cloud
+ * at cloud.temporal.io. Anything else: null (`WEB_UI_HINT` says how to set it).
+ */
+function derivedUiUrl(address: string): string | null {
+  const match = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/.exec(address.trim());
+  if (!match) return null;
+  const host = (match[1] ?? match[2] ?? '').toLowerCase();
+  const port = Number(match[3] ?? 7233);
+  if (host.endsWith('.tmprl.cloud')) return 'https://cloud.temporal.io';
+  const loopback = host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return loopback && port + 1000 <= 65_535 ? `http://${host.includes(':') ? `[${host}]` : host}:${port + 1000}` : null;
+}
+
+/** What to tell someone whose runs have no Web UI link: how to give one. */
+export const WEB_UI_HINT = 'set TEMPORAL_UI_URL to your Temporal Web UI, for example http://temporal-ui:8080, to get a link';
 
 /** Link to a run in the Temporal Web UI. */
 export function webUiRunUrl(uiUrl: string, namespace: string, workflowId: string, runId?: string): string {

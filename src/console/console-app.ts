@@ -11,7 +11,8 @@ import { cancelRun, forkRun, injectMessage, sendToThread, type ActionResult } fr
 import { addApprovalRoutes } from './console-approval-routes';
 import type { Viewer } from './pages/approval-card';
 import { errorContent } from './pages/approval-page';
-import { listRuns, readInbox, readRunPage, type RunListFilter } from './console-reads';
+import { listRuns, readInbox, readRunPage } from './console-reads';
+import { runListFilterFrom } from './run-list-query';
 import { ConsoleSessions } from './console-sessions';
 import { inboxStream, LiveFeeds, runStream } from './console-streams';
 import { consoleScript } from './pages/console-script';
@@ -144,15 +145,8 @@ export function buildConsole(options: ConsoleOptions): { app: Hono<{ Variables: 
   });
   app.get('/inbox/stream', (context) => inboxStream(context, agents, pollMs, feeds));
   app.get('/runs', async (context) => {
-    const kind = context.req.query('kind');
-    const filter: RunListFilter = {
-      search: context.req.query('q') ?? '',
-      ...(context.req.query('status') ? { status: context.req.query('status') } : {}),
-      ...(kind === 'run' || kind === 'thread' ? { kind } : {}),
-      ...(context.req.query('evaluation') ? { evaluation: context.req.query('evaluation') } : {}),
-      limit: 100,
-    };
-    return render(context, 'Runs and threads', 'runs', runsContent(await listRuns(agents, filter), filter));
+    const { filter, problems } = runListFilterFrom((name) => context.req.query(name));
+    return render(context, 'Runs and threads', 'runs', runsContent(await listRuns(agents, filter), filter, problems, Date.now()));
   });
   // Read-only, like the run list: changing a schedule stays with the CLI and the library (docs/schedules.md).
   app.get('/schedules', async (context) => render(context, 'Schedules', 'schedules', schedulesContent(await agents.schedules.list())));

@@ -1,5 +1,4 @@
 // What the console shows, read from Temporal: pending approvals across runs and threads, the run list, one run's page data.
-import { visibilityString } from '../client/visibility-quote';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import type { AgentClient } from '../client/agent-client';
 import { readThreadTranscript } from '../client/thread-history';
@@ -18,6 +17,9 @@ import {
   AgentVersionAttribute,
 } from '../protocol/search-attributes';
 import { WireName } from '../protocol/wire-names';
+import { runListQuery, type RunListFilter } from './run-list-query';
+
+export { runListQuery, type RunListFilter } from './run-list-query';
 
 /** How long a query may take before the console shows the run without it (no worker is running it). */
 const QUERY_WAIT_MS = 4_000;
@@ -36,6 +38,10 @@ export interface ListedRun {
   status: string;
   open: boolean;
   startTime: Date;
+  /** Null while open. */
+  closeTime: Date | null;
+  /** The run's parent, for a sub-agent (a child workflow). */
+  parent: string | null;
   costUsd: number | null;
   forkOf: string | null;
   evaluation: string | null;
@@ -56,18 +62,6 @@ export interface Inbox {
   unreachable: ListedRun[];
 }
 
-/** Which runs the run list shows. */
-export interface RunListFilter {
-  /** Workflow id prefix or agent name. */
-  search?: string;
-  /** `AgentStatus` (open runs), or `closed`. */
-  status?: string;
-  kind?: 'run' | 'thread';
-  /** The runs of one evaluation (`AgentEvaluation`): the list an evaluation run's origin links to. */
-  evaluation?: string;
-  limit?: number;
-}
-
 /** Everything a run's page shows. */
 export interface RunPageData {
   run: ListedRun;
@@ -76,11 +70,10 @@ export interface RunPageData {
   /** Null when the run is closed or no worker answered. */
   status: RunStatus | null;
   webUiUrl: string | null;
+  /** Open sub-agents that wait for a decision now, by workflow id: the tools they wait to call. */
+  waitingChildren: Map<string, string[]>;
 }
 
-const quote = visibilityString;
-
-/** A run as the console lists it, from its visibility record or its description. */
 export function listedRun(execution: Omit<WorkflowExecutionInfo, 'raw'>): ListedRun {
   const attributes = execution.typedSearchAttributes;
   const open = execution.status.name === 'RUNNING';
@@ -93,28 +86,13 @@ export function listedRun(execution: Omit<WorkflowExecutionInfo, 'raw'>): Listed
     status: open ? (attributes.get(AgentStatusAttribute) ?? 'running') : execution.status.name.toLowerCase(),
     open,
     startTime: execution.startTime,
+    closeTime: open ? null : (execution.closeTime ?? null),
+    parent: execution.parentExecution?.workflowId ?? null,
     costUsd: attributes.get(AgentCostUsdAttribute) ?? null,
     forkOf: attributes.get(AgentForkOfAttribute) ?? null,
     evaluation: attributes.get(AgentEvaluationAttribute) ?? null,
     resourceId: attributes.get(AgentResourceAttribute) ?? null,
   };
-}
-
-/** The visibility query of the run list (values quoted, so a search cannot change the query). */
-export function runListQuery(filter: RunListFilter): string {
-  const types =
-    filter.kind === 'thread'
-      ? [WireName.agentThreadWorkflow]
-      : filter.kind === 'run'
-        ? [WireName.agentRunWorkflow]
-        : [WireName.agentRunWorkflow, WireName.agentThreadWorkflow];
-  const clauses = [`WorkflowType IN (${types.map(quote).join(', ')})`];
-  const search = filter.search?.trim();
-  if (search) clauses.push(`(${AgentNameAttribute.name} = ${quote(search)} OR WorkflowId STARTS_WITH ${quote(search)})`);
-  if (filter.status === 'closed') clauses.push(`ExecutionStatus != 'Running'`);
-  else if (filter.status) clauses.push(`ExecutionStatus = 'Running' AND ${AgentStatusAttribute.name} = ${quote(filter.status)}`);
-  if (filter.evaluation) clauses.push(`${AgentEvaluationAttribute.name} = ${quote(filter.evaluation)}`);
-  return clauses.join(' AND ');
 }
 
 /** Runs and threads, newest first. */
@@ -149,18 +127,42 @@ export async function readInbox(agents: AgentClient, order: 'oldest' | 'newest' 
   return { items, unreachable };
 }
 
-/** A run's or thread's page: its transcript from the history, and its status while it runs. */
+/** A run's or thread's page: its transcript from the history, its status while it runs, and which of its sub-agents wait for a decision. */
 export async function readRunPage(agents: AgentClient, workflowId: string): Promise<RunPageData> {
   const description = await agents.temporal.workflow.getHandle(workflowId).describe();
   const run = listedRun(description);
-  const status = run.open
-    ? await agents.temporal
-        .withDeadline(Date.now() + QUERY_WAIT_MS, () => agents.temporal.workflow.getHandle(workflowId).query(statusQuery))
-        .catch(() => null)
-    : null;
+  const status = run.open ? await queryStatus(agents, workflowId) : null;
   const thread = run.kind === 'thread' ? await readThreadTranscript(agents.temporal, workflowId) : null;
   const transcript = run.kind === 'run' ? await buildTranscript(agents.temporal, workflowId) : null;
-  return { run, transcript, thread, status, webUiUrl: agents.runUrl(workflowId) };
+  const entries = transcript?.entries ?? thread?.turns.flatMap((turn) => turn.entries) ?? [];
+  const openChildren = run.open
+    ? entries.flatMap((entry) => (entry.kind === 'child' && (entry.status === 'running' || entry.status === 'starting') ? [entry.workflowId] : []))
+    : [];
+  return { run, transcript, thread, status, webUiUrl: agents.runUrl(workflowId), waitingChildren: await waitingChildren(agents, openChildren) };
+}
+
+/** A run's `status` query, or null when no worker answers in time. */
+function queryStatus(agents: AgentClient, workflowId: string): Promise<RunStatus | null> {
+  return agents.temporal
+    .withDeadline(Date.now() + QUERY_WAIT_MS, () => agents.temporal.workflow.getHandle(workflowId).query(statusQuery))
+    .catch(() => null);
+}
+
+/** Which of these sub-agents wait for a decision (their `AgentStatus`), with the tools they wait to call (their status query, when a worker answers). */
+async function waitingChildren(agents: AgentClient, workflowIds: string[]): Promise<Map<string, string[]>> {
+  const waiting = new Map<string, string[]>();
+  await Promise.all(
+    workflowIds.slice(0, 20).map(async (workflowId) => {
+      const child = await agents.temporal.workflow
+        .getHandle(workflowId)
+        .describe()
+        .catch(() => null);
+      if (!child || child.status.name !== 'RUNNING' || child.typedSearchAttributes.get(AgentStatusAttribute) !== 'awaiting_approval') return;
+      const status = await queryStatus(agents, workflowId);
+      waiting.set(workflowId, status?.pendingApprovals.map((approval) => approval.toolName) ?? []);
+    }),
+  );
+  return waiting;
 }
 
 /** A short fingerprint of the inbox (what changed: an approval came or went), for live updates. */

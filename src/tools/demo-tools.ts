@@ -51,4 +51,16 @@ export const convertTemperature = defineTool({
   },
 });
 
-export const demoTools: Tool[] = [getWeather, getTimezone, convertTemperature];
+/** The demo's gated tool (`hitl_tools` in examples/forecast-agent.yaml): it "sends" nothing, so the demo stays offline. */
+export const sendForecast = defineTool({
+  name: 'send_forecast',
+  description: 'Emails a forecast to a recipient. It sends for real in production: a person approves each call first.',
+  parameters: z.object({
+    to: z.string().email().describe('Who receives it'),
+    subject: z.string().min(1),
+    body: z.string().min(1),
+  }),
+  execute: ({ to, subject }) => `Sent "${subject}" to ${to} (the demo delivers nothing: no network).`,
+});
+
+export const demoTools: Tool[] = [getWeather, getTimezone, convertTemperature, sendForecast];

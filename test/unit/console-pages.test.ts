@@ -99,6 +99,8 @@ describe('console run list', () => {
       status: 'completed',
       open: false,
       startTime: new Date(at),
+      closeTime: new Date(Date.parse(at) + 90_000),
+      parent: null,
       costUsd: 0.0123,
       resourceId: null,
     };

@@ -13,6 +13,7 @@ import { AgentConfigError } from '../../protocol/errors';
 import { resourceIdProblems, runTimeoutsSchema } from '../../config/agent-config';
 import { configTimeouts } from '../../config/upgrade-config';
 import { resolveHandoffAgents } from '../../config/handoff-agents';
+import { WEB_UI_HINT } from '../../connection/temporal-target';
 
 export interface RunCommandOptions {
   /** The agent's config file; or `agent`. */
@@ -99,7 +100,7 @@ export async function runCommand(options: RunCommandOptions, agents?: AgentClien
     });
     if (!options.json) {
       console.log(`Started run ${run.workflowId}`);
-      if (run.webUiUrl) console.log(`Web UI: ${run.webUiUrl}`);
+      console.log(webUiLine(run.webUiUrl));
     }
     if (!options.follow) {
       if (options.json) console.log(JSON.stringify({ workflowId: run.workflowId, webUiUrl: run.webUiUrl }));
@@ -147,13 +148,14 @@ export interface Followable<Result> {
 /**
  * Prints events as they happen (with a spinner while a step runs, on a terminal), each answer as
  * it streams and tool progress as it is reported, then returns the run's (or turn's) result.
- * `onEvent` runs after each event is printed (the chat asks for approvals there).
+ * `onEvent` runs after each event is printed (the chat asks for approvals there); when it returns
+ * true it dealt with the event (decided the approval it asked for), so no spinner waits on it.
  */
 export async function followRun<Result = AgentRunResult>(
   run: Followable<Result>,
   quiet: boolean,
   out: NodeJS.WritableStream = process.stdout,
-  onEvent: (event: RunEvent) => Promise<void> = async () => {},
+  onEvent: (event: RunEvent) => Promise<boolean | void> = async () => {},
 ): Promise<Result> {
   if (quiet) return run.result();
   const progress = new ProgressLine(out);
@@ -184,8 +186,8 @@ export async function followRun<Result = AgentRunResult>(
         progress.print(line);
       }
       if (event.type === 'approval-requested') progress.stop();
-      await onEvent(event);
-      const waiting = spinnerLabel(event);
+      const handled = await onEvent(event);
+      const waiting = handled === true ? null : spinnerLabel(event);
       if (waiting) progress.set(waiting);
       if ('step' in event && typeof event.step === 'number') answer.reach(event.step);
     }
@@ -231,5 +233,10 @@ export function printResult(result: AgentRunResult, webUiUrl: string | null): vo
       `Tokens by model: ${models.map(([model, usage]) => `${model} ${usage.inputTokens} in / ${usage.outputTokens} out, ${describeCost(usage)}`).join('; ')}`,
     );
   }
-  if (webUiUrl) console.log(`\nWeb UI: ${webUiUrl}`);
+  console.log(`\n${webUiLine(webUiUrl)}`);
+}
+
+/** The run's Web UI link, or how to get one (the connection names a server whose UI is not known). */
+export function webUiLine(webUiUrl: string | null): string {
+  return webUiUrl ? `Web UI: ${webUiUrl}` : `Web UI: no link (${WEB_UI_HINT})`;
 }

@@ -65,5 +65,11 @@ th { font-size: 0.85rem; color: var(--muted); }
 .step-group .group-title { font-size: 1.05rem; margin: 8px 0 4px; }
 .filters a { margin-right: 12px; } .filters a[aria-current="page"] { font-weight: 700; text-decoration: none; color: var(--fg); }
 .error-page h1 { color: var(--bad); }
+/* Operators: a run's failure with its code, what waits for a decision, the model as written (never upper-cased). */
+.status.cancelled, .status.timed_out { color: var(--warn); border-color: var(--warn); }
+.message .model { font-family: ui-monospace, monospace; font-size: 0.75rem; word-break: break-all; text-transform: none; }
+.run-failure { border-left: 4px solid var(--bad); } .run-failure p { margin: 6px 0 0; white-space: pre-wrap; }
+code.error-code { font-weight: 700; color: var(--bad); }
+.waiting { color: var(--warn); margin: 4px 0; }
 #stale[hidden] { display: none; } #stale { position: sticky; top: 0; background: var(--warn); color: #000; padding: 6px 12px; border-radius: 6px; }
 `;

@@ -4,7 +4,7 @@ import type { RunPageData } from '../console-reads';
 import { runPath } from './inbox-page';
 import { byStep, stepGroup, type Viewer } from './approval-card';
 import { utcTime, type Html } from './page-layout';
-import { threadTurns, transcriptEntries } from './transcript-view';
+import { threadTurns, transcriptEntries, type TranscriptContext } from './transcript-view';
 
 /** The run page's content (what live updates replace). */
 export function runContent(data: RunPageData, csrf: string, now: number, viewer: Viewer): Html {
@@ -13,9 +13,14 @@ export function runContent(data: RunPageData, csrf: string, now: number, viewer:
   const plan = status?.plan ?? (finished?.kind === 'finished' ? finished.result?.plan : null) ?? null;
   // Forks start after an executor step that finished: the model steps the history holds.
   const steps = (data.transcript?.entries ?? []).flatMap((entry) => (entry.kind === 'model' && entry.failure === null ? [entry.step] : []));
+  const context: TranscriptContext = {
+    pendingCalls: new Set((status?.pendingApprovals ?? []).map((approval) => `${approval.step}/${approval.callId}`)),
+    waitingChildren: data.waitingChildren,
+  };
   return html`<div id="content">
 <h1>${run.kind === 'thread' ? 'Thread' : 'Run'} ${run.workflowId}</h1>
-<p>Agent <strong>${run.agentVersion ?? run.agent ?? 'unknown'}</strong> · <span class="status ${run.status}" id="run-status">${run.status.replace('_', ' ')}</span> · started ${utcTime(run.startTime)}
+<p>Agent <strong>${run.agentVersion ?? run.agent ?? 'unknown'}</strong> · ${statusBadge(data)} · started ${utcTime(run.startTime)}
+${run.parent ? html` · sub-agent of <a href="${runPath(run.parent)}" id="parent-run">${run.parent}</a>` : ''}
 ${run.costUsd !== null ? ` · $${run.costUsd.toFixed(4)}` : ''}${run.resourceId ? ` · for ${run.resourceId}` : ''}
 ${run.forkOf ? html` · fork of <a href="${runPath(run.forkOf)}">${run.forkOf}</a>` : ''}${run.evaluation ? ` · evaluation ${run.evaluation}` : ''}
 ${data.webUiUrl ? html` · <a href="${data.webUiUrl}" rel="noreferrer">Open in the Temporal Web UI</a>` : ''}</p>
@@ -29,14 +34,24 @@ ${
     ? html`${transcriptEntries(
         run.workflowId,
         data.thread.outsideTurns.filter((entry) => entry.kind !== 'started'),
-      )}${threadTurns(run.workflowId, data.thread.turns)}`
+        context,
+      )}${threadTurns(run.workflowId, data.thread.turns, context)}`
     : ''
 }
-${data.transcript ? transcriptEntries(run.workflowId, data.transcript.entries) : ''}
+${data.transcript ? transcriptEntries(run.workflowId, data.transcript.entries, context) : ''}
 </div>
 ${run.open ? html`<div class="message assistant card" id="live-box"><span class="role">Writing now</span><p id="live" aria-live="polite"></p></div>` : ''}
 ${actions(data, csrf, steps)}
 </div>`;
+}
+
+/** The run's status: its own, or that it waits for a decision in a sub-agent (its own status then still says running). */
+function statusBadge(data: RunPageData): Html {
+  const { run } = data;
+  const waitingChild = run.status !== 'awaiting_approval' && data.waitingChildren.size > 0 ? [...data.waitingChildren.keys()][0]! : null;
+  if (waitingChild)
+    return html`<span class="status awaiting_approval" id="run-status">waiting for approval</span> in sub-agent <a href="${runPath(waitingChild)}">${waitingChild}</a>`;
+  return html`<span class="status ${run.status}" id="run-status">${run.status.replace('_', ' ')}</span>`;
 }
 
 function actions(data: RunPageData, csrf: string, steps: number[]): Html {

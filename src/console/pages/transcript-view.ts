@@ -4,42 +4,55 @@ import { html } from 'hono/html';
 import type { ToolEntry, TranscriptEntry } from '../../history/history-entries';
 import type { TurnTranscript } from '../../history/thread-transcript';
 import { describeForkEdit } from '../../protocol/fork-edit-description';
+import { splitInjectedArgs } from '../../protocol/split-injected-args';
+import { failureHint } from '../failure-hints';
 import { runPath, shorten } from './inbox-page';
 import { readable, utcTime, type Html } from './page-layout';
 
 /** How much of a tool result the page shows before "show all". */
 const RESULT_PREVIEW = 4_000;
 
-/** The entries of a run (or of one thread turn) in the order they happened. */
-export function transcriptEntries(workflowId: string, entries: TranscriptEntry[]): Html {
-  return html`${entries.map((entry, index) => transcriptEntry(workflowId, entry, index))}`;
+/** What the page knows besides the history: what the run (and its sub-agents) wait for now. */
+export interface TranscriptContext {
+  /** Gated calls waiting for a decision now, as `<step>/<callId>`. */
+  pendingCalls?: ReadonlySet<string>;
+  /** Open sub-agents that wait for a decision, by workflow id: the tools they wait to call. */
+  waitingChildren?: ReadonlyMap<string, string[]>;
 }
 
-function transcriptEntry(workflowId: string, entry: TranscriptEntry, index: number): Html {
+/** The entries of a run (or of one thread turn) in the order they happened. */
+export function transcriptEntries(workflowId: string, entries: TranscriptEntry[], context: TranscriptContext = {}): Html {
+  // A failed run's error is shown once, where it ends the run: the step that caused it points there.
+  const finished = entries.find((entry) => entry.kind === 'finished');
+  const runFailure = finished?.kind === 'finished' ? finished.failure : null;
+  return html`${entries.map((entry, index) => transcriptEntry(workflowId, entry, index, context, runFailure))}`;
+}
+
+function transcriptEntry(workflowId: string, entry: TranscriptEntry, index: number, context: TranscriptContext, runFailure: string | null): Html {
   switch (entry.kind) {
     case 'started':
       return html`${entry.continued ? html`<p class="marker">Continued as new: a new execution of the same run (${utcTime(Date.parse(entry.at))})</p>` : ''}
 ${entry.handoffFrom ? html`<p class="marker">Handed off from ${entry.handoffFrom} to ${entry.agent}</p>` : ''}
 ${entry.forkOf ? html`<p class="marker">Fork of <a href="${runPath(entry.forkOf.workflowId)}">${entry.forkOf.workflowId}</a> after step ${entry.forkOf.step}</p>` : ''}
 ${(entry.forkOf?.edits ?? []).map((edit) => html`<div class="marker">Step ${edit.step} · edited: ${describeForkEdit(edit)}<details><summary>Recorded, and what replaced it</summary><pre>${edit.recorded ?? "(not in the origin's history)"}</pre><pre>${edit.content}</pre></details></div>`)}
-${entry.continued || entry.handoffFrom || entry.task === undefined ? '' : html`<div class="message user"><span class="role">Task for ${entry.agent} (${entry.model})</span><p>${entry.task}</p></div>`}`;
+${entry.continued || entry.handoffFrom || entry.task === undefined ? '' : html`<div class="message user"><span class="role">Task for ${entry.agent}</span> <span class="model small muted">${entry.model}</span><p>${entry.task}</p></div>`}`;
     case 'model':
       return html`${entry.text ? html`<div class="message assistant" data-step="${entry.step}"><span class="role">Agent · step ${entry.step}</span><p>${entry.text}</p></div>` : ''}
-${entry.failure ? html`<p class="failure">Step ${entry.step} failed: ${entry.failure}</p>` : ''}
+${entry.failure ? (runFailure && sameFailure(entry.failure, runFailure) ? html`<p class="failure">Step ${entry.step} failed: it ended the run (the error is below)</p>` : html`<p class="failure">Step ${entry.step} failed: ${entry.failure}</p>`) : ''}
 ${entry.outputError ? html`<p class="marker">The answer did not fit the output type: ${entry.outputError}</p>` : ''}
 ${entry.overBudget ? html`<p class="marker">Over the token budget (${entry.overBudget.promptTokens} of ${entry.overBudget.limitTokens}): no model call</p>` : ''}`;
     case 'compaction':
       return html`<div class="marker">Compaction: ${entry.summarisedMessages} earlier messages summarised${entry.summary ? html`<details><summary>Summary</summary><pre>${entry.summary}</pre></details>` : ''}</div>`;
     case 'tool':
-      return toolCard(workflowId, entry, index);
+      return toolCard(workflowId, entry, index, context);
     case 'child':
-      return html`<div class="card"><strong>Sub-agent ${entry.agent}</strong> · <a href="${runPath(entry.workflowId)}">${entry.workflowId}</a> · ${entry.status}
+      return html`<div class="card" data-child="${entry.workflowId}"><strong>Sub-agent ${entry.agent}</strong> · <a href="${runPath(entry.workflowId)}">${entry.workflowId}</a> · ${childState(entry.workflowId, entry.status, context)}
 <p class="small">${shorten(entry.task, 400)}</p>${entry.result ? html`<p>${shorten(entry.result.output, 1_000)}</p>` : ''}${entry.failure ? html`<p class="failure">${entry.failure}</p>` : ''}</div>`;
     case 'signal':
     case 'update':
       return messageEntry(entry);
     case 'finished':
-      return html`<p class="marker" id="finished">Finished: ${entry.status}${entry.result ? ` (${entry.result.stopReason}${entry.result.stopDetail ? `: ${entry.result.stopDetail}` : ''})` : ''}${entry.failure ? ` · ${entry.failure}` : ''}</p>`;
+      return finishedEntry(entry);
     case 'mcp-tools':
       return entry.unavailable.length > 0
         ? html`<p class="marker">MCP servers unavailable: ${entry.unavailable.map((server) => server.server).join(', ')}</p>`
@@ -47,6 +60,34 @@ ${entry.overBudget ? html`<p class="marker">Over the token budget (${entry.overB
     case 'skills-loaded':
       return html`<p class="marker">Skills loaded: ${entry.sources.flatMap((source) => source.skills).join(', ') || 'none'}</p>`;
   }
+}
+
+/** The end of the run: how it ended (the stop reason when it says more), and a failure once, with its code and what to do. */
+function finishedEntry(entry: Extract<TranscriptEntry, { kind: 'finished' }>): Html {
+  const result = entry.result;
+  const reason =
+    result && (result.stopReason !== entry.status || result.stopDetail) ? [result.stopReason, result.stopDetail].filter(Boolean).join(': ') : '';
+  const hint = failureHint(entry.failureType);
+  return html`<p class="marker" id="finished">Finished: ${entry.status}${reason ? ` (${reason})` : ''}</p>
+${
+  entry.failure
+    ? html`<div class="card run-failure" id="run-failure" role="alert"><strong>The run failed</strong>${entry.failureType ? html` · <code class="error-code">${entry.failureType}</code>` : ''}
+<p>${entry.failure}</p>${hint ? html`<p class="small"><strong>What to do:</strong> ${hint}</p>` : ''}</div>`
+    : ''
+}`;
+}
+
+/** A step's failure and the run's are one error when either message holds the other (the run's adds its causes). */
+function sameFailure(step: string, run: string): boolean {
+  return run.includes(step) || step.includes(run);
+}
+
+/** A sub-agent's state: what the history says, or that it waits for a decision now. */
+function childState(childId: string, status: string, context: TranscriptContext): Html {
+  const waitsFor = context.waitingChildren?.get(childId);
+  return waitsFor
+    ? html`<span class="status awaiting_approval">waiting for approval</span> of ${waitsFor.join(', ') || 'a call'} (<a href="${runPath(childId)}">decide on its page</a>)`
+    : html`${status}`;
 }
 
 /** A decision, an injected message, a thread message: what people sent the run. */
@@ -66,8 +107,13 @@ function messageEntry(entry: Extract<TranscriptEntry, { kind: 'signal' | 'update
 }
 
 /** A tool call: arguments, result (long ones on demand, offloaded ones from the artifact store), and its approval. */
-function toolCard(workflowId: string, entry: ToolEntry, index: number): Html {
+function toolCard(workflowId: string, entry: ToolEntry, index: number, context: TranscriptContext): Html {
   const result = entry.result;
+  const injected = result ? Object.keys(result.metadata.injected_args) : [];
+  const args =
+    injected.length > 0 && typeof entry.args === 'object' && entry.args !== null
+      ? splitInjectedArgs(entry.args as Record<string, unknown>, injected)
+      : { executable: entry.args, injected: {} };
   const metadata = result?.metadata;
   const approval =
     metadata && metadata.approval_status !== 'not_required'
@@ -76,8 +122,9 @@ function toolCard(workflowId: string, entry: ToolEntry, index: number): Html {
   const artifactId = metadata?.offloaded_artifact_id ?? null;
   const resultId = `result-${index}`;
   return html`<div class="card tool" data-tool="${entry.tool}" data-step="${entry.step}">
-<h3>${entry.tool} <span class="muted small">step ${entry.step} · ${entry.via}${entry.server ? ` ${entry.server}` : ''}${entry.durationMs !== null ? ` · ${entry.durationMs} ms` : ''}${entry.attempts > 1 ? ` · ${entry.attempts} attempts` : ''}</span></h3>
-<details open><summary>Arguments</summary><pre>${readable(entry.args)}</pre></details>
+<h3>${entry.tool} <span class="muted small">step ${entry.step} · ${entry.via}${entry.server ? ` ${entry.server}` : ''}${timing(entry)}${entry.attempts > 1 ? ` · ${entry.attempts} attempts` : ''}</span></h3>
+<details open><summary>Arguments</summary><pre>${readable(args.executable)}</pre></details>
+${injected.length > 0 ? html`<details open class="injected"><summary>Given by the model for the reviewer, not passed to the tool</summary><pre>${readable(args.injected)}</pre></details>` : ''}
 ${approval}
 ${
   result
@@ -85,18 +132,36 @@ ${
 ${artifactId ? html`<button type="button" data-artifact="${runPath(workflowId)}/artifacts/${encodeURIComponent(artifactId)}" aria-controls="${resultId}">Load the full result (stored outside the history)</button>` : ''}</details>`
     : entry.failure
       ? html`<p class="failure">${entry.failure}</p>`
-      : html`<p class="muted">Running…</p>`
+      : pendingState(entry, context)
 }
 </div>`;
 }
 
+/** A call without a result: waiting for a decision, for its sub-agents, or running. */
+function pendingState(entry: ToolEntry, context: TranscriptContext): Html {
+  if (context.pendingCalls?.has(`${entry.step}/${entry.callId}`))
+    return html`<p class="waiting" data-waiting="approval"><span class="status awaiting_approval">waiting for approval</span> The call has not run: it waits for a person's decision (above).</p>`;
+  if (entry.tool.startsWith('spawn_') && (context.waitingChildren?.size ?? 0) > 0)
+    return html`<p class="waiting" data-waiting="sub-agent"><span class="status awaiting_approval">waiting for approval</span> A sub-agent of this call waits for a decision (below).</p>`;
+  return html`<p class="muted">Running…</p>`;
+}
+
+/** How long the tool ran: nothing for a call that never ran (rejected, timed out, denied: the workflow answered it). */
+function timing(entry: ToolEntry): string {
+  const status = entry.result?.metadata.status;
+  if (status === 'rejected' || status === 'timed_out' || status === 'denied') return ' · did not run';
+  // The workflow's own answers (a refused sub-agent job, an unknown tool) take no time worth a number.
+  if (entry.durationMs === null || (entry.via === 'workflow' && entry.durationMs === 0)) return '';
+  return ` · ${entry.durationMs} ms`;
+}
+
 /** A thread's turns: the messages each answered, then what the agent did and said. */
-export function threadTurns(threadId: string, turns: TurnTranscript[]): Html {
+export function threadTurns(threadId: string, turns: TurnTranscript[], context: TranscriptContext = {}): Html {
   return html`${turns.map(
     (turn) => html`<section aria-label="Turn ${turn.turn}" class="conversation" data-turn="${turn.turn}">
 <p class="marker">Turn ${turn.turn}${turn.result?.agentVersion ? ` · ${agentVersionLabel(turn.result.agentVersion)}` : ''}</p>
 ${turn.messages.map((message) => html`<div class="message user"><span class="role">User${message.disposition === 'injected' ? ' (joined the running turn)' : ''}</span><p>${message.text}</p></div>`)}
-${transcriptEntries(threadId, turn.entries)}
+${transcriptEntries(threadId, turn.entries, context)}
 ${
   turn.result
     ? html`${turn.entries.some((entry) => entry.kind === 'model' && entry.text === turn.result!.output) ? '' : html`<div class="message assistant"><span class="role">Agent</span><p>${turn.result.output}</p></div>`}
