@@ -147,13 +147,15 @@ export interface Followable<Result> {
 /**
  * Prints events as they happen (with a spinner while a step runs, on a terminal), each answer as
  * it streams and tool progress as it is reported, then returns the run's (or turn's) result.
- * `onEvent` runs after each event is printed (the chat asks for approvals there).
+ * `onEvent` runs after each event is printed (the chat asks for approvals there); `formatEvent`
+ * makes each event's line (the chat leaves approval requests to its prompt).
  */
 export async function followRun<Result = AgentRunResult>(
   run: Followable<Result>,
   quiet: boolean,
   out: NodeJS.WritableStream = process.stdout,
   onEvent: (event: RunEvent) => Promise<void> = async () => {},
+  formatEvent: (event: RunEvent) => string | null = formatRunEvent,
 ): Promise<Result> {
   if (quiet) return run.result();
   const progress = new ProgressLine(out);
@@ -178,7 +180,7 @@ export async function followRun<Result = AgentRunResult>(
     for await (const event of run.events()) {
       if (event.type === 'text-produced' && answer.final(event.step, event.text)) continue;
       if (event.type === 'mcp-progress' && !toolProgress.event(event.callId)) continue;
-      const line = formatRunEvent(event);
+      const line = formatEvent(event);
       if (line !== null) {
         answer.endLine();
         progress.print(line);
