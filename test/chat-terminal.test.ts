@@ -70,12 +70,21 @@ describe('chat on a terminal', () => {
       const word = WORDS.slice(8).find((candidate) => after.includes(`${candidate} `));
       return word !== undefined && after.indexOf(typed.slice(0, 14), after.indexOf(word)) > 0;
     });
+    // On the screen: the answer streams on its own rows, the typed text stays whole on the input row.
+    const screen = await first.screen();
+    expect(screen.rows[screen.cursorRow]).toBe(`you [turn 1 running, enqueue]> ${typed.slice(0, 14)}`);
+    expect(screen.rows[screen.cursorRow - 1]).toMatch(/^ {2}w01 w02 w03 w04 w05 w06 w07 w08 w09\b/);
+    expect(screen.rows.filter((row) => row.includes(typed.slice(0, 6)))).toHaveLength(1);
     await first.type(`${typed.slice(14)}\r`);
     // Sent during turn 1 (the prompt said so), queued for turn 2, answered intact.
     await first.waitFor(`you [turn 1 running, enqueue]> ${typed}`);
     await first.waitFor(`Echo: ${typed}`);
     await first.waitFor('(turn 2: completed');
     expect(first.text.indexOf('(turn 1: completed')).toBeLessThan(first.text.indexOf('(turn 2: completed'));
+    // The sent line stays in the transcript whole, above the answer it was typed under.
+    const rows = (await first.screen()).rows;
+    expect(rows).toContain(`you [turn 1 running, enqueue]> ${typed}`);
+    expect(rows.findIndex((row) => row.startsWith('  w01 w02'))).toBeGreaterThan(rows.indexOf(`you [turn 1 running, enqueue]> ${typed}`));
     const transcript = await env.agents.thread(threadId).history();
     expect(transcript.turns[1]?.messages.map((message) => message.text)).toEqual([typed]);
     // The answer's words all arrived, around the line typed in the middle of it.

@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Terminal } from '@xterm/headless';
 import { spawnInGroup, stopProcessGroup } from './process-group';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -24,6 +25,8 @@ function shellQuoted(argument: string): string {
 export class PtyCli {
   private raw = '';
   private readonly child: ChildProcess;
+  /** A terminal emulator fed what the CLI draws: the screen as a person sees it. */
+  private readonly terminal = new Terminal({ cols: 120, rows: 40, allowProposedApi: true });
   /** The exit code of the CLI (script passes it on with -e). */
   readonly exited: Promise<number | null>;
 
@@ -37,7 +40,10 @@ export class PtyCli {
       env: { ...process.env, TERM: 'xterm-256color' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    this.child.stdout!.on('data', (chunk: Buffer) => (this.raw += chunk.toString()));
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.raw += chunk.toString();
+      this.terminal.write(chunk);
+    });
     this.child.stderr!.on('data', (chunk: Buffer) => (this.raw += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
   }
@@ -45,6 +51,14 @@ export class PtyCli {
   /** Everything drawn so far, escapes removed. */
   get text(): string {
     return withoutEscapes(this.raw);
+  }
+
+  /** The screen now, a string a row (trailing spaces cut), and the row the cursor is on. */
+  async screen(): Promise<{ rows: string[]; cursorRow: number }> {
+    await new Promise<void>((resolve) => this.terminal.write('', resolve));
+    const buffer = this.terminal.buffer.active;
+    const rows = Array.from({ length: this.terminal.rows }, (_, row) => buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+    return { rows, cursorRow: buffer.cursorY };
   }
 
   /** Sends keys as a terminal would (`\r` is Enter, `\x03` Ctrl-C). */
@@ -70,6 +84,7 @@ export class PtyCli {
   }
 
   stop(): Promise<void> {
+    this.terminal.dispose();
     return stopProcessGroup(this.child);
   }
 }

@@ -60,7 +60,7 @@ export class ApprovalDesk {
   /** Prints every argument of the call asked about now, whole (the `/full` command). */
   showFull(): void {
     const active = this.active;
-    this.io.write(active ? `${describeFullArguments(active)}\n` : 'No call is waiting for your decision.\n');
+    this.io.say(active ? `${describeFullArguments(active)}\n` : 'No call is waiting for your decision.\n');
   }
 
   /** A line typed at the approval prompt: decides when it is explicit, asks again otherwise. */
@@ -69,7 +69,7 @@ export class ApprovalDesk {
     if (!request) return;
     const answer = parseApprovalAnswer(line);
     if (answer === null) {
-      this.io.write(`${APPROVAL_ANSWER_HELP} (${request.toolName}, approval ${request.approvalId}; /full shows its arguments)\n`);
+      this.io.say(`${APPROVAL_ANSWER_HELP} (${request.toolName}, approval ${request.approvalId}; /full shows its arguments)\n`);
       return;
     }
     // Taken off first, so that a line typed while the decision travels is not read as a second answer.
@@ -82,18 +82,18 @@ export class ApprovalDesk {
               reason: answer.reason ?? `rejected in the chat by ${this.decidedBy}`,
               decidedBy: this.decidedBy,
             });
-      this.io.write(
+      this.io.say(
         receipt.outcome === null
           ? `(${request.approvalId}: your ${answer.decision} is recorded; it applies when a worker runs the thread)\n`
           : `(${request.approvalId}: ${receipt.outcome} by ${this.decidedBy})\n`,
       );
     } catch (error) {
-      this.io.write(`! ${request.approvalId}: ${describeError(error)}\n`);
+      this.io.say(`! ${request.approvalId}: ${describeError(error)}\n`);
     }
   }
 
   private ask(): void {
     const request = this.waiting[0];
-    if (request) this.io.write(`${describeApprovalRequest(request).join('\n')}\n`);
+    if (request) this.io.say(`${describeApprovalRequest(request).join('\n')}\n`);
   }
 }

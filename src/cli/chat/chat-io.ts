@@ -8,6 +8,11 @@ export interface ChatIo {
   next(): Promise<string | null>;
   /** Output: streamed pieces or whole lines, always above the input line. */
   write(text: string): void;
+  /**
+   * Whole lines of the chat's own (the echo of a typed line, notes, approval questions): on a
+   * terminal they go above an answer line still streaming, which goes on under them unbroken.
+   */
+  say(text: string): void;
   /** The words before the input (`you> `, `approve add? `). */
   setPrompt(prompt: string): void;
   /** Called on Ctrl-C (the chat decides whether that leaves). */

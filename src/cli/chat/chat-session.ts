@@ -62,7 +62,7 @@ export class ChatSession {
     const { io, thread } = this.options;
     const opened = await showThreadOnOpen(thread, this.options.historyTurns, (text) => io.write(text));
     for (const turn of opened?.unfinishedTurns ?? []) this.follower.add(thread.turn(turn));
-    io.write(`Thread ${thread.threadId}. Type a message; /help lists the commands.\n`);
+    io.say(`Thread ${thread.threadId}. Type a message; /help lists the commands.\n`);
     this.updatePrompt();
     try {
       for (;;) {
@@ -88,19 +88,19 @@ export class ChatSession {
         await thread.close('closed from the chat').then(
           () => {
             this.closed = true;
-            io.write(`Thread ${thread.threadId} closed.\n`);
+            io.say(`Thread ${thread.threadId} closed.\n`);
           },
-          (error: unknown) => io.write(`! ${describeError(error)}\n`),
+          (error: unknown) => io.say(`! ${describeError(error)}\n`),
         );
         return 'leave';
       case '/help':
-        return void io.write(`${HELP}\n`);
+        return void io.say(`${HELP}\n`);
       case '/full':
         return this.approvals.showFull();
       case '/while-busy':
         return this.setWhileBusy(rest[0]);
     }
-    if (command?.startsWith('/')) return void io.write(`Unknown command ${command}.\n${HELP}\n`);
+    if (command?.startsWith('/')) return void io.say(`Unknown command ${command}.\n${HELP}\n`);
     if (this.approvals.active) return this.approvals.answer(line);
     if (!line.trim()) return;
     await this.send(line);
@@ -113,19 +113,19 @@ export class ChatSession {
     try {
       turn = await thread.send(text, { policy: this.whileBusy });
     } catch (error) {
-      return void io.write(`! not sent: ${describeError(error)}\n`);
+      return void io.say(`! not sent: ${describeError(error)}\n`);
     }
     const { disposition } = turn.receipt;
-    if (disposition === 'injected') io.write(`(joined turn ${turn.turn}: its next model call sees it)\n`);
+    if (disposition === 'injected') io.say(`(joined turn ${turn.turn}: its next model call sees it)\n`);
     else if (busy || disposition !== 'started')
-      io.write(`(${disposition === 'interrupting' ? 'interrupts the running turn; ' : ''}turn ${turn.turn} answers it)\n`);
+      io.say(`(${disposition === 'interrupting' ? 'interrupts the running turn; ' : ''}turn ${turn.turn} answers it)\n`);
     if (disposition !== 'injected') this.follower.add(turn);
   }
 
   private setWhileBusy(policy: string | undefined): void {
     if (WHILE_BUSY_POLICIES.includes(policy as WhileBusyPolicy)) this.whileBusy = policy as WhileBusyPolicy;
-    else if (policy !== undefined) this.options.io.write(`/while-busy: must be one of ${WHILE_BUSY_POLICIES.join(', ')}, not '${policy}'\n`);
-    this.options.io.write(`A message typed while a turn runs ${WHILE_BUSY_MEANING[this.whileBusy]} (${this.whileBusy}).\n`);
+    else if (policy !== undefined) this.options.io.say(`/while-busy: must be one of ${WHILE_BUSY_POLICIES.join(', ')}, not '${policy}'\n`);
+    this.options.io.say(`A message typed while a turn runs ${WHILE_BUSY_MEANING[this.whileBusy]} (${this.whileBusy}).\n`);
     this.updatePrompt();
   }
 
@@ -140,7 +140,7 @@ export class ChatSession {
     const running = this.follower.currentTurn;
     if (this.leaveAsked || running === null) return this.leaveNow();
     this.leaveAsked = true;
-    this.options.io.write(
+    this.options.io.say(
       `Turn ${running} keeps running on the server whether you stay or leave (durably: \`durable-agents chat --thread ${this.options.thread.threadId}\` picks it up again). Press Ctrl-C again to leave, or type to stay.\n`,
     );
   }

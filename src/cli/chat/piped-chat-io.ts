@@ -34,6 +34,10 @@ export class PipedChatIo implements ChatIo {
     this.output.write(text);
   }
 
+  say(text: string): void {
+    this.output.write(text);
+  }
+
   setPrompt(prompt: string): void {
     this.prompt = prompt;
   }

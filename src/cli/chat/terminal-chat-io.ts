@@ -54,6 +54,13 @@ export class TerminalChatIo implements ChatIo {
     this.draw();
   }
 
+  say(text: string): void {
+    if (this.closed) return void this.stdout.write(text);
+    this.erase();
+    this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    this.draw();
+  }
+
   setPrompt(prompt: string): void {
     if (prompt === this.prompt) return;
     this.prompt = prompt;
@@ -84,7 +91,7 @@ export class TerminalChatIo implements ChatIo {
         const prompt = this.prompt;
         const line = this.input.take();
         // What was typed stays in the transcript, after the prompt it answered.
-        this.write(`${this.partial ? '\n' : ''}${prompt}${line}\n`);
+        this.say(`${prompt}${line}\n`);
         this.lines.push(line);
         return;
       }
