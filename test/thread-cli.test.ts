@@ -106,6 +106,9 @@ describe('thread commands', () => {
     expect(session.stdout.split('Not decided.').length - 1).toBe(2);
     expect(session.stdout).toContain('approved by');
     expect(session.stdout).toContain('The sum is 42');
+    const unknownPolicy = await runCli(['chat', '--thread', threadId, '--while-busy', 'sometimes']);
+    expect(unknownPolicy.code).toBe(2);
+    expect(unknownPolicy.stderr).toContain("--while-busy: must be one of enqueue, inject, interrupt, not 'sometimes'");
     const again = await chat(['--thread', threadId], ['one more', '/close']);
     expect(again.stdout).toContain('you> hi\n  First answer to hi');
     expect(again.stdout).toContain('Third answer to one more');
