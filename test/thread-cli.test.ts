@@ -94,14 +94,23 @@ describe('thread commands', () => {
     const threadId = `cli-chat-${randomUUID().slice(0, 8)}`;
     const session = await chat(
       ['-c', config, '--thread', threadId, '--task-queue', env.taskQueue],
-      ['hi', 'add twenty and twenty-two', 'y', '/quit'],
+      ['hi', 'add twenty and twenty-two', '', 'ok', 'y', '/quit'],
     );
     expect(session.stderr).toBe('');
     expect(session.code).toBe(0);
     expect(session.stdout).toContain('First answer to hi');
-    expect(session.stdout).toMatch(/approve add\(\{"a":20,"b":22\}\)\? y, or a reason to reject:/);
+    expect(session.stdout).toContain('add wants to run');
+    expect(session.stdout).toContain('    a: 20\n    b: 22\n');
+    expect(session.stdout).toContain('approve add? [y/n] ');
+    // Piped answers are read as strictly as typed ones: the empty line and "ok" asked again.
+    expect(session.stdout.split('Not decided.').length - 1).toBe(2);
+    expect(session.stdout).toContain('approved by');
     expect(session.stdout).toContain('The sum is 42');
+    const unknownPolicy = await runCli(['chat', '--thread', threadId, '--while-busy', 'sometimes']);
+    expect(unknownPolicy.code).toBe(2);
+    expect(unknownPolicy.stderr).toContain("--while-busy: must be one of enqueue, inject, interrupt, not 'sometimes'");
     const again = await chat(['--thread', threadId], ['one more', '/close']);
+    expect(again.stdout).toContain('you> hi\n  First answer to hi');
     expect(again.stdout).toContain('Third answer to one more');
     expect(again.stdout).toContain(`Thread ${threadId} closed.`);
   }, 300_000);

@@ -251,6 +251,12 @@ program
   .option('-m, --model <provider:model>', "use this model instead of the config's")
   .option('--policy <policy>', 'policy of a new thread: enqueue (default), inject, interrupt or reject')
   .option('--resource <id>', 'the resource (a user, a team) a new thread belongs to')
+  .option(
+    '--while-busy <policy>',
+    'what a message typed while a turn runs does: enqueue (default: its own turn next), inject (joins the turn) or interrupt',
+  )
+  .option('--history <turns>', 'turns of an existing thread shown when the chat opens (default 5)')
+  .option('--by <name>', 'who decides the approvals asked here (default: $USER)')
   .option('--task-queue <name>', 'task queue of the workers')
   .action(async (options) => (await commands.chat()).chatCommand(options));
 

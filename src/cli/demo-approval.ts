@@ -1,4 +1,5 @@
 // The demo's approval step: a person answers at the terminal (or in the console), or, without a terminal, the demo approves and says so.
+import { parseApprovalAnswer } from './chat/approval-answer';
 import readline from 'node:readline';
 import type { RunHandle } from '../client/run-handle';
 import { AgentRuntimeError } from '../protocol/errors';
@@ -9,14 +10,6 @@ export type DemoDecision = 'ask' | 'approve' | 'reject';
 
 /** How often the demo looks whether someone decided the call in the console while it asks. */
 const DECIDED_ELSEWHERE_POLL_MS = 1_000;
-
-/** The answers that decide; anything else asks again (an empty Enter never decides). */
-export function readDecision(answer: string): 'approve' | 'reject' | null {
-  const word = answer.trim().toLowerCase();
-  if (word === 'y' || word === 'yes' || word === 'approve') return 'approve';
-  if (word === 'n' || word === 'no' || word === 'reject') return 'reject';
-  return null;
-}
 
 /** The call as a person reads it before deciding: the tool, what it does, and each argument on its own line. */
 export function describeCall(request: ApprovalRequest, description: string | undefined): string {
@@ -49,8 +42,8 @@ export async function decideDemoCall(
     );
   }
   try {
-    if (decision === 'approve') await run.approve(request.approvalId, { decidedBy: io.decidedBy });
-    else await run.reject(request.approvalId, { decidedBy: io.decidedBy, reason: 'Rejected in the demo.' });
+    if (decision === 'approve') await run.approve(request.approvalId, { decidedBy: io.decidedBy, via: 'cli' });
+    else await run.reject(request.approvalId, { decidedBy: io.decidedBy, via: 'cli', reason: 'Rejected in the demo.' });
     say(`  ${decision === 'approve' ? 'Approved' : 'Rejected'} by ${io.decidedBy}.`);
   } catch (error) {
     // Decided in the console the same moment: the run applied that one and says who.
@@ -78,7 +71,7 @@ async function ask(
   const answered = (async () => {
     for (;;) {
       const answer = await new Promise<string>((resolve) => prompt.question('  Send it? Type yes or no: ', resolve));
-      const decision = readDecision(answer);
+      const decision = parseApprovalAnswer(answer)?.decision ?? null;
       if (decision) return decision;
       io.output.write('  Please type yes or no (nothing is decided until you do).\n');
     }

@@ -1,78 +1,58 @@
 // `chat`: an interactive conversation over a thread in the terminal, with approval prompts.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import readline from 'node:readline';
 import { AgentClient } from '../../client/agent-client';
-import type { RunEvent } from '../../protocol/run-events';
-import { followTurn, threadOptionsOf, type ThreadSendOptions } from './thread-commands';
+import { AgentConfigError } from '../../protocol/errors';
+import type { ChatIo } from '../chat/chat-io';
+import { ChatSession, WHILE_BUSY_POLICIES, type WhileBusyPolicy } from '../chat/chat-session';
+import { PipedChatIo } from '../chat/piped-chat-io';
+import { TerminalChatIo } from '../chat/terminal-chat-io';
+import { threadOptionsOf, type ThreadSendOptions } from './thread-commands';
 
-/** Lines typed (or piped) in, handed out one at a time: messages and answers to approval prompts share them. */
-class LineReader {
-  private readonly lines: string[] = [];
-  private waiting: ((line: string | null) => void) | null = null;
-  private ended = false;
-
-  constructor(input: NodeJS.ReadableStream) {
-    const reader = readline.createInterface({ input, terminal: false });
-    reader.on('line', (line) => this.deliver(line));
-    reader.on('close', () => {
-      this.ended = true;
-      this.deliver(null);
-    });
-  }
-
-  next(): Promise<string | null> {
-    if (this.lines.length > 0) return Promise.resolve(this.lines.shift()!);
-    if (this.ended) return Promise.resolve(null);
-    return new Promise((resolve) => (this.waiting = resolve));
-  }
-
-  private deliver(line: string | null): void {
-    const waiting = this.waiting;
-    this.waiting = null;
-    if (waiting) waiting(line);
-    else if (line !== null) this.lines.push(line);
-  }
+/** The flags of `chat`, as commander gives them. */
+export interface ChatOptions extends ThreadSendOptions {
+  thread?: string;
+  whileBusy?: string;
+  history?: string;
+  by?: string;
 }
 
 /**
  * `chat --config FILE [--thread ID]`: each line you type is a message to the thread (created with
- * the config if new); the answer streams back, and a gated tool call asks you to approve
- * (`y`) or reject (anything else: the reason). `/quit` leaves (the thread stays and waits for
- * your next message, from here or anywhere), `/close` closes the thread.
+ * the config if new); the answer streams back, and a gated tool call asks you to approve (`y`,
+ * `yes`, `approve`) or reject (`n`, `no`, `reject`, then a reason); any other answer asks again.
+ * On a terminal you can type while an answer streams; the message is sent with `--while-busy`.
+ * Opening a thread that exists shows its last turns and follows a turn still running.
  */
-export async function chatCommand(options: ThreadSendOptions & { thread?: string }, agents?: AgentClient): Promise<void> {
+export async function chatCommand(options: ChatOptions, agents?: AgentClient): Promise<void> {
   const threadOptions = threadOptionsOf(options);
+  const whileBusy = whileBusyOf(options.whileBusy);
+  const historyTurns = historyTurnsOf(options.history);
   const threadId = options.thread ?? `${threadOptions.config?.name ?? 'chat'}-chat-${randomUUID().slice(0, 8)}`;
   const client = agents ?? (await AgentClient.connect(undefined, { taskQueue: options.taskQueue }));
-  const lines = new LineReader(process.stdin);
-  const decider = os.userInfo().username;
+  const io: ChatIo = process.stdin.isTTY && process.stdout.isTTY ? new TerminalChatIo() : new PipedChatIo();
   try {
     const thread = client.thread(threadId, threadOptions);
-    console.log(`Thread ${threadId}. Type a message; /quit leaves (the thread stays), /close closes it.`);
-    if (thread.run.webUiUrl) console.log(`Web UI: ${thread.run.webUiUrl}`);
-    for (;;) {
-      process.stdout.write('\nyou> ');
-      const line = await lines.next();
-      if (line === null || line.trim() === '/quit') break;
-      if (line.trim() === '/close') {
-        await thread.close('closed from the chat');
-        console.log(`Thread ${threadId} closed.`);
-        break;
-      }
-      if (!line.trim()) continue;
-      const turn = await thread.send(line);
-      const askForApproval = async (event: RunEvent): Promise<void> => {
-        if (event.type !== 'approval-requested') return;
-        process.stdout.write(`approve ${event.request.toolName}(${JSON.stringify(event.request.args)})? y, or a reason to reject: `);
-        const answer = (await lines.next())?.trim() ?? '';
-        if (answer.toLowerCase() === 'y' || answer.toLowerCase() === 'yes') await turn.approve(event.request.approvalId, { decidedBy: decider });
-        else await turn.reject(event.request.approvalId, { reason: answer || 'rejected in the chat', decidedBy: decider });
-      };
-      const result = await followTurn(turn, false, askForApproval);
-      console.log(`(turn ${result.turn}: ${result.stopReason}, ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens)`);
-    }
+    if (thread.run.webUiUrl) io.write(`Web UI: ${thread.run.webUiUrl}\n`);
+    const decidedBy = options.by ?? process.env.USER ?? os.userInfo().username;
+    await new ChatSession({ thread, io, decidedBy, whileBusy, historyTurns }).run();
   } finally {
+    io.close();
     if (!agents) await client.close();
   }
+}
+
+function whileBusyOf(policy: string | undefined): WhileBusyPolicy {
+  if (policy === undefined) return 'enqueue';
+  if (WHILE_BUSY_POLICIES.includes(policy as WhileBusyPolicy)) return policy as WhileBusyPolicy;
+  const problem = `--while-busy: must be one of ${WHILE_BUSY_POLICIES.join(', ')}, not '${policy}'`;
+  throw new AgentConfigError(problem, [problem]);
+}
+
+function historyTurnsOf(turns: string | undefined): number {
+  if (turns === undefined) return 5;
+  const count = Number(turns);
+  if (Number.isInteger(count) && count >= 0) return count;
+  const problem = `--history: must be a whole number of turns (0 shows none), not '${turns}'`;
+  throw new AgentConfigError(problem, [problem]);
 }

@@ -150,12 +150,14 @@ export interface Followable<Result> {
  * it streams and tool progress as it is reported, then returns the run's (or turn's) result.
  * `onEvent` runs after each event is printed (the chat asks for approvals there); when it returns
  * true it dealt with the event (decided the approval it asked for), so no spinner waits on it.
+ * `formatEvent` makes each event's line (the chat leaves approval requests to its prompt).
  */
 export async function followRun<Result = AgentRunResult>(
   run: Followable<Result>,
   quiet: boolean,
   out: NodeJS.WritableStream = process.stdout,
   onEvent: (event: RunEvent) => Promise<boolean | void> = async () => {},
+  formatEvent: (event: RunEvent) => string | null = formatRunEvent,
 ): Promise<Result> {
   if (quiet) return run.result();
   const progress = new ProgressLine(out);
@@ -180,7 +182,7 @@ export async function followRun<Result = AgentRunResult>(
     for await (const event of run.events()) {
       if (event.type === 'text-produced' && answer.final(event.step, event.text)) continue;
       if (event.type === 'mcp-progress' && !toolProgress.event(event.callId)) continue;
-      const line = formatRunEvent(event);
+      const line = formatEvent(event);
       if (line !== null) {
         answer.endLine();
         progress.print(line);
