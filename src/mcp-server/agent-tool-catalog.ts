@@ -62,13 +62,17 @@ export class AgentToolCatalog {
   }
 }
 
-/** Each offer under an MCP tool name: its own when valid, else with the other characters as `_` (and `_2`, `_3` on a clash). */
+/**
+ * Each offer under an MCP tool name: its own when valid, else with the other characters as `_`
+ * (and `_2`, `_3` on a clash). Valid names are taken first, so an agent keeps a name it already has.
+ */
 export function toolNames(offers: readonly AgentOffer[]): AgentTool[] {
-  const taken = new Set<string>();
+  const taken = new Set(offers.map((offer) => offer.name).filter((name) => TOOL_NAME.test(name)));
   return [...offers]
     .sort((left, right) => left.name.localeCompare(right.name))
     .map((offer) => {
-      const base = TOOL_NAME.test(offer.name) ? offer.name : offer.name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 120) || 'agent';
+      if (TOOL_NAME.test(offer.name)) return { name: offer.name, offer };
+      const base = offer.name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 120) || 'agent';
       let name = base;
       for (let suffix = 2; taken.has(name); suffix++) name = `${base}_${suffix}`;
       taken.add(name);
