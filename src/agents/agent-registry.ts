@@ -60,7 +60,18 @@ export class AgentRegistry {
   offers(): AgentOffer[] {
     return this.names().map((name) => {
       const { version, label, config, overridable } = this.byName.get(name)!;
-      return { name, version, label, model: config.model, tools: [...config.tools], handoffs: [...config.handoffs], overridable: [...overridable] };
+      return {
+        name,
+        version,
+        label,
+        model: config.model,
+        tools: [...config.tools],
+        handoffs: [...config.handoffs],
+        overridable: [...overridable],
+        ...(config.description !== undefined ? { description: config.description } : {}),
+        ...(config.output_type !== null ? { outputType: config.output_type } : {}),
+        ...(config.expose !== undefined ? { expose: [...config.expose] } : {}),
+      };
     });
   }
 

@@ -281,7 +281,17 @@ program
   .option('--request-log', 'print a JSON line per request (method, route, status, principal, duration ms, ids; never a body)')
   .option('--log-bodies', 'put request bodies (message text) in the request lines too (implies --request-log)')
   .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/gateway.md')
+  .option('--no-mcp', 'do not serve the MCP server at /mcp (docs/interop.md)')
+  .option('--mcp-agents <names>', 'comma-separated agents the MCP server offers (default: every agent whose expose allows mcp)')
   .action(async (options) => (await commands.serve()).serveCommand(options));
+
+program
+  .command('mcp')
+  .description('the MCP server over stdio: each agent a tool, for desktop hosts and IDEs that start it (docs/interop.md)')
+  .option('--task-queue <name>', 'task queue of the workers (where runs start)')
+  .option('--agents <names>', 'comma-separated agents to offer (default: every agent whose expose allows mcp)')
+  .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/hitl.md')
+  .action(async (options) => (await commands.mcp()).mcpCommand(options));
 
 addGatewayCommands(program);
 

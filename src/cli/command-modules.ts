@@ -24,6 +24,7 @@ export const commands = {
   memory: () => import('./commands/memory-command'),
   console: () => import('./commands/console-command'),
   serve: () => import('./commands/serve-command'),
+  mcp: () => import('./commands/mcp-command'),
   deployment: () => import('./commands/deployment-command'),
   agents: () => import('./commands/agents-command'),
   schedule: () => import('./commands/schedule-command'),

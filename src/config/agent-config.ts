@@ -9,6 +9,7 @@ import { providerLimitSchema, providerLimitsSchema } from './provider-limits-sch
 import { maxConcurrentRunsSchema } from './concurrency-schema';
 import { duplicateNameProblems } from './duplicate-names';
 import { hitlToolProblems } from './hitl-tool-names';
+import { AGENT_DOORS } from '../protocol/agent-offers';
 import { INSTRUCTIONS_TEMPLATE_VARIABLES, unknownTemplateVariables } from './instructions-template';
 
 /**
@@ -194,6 +195,13 @@ export const agentConfigSchema = z
     provider_limits: providerLimitsSchema,
     /** At most this many runs of this agent at once on the task queue; the others wait, queued (docs/provider-limits.md). */
     max_concurrent_runs: maxConcurrentRunsSchema,
+    /** What the agent does, in a sentence or two: the description MCP hosts and A2A callers see (docs/interop.md). Absent: none (and the config's hash stays as before). */
+    description: z.string().trim().min(1).max(2_000).optional(),
+    /**
+     * The doors that offer this named agent to other programs (docs/interop.md): `http` (the gateway),
+     * `mcp` (the MCP server), `a2a` (the A2A server). Absent: every door; `[]`: none.
+     */
+    expose: z.array(z.enum(AGENT_DOORS)).optional(),
   })
   .superRefine((config, context) => {
     for (const problem of duplicateNameProblems(config)) context.addIssue({ code: 'custom', ...problem });

@@ -14,6 +14,7 @@ import type { GatewayRoute } from './gateway-route';
 import { recordRequest, requestLogMiddleware, type RequestLogger } from './gateway-request-log';
 import { GATEWAY_ROUTES } from './gateway-routes';
 import { FeedRegistry } from './streams/feed-registry';
+import { createMcpDoor, type McpDoor } from '../mcp-server/mcp-http-door';
 
 /** What a gateway serves and who may call it. */
 export interface GatewayOptions {
@@ -49,6 +50,11 @@ export interface GatewayOptions {
    * must be known here. Default: none (the routes are at the root).
    */
   basePath?: string;
+  /**
+   * Serve the MCP server at `/mcp` (streamable HTTP, the same keys, scopes and limits;
+   * docs/interop.md): `true`, or `{ exposed }` to offer only the agents named. Default: off.
+   */
+  mcp?: boolean | { exposed?: readonly string[] };
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -138,6 +144,8 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       }
     });
   }
+  const mcp = mcpDoorOf(options, checkCaller, maxBodyBytes);
+  if (mcp) app.on(['GET', 'POST', 'DELETE'], '/mcp', (context) => mcp.fetch(context.req.raw));
   app.notFound((context) =>
     failure(
       context,
@@ -149,7 +157,25 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   app.onError((error, context) => failure(context, error, '-', options.log));
   const fetch = async (request: Request): Promise<Response> => app.fetch(request);
   const listener = getRequestListener(fetch);
-  return { fetch, node: async (request, response) => listener(request, response), routes: GATEWAY_ROUTES, feeds, close: () => feeds.close() };
+  const close = async () => {
+    await mcp?.close();
+    await feeds.close();
+  };
+  return { fetch, node: async (request, response) => listener(request, response), routes: GATEWAY_ROUTES, feeds, close };
+}
+
+/** The MCP door the options ask for, sharing the gateway's caller check (so one request limit counts both). */
+function mcpDoorOf(options: GatewayOptions, checkCaller: ReturnType<typeof createCallerCheck>, maxBodyBytes: number): McpDoor | null {
+  if (!options.mcp) return null;
+  const exposed = options.mcp === true ? undefined : options.mcp.exposed;
+  return createMcpDoor({
+    agents: options.agents,
+    access: options.access ?? {},
+    checkCaller,
+    maxBodyBytes,
+    ...(exposed ? { exposed } : {}),
+    ...(options.decisionKey ? { decisionKey: options.decisionKey } : {}),
+  });
 }
 
 /** A mount prefix as Hono takes it: `''` or `/a/b` (one leading slash, none trailing). */

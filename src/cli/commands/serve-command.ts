@@ -20,6 +20,10 @@ export interface ServeCommandOptions {
   requestLog?: boolean;
   /** Put request bodies (message text) in those lines too; implies `requestLog`. */
   logBodies?: boolean;
+  /** Serve the MCP server at /mcp (commander's `--no-mcp` sets false). Default: on. */
+  mcp?: boolean;
+  /** Comma-separated agents the MCP server offers (default: every agent whose `expose` allows `mcp`). */
+  mcpAgents?: string;
 }
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
@@ -45,10 +49,12 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
       },
       ...(options.requestLog || options.logBodies ? { requestLog: logger } : {}),
       ...(options.logBodies ? { logBodies: true } : {}),
+      mcp: options.mcp === false ? false : { ...(options.mcpAgents ? { exposed: options.mcpAgents.split(',').map((name) => name.trim()) } : {}) },
     });
     const callers = [access.keys?.length ? `${access.keys.length} API key(s)` : '', access.jwt ? 'JWTs' : ''].filter(Boolean).join(' and ');
     const keys = callers || 'no API keys: every caller acts as local';
-    console.log(`Gateway on ${running.url} (${keys}; routes in ${running.url}/openapi.json). Press Ctrl-C to stop.`);
+    const mcp = options.mcp === false ? '' : `; MCP at ${running.url}/mcp`;
+    console.log(`Gateway on ${running.url} (${keys}; routes in ${running.url}/openapi.json${mcp}). Press Ctrl-C to stop.`);
     await waitForInterrupt();
     await running.close();
   } finally {
