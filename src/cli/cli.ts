@@ -275,6 +275,7 @@ program
   .option('--request-log', 'print a JSON line per request (method, route, status, principal, duration ms, ids; never a body)')
   .option('--log-bodies', 'put request bodies (message text) in the request lines too (implies --request-log)')
   .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/gateway.md')
+  .option('--a2a <agents>', 'serve these named agents over A2A too, comma-separated, at /a2a/<agent> (docs/interop.md)')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 addGatewayCommands(program);

@@ -14,6 +14,7 @@ import type { GatewayRoute } from './gateway-route';
 import { recordRequest, requestLogMiddleware, type RequestLogger } from './gateway-request-log';
 import { GATEWAY_ROUTES } from './gateway-routes';
 import { FeedRegistry } from './streams/feed-registry';
+import { mountA2a, type A2aServerOptions } from '../a2a/a2a-routes';
 
 /** What a gateway serves and who may call it. */
 export interface GatewayOptions {
@@ -49,6 +50,12 @@ export interface GatewayOptions {
    * must be known here. Default: none (the routes are at the root).
    */
   basePath?: string;
+  /**
+   * Serve these named agents over A2A too, at `/a2a/<agent>` (JSON-RPC) with a card at
+   * `/a2a/<agent>/.well-known/agent-card.json`, behind the same keys and scopes (docs/interop.md, "A2A").
+   * Default: no A2A server.
+   */
+  a2a?: A2aServerOptions;
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -102,6 +109,21 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
         allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
         maxAge: 600,
       }),
+    );
+  if (options.a2a)
+    mountA2a(
+      app,
+      {
+        agents: options.agents,
+        access,
+        checkCaller,
+        feeds,
+        maxBodyBytes,
+        decisionKey: options.decisionKey,
+        basePath: checkedBasePath(options.basePath).replace(/^\/$/, ''),
+        log: options.log,
+      },
+      options.a2a,
     );
   for (const route of GATEWAY_ROUTES) {
     app.on(route.method, route.path, async (context) => {

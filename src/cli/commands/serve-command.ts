@@ -20,6 +20,8 @@ export interface ServeCommandOptions {
   requestLog?: boolean;
   /** Put request bodies (message text) in those lines too; implies `requestLog`. */
   logBodies?: boolean;
+  /** Named agents to serve over A2A too (`--a2a support,billing`), at `/a2a/<agent>` (docs/interop.md). */
+  a2a?: string;
 }
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
@@ -30,6 +32,10 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
   if (access.jwt) createJwtVerifier(access.jwt); // the same for a missing token secret variable or PEM file
   const decisionKey = readDecisionSigningKey(options.decisionKey);
+  const a2aAgents = (options.a2a ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
   // JSON lines on stdout: a request line when asked, internal errors always.
   const logger = pino({ name: 'gateway' }, pino.destination(1));
@@ -45,10 +51,13 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
       },
       ...(options.requestLog || options.logBodies ? { requestLog: logger } : {}),
       ...(options.logBodies ? { logBodies: true } : {}),
+      ...(a2aAgents.length > 0 ? { a2a: { agents: a2aAgents } } : {}),
     });
     const callers = [access.keys?.length ? `${access.keys.length} API key(s)` : '', access.jwt ? 'JWTs' : ''].filter(Boolean).join(' and ');
     const keys = callers || 'no API keys: every caller acts as local';
     console.log(`Gateway on ${running.url} (${keys}; routes in ${running.url}/openapi.json). Press Ctrl-C to stop.`);
+    for (const name of a2aAgents)
+      console.log(`A2A: ${name} at ${running.url}/a2a/${name} (card: ${running.url}/a2a/${name}/.well-known/agent-card.json)`);
     await waitForInterrupt();
     await running.close();
   } finally {
