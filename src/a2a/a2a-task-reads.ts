@@ -16,6 +16,11 @@ export interface TaskTarget {
   workflowId: string;
   /** The turn of a thread's task; null for a run's. */
   turn: number | null;
+  /**
+   * The workflow's chain of executions (`<id>/<first run id>`), once described: a turn's start in
+   * the log is kept per chain, so a thread deleted and made again under its id is not mistaken for the old one.
+   */
+  chain?: string;
 }
 
 /** The task id of turn `turn` of thread `threadId`: `<threadId>#<turn>`. */
@@ -60,7 +65,8 @@ export async function locateTask(context: TaskReadContext, taskId: string): Prom
     if (!description || description.typedSearchAttributes.get(AgentNameAttribute) !== context.agent) continue;
     const wanted = target.turn === null ? WireName.agentRunWorkflow : WireName.agentThreadWorkflow;
     if (description.type !== wanted) continue;
-    return { target, closed: description.status.name === 'RUNNING' ? null : description.status.name };
+    const chain = `${target.workflowId}/${description.raw.workflowExecutionInfo?.firstRunId ?? description.runId}`;
+    return { target: { ...target, chain }, closed: description.status.name === 'RUNNING' ? null : description.status.name };
   }
   throw new TaskNotFoundError(`No task '${taskId}' of agent '${context.agent}' (a task id is a run's id or <thread id>#<turn>)`);
 }
@@ -82,7 +88,9 @@ export async function readTask(context: TaskReadContext, target: TaskTarget, clo
   let scope: TaskScope = { kind: 'run' };
   if (target.turn !== null) {
     const turn = target.turn;
-    const found = await context.feeds.turnStart(target.workflowId, turn, () => turnStartCursor(context.agents, target.workflowId, turn));
+    const found = await context.feeds.turnStart(target.chain ?? target.workflowId, turn, () =>
+      turnStartCursor(context.agents, target.workflowId, turn),
+    );
     if (found === null) throw new TaskNotFoundError(`Thread '${target.workflowId}' has no turn ${turn} in its log (a turn not sent yet, or too old)`);
     startSeq = found;
     scope = { kind: 'turn', turn, inside: false };
