@@ -283,6 +283,7 @@ program
   .option('--decision-key <file>', 'Ed25519 private key (PEM) signing verified decisions (default: DURABLE_AGENTS_DECISION_KEY); docs/gateway.md')
   .option('--no-mcp', 'do not serve the MCP server at /mcp (docs/interop.md)')
   .option('--mcp-agents <names>', 'comma-separated agents the MCP server offers (default: every agent whose expose allows mcp)')
+  .option('--a2a <agents>', 'serve these named agents over A2A too, comma-separated, at /a2a/<agent> (docs/interop.md)')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 program

@@ -15,6 +15,7 @@ import { recordRequest, requestLogMiddleware, type RequestLogger } from './gatew
 import { GATEWAY_ROUTES } from './gateway-routes';
 import { FeedRegistry } from './streams/feed-registry';
 import { createMcpDoor, type McpDoor } from '../mcp-server/mcp-http-door';
+import { mountA2a, type A2aServerOptions } from '../a2a/a2a-routes';
 
 /** What a gateway serves and who may call it. */
 export interface GatewayOptions {
@@ -55,6 +56,12 @@ export interface GatewayOptions {
    * docs/interop.md): `true`, or `{ exposed }` to offer only the agents named. Default: off.
    */
   mcp?: boolean | { exposed?: readonly string[] };
+  /**
+   * Serve these named agents over A2A too, at `/a2a/<agent>` (JSON-RPC) with a card at
+   * `/a2a/<agent>/.well-known/agent-card.json`, behind the same keys and scopes (docs/interop.md, "A2A").
+   * Default: no A2A server.
+   */
+  a2a?: A2aServerOptions;
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -108,6 +115,21 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
         allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
         maxAge: 600,
       }),
+    );
+  if (options.a2a)
+    mountA2a(
+      app,
+      {
+        agents: options.agents,
+        access,
+        checkCaller,
+        feeds,
+        maxBodyBytes,
+        decisionKey: options.decisionKey,
+        basePath: checkedBasePath(options.basePath).replace(/^\/$/, ''),
+        log: options.log,
+      },
+      options.a2a,
     );
   for (const route of GATEWAY_ROUTES) {
     app.on(route.method, route.path, async (context) => {

@@ -24,6 +24,8 @@ export interface ServeCommandOptions {
   mcp?: boolean;
   /** Comma-separated agents the MCP server offers (default: every agent whose `expose` allows `mcp`). */
   mcpAgents?: string;
+  /** Named agents to serve over A2A too (`--a2a support,billing`), at `/a2a/<agent>` (docs/interop.md). */
+  a2a?: string;
 }
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
@@ -34,6 +36,10 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
   if (access.jwt) createJwtVerifier(access.jwt); // the same for a missing token secret variable or PEM file
   const decisionKey = readDecisionSigningKey(options.decisionKey);
+  const a2aAgents = (options.a2a ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const agents = await AgentClient.connect(resolveTemporalTarget(), options.taskQueue ? { taskQueue: options.taskQueue } : {});
   // JSON lines on stdout: a request line when asked, internal errors always.
   const logger = pino({ name: 'gateway' }, pino.destination(1));
@@ -50,11 +56,14 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
       ...(options.requestLog || options.logBodies ? { requestLog: logger } : {}),
       ...(options.logBodies ? { logBodies: true } : {}),
       mcp: options.mcp === false ? false : { ...(options.mcpAgents ? { exposed: options.mcpAgents.split(',').map((name) => name.trim()) } : {}) },
+      ...(a2aAgents.length > 0 ? { a2a: { agents: a2aAgents } } : {}),
     });
     const callers = [access.keys?.length ? `${access.keys.length} API key(s)` : '', access.jwt ? 'JWTs' : ''].filter(Boolean).join(' and ');
     const keys = callers || 'no API keys: every caller acts as local';
     const mcp = options.mcp === false ? '' : `; MCP at ${running.url}/mcp`;
     console.log(`Gateway on ${running.url} (${keys}; routes in ${running.url}/openapi.json${mcp}). Press Ctrl-C to stop.`);
+    for (const name of a2aAgents)
+      console.log(`A2A: ${name} at ${running.url}/a2a/${name} (card: ${running.url}/a2a/${name}/.well-known/agent-card.json)`);
     await waitForInterrupt();
     await running.close();
   } finally {
