@@ -19,10 +19,12 @@ import { createTestTools } from './support/test-tools';
 
 const key = 'a2a-key-0123456789abcdef';
 const readOnlyKey = 'a2a-reader-0123456789abcdef';
+const approverKey = 'a2a-approver-0123456789abcdef';
 const access: GatewayAccess = {
   keys: [
     { principal: 'dana@example.com', sha256: hashGatewayKey(key), scopes: ['start', 'send', 'read', 'approve'] },
     { principal: 'reader@example.com', sha256: hashGatewayKey(readOnlyKey), scopes: ['read'] },
+    { principal: 'erin@example.com', sha256: hashGatewayKey(approverKey), scopes: ['read', 'approve'] },
   ],
 };
 const LONG_ANSWER = Array.from({ length: 30 }, (_, index) => `word${index + 1}`).join(' ');
@@ -270,7 +272,46 @@ describe('approvals', () => {
       outcome: 'approved',
       decidedBy: 'dana@example.com',
       reason: 'looks fine',
+      via: 'a2a',
     });
+  });
+
+  it('takes the first of two doors at once (an A2A reply, a gateway decision): applied once, its door recorded, the other told', async () => {
+    const client = await clientFor('deployer');
+    const waiting = asTask(await client.sendMessage(send(userMessage('deploy in a race'))));
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const approvalId = (await env.agents.getRun(waiting.id).status()).pendingApprovals[0]!.approvalId;
+    const echoesBefore = testTools.executions.filter((execution) => execution.tool === 'echo').length;
+    const [, viaHttp] = await Promise.all([
+      client.sendMessage(send(userMessage('approve', { taskId: waiting.id }))),
+      fetch(`${gateway.url}/v1/approvals/${waiting.id}/${approvalId}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${approverKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ decision: 'reject', reason: 'not in a race' }),
+      }),
+    ]);
+    const decided = await eventually(async () => {
+      const events = (await eventsOf(waiting.id)).filter((event) => event.type === 'approval-decided');
+      return events.length > 0 && events;
+    });
+    expect(decided).toHaveLength(1);
+    const winner = decided[0]!;
+    if (winner.type !== 'approval-decided') throw new Error('unreachable');
+    if (winner.via === 'http') {
+      expect(viaHttp.status).toBe(200);
+      expect(winner).toMatchObject({ outcome: 'rejected', decidedBy: 'erin@example.com' });
+    } else {
+      expect(winner).toMatchObject({ outcome: 'approved', decidedBy: 'dana@example.com', via: 'a2a' });
+      expect(viaHttp.status).toBe(409);
+      expect(((await viaHttp.json()) as { error: unknown }).error).toMatchObject({
+        code: 'AlreadyDecided',
+        decidedBy: 'dana@example.com',
+        decidedVia: 'a2a',
+      });
+    }
+    await eventually(async () => (await env.agents.getRun(waiting.id).workflow.describe()).status.name === 'COMPLETED', 60_000);
+    const echoes = testTools.executions.filter((execution) => execution.tool === 'echo').length - echoesBefore;
+    expect(echoes).toBe(winner.outcome === 'approved' ? 1 : 0);
   });
 
   it('takes a data part { decision, reason }: a rejection the model sees, the tool not run', async () => {

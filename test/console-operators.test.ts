@@ -124,8 +124,8 @@ describe('the console for operators', () => {
     const thread = env.agents.thread(threadId, { config: { name: 'support', model: 'scripted:refund', tools: ['echo'], hitl_tools: ['echo'] } });
     const turn = await thread.send('Please refund order 7');
     const page = await newPage();
-    await openUntil(page, `/runs/${threadId}`, '[data-tool="echo"] [data-waiting="approval"]');
-    const card = (await page.locator('[data-tool="echo"]').textContent()) ?? '';
+    await openUntil(page, `/runs/${threadId}`, '.card.tool[data-tool="echo"] [data-waiting="approval"]');
+    const card = (await page.locator('.card.tool[data-tool="echo"]').textContent()) ?? '';
     expect(card).toContain('waiting for approval');
     expect(card).not.toContain('Running…');
     await expect(page.locator('article.approval').count()).resolves.toBe(1);
@@ -133,7 +133,10 @@ describe('the console for operators', () => {
     await page.locator('article.approval button.approve').click();
     await page.locator('#notice', { hasText: 'approved by ops@example.com' }).waitFor({ timeout: 30_000 });
     await turn.result();
-    await page.locator('[data-tool="echo"]', { hasText: 'refund order 7' }).locator('summary', { hasText: 'Result' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.card.tool[data-tool="echo"]', { hasText: 'refund order 7' })
+      .locator('summary', { hasText: 'Result' })
+      .waitFor({ timeout: 30_000 });
     await thread.close();
   });
 
@@ -178,7 +181,7 @@ describe('the console for operators', () => {
     await run.result();
     const page = await newPage();
     await page.goto(`${consoleServer.url}/runs/${run.workflowId}`);
-    const echo = page.locator('[data-tool="echo"]');
+    const echo = page.locator('.card.tool[data-tool="echo"]');
     await expect(echo.locator('details').first().locator('pre').textContent()).resolves.not.toContain('ticket-4711');
     await expect(echo.locator('details.injected pre').textContent()).resolves.toContain('ticket-4711');
     const add = (await page.locator('[data-tool="add"] h3').textContent()) ?? '';

@@ -163,7 +163,9 @@ describe('the MCP server on /mcp', () => {
     expect(asked).toEqual([expect.stringContaining('deployer asks to call echo with {"text":"ship it"}')]);
     const events = await env.agents.getRun(runIdOf(notes)!).workflow.query('events', 0, 500);
     expect((events as { events: Array<{ type: string }> }).events).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'approval-decided', outcome: 'approved', decidedBy: 'alice@example.com' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'approval-decided', outcome: 'approved', decidedBy: 'alice@example.com', via: 'mcp' }),
+      ]),
     );
   });
 
@@ -230,7 +232,10 @@ describe('the MCP server on /mcp', () => {
     const oversize = await alice.callTool({ name: 'greeter', arguments: { task: 'x'.repeat(100_001) } }).catch((error: unknown) => error);
     expect(oversize).toMatchObject({ code: -32602, message: expect.stringContaining('arguments.task: must be at most 100000 characters') });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const started = await env.agents.temporal.workflow.count(`WorkflowType = '${WireName.agentRunWorkflow}' AND StartTime > '${since}'`);
+    // This file's task queue only: other test files start runs on the same server meanwhile.
+    const started = await env.agents.temporal.workflow.count(
+      `WorkflowType = '${WireName.agentRunWorkflow}' AND TaskQueue = '${env.agents.taskQueue}' AND StartTime > '${since}'`,
+    );
     expect(started.count).toBe(0);
   });
 

@@ -1,9 +1,9 @@
-import { ApplicationFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import { AgentEvaluationAttribute, AgentForkOfAttribute } from '../../protocol/search-attributes';
 import type { AgentActivities } from '../../activities';
 import { ErrorCode } from '../../protocol/errors';
-import { eventsQuery, MessageDescription } from '../../protocol/run-messages';
+import { answerEventsWhileStarting } from './starting-events';
 import type { ResolvedRunInput } from '../../protocol/run-types';
 import { infrastructureRetryPolicy } from '../rules/infrastructure-retry-policy';
 import { emptyUsage } from '../rules/usage-totals';
@@ -24,7 +24,7 @@ import type { RunState } from './run-state';
  */
 export async function inputFromOrigin(input: ResolvedRunInput): Promise<ResolvedRunInput> {
   const fork = input.fork!;
-  setHandler(eventsQuery, (cursor) => ({ events: [], nextCursor: cursor, missed: 0, finished: false }), { description: MessageDescription.events });
+  answerEventsWhileStarting();
   const { loadForkOrigin } = proxyActivities<AgentActivities>({
     activityId: 'fork.load-origin',
     summary: `read the conversation of ${fork.workflowId} up to step ${fork.step}`,

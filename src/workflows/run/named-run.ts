@@ -5,6 +5,7 @@ import { ErrorCode } from '../../protocol/errors';
 import type { AgentRunWorkflowInput, ResolvedRunInput } from '../../protocol/run-types';
 import { AgentVersionAttribute } from '../../protocol/search-attributes';
 import { resolveAgentDefinition } from '../loop/agent-resolution';
+import { answerEventsWhileStarting } from './starting-events';
 
 /**
  * The run's input with its config: given inline, carried by a continuation, or, for a run that
@@ -18,6 +19,8 @@ export async function resolveRunInput(input: AgentRunWorkflowInput): Promise<Res
   if (!input.agent) {
     throw ApplicationFailure.nonRetryable('The run input has neither a config nor an agent name (`agent`)', ErrorCode.agentConfigInvalid);
   }
+  // Resolving waits for the workers: a client that follows the run from its start meanwhile reads an empty page, not an error.
+  answerEventsWhileStarting();
   const resolved = await resolveAgentDefinition({ reference: input.agent });
   if (resolved.unchanged) throw new Error('resolveAgent answered "unchanged" to a run that has no version yet');
   const { name, version, label, config, agents } = resolved;
