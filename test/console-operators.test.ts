@@ -158,6 +158,8 @@ describe('the console for operators', () => {
     await page.click(`[data-child] a[href="/runs/${childId}"] >> nth=0`);
     await expect(page.locator('#parent-run').getAttribute('href')).resolves.toBe(`/runs/${parentId}`);
     await expect(page.locator('#run-status').textContent()).resolves.toBe('awaiting approval');
+    // The approval card names the parent too (the inbox shows the same card).
+    await expect(page.locator('article.approval a.parent-run').getAttribute('href')).resolves.toBe(`/runs/${parentId}`);
     await page.locator('article.approval button.approve').click();
     await page.locator('#notice', { hasText: 'approved by ops@example.com' }).waitFor({ timeout: 30_000 });
     await expect(run.result()).resolves.toMatchObject({ output: 'Parent done.' });

@@ -47,7 +47,7 @@ export function approvalCard(item: CardItem, viewer: Viewer, now: number, option
   const injected = Object.keys(approval.injectedArgs).length > 0;
   const titleId = `title-${approval.approvalId}-${run.runId}`;
   return html`<article class="card approval${approval.dangerous ? ' dangerous' : ''}" data-approval="${run.workflowId}/${approval.approvalId}" data-tool="${approval.toolName}" aria-labelledby="${titleId}">
-<h3 id="${titleId}">${approval.toolName}${approval.dangerous ? html` <span class="badge danger">dangerous</span>` : ''} <span class="muted small">in <a href="${runLink(run.workflowId)}">${run.workflowId}</a> · agent ${run.agent ?? 'unknown'} · ${run.kind} · step ${approval.step} · ${approval.approvalId}</span></h3>
+<h3 id="${titleId}">${approval.toolName}${approval.dangerous ? html` <span class="badge danger">dangerous</span>` : ''} <span class="muted small">in <a href="${runLink(run.workflowId)}">${run.workflowId}</a> · agent ${run.agent ?? 'unknown'} · ${run.kind}${run.parent ? html` (sub-agent of <a href="${runLink(run.parent)}" class="parent-run">${run.parent}</a>)` : ''} · step ${approval.step} · ${approval.approvalId}</span></h3>
 ${approval.toolDescription ? html`<p class="tool-description"><strong>What ${approval.toolName} does:</strong> ${approval.toolDescription}</p>` : html`<p class="tool-description muted small">The worker gave no description of ${approval.toolName}.</p>`}
 <p class="small">Requested ${relativeTime(approval.requestedAt, now)} (${utcTime(approval.requestedAt)}).
 <span class="timeout">Deadline ${relativeTime(approval.expiresAt, now)} (${utcTime(approval.expiresAt)}): if nobody decides by then, the call does not run and the agent is told it timed out.</span></p>
