@@ -32,9 +32,11 @@ export interface FeedRequests {
 
 /** How often a feed reads heartbeats while an activity is open (live text and progress are only there). */
 const LIVE_POLL_MS = 250;
-/** For this long after an activity opens, and until its first text shows, heartbeats are read this often. */
+/** For this long after an activity opens, and until its first text shows, heartbeats are read more often (`nextLookIn`). */
 const FIRST_TEXT_WINDOW_MS = 1_500;
+/** The slowest and the fastest heartbeat reads in that window. */
 const FIRST_TEXT_POLL_MS = 80;
+const FIRST_TEXT_FASTEST_POLL_MS = 10;
 /** Events a feed keeps for streams that join or lag; older ones are read again from the run. */
 const KEPT_EVENTS = 2_000;
 
@@ -59,6 +61,8 @@ export class RunFeed {
   private finished = false;
   private failure: string | null = null;
   private readWanted = true;
+  /** An events read is under way: streams have not caught up until it ends, however many pages it gave. */
+  private reading = false;
   readonly requests: FeedRequests = { historyPolls: 0, eventQueries: 0, describes: 0 };
   readonly done: Promise<void>;
 
@@ -118,7 +122,7 @@ export class RunFeed {
         if (this.failure !== null) throw new Error(this.failure);
         return;
       }
-      if (!this.readWanted) yield { kind: 'caught-up' };
+      if (!this.readWanted && !this.reading) yield { kind: 'caught-up' };
       await waited;
     }
     if (this.stopping.signal.aborted && !signal.aborted) throw new FeedStoppedError(this.workflowId);
@@ -193,17 +197,24 @@ export class RunFeed {
   }
 
   private async readNewEvents(): Promise<void> {
-    for (;;) {
-      this.requests.eventQueries++;
-      const page = await this.workflow.query(eventsQuery, this.lastSeq, 500);
-      for (const event of page.events) {
-        if (event.seq <= this.lastSeq) continue;
-        this.events.push(event);
-        this.lastSeq = event.seq;
-        if (event.type === 'text-produced') for (const key of this.live.keys()) if (key.startsWith(`${event.step}#`)) this.live.delete(key);
+    this.reading = true;
+    try {
+      for (;;) {
+        this.requests.eventQueries++;
+        const page = await this.workflow.query(eventsQuery, this.lastSeq, 500);
+        for (const event of page.events) {
+          if (event.seq <= this.lastSeq) continue;
+          this.events.push(event);
+          this.lastSeq = event.seq;
+          if (event.type === 'text-produced') for (const key of this.live.keys()) if (key.startsWith(`${event.step}#`)) this.live.delete(key);
+        }
+        if (this.events.length > KEPT_EVENTS) this.events.splice(0, this.events.length - KEPT_EVENTS);
+        if (page.events.length === 0 || page.finished) break;
+        // Streams get a page's events at once: the read that proves the log drained is one more round trip.
+        this.changed.notify();
       }
-      if (this.events.length > KEPT_EVENTS) this.events.splice(0, this.events.length - KEPT_EVENTS);
-      if (page.events.length === 0 || page.finished) break;
+    } finally {
+      this.reading = false;
     }
     // Streams waiting for this read wake up, with new events or to learn they have caught up.
     this.changed.notify();
@@ -244,10 +255,21 @@ export class RunFeed {
       } catch {
         // Described again at the next tick.
       }
-      // Until an activity's first text shows, look more often: the first words are what a reader waits for.
-      const fresh = performance.now() - Math.max(this.activitiesSince, this.startedAt) < FIRST_TEXT_WINDOW_MS && this.live.size === 0;
-      await pause(fresh ? FIRST_TEXT_POLL_MS : LIVE_POLL_MS, this.stopping.signal);
+      await pause(this.nextLookIn(), this.stopping.signal);
     }
+  }
+
+  /**
+   * How long until the next heartbeat read. Until an activity's first text shows, the feed looks
+   * more often, most often just after the activity opened (a quarter of the time it has been open,
+   * from 10 ms up to 80 ms): the first words are what a reader waits for, and a fast model's come
+   * within tens of milliseconds. Over the first 1.5 s that is about 27 reads instead of 19 at a
+   * steady 80 ms; after it, or once text shows, 4 a second.
+   */
+  private nextLookIn(): number {
+    const open = performance.now() - Math.max(this.activitiesSince, this.startedAt);
+    if (open >= FIRST_TEXT_WINDOW_MS || this.live.size > 0) return LIVE_POLL_MS;
+    return Math.min(FIRST_TEXT_POLL_MS, Math.max(FIRST_TEXT_FASTEST_POLL_MS, open / 4));
   }
 
   private stepFinished(step: number): boolean {
