@@ -4,6 +4,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { AgentClient } from '../src/client/agent-client';
+import { queryQueueInterceptor } from '../src/connection/query-queue-interceptor';
 import { startDevServer, type DevServer } from '../src/devserver/dev-server';
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../src/models/scripted-model';
 import { defineTool } from '../src/tools/define-tool';
@@ -93,7 +94,7 @@ export async function startBenchStack(folder: string, name: string, options: Ben
     execute: ({ part }) => `${part}`.padEnd(64 * 1024, 'x'),
   });
   const connection = await NativeConnection.connect({ address: server.address });
-  const client = new Client({ connection });
+  const client = new Client({ connection, interceptors: { workflow: [queryQueueInterceptor()] } });
   const taskQueue = `bench-${randomUUID()}`;
   const agentWorker = (queue: string, workflowBundlePath?: string, hooks: AnyHook[] = [], telemetry?: AgentTelemetrySetup) =>
     createAgentWorker({

@@ -26,6 +26,7 @@ export type { Tool, ToolContext, ToolDefinition } from './tools/define-tool';
 
 // Client
 export { AgentClient } from './client/agent-client';
+export { queryQueueInterceptor } from './connection/query-queue-interceptor';
 export type { AgentOffer } from './protocol/agent-offers';
 export { AgentNotFoundError, AgentOverrideError } from './protocol/agent-errors';
 export type { AgentOverrides, AgentReference, AgentVersionRef } from './protocol/agent-reference';

@@ -22,6 +22,7 @@ import { assertInputFits } from './outgoing-checks';
 import { startAgentWorkflow } from './start-agent-workflow';
 import { ThreadHandle, type ThreadOptions } from './thread-handle';
 import { listThreads, type ThreadFilter, type ThreadSummary } from './thread-list';
+import { queryQueueInterceptor } from '../connection/query-queue-interceptor';
 import { tracingClientInterceptor } from './tracing-client-interceptor';
 
 // RunHandle lives in run-handle.ts; it is exported here too, where users have always found it.
@@ -77,12 +78,13 @@ export class AgentClient {
   static async connect(target: TemporalTarget = resolveTemporalTarget(), options: AgentClientOptions = {}): Promise<AgentClient> {
     const dataConverter = dataConverterFromEnvironment();
     const connection = await connectClient(target);
-    const interceptors = options.tracing ? { workflow: [await tracingClientInterceptor()] } : undefined;
+    // Queries to one run go out one at a time (queryQueueInterceptor says why); tracing when asked for.
+    const workflow = [queryQueueInterceptor(), ...(options.tracing ? [await tracingClientInterceptor()] : [])];
     const client = new Client({
       connection,
       namespace: target.namespace,
       ...(dataConverter ? { dataConverter } : {}),
-      ...(interceptors ? { interceptors } : {}),
+      interceptors: { workflow },
     });
     return new AgentClient(client, { uiUrl: target.uiUrl, ...options, namespace: target.namespace });
   }

@@ -10,6 +10,7 @@ import { createAgentWorker } from './create-worker';
 import type { AgentDeploymentVersion } from './deployment-options';
 import { createProcessLogger, PinoTemporalLogger } from './logger';
 import { dataConverterFromEnvironment } from '../codec/encryption-codec';
+import { queryQueueInterceptor } from '../connection/query-queue-interceptor';
 
 export interface RunningWorker {
   worker: Worker;
@@ -62,7 +63,12 @@ export interface StartWorkerOptions {
 export async function startWorker(target: TemporalTarget, options: StartWorkerOptions): Promise<RunningWorker> {
   const dataConverter = dataConverterFromEnvironment();
   const connection = await connectWorker(target);
-  const client = new Client({ connection, namespace: target.namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const client = new Client({
+    connection,
+    namespace: target.namespace,
+    ...(dataConverter ? { dataConverter } : {}),
+    interceptors: { workflow: [queryQueueInterceptor()] },
+  });
   if (options.registerSearchAttributes) await registerSearchAttributes(connection, target.namespace);
   const worker = await createAgentWorker({
     connection,

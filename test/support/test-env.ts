@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { AgentClient } from '../../src/client/agent-client';
+import { queryQueueInterceptor } from '../../src/connection/query-queue-interceptor';
 import { resolveTemporalTarget, type TemporalTarget } from '../../src/connection/temporal-target';
 import { ScriptedModel, type ModelScriptInput, type ScriptedCall } from '../../src/models/scripted-model';
 import type { Tool } from '../../src/tools/define-tool';
@@ -80,7 +81,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     connection,
     namespace: target.namespace,
     ...(dataConverter ? { dataConverter } : {}),
-    ...(options.clientInterceptors ? { interceptors: { workflow: options.clientInterceptors } } : {}),
+    interceptors: { workflow: [queryQueueInterceptor(), ...(options.clientInterceptors ?? [])] },
   });
   const nativeConnection = await NativeConnection.connect(target.connectionOptions);
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;

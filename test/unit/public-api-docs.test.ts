@@ -186,6 +186,7 @@ const publicNames: Record<string, string[]> = {
     'parseRunConcurrency',
     'parseRunPriority',
     'providerLimitsSchema',
+    'queryQueueInterceptor',
     'readDataset',
     'readDecisionSigningKey',
     'renderExperimentMarkdown',
