@@ -68,7 +68,7 @@ export class TurnHandle {
 
   /**
    * The turn's events, live: from the moment its message was accepted until `turn-completed`
-   * for this turn (other turns' events are left out). Polls the thread's `events` query.
+   * for this turn (other turns' events are left out). Reads the thread's `events` query as its history grows.
    */
   async *events(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
     let inTurn = this.receipt.disposition === 'injected';
