@@ -1,9 +1,10 @@
 // What a run's activities are doing right now (streamed text, tool progress), read from heartbeats while an activity is open.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { isModelTextSnapshot, isToolProgressSnapshot, type LiveSnapshot } from '../protocol/live-snapshots';
 import { withoutStepState } from '../protocol/model-step-state';
-import { watchHistory } from './history-watch';
+import { watchHistory, type HistoryGrowth } from './history-watch';
 
 /** For this long after an activity opens, and until its first snapshot shows, heartbeats are read at least this often. */
 const FIRST_SNAPSHOT_WINDOW_MS = 1_500;
@@ -12,9 +13,10 @@ const FIRST_SNAPSHOT_POLL_MS = 80;
 /**
  * What a run's activities are doing right now: the text of model steps as it is written and the
  * progress of tool calls. Reads the heartbeat details of pending activities (DescribeWorkflowExecution)
- * every `pollMs` while an activity is open; while none is, it waits for the history to grow
+ * every `pollMs` while an activity is open; while none is, it waits for the history to show one
  * (`watchHistory`, a long poll) instead of describing. Yields a snapshot whenever one changes; ends
- * when the run is no longer running. Nothing here touches the workflow history.
+ * when the run is no longer running. Nothing here touches the workflow history, and a generator
+ * nobody reads sends nothing: every request is made while its reader waits for the next snapshot.
  */
 export async function* liveSnapshots(
   temporal: Client,
@@ -23,16 +25,21 @@ export async function* liveSnapshots(
 ): AsyncGenerator<LiveSnapshot> {
   const pollMs = options.pollMs ?? 250;
   const lastSeen = new Map<string, string>();
-  const history = new HistoryState(temporal, workflow.workflowId, options.signal);
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  let growth: AsyncGenerator<HistoryGrowth> | null = null;
+  // Describe at once: a follower usually starts as its run does, before the history shows the
+  // first activity, and the description itself says which activities are open.
+  let open = true;
+  let openedAt = performance.now();
   try {
-    // Describe at once: a follower usually starts as its run does, before the history shows the
-    // first activity, and the description itself says which activities are open.
-    let describedOpen = true;
-    while (!options.signal?.aborted) {
-      if (history.pendingActivities === 0 && !describedOpen) {
-        if (history.ended) return;
-        await history.changed(null);
-        continue;
+    while (!signal.aborted) {
+      if (!open) {
+        growth ??= watchHistory(temporal, temporal.options.namespace, workflow.workflowId, { signal });
+        const next = await nextGrowth(growth, signal);
+        if (next === null) return;
+        if (next.pendingActivities === 0) continue;
+        openedAt = performance.now();
       }
       const description = await workflow.describe();
       let shown = false;
@@ -50,64 +57,25 @@ export async function* liveSnapshots(
         yield withoutStepState(details);
       }
       if (description.status.name !== 'RUNNING') return;
-      describedOpen = (description.raw.pendingActivities?.length ?? 0) > 0;
+      open = (description.raw.pendingActivities?.length ?? 0) > 0;
+      if (!open) continue;
       // Until an open activity's first snapshot shows, look more often: the first words are what a reader waits for.
-      const fresh = !shown && performance.now() - history.activitiesSince < FIRST_SNAPSHOT_WINDOW_MS;
-      await history.changed(fresh ? Math.min(pollMs, FIRST_SNAPSHOT_POLL_MS) : pollMs, false);
+      const fresh = !shown && performance.now() - openedAt < FIRST_SNAPSHOT_WINDOW_MS;
+      await sleep(fresh ? Math.min(pollMs, FIRST_SNAPSHOT_POLL_MS) : pollMs, undefined, { signal }).catch(() => undefined);
     }
   } finally {
-    history.stop();
+    stop.abort();
   }
 }
 
-/** The open activities and the end of a workflow's chain of executions, as its history says, followed in the background. */
-class HistoryState {
-  pendingActivities = 0;
-  ended = false;
-  /** When the open activities last changed (performance.now()); a follower starts as if they just had. */
-  activitiesSince = performance.now();
-  private readonly stopping = new AbortController();
-  private readonly signal: AbortSignal;
-  private wake: (() => void) | null = null;
-
-  constructor(temporal: Client, workflowId: string, signal: AbortSignal | undefined) {
-    this.signal = signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal;
-    void this.follow(temporal, workflowId);
-  }
-
-  /** Resolves at the next change of the history (or when `ms` passes, or on abort); `onGrowth: false` waits out `ms` regardless. */
-  changed(ms: number | null, onGrowth = true): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.signal.aborted) return resolve();
-      const done = () => {
-        if (timer) clearTimeout(timer);
-        this.signal.removeEventListener('abort', done);
-        if (this.wake === done) this.wake = null;
-        resolve();
-      };
-      const timer = ms === null ? null : setTimeout(done, ms);
-      if (onGrowth) this.wake = done;
-      this.signal.addEventListener('abort', done, { once: true });
-    });
-  }
-
-  stop(): void {
-    this.stopping.abort();
-  }
-
-  private async follow(temporal: Client, workflowId: string): Promise<void> {
-    try {
-      for await (const growth of watchHistory(temporal, temporal.options.namespace, workflowId, { signal: this.signal })) {
-        if (growth.pendingActivities !== this.pendingActivities) this.activitiesSince = performance.now();
-        this.pendingActivities = growth.pendingActivities;
-        if (growth.closed && growth.continuedAs === null) this.ended = true;
-        this.wake?.();
-      }
-    } catch {
-      // A dropped long poll: describe on every tick from now on, as the history no longer tells when to.
-      this.pendingActivities = Number.POSITIVE_INFINITY;
-    }
-    if (!this.signal.aborted) this.ended ||= this.pendingActivities !== Number.POSITIVE_INFINITY;
-    this.wake?.();
+/** The next growth of the history, or null when the chain of executions has closed (or the wait was aborted). */
+async function nextGrowth(growth: AsyncGenerator<HistoryGrowth>, signal: AbortSignal): Promise<HistoryGrowth | null> {
+  try {
+    const next = await growth.next();
+    if (next.done === true || (next.value.closed && next.value.continuedAs === null)) return null;
+    return next.value;
+  } catch (error) {
+    if (signal.aborted) return null;
+    throw error;
   }
 }
