@@ -17,6 +17,7 @@ import { measureHooks } from './hooks';
 import { measureOffload, measureSubagents, subagentScripts } from './subagents';
 import { measureSkills } from './skills';
 import { measureStreaming, streamingScripts } from './streaming';
+import { measureFollowRequests } from './follow-requests';
 import { measureStartup } from './startup';
 import { measureRecovery } from './recovery';
 import { measureThroughput, throughputScripts } from './throughput';
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
       ['subagents', () => measureSubagents(eagerOn, ROUNDS)],
       ['offload', () => measureOffload(eagerOn)],
       ['streaming', () => measureStreaming(eagerOn, Math.min(ROUNDS, 5))],
+      ['follow-requests', () => measureFollowRequests(eagerOn, Math.min(ROUNDS, 5))],
       ['skills', () => measureSkills(eagerOn, folder)],
       ['recovery', () => measureRecovery(eagerOn, folder, Math.min(ROUNDS, 3))],
       ['throughput', () => measureThroughput(eagerOn, folder, THROUGHPUT_ROUNDS)],

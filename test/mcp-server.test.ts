@@ -131,6 +131,21 @@ describe('the MCP server on /mcp', () => {
     );
   });
 
+  it('follows its calls through the gateway’s shared feeds, as the gateway’s own streams do', async () => {
+    const alice = await connect('alice');
+    const before = gateway.feeds.stats().requests;
+    const notes: string[] = [];
+    const result = await alice.callTool({ name: 'worker', arguments: { task: 'Do the work' } }, undefined, {
+      onprogress: (progress) => notes.push(progress.message ?? ''),
+    });
+    expect(result).toMatchObject({ content: [{ text: 'Worked: all parts done' }] });
+    expect(notes).toEqual(expect.arrayContaining(['step 1: calling progressive', 'step 1: progressive done']));
+    // The call's progress came from a feed: it long-polled the history and read the events query.
+    const after = gateway.feeds.stats().requests;
+    expect(after.historyPolls).toBeGreaterThan(before.historyPolls);
+    expect(after.eventQueries).toBeGreaterThan(before.eventQueries);
+  });
+
   it('cancels the run when the client cancels the call', async () => {
     testTools.gateControl.reset();
     const alice = await connect('alice');

@@ -2,7 +2,7 @@
 import { isExposedAt } from '../protocol/agent-offers';
 import type { AgentClient } from '../client/agent-client';
 import { WORKER_ANSWER_CACHE_MS } from '../client/worker-answers';
-import { listWorkerAgents } from '../client/worker-agents';
+import { OffersReader } from '../client/offers-reader';
 import type { AgentOffer } from '../protocol/agent-offers';
 import { A2aHttpFailure, JsonRpcCode } from './a2a-failures';
 
@@ -13,29 +13,20 @@ import { A2aHttpFailure, JsonRpcCode } from './a2a-failures';
  */
 export class A2aAgentDirectory {
   private readonly exposed: ReadonlySet<string>;
-  private known: { offers: AgentOffer[]; at: number } | null = null;
-  private asking: Promise<AgentOffer[] | null> | null = null;
+  private readonly reader: OffersReader;
 
   constructor(
     private readonly agents: AgentClient,
     exposed: readonly string[],
   ) {
     this.exposed = new Set(exposed);
+    // The gateway's MCP door reads the same offers: one ask serves both.
+    this.reader = OffersReader.of(agents);
   }
 
   /** What the workers offer (kept a minute unless `fresh`), or null when none answered (the probe waits 30 s for one). */
   private offers(fresh: boolean): Promise<AgentOffer[] | null> {
-    if (!fresh && this.known && Date.now() - this.known.at < WORKER_ANSWER_CACHE_MS) return Promise.resolve(this.known.offers);
-    this.asking ??= listWorkerAgents(this.agents.temporal, this.agents.taskQueue)
-      .then(
-        (offers) => {
-          this.known = { offers, at: Date.now() };
-          return offers;
-        },
-        () => null,
-      )
-      .finally(() => (this.asking = null));
-    return this.asking;
+    return this.reader.read({ maxAgeMs: WORKER_ANSWER_CACHE_MS, fresh }).catch(() => null);
   }
 
   /**

@@ -8,7 +8,8 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { checkedDecision } from './outgoing-checks';
-import { approvalSignal, decideApprovalUpdate, eventsQuery } from '../protocol/run-messages';
+import { approvalSignal, decideApprovalUpdate } from '../protocol/run-messages';
+import { findEvent } from './event-scan';
 import { AgentRuntimeError, EmptyMessageError, ErrorCode, InvalidMessageError } from '../protocol/errors';
 import { ApprovalRefusedError, DecisionUnverifiedError } from '../protocol/approval-errors';
 import type { ApprovalDecision, ApprovalOutcome } from '../protocol/run-types';
@@ -143,19 +144,15 @@ export class DecisionDelivery {
   /** The outcome the run recorded for this very decision (same id, decision and decider), if any. */
   private async recordedDecision(decision: ApprovalDecision): Promise<ApprovalOutcome | null> {
     const expected = decision.decision === 'approve' ? 'approved' : 'rejected';
-    for (let cursor = 0; ;) {
-      const page = await this.run.workflow.query(eventsQuery, cursor, 500);
-      const decided = page.events.find(
-        (event) =>
-          event.type === 'approval-decided' &&
-          event.approvalId === decision.approvalId &&
-          event.outcome === expected &&
-          event.decidedBy === (decision.decidedBy ?? null),
-      );
-      if (decided) return expected;
-      if (page.events.length === 0 || page.finished) return null;
-      cursor = page.nextCursor;
-    }
+    const decided = await findEvent(
+      this.run.workflow,
+      (event) =>
+        event.type === 'approval-decided' &&
+        event.approvalId === decision.approvalId &&
+        event.outcome === expected &&
+        event.decidedBy === (decision.decidedBy ?? null),
+    );
+    return decided ? expected : null;
   }
 }
 

@@ -4,7 +4,8 @@ import type { LiveSnapshot, ModelTextSnapshot } from '../protocol/live-snapshots
 import { liveSnapshots } from './live-snapshot-stream';
 import { activityWaits } from './activity-waits';
 import { checkedInjectedMessage } from './outgoing-checks';
-import { eventsQuery, injectMessageSignal, injectMessageUpdate, statusQuery } from '../protocol/run-messages';
+import { followEvents } from './event-follower';
+import { injectMessageSignal, injectMessageUpdate, statusQuery } from '../protocol/run-messages';
 import type { AgentRunResult, ApprovalDecision, RunStatus } from '../protocol/run-types';
 import { DecisionDelivery, refusalOf, type DecideOptions, type DecisionReceipt } from './decision-delivery';
 
@@ -117,6 +118,8 @@ export class RunHandle {
    * The answer text of the run's model steps while they stream (real providers stream by default),
    * read from heartbeat details: live, and never recorded in the history. Each item is the whole
    * text so far of one attempt of one step; a retried step starts again with a new attempt.
+   * Heartbeats are read every `pollMs` (default 250) while an activity is open, more often until its
+   * first text shows; in between, it waits for the run's history to grow (a long poll).
    */
   async *liveText(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<ModelTextSnapshot> {
     for await (const snapshot of this.live(options)) if (snapshot.kind === 'model-text') yield snapshot;
@@ -129,28 +132,12 @@ export class RunHandle {
 
   /**
    * The run's events from `cursor` on, live: yields as they happen and ends when the run has
-   * finished (or failed, or was cancelled or terminated) and every event was read. Polls the
-   * `events` query (queries add nothing to history); while nothing happens it also checks, about
-   * once a second, whether the execution is still open.
+   * finished (or failed, or was cancelled or terminated) and every event was read. Reads the
+   * `events` query (queries add nothing to history) each time the run's history grows, waiting for
+   * that with Temporal's long poll: a run that waits (for an approval, a message) costs one request
+   * about every 20 s. `pollMs` is no longer used (kept so existing calls compile).
    */
-  async *events(options: { cursor?: number; pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
-    let cursor = options.cursor ?? 0;
-    const pollMs = options.pollMs ?? 200;
-    let lastOpenCheck = Date.now();
-    let closed = false;
-    while (!options.signal?.aborted) {
-      const page = await this.workflow.query(eventsQuery, cursor, 200);
-      for (const event of page.events) yield event;
-      cursor = page.nextCursor;
-      if (page.finished || (closed && page.events.length === 0)) return;
-      if (page.events.length > 0) continue;
-      if (Date.now() - lastOpenCheck >= 1_000) {
-        lastOpenCheck = Date.now();
-        // One more query after the close is seen drains what the run logged before it ended.
-        closed = (await this.workflow.describe()).status.name !== 'RUNNING';
-        if (closed) continue;
-      }
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
+  events(options: { cursor?: number; pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
+    return followEvents(this.temporal, this.workflow, options);
   }
 }

@@ -68,11 +68,20 @@ export class TurnHandle {
 
   /**
    * The turn's events, live: from the moment its message was accepted until `turn-completed`
-   * for this turn (other turns' events are left out). Polls the thread's `events` query.
+   * for this turn (other turns' events are left out). Reads the thread's `events` query as its history grows.
    */
-  async *events(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
+  events(options: { pollMs?: number; signal?: AbortSignal } = {}): AsyncGenerator<RunEvent> {
+    return this.eventsOf(this.thread.events({ cursor: this.receipt.eventCursor, ...options }));
+  }
+
+  /**
+   * The turn's events out of `events`, a follow of the thread's log from `receipt.eventCursor` on
+   * (what `events()` reads; a gateway passes its shared feed of the thread instead). Stops reading
+   * `events` at the turn's end.
+   */
+  async *eventsOf(events: AsyncIterable<RunEvent>): AsyncGenerator<RunEvent> {
     let inTurn = this.receipt.disposition === 'injected';
-    for await (const event of this.thread.events({ cursor: this.receipt.eventCursor, ...options })) {
+    for await (const event of events) {
       if (event.type === 'turn-started') inTurn = event.turn === this.turn;
       if (inTurn) yield event;
       if (event.type === 'turn-completed' && event.turn === this.turn) return;

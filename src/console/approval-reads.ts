@@ -2,7 +2,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AgentClient } from '../client/agent-client';
 import type { Message } from '../protocol/messages';
-import { conversationQuery, eventsQuery, statusQuery } from '../protocol/run-messages';
+import { conversationQuery, statusQuery } from '../protocol/run-messages';
+import { findEvent } from '../client/event-scan';
 import type { ApprovalOutcome, ApprovalRequest } from '../protocol/run-types';
 import { listedRun, type ListedRun } from './console-reads';
 
@@ -64,14 +65,11 @@ export async function recordedApproval(
 ): Promise<{ request: ApprovalRequest | null; decision: RecordedDecision | null }> {
   const handle = agents.temporal.workflow.getHandle(workflowId);
   let request: ApprovalRequest | null = null;
-  for (let cursor = 0; ;) {
-    const page = await handle.query(eventsQuery, cursor, 500);
-    for (const event of page.events) {
-      if (event.type === 'approval-requested' && event.request.approvalId === approvalId) request = event.request;
-      if (event.type === 'approval-decided' && event.approvalId === approvalId)
-        return { request, decision: { outcome: event.outcome, decidedBy: event.decidedBy, reason: event.reason, via: event.via ?? null } };
-    }
-    if (page.events.length === 0 || page.finished) return { request, decision: null };
-    cursor = page.nextCursor;
-  }
+  // One scan finds both: the request is logged before its decision.
+  const decided = await findEvent(handle, (event) => {
+    if (event.type === 'approval-requested' && event.request.approvalId === approvalId) request = event.request;
+    return event.type === 'approval-decided' && event.approvalId === approvalId;
+  });
+  if (decided?.type !== 'approval-decided') return { request, decision: null };
+  return { request, decision: { outcome: decided.outcome, decidedBy: decided.decidedBy, reason: decided.reason, via: decided.via ?? null } };
 }

@@ -166,7 +166,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
       }
     });
   }
-  const mcp = mcpDoorOf(options, checkCaller, maxBodyBytes);
+  const mcp = mcpDoorOf(options, checkCaller, maxBodyBytes, feeds);
   if (mcp) app.on(['GET', 'POST', 'DELETE'], '/mcp', (context) => mcp.fetch(context.req.raw));
   app.notFound((context) =>
     failure(
@@ -187,7 +187,12 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
 }
 
 /** The MCP door the options ask for, sharing the gateway's caller check (so one request limit counts both). */
-function mcpDoorOf(options: GatewayOptions, checkCaller: ReturnType<typeof createCallerCheck>, maxBodyBytes: number): McpDoor | null {
+function mcpDoorOf(
+  options: GatewayOptions,
+  checkCaller: ReturnType<typeof createCallerCheck>,
+  maxBodyBytes: number,
+  feeds: FeedRegistry,
+): McpDoor | null {
   if (!options.mcp) return null;
   const exposed = options.mcp === true ? undefined : options.mcp.exposed;
   return createMcpDoor({
@@ -195,6 +200,7 @@ function mcpDoorOf(options: GatewayOptions, checkCaller: ReturnType<typeof creat
     access: options.access ?? {},
     checkCaller,
     maxBodyBytes,
+    feeds,
     ...(exposed ? { exposed } : {}),
     ...(options.decisionKey ? { decisionKey: options.decisionKey } : {}),
   });

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentClient } from '../client/agent-client';
 import type { DecisionSigningKey } from '../decisions/decision-keys';
+import type { FeedRegistry } from '../gateway/streams/feed-registry';
 import type { GatewayAccess } from '../gateway/gateway-access';
 import type { Principal } from '../gateway/gateway-auth';
 import { callAgentTool, type CallExtra } from './agent-tool-call';
@@ -31,12 +32,15 @@ export interface AgentMcpServerOptions {
   access?: GatewayAccess;
   /** Signs each decision's proof of the principal, for agents with `require_verified_decisions`. */
   decisionKey?: DecisionSigningKey;
+  /** The gateway's shared feeds, which live calls follow their runs with (absent: the library's `events()`, as over stdio). */
+  feeds?: FeedRegistry;
 }
 
 /**
  * An MCP server (the official SDK's low-level `Server`) whose tools are the exposed agents. Connect
  * it to one transport: a session of the streamable HTTP door or stdio. It holds no run state: a
- * live call follows its run through the client library, and a task is its run's workflow.
+ * live call follows its run through the gateway's shared feeds (or, without a gateway, the client
+ * library), and a task is its run's workflow.
  */
 export function createAgentMcpServer(options: AgentMcpServerOptions): Server {
   const { agents, catalog, principal } = options;
@@ -58,7 +62,15 @@ export function createAgentMcpServer(options: AgentMcpServerOptions): Server {
     if (request.params.task) return startTask(options, tool, args);
     const elicits = server.getClientCapabilities()?.elicitation !== undefined && (principal.scopes.has('approve') || principal.scopes.has('admin'));
     return callAgentTool(
-      { agents, access, principal, ...(options.decisionKey ? { decisionKey: options.decisionKey } : {}), server, elicits },
+      {
+        agents,
+        access,
+        principal,
+        ...(options.decisionKey ? { decisionKey: options.decisionKey } : {}),
+        ...(options.feeds ? { feeds: options.feeds } : {}),
+        server,
+        elicits,
+      },
       tool,
       args,
       extra as CallExtra,

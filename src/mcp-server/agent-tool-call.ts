@@ -6,6 +6,7 @@ import type { RunHandle } from '../client/run-handle';
 import type { TurnHandle } from '../client/turn-handle';
 import { requireScope } from '../gateway/gateway-auth';
 import { GatewayError } from '../gateway/gateway-errors';
+import type { FeedRegistry } from '../gateway/streams/feed-registry';
 import type { RunEvent } from '../protocol/run-events';
 import type { AgentTool } from './agent-tool-catalog';
 import { answerResult, endedResult, toolError, type AgentToolArguments } from './agent-tool-results';
@@ -19,6 +20,12 @@ export interface AgentCallContext extends DeciderContext {
   server: Server;
   /** Whether approvals are put to this client (it declared elicitation and the principal has `approve`). */
   elicits: boolean;
+  /**
+   * The gateway's shared feeds: calls follow their run or thread through them, so many calls (and
+   * the gateway's other streams) on one workflow cost Temporal one reader. Absent (the stdio door,
+   * no gateway): each call follows with the library's `events()`.
+   */
+  feeds?: FeedRegistry;
 }
 
 /**
@@ -39,7 +46,8 @@ export async function callAgentTool(context: AgentCallContext, tool: AgentTool, 
   const cancel = () => void run.workflow.cancel().catch(() => undefined);
   extra.signal.addEventListener('abort', cancel, { once: true });
   try {
-    await follow(context, tool, run, (signal) => run.events({ signal }), extra, `run ${run.workflowId} started`);
+    const events = (signal: AbortSignal) => (context.feeds ? feedEvents(context.feeds, run.workflowId, 0, signal) : run.events({ signal }));
+    await follow(context, tool, run, events, extra, `run ${run.workflowId} started`);
     if (extra.signal.aborted) return toolError('Cancelled by the client: the run was cancelled', ids);
     return answerResult(tool, await run.result(), ids);
   } catch (error) {
@@ -57,7 +65,9 @@ async function callTurn(context: AgentCallContext, tool: AgentTool, threadId: st
   if (existing && existing.agent !== tool.offer.name)
     return toolError(`threadId: thread '${threadId}' talks to agent '${existing.agent}', not '${tool.offer.name}'`, { threadId });
   const turn: TurnHandle = await context.agents.thread(threadId, { agent: tool.offer.name }).send(task);
-  await follow(context, tool, turn.thread, (signal) => turn.events({ signal }), extra, `turn ${turn.turn} of thread ${threadId} accepted`);
+  const events = (signal: AbortSignal) =>
+    context.feeds ? turn.eventsOf(feedEvents(context.feeds, turn.thread.workflowId, turn.receipt.eventCursor, signal)) : turn.events({ signal });
+  await follow(context, tool, turn.thread, events, extra, `turn ${turn.turn} of thread ${threadId} accepted`);
   const ids = { threadId, turn: turn.turn };
   if (extra.signal.aborted) return toolError('Cancelled by the client: the turn goes on in its thread', ids);
   return answerResult(tool, await turn.result(), ids);
@@ -100,6 +110,11 @@ async function follow(
     extra.signal.removeEventListener('abort', stopOnCancel);
   }
   if (refused) throw refused as McpError;
+}
+
+/** The logged events of `workflowId` after `fromSeq` from the gateway's shared feed (its live text is not for progress notes). */
+async function* feedEvents(feeds: FeedRegistry, workflowId: string, fromSeq: number, signal: AbortSignal): AsyncGenerator<RunEvent> {
+  for await (const item of feeds.follow(workflowId, fromSeq, signal)) if (item.kind === 'event') yield item.event;
 }
 
 /** Sends progress notes for the call's progress token, numbered in order; a no-op without a token. */

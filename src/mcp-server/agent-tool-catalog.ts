@@ -4,9 +4,8 @@ import type { AgentClient } from '../client/agent-client';
 import { isExposedAt, type AgentOffer } from '../protocol/agent-offers';
 import { mayUseAgent, type Principal } from '../gateway/gateway-auth';
 import { MessageLimits } from '../protocol/message-validation';
+import { OffersReader } from '../client/offers-reader';
 
-/** How long the workers' list of agents is reused before they are asked again (each ask is a small workflow). */
-const OFFERS_TTL_MS = 10_000;
 /** MCP's tool name rule: 1-128 characters of letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -23,16 +22,19 @@ export interface AgentCatalogOptions {
 }
 
 /**
- * The workers' agents that the MCP door exposes, by tool name, read through `AgentClient.listAgents`
- * and reused for ten seconds, so a burst of `tools/list` asks the workers once. Holds no run state.
+ * The workers' agents that the MCP door exposes, by tool name, read through the process's shared
+ * `OffersReader` of the client (answers reused for ten seconds, one ask in flight), so a burst of
+ * `tools/list` asks the workers once, and the gateway's A2A server asks with it. Holds no run state.
  */
 export class AgentToolCatalog {
-  private cached: { at: number; tools: Promise<AgentTool[]> } | null = null;
+  private readonly offers: OffersReader;
 
   constructor(
-    private readonly agents: AgentClient,
+    agents: AgentClient,
     private readonly options: AgentCatalogOptions = {},
-  ) {}
+  ) {
+    this.offers = OffersReader.of(agents);
+  }
 
   /** The exposed agents `principal` may use, as tools (sorted by name). */
   async toolsFor(principal: Principal): Promise<AgentTool[]> {
@@ -46,14 +48,9 @@ export class AgentToolCatalog {
     return tools.find((tool) => tool.name === name) ?? null;
   }
 
-  private all(): Promise<AgentTool[]> {
-    const now = Date.now();
-    if (this.cached && now - this.cached.at < OFFERS_TTL_MS) return this.cached.tools;
-    const tools = this.agents.listAgents().then((offers) => toolNames(offers.filter((offer) => this.exposes(offer))));
-    // A failed ask is not kept: the next call asks again.
-    tools.catch(() => (this.cached = null));
-    this.cached = { at: now, tools };
-    return tools;
+  private async all(): Promise<AgentTool[]> {
+    const offers = await this.offers.read();
+    return toolNames(offers.filter((offer) => this.exposes(offer)));
   }
 
   private exposes(offer: AgentOffer): boolean {

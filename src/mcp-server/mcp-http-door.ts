@@ -8,6 +8,7 @@ import type { GatewayAccess } from '../gateway/gateway-access';
 import type { CallerCheck, Principal } from '../gateway/gateway-auth';
 import { readJsonBody } from '../gateway/gateway-body';
 import { errorReplyOf } from '../gateway/gateway-errors';
+import type { FeedRegistry } from '../gateway/streams/feed-registry';
 import { createAgentMcpServer } from './agent-mcp-server';
 import { AgentToolCatalog, type AgentCatalogOptions } from './agent-tool-catalog';
 
@@ -21,6 +22,8 @@ export interface McpDoorOptions extends AgentCatalogOptions {
   decisionKey?: DecisionSigningKey;
   /** Sessions held at once; the oldest is closed for a new one beyond it. Default 1,000. */
   maxSessions?: number;
+  /** The gateway's shared feeds: live calls follow their runs and turns through them. */
+  feeds?: FeedRegistry;
 }
 
 /** The MCP door: a Fetch-style handler for `/mcp` and what closes its sessions. */
@@ -56,6 +59,7 @@ export function createMcpDoor(options: McpDoorOptions): McpDoor {
       principal,
       access: options.access,
       ...(options.decisionKey ? { decisionKey: options.decisionKey } : {}),
+      ...(options.feeds ? { feeds: options.feeds } : {}),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -5,7 +5,7 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { isModelTextSnapshot } from '../../protocol/live-snapshots';
 import type { RunEvent } from '../../protocol/run-events';
 import { eventsQuery } from '../../protocol/run-messages';
-import { watchHistory } from './history-watch';
+import { watchHistory } from '../../client/history-watch';
 import { pause, Signal } from './change-signal';
 
 /** What a stream reads from a feed: a logged event, or the whole text so far of a model step's attempt (live, never recorded). */

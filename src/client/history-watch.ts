@@ -39,15 +39,17 @@ export async function* watchHistory(
     let continuedAs: string | null = null;
     for (;;) {
       options.onRequest?.();
-      const response = await client.withAbortSignal(options.signal, () =>
-        client.withDeadline(Date.now() + LONG_POLL_DEADLINE_MS, () =>
-          client.workflowService.getWorkflowExecutionHistory({
-            namespace,
-            execution: { workflowId, runId: currentRunId },
-            nextPageToken: token,
-            waitNewEvent: true,
-            maximumPageSize: 500,
-          }),
+      const response = await withRequestSignal(options.signal, (signal) =>
+        client.withAbortSignal(signal, () =>
+          client.withDeadline(Date.now() + LONG_POLL_DEADLINE_MS, () =>
+            client.workflowService.getWorkflowExecutionHistory({
+              namespace,
+              execution: { workflowId, runId: currentRunId },
+              nextPageToken: token,
+              waitNewEvent: true,
+              maximumPageSize: 500,
+            }),
+          ),
         ),
       );
       const events = response.history?.events ?? [];
@@ -71,6 +73,22 @@ export async function* watchHistory(
     }
     if (continuedAs === null) return;
     runId = continuedAs;
+  }
+}
+
+/**
+ * Runs one request under a signal of its own that follows `signal`: the client adds an abort
+ * listener per request and never removes it, so a follower of hours would pile them up on `signal`.
+ */
+async function withRequestSignal<T>(signal: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const abort = () => own.abort();
+  if (signal.aborted) own.abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  try {
+    return await request(own.signal);
+  } finally {
+    signal.removeEventListener('abort', abort);
   }
 }
 
