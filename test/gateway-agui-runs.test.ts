@@ -54,6 +54,14 @@ function runClient(url: string, threadId: string, task: string | null) {
 const run = runAgui;
 
 describe('one-shot runs through HttpAgent', () => {
+  it('is in the OpenAPI document the gateway serves, with its scope and its AG-UI answer', async () => {
+    const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
+    const route = document.paths['/v1/agui/runs']!.post;
+    expect(route).toMatchObject({ operationId: 'aguiRun', 'x-scope': 'start' });
+    expect(route.responses['200'].content).toHaveProperty(['text/event-stream']);
+    expect(route.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['threadId', 'runId', 'messages']));
+  });
+
   it("streams a run's steps, tool calls and text, and finishes with the run's result", async () => {
     const threadId = `agui-run-${randomUUID().slice(0, 8)}`;
     const { client } = runClient('/v1/agui/runs?agent=agui-run-tools', threadId, 'Echo something');

@@ -102,6 +102,13 @@ describe('stream limits per gateway process', () => {
     await eventually(() => gateway.feeds.stats().limits.open === 0 || undefined, 20_000);
   });
 
+  it('names the stream limits’ answers in the OpenAPI document, on stream routes only', async () => {
+    const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
+    expect(document.paths['/v1/runs/{id}/stream']!.get.responses['429'].description).toMatch(/TooManyStreams/);
+    expect(document.paths['/v1/agui']!.post.responses['503'].description).toMatch(/StreamLimitReached/);
+    expect(document.paths['/v1/runs/{id}']!.get.responses['429'].description).not.toMatch(/TooManyStreams/);
+  });
+
   it('refuses a stream request that fails before streaming without keeping its slot', async () => {
     // An unknown run answers 404 after the slot was taken: the slot is given back at once.
     const missing = await openStream(gateway.url, keys.ana, 'no-such-run');
