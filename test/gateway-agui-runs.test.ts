@@ -66,6 +66,7 @@ describe('one-shot runs through HttpAgent', () => {
     const threadId = `agui-run-${randomUUID().slice(0, 8)}`;
     const { client } = runClient('/v1/agui/runs?agent=agui-run-tools', threadId, 'Echo something');
     const events = await run(client);
+    const firstRunId = (await env.agents.getRun(threadId).workflow.describe()).runId;
     expect(events[0]).toMatchObject({ type: EventType.RUN_STARTED, threadId });
     expect(ofType(events, EventType.STEP_STARTED).map((event) => (event as { stepName?: string }).stepName)).toEqual(['step-1', 'step-2']);
     const start = ofType<BaseEvent & { toolCallId: string; toolCallName: string }>(events, EventType.TOOL_CALL_START);
@@ -94,6 +95,14 @@ describe('one-shot runs through HttpAgent', () => {
     expect(client.state).toMatchObject({ kind: 'run', workflowId: threadId, turn: null, waitingFor: null });
     const answer = client.messages.filter((message) => message.role === 'assistant').map((message) => message.content ?? '');
     expect(answer.join('')).toBe(result.output);
+
+    // A new task on the same AG-UI thread, once the run has ended, is a new run under the same workflow id.
+    client.addMessage({ id: `${threadId}-task-2`, role: 'user', content: 'Echo again' });
+    const again = await run(client);
+    expect(again.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, result: { workflowId: threadId, stopReason: 'completed' } });
+    expect(ofType(again, EventType.TOOL_CALL_START)).toHaveLength(1);
+    const runs = await env.agents.getRun(threadId).workflow.describe();
+    expect(runs.runId).not.toBe(firstRunId);
   });
 
   it('finishes at an approval wait with an interrupt the client resumes; the decision is the key principal', async () => {
