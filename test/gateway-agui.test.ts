@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EventType, HttpAgent, type BaseEvent, type Interrupt } from '@ag-ui/client';
+import { EventType, type HttpAgent, type BaseEvent, type Interrupt } from '@ag-ui/client';
 import { defineAgent } from '../src/agents/define-agent';
 import { hashGatewayKey, type GatewayAccess } from '../src/gateway/gateway-access';
 import { startGateway, type RunningGateway } from '../src/gateway/gateway-server';
 import { eventsQuery } from '../src/protocol/run-messages';
+import { aguiClient, expectRunError, ofType, runAgui } from './support/agui-client';
 import { createTestEnvironment, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -50,31 +51,10 @@ afterAll(async () => {
 
 /** An official AG-UI client of thread `threadId` (its user message already added), and the responses it was given. */
 function agentFor(agent: string, threadId: string, text: string | null) {
-  const responses: Array<{ status: number; body: unknown }> = [];
-  const client = new HttpAgent({
-    url: `${gateway.url}/v1/agui?agent=${agent}`,
-    headers,
-    threadId,
-    fetch: async (url, init) => {
-      const response = await fetch(url, init);
-      responses.push({ status: response.status, body: response.ok ? null : await response.clone().json() });
-      return response;
-    },
-  });
-  if (text !== null) client.addMessage({ id: `${threadId}-m1`, role: 'user', content: text });
-  return { client, responses };
+  return aguiClient(`${gateway.url}/v1/agui?agent=${agent}`, headers, threadId, text);
 }
 
-/** Runs the agent once (with `resume` when given), collecting every event the client accepted. */
-async function run(client: HttpAgent, resume?: Parameters<HttpAgent['runAgent']>[0]): Promise<BaseEvent[]> {
-  const events: BaseEvent[] = [];
-  await client.runAgent(resume, { onEvent: ({ event }) => void events.push(event) });
-  return events;
-}
-
-function ofType<T extends BaseEvent>(events: BaseEvent[], type: EventType): T[] {
-  return events.filter((event) => event.type === type) as T[];
-}
+const run = runAgui;
 
 describe('AG-UI runs through HttpAgent', () => {
   it('streams a turn as it is written, with steps and the result', async () => {
@@ -180,13 +160,7 @@ describe('AG-UI rejections and failures', () => {
     const threadId = `agui-fail-${randomUUID().slice(0, 8)}`;
     const { client } = agentFor('agui-failing', threadId, 'Anything');
     const events = await run(client);
-    expect(events[0]).toMatchObject({ type: EventType.RUN_STARTED, threadId });
-    expect(events.at(-1)).toMatchObject({
-      type: EventType.RUN_ERROR,
-      code: 'ModelRetriesExhausted',
-      message: expect.stringContaining('503 upstream unavailable'),
-    });
-    expect(ofType(events, EventType.RUN_FINISHED)).toEqual([]);
+    expectRunError(events, threadId, 'ModelRetriesExhausted', '503 upstream unavailable');
   });
 });
 

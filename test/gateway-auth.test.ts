@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { defineAgent } from '../src/agents/define-agent';
 import { hashGatewayKey, parseGatewayAccess } from '../src/gateway/gateway-access';
 import { startGateway, type RunningGateway } from '../src/gateway/gateway-server';
-import { spawnInGroup, stopProcessGroup } from './support/process-group';
+import { startServe } from './support/cli-process';
 import { createTestEnvironment, eventually, type TestEnvironment } from './support/test-env';
 import { createTestTools } from './support/test-tools';
 
@@ -24,7 +24,6 @@ import { createTestTools } from './support/test-tools';
  * message text unless `log_bodies`; and `durable-agents serve` writing them.
  */
 
-const ROOT = path.resolve(__dirname, '..');
 const ISSUER = 'https://auth.example.test';
 const AUDIENCE = 'durable-agents-gateway';
 const SECRET_VARIABLE = 'GATEWAY_TEST_JWT_SECRET';
@@ -299,48 +298,26 @@ describe('request log', () => {
   it('is written by `durable-agents serve --request-log`, with a token checked against the secret its access file names', async () => {
     const file = path.join(folder, 'serve-access.yaml');
     writeFileSync(file, ['jwt:', `  issuer: ${ISSUER}`, `  audience: ${AUDIENCE}`, `  secret_env: ${SECRET_VARIABLE}`].join('\n'));
-    const child = spawnInGroup(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(ROOT, 'src/cli/cli.ts'),
-        'serve',
-        '--port',
-        '0',
-        '--access',
-        file,
-        '--task-queue',
-        env.taskQueue,
-        '--request-log',
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [SECRET_VARIABLE]: SECRET } },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const serve = await startServe(['--port', '0', '--access', file, '--task-queue', env.taskQueue, '--request-log'], { [SECRET_VARIABLE]: SECRET });
     try {
-      const url = await eventually(() => {
-        if (child.exitCode !== null) throw new Error(`serve exited: ${stderr}`);
-        return /Gateway on (http:\/\/\S+?) \(/.exec(stdout)?.[1];
-      }, 90_000);
+      const url = serve.url;
       const bearer = await token({ sub: 'dana@example.com', scope: 'read' });
       const answer = await fetch(`${url}/v1/agents`, { headers: { authorization: `Bearer ${bearer}` } });
       expect(answer.status).toBe(200);
       const line = await eventually(
         () =>
-          stdout
-            .split('\n')
+          serve
+            .output()
+            .stdout.split('\n')
             .filter((text) => text.startsWith('{'))
             .map((text) => JSON.parse(text) as Record<string, any>)
             .find((entry) => entry.route === '/v1/agents'),
         20_000,
       );
       expect(line).toMatchObject({ msg: 'request', method: 'GET', status: 200, principal: 'dana@example.com', durationMs: expect.any(Number) });
-      expect(stdout).not.toContain(bearer);
+      expect(serve.output().stdout).not.toContain(bearer);
     } finally {
-      await stopProcessGroup(child);
+      await serve.stop();
     }
   });
 });

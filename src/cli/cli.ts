@@ -284,6 +284,8 @@ program
   .option('--no-mcp', 'do not serve the MCP server at /mcp (docs/interop.md)')
   .option('--mcp-agents <names>', 'comma-separated agents the MCP server offers (default: every agent whose expose allows mcp)')
   .option('--a2a <agents>', 'serve these named agents over A2A too, comma-separated, at /a2a/<agent> (docs/interop.md)')
+  .option('--max-streams <n>', 'the most streams this process holds open; beyond it 503 StreamLimitReached (default: no limit)')
+  .option('--max-streams-per-principal <n>', 'the most streams one key or token principal holds open on this process; beyond it 429 TooManyStreams')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 program

@@ -1,4 +1,4 @@
-// The `--port` option of the commands that serve something (console, gateway).
+// The number options of the commands that serve something (console, gateway): `--port`, and counts such as `--max-streams`.
 import { AgentConfigError } from '../protocol/errors';
 
 /**
@@ -10,4 +10,16 @@ export function portOption(value: string | undefined, fallback: number): number 
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new AgentConfigError(`--port: expected a port number, got '${value}'`, [`--port: ${value}`]);
   return port;
+}
+
+/**
+ * The whole number from 1 a count option (`--max-streams`) names, or undefined when it is not given.
+ * @throws AgentConfigError naming `flag` for anything else.
+ */
+export function countOption(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1)
+    throw new AgentConfigError(`${flag}: expected a whole number from 1, got '${value}'`, [`${flag}: ${value}`]);
+  return count;
 }

@@ -13,7 +13,8 @@ import { errorReplyOf, GatewayError, GatewayErrorCode } from './gateway-errors';
 import type { GatewayRoute } from './gateway-route';
 import { recordRequest, requestLogMiddleware, type RequestLogger } from './gateway-request-log';
 import { GATEWAY_ROUTES } from './gateway-routes';
-import { FeedRegistry } from './streams/feed-registry';
+import { GatewayFeeds } from './streams/gateway-feeds';
+import { releasingStream, type GatewayStreamLimits } from './streams/stream-limits';
 import { createMcpDoor, type McpDoor } from '../mcp-server/mcp-http-door';
 import { mountA2a, type A2aServerOptions } from '../a2a/a2a-routes';
 
@@ -62,6 +63,12 @@ export interface GatewayOptions {
    * Default: no A2A server.
    */
   a2a?: A2aServerOptions;
+  /**
+   * The most streams (UI message streams, AG-UI runs) this process holds open, in all and per
+   * principal (`serve --max-streams`, `--max-streams-per-principal`): a stream request beyond them
+   * answers 503 `StreamLimitReached` or 429 `TooManyStreams` before any Temporal call. Default: no limits.
+   */
+  streamLimits?: GatewayStreamLimits;
 }
 
 /** The gateway as handlers for a server of yours: Fetch-style (Next.js, Hono, Bun, Deno) or Node's `http`. */
@@ -70,8 +77,8 @@ export interface GatewayHandler {
   node(request: IncomingMessage, response: ServerResponse): Promise<void>;
   /** The routes it serves (what its OpenAPI document describes). */
   routes: readonly GatewayRoute[];
-  /** The shared feeds behind its streams: how many are open and what they have asked Temporal. */
-  feeds: FeedRegistry;
+  /** The shared feeds behind its streams: how many are open, what they have asked Temporal, and the stream limits' counts. */
+  feeds: GatewayFeeds;
   /** Ends every open stream and waits for their last Temporal calls. */
   close(): Promise<void>;
 }
@@ -101,7 +108,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     throw new AgentConfigError(`The gateway refuses to serve without API keys: ${problem}`, [problem]);
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const feeds = new FeedRegistry(options.agents.temporal, options.agents.namespace);
+  const feeds = new GatewayFeeds(options.agents.temporal, options.agents.namespace, options.streamLimits);
   const checkCaller = createCallerCheck(access);
   const app = new Hono().basePath(checkedBasePath(options.basePath));
   if (options.requestLog) app.use('*', requestLogMiddleware(options.requestLog, { logBodies: options.logBodies ?? access.logBodies ?? false }));
@@ -134,12 +141,15 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   for (const route of GATEWAY_ROUTES) {
     app.on(route.method, route.path, async (context) => {
       let principalName = '-';
+      let release: (() => void) | null = null;
       const params = context.req.param() as Record<string, string>;
       const record = recordRequest(context.req.raw, route.path, params);
       try {
         const principal = route.scope ? await checkCaller(context.req.header('authorization')) : LOCAL_PRINCIPAL;
         principalName = record.principal = principal.name;
         if (route.scope) requireScope(principal, route.scope);
+        // A stream's slot is taken before its body is read or Temporal is asked anything.
+        release = route.streams ? feeds.limiter.acquire(principal.name) : null;
         const body = route.method === 'POST' ? await readJsonBody(context.req.raw, maxBodyBytes) : {};
         record.body = body;
         const query = new URL(context.req.url).searchParams;
@@ -158,10 +168,13 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
         });
         if ('stream' in reply) {
           options.log?.(`${context.req.method} ${context.req.path} ${reply.status} ${principalName} (stream)`);
-          return new Response(reply.stream, { status: reply.status, headers: reply.headers });
+          const stream = release ? releasingStream(reply.stream, release) : reply.stream;
+          return new Response(stream, { status: reply.status, headers: reply.headers });
         }
+        release?.();
         return answer(context, reply.status, reply.body, principalName, options.log);
       } catch (error) {
+        release?.();
         return failure(context, error, principalName, options.log);
       }
     });

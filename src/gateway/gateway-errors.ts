@@ -24,6 +24,10 @@ export const GatewayErrorCode = {
   tokenExpired: 'TokenExpired',
   /** The caller's request limit (`rate_limit`) is used up: retry after `retryAfterSeconds` (also the `Retry-After` header). */
   rateLimited: 'RateLimited',
+  /** The caller holds as many streams open on this gateway process as `maxStreamsPerPrincipal` allows: close one. */
+  tooManyStreams: 'TooManyStreams',
+  /** This gateway process holds as many streams open as `maxStreams` allows: try again later (or another process). */
+  streamLimitReached: 'StreamLimitReached',
   /** The keys that check tokens (the access file's `jwks_url`) could not be fetched: try again. */
   authenticationUnavailable: 'AuthenticationUnavailable',
   /** A key without the scope a route needs, or not allowed this agent. */
@@ -61,6 +65,9 @@ export interface ErrorDetails {
   /** ... through which door (`console`, `mcp`, ...; null when the decision named none). */
   decidedVia?: string | null;
   outcome?: string;
+  /** For `TooManyStreams` and `StreamLimitReached`: the limit reached (`maxStreamsPerPrincipal`, `maxStreams`) and its value. */
+  limit?: string;
+  max?: number;
   /** For `RateLimited`: whole seconds until a request fits (the `Retry-After` header says the same). */
   retryAfterSeconds?: number;
 }
@@ -86,7 +93,7 @@ export class GatewayError extends Error {
 /**
  * The HTTP status of each error code: 400 bad input, 401 / 403 authentication, 404 an unknown run,
  * thread, agent or route, 409 a state that refuses the request, 413 too large, 429 over the
- * caller's request limit, 503 Temporal, its workers or the token keys unavailable. A code not listed answers 500.
+ * caller's request or stream limit, 503 Temporal, its workers or the token keys unavailable, or the process's stream limit reached. A code not listed answers 500.
  */
 export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [GatewayErrorCode.invalidJson]: 400,
@@ -115,11 +122,13 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
   [GatewayErrorCode.runClosed]: 409,
   [ErrorCode.payloadTooLarge]: 413,
   [GatewayErrorCode.rateLimited]: 429,
+  [GatewayErrorCode.tooManyStreams]: 429,
   [ErrorCode.workersUnavailable]: 503,
   [ErrorCode.searchAttributesMissing]: 503,
   TemporalUnreachable: 503,
   [GatewayErrorCode.temporalUnavailable]: 503,
   [GatewayErrorCode.authenticationUnavailable]: 503,
+  [GatewayErrorCode.streamLimitReached]: 503,
   [GatewayErrorCode.internal]: 500,
 };
 

@@ -29,6 +29,12 @@ const authErrors: Record<number, string> = {
   429: "RateLimited: the caller's request limit is used up; retry after retryAfterSeconds (the Retry-After header)",
 };
 
+/** What a stream route answers besides, when the gateway has stream limits (`streamLimits`). */
+const streamErrors: Record<number, string> = {
+  429: `${authErrors[429]}; TooManyStreams: the caller holds as many streams open on this gateway process as maxStreamsPerPrincipal allows (limit, max)`,
+  503: `${sharedErrors[503]}; StreamLimitReached: this gateway process holds as many streams open as maxStreams allows (limit, max)`,
+};
+
 /** The document for `routes`: one operation per route, its scope under `x-scope`. */
 export function gatewayOpenApi(routes: readonly GatewayRoute[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -42,7 +48,7 @@ export function gatewayOpenApi(routes: readonly GatewayRoute[], version: string)
       description,
       schema: { type: 'string' },
     }));
-    const errors = { ...(route.scope ? authErrors : {}), ...sharedErrors };
+    const errors = { ...(route.scope ? authErrors : {}), ...sharedErrors, ...(route.streams ? streamErrors : {}) };
     const responses: Record<string, unknown> = {};
     for (const [status, description] of Object.entries(route.responses))
       responses[status] =

@@ -3,7 +3,7 @@ import { isLoopbackHost } from '../console/console-access';
 import { serveFetch } from '../console/console-server';
 import { assertGatewayAccessFitsHost } from './gateway-access';
 import { createGatewayHandler, type GatewayOptions } from './gateway-app';
-import type { FeedRegistry } from './streams/feed-registry';
+import type { GatewayFeeds } from './streams/gateway-feeds';
 
 /** Where `startGateway` listens. */
 export interface GatewayServerOptions extends Omit<GatewayOptions, 'allowAnonymous'> {
@@ -16,8 +16,8 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'allowAnonymo
 /** A running gateway: its address, and how to stop it. */
 export interface RunningGateway {
   url: string;
-  /** Its streams' shared feeds: how many are open and what they have asked Temporal (`stats()`). */
-  feeds: FeedRegistry;
+  /** Its streams' shared feeds: how many are open, what they have asked Temporal and the stream limits' counts (`stats()`). */
+  feeds: GatewayFeeds;
   close(): Promise<void>;
 }
 

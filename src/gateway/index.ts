@@ -11,4 +11,6 @@ export type { RequestLogEntry, RequestLogger } from './gateway-request-log';
 export { GatewayErrorCode } from './gateway-errors';
 export type { ErrorBody } from './gateway-errors';
 export type { FeedRegistry } from './streams/feed-registry';
+export type { GatewayFeeds } from './streams/gateway-feeds';
+export type { GatewayStreamLimits, StreamLimitStats } from './streams/stream-limits';
 export type { FeedRequests } from './streams/run-feed';

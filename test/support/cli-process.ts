@@ -1,7 +1,8 @@
 // The real CLI (src/cli/cli.ts under tsx) run as a child process, the way a user runs the command.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawnInGroup } from './process-group';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnInGroup, stopProcessGroup } from './process-group';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -32,4 +33,35 @@ export function runCli(args: string[], environment: Record<string, string> = {},
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A `durable-agents serve` child process: its URL once it listens, what it printed so far, and how to stop it. */
+export interface ServeProcess {
+  url: string;
+  output(): { stdout: string; stderr: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real `durable-agents serve` with `args` (add `--port 0`) and waits (up to 90 s, a busy
+ * machine) for the line naming its URL. @throws when it exits first, with what it printed.
+ */
+export async function startServe(args: string[], environment: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = spawnInGroup(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/cli.ts'), 'serve', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...environment },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const stop = () => stopProcessGroup(child);
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline; await sleep(100)) {
+    const url = /Gateway on (http:\/\/\S+?) \(/.exec(stdout)?.[1];
+    if (url) return { url, output: () => ({ stdout, stderr }), stop };
+    if (child.exitCode !== null) throw new Error(`serve exited: ${stderr}`);
+  }
+  await stop();
+  throw new Error(`serve did not listen within 90 s: ${stdout}${stderr}`);
 }

@@ -7,7 +7,7 @@ import { createJwtVerifier } from '../../gateway/gateway-jwt';
 import { startGateway } from '../../gateway/gateway-server';
 import { readDecisionSigningKey } from '../../decisions/decision-keys';
 import { waitForInterrupt } from './dev-command';
-import { portOption } from '../port-option';
+import { countOption, portOption } from '../port-option';
 
 export interface ServeCommandOptions {
   host?: string;
@@ -26,6 +26,10 @@ export interface ServeCommandOptions {
   mcpAgents?: string;
   /** Named agents to serve over A2A too (`--a2a support,billing`), at `/a2a/<agent>` (docs/interop.md). */
   a2a?: string;
+  /** The most streams this process holds open (`--max-streams`). */
+  maxStreams?: string;
+  /** The most streams one principal holds open on this process (`--max-streams-per-principal`). */
+  maxStreamsPerPrincipal?: string;
 }
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
@@ -36,6 +40,8 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   assertGatewayAccessFitsHost(host, access); // before connecting: a user error needs no server
   if (access.jwt) createJwtVerifier(access.jwt); // the same for a missing token secret variable or PEM file
   const decisionKey = readDecisionSigningKey(options.decisionKey);
+  const maxStreams = countOption(options.maxStreams, '--max-streams');
+  const maxStreamsPerPrincipal = countOption(options.maxStreamsPerPrincipal, '--max-streams-per-principal');
   const a2aAgents = (options.a2a ?? '')
     .split(',')
     .map((name) => name.trim())
@@ -57,6 +63,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
       ...(options.logBodies ? { logBodies: true } : {}),
       mcp: options.mcp === false ? false : { ...(options.mcpAgents ? { exposed: options.mcpAgents.split(',').map((name) => name.trim()) } : {}) },
       ...(a2aAgents.length > 0 ? { a2a: { agents: a2aAgents } } : {}),
+      streamLimits: { ...(maxStreams ? { maxStreams } : {}), ...(maxStreamsPerPrincipal ? { maxStreamsPerPrincipal } : {}) },
     });
     const callers = [access.keys?.length ? `${access.keys.length} API key(s)` : '', access.jwt ? 'JWTs' : ''].filter(Boolean).join(' and ');
     const keys = callers || 'no API keys: every caller acts as local';

@@ -1,14 +1,7 @@
 // A turn's events and live text as AG-UI events (what CopilotKit and `@ag-ui/client` read).
 import { EventType, type AGUIEvent, type Interrupt } from '@ag-ui/core';
 import type { RunEvent } from '../../protocol/run-events';
-
-/** The text message a client has open: which step's attempt, its message id, and what it was sent. */
-interface OpenText {
-  step: number;
-  attempt: number;
-  messageId: string;
-  sent: string;
-}
+import { TextTracker } from './text-tracker';
 
 /** What an approval interrupt asks for: `{ approved, reason? }` in the resume entry's payload. */
 export const APPROVAL_RESPONSE_SCHEMA = {
@@ -29,7 +22,7 @@ export const APPROVAL_INTERRUPT_REASON = 'tool_approval';
  */
 export class AguiEncoder {
   private openStep: number | null = null;
-  private openText: OpenText | null = null;
+  private readonly text = new TextTracker();
   private seq: number;
   private readonly waiting = new Map<string, Interrupt>();
 
@@ -58,7 +51,7 @@ export class AguiEncoder {
   continueAfter(seq: number): void {
     this.seq = seq;
     this.openStep = null;
-    this.openText = null;
+    this.text.close();
   }
 
   /** The AG-UI events for one logged event (none for events a chat shows nothing of). */
@@ -115,14 +108,13 @@ export class AguiEncoder {
 
   /** The AG-UI events for a live snapshot: the text a model step's attempt has written so far. */
   liveText(step: number, attempt: number, text: string): AGUIEvent[] {
-    const open = this.openText;
-    if (open && open.step === step && open.attempt === attempt) return this.more(open, text);
-    if (open && open.step > step) return [];
+    if (this.text.isOpen(step, attempt)) return this.more(text);
+    if (this.text.isPast(step)) return [];
     if (this.openStep !== null && this.openStep > step) return [];
     const events = [...this.closeText(), ...this.enterStep(step)];
-    const started: OpenText = { step, attempt, messageId: `${this.prefix}:text-${step}-${attempt}`, sent: '' };
-    this.openText = started;
-    return [...events, { type: EventType.TEXT_MESSAGE_START, messageId: started.messageId, role: 'assistant' }, ...this.more(started, text)];
+    const messageId = `${this.prefix}:text-${step}-${attempt}`;
+    this.text.start(step, attempt, messageId);
+    return [...events, { type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' }, ...this.more(text)];
   }
 
   /** Closes what is open (the text message, then the step): what a run sends before it finishes. */
@@ -133,18 +125,14 @@ export class AguiEncoder {
     return events;
   }
 
-  private more(open: OpenText, text: string): AGUIEvent[] {
-    // A snapshot that does not extend what was sent (a retried attempt rewrote it) waits for the logged text.
-    if (text.length <= open.sent.length || !text.startsWith(open.sent)) return [];
-    const delta = text.slice(open.sent.length);
-    open.sent = text;
-    return [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: open.messageId, delta }];
+  private more(text: string): AGUIEvent[] {
+    const added = this.text.more(text);
+    return added ? [{ type: EventType.TEXT_MESSAGE_CONTENT, messageId: added.id, delta: added.delta }] : [];
   }
 
   /** A step's logged answer: the rest of what streamed, or all of it in a message of its own. */
   private finalText(step: number, text: string): AGUIEvent[] {
-    const open = this.openText;
-    if (open && open.step === step && text.startsWith(open.sent)) return [...this.more(open, text), ...this.closeText()];
+    if (this.text.completes(step, text)) return [...this.more(text), ...this.closeText()];
     const events = [...this.closeText(), ...this.enterStep(step)];
     if (text.length === 0) return events;
     const messageId = `${this.prefix}:text-${step}-answer`;
@@ -157,9 +145,8 @@ export class AguiEncoder {
   }
 
   private closeText(): AGUIEvent[] {
-    const open = this.openText;
-    this.openText = null;
-    return open ? [{ type: EventType.TEXT_MESSAGE_END, messageId: open.messageId }] : [];
+    const messageId = this.text.close();
+    return messageId !== null ? [{ type: EventType.TEXT_MESSAGE_END, messageId }] : [];
   }
 
   private enterStep(step: number): AGUIEvent[] {

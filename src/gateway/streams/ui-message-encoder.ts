@@ -3,21 +3,12 @@ import type { UIMessageChunk } from 'ai';
 import type { RunEvent } from '../../protocol/run-events';
 import type { StopReason } from '../../protocol/run-status-types';
 import type { StreamPosition } from './stream-position';
+import { TextTracker } from './text-tracker';
 
 /** How a stream ended: the run's stop reason, `failed`, `waiting` for approvals, or `ended` (the run or thread closed otherwise). */
 export type StreamEnd = StopReason | 'failed' | 'waiting' | 'ended';
 
 type FinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
-
-/** The text part a client has open: which step's attempt, its part id, and what it was sent. */
-interface OpenText {
-  step: number;
-  attempt: number;
-  id: string;
-  sent: number;
-  /** The text sent, when this encoder sent it (not when it continues a client's part). */
-  prefix: string | null;
-}
 
 /**
  * Turns a run's events and live text into UI message chunks, keeping what a client has open (the
@@ -27,7 +18,7 @@ interface OpenText {
  */
 export class UiMessageEncoder {
   private openStep: number | null = null;
-  private openText: OpenText | null = null;
+  private readonly text = new TextTracker();
   private seq: number;
   private readonly callOfApproval = new Map<string, string>();
 
@@ -38,8 +29,7 @@ export class UiMessageEncoder {
 
   /** Where a client that received every chunk so far stands. */
   get position(): StreamPosition {
-    const text = this.openText;
-    return { seq: this.seq, text: text ? { step: text.step, attempt: text.attempt, chars: text.sent } : null };
+    return { seq: this.seq, text: this.text.position };
   }
 
   /** Takes a client's position as its own: the events up to it were replayed silently through `event`. */
@@ -48,7 +38,7 @@ export class UiMessageEncoder {
     if (!position.text) return;
     const { step, attempt, chars } = position.text;
     this.openStep = step;
-    this.openText = { step, attempt, id: textPartId(step, attempt), sent: chars, prefix: null };
+    this.text.continueAt(step, attempt, textPartId(step, attempt), chars);
   }
 
   /** The chunks for one logged event (none for events a chat shows nothing of). */
@@ -83,13 +73,12 @@ export class UiMessageEncoder {
 
   /** The chunks for a live snapshot: the text a model step's attempt has written so far. */
   liveText(step: number, attempt: number, text: string): UIMessageChunk[] {
-    const open = this.openText;
-    if (open && open.step === step && open.attempt === attempt) return this.more(open, text);
-    if (open && open.step > step) return [];
+    if (this.text.isOpen(step, attempt)) return this.more(text);
+    if (this.text.isPast(step)) return [];
     const chunks = [...this.closeText(), ...this.enterStep(step)];
-    const started: OpenText = { step, attempt, id: textPartId(step, attempt), sent: 0, prefix: '' };
-    this.openText = started;
-    return [...chunks, { type: 'text-start', id: started.id }, ...this.more(started, text)];
+    const id = textPartId(step, attempt);
+    this.text.start(step, attempt, id);
+    return [...chunks, { type: 'text-start', id }, ...this.more(text)];
   }
 
   /** The last chunks of a turn or run: its step closed, then `finish` with why it stopped. */
@@ -99,19 +88,14 @@ export class UiMessageEncoder {
     return [...closing, { type: 'finish', finishReason: finishReasonOf(stopReason), messageMetadata: metadata }];
   }
 
-  private more(open: OpenText, text: string): UIMessageChunk[] {
-    if (text.length <= open.sent || (open.prefix !== null && !text.startsWith(open.prefix))) return [];
-    const delta = text.slice(open.sent);
-    open.sent = text.length;
-    if (open.prefix !== null) open.prefix = text;
-    return [{ type: 'text-delta', id: open.id, delta }];
+  private more(text: string): UIMessageChunk[] {
+    const added = this.text.more(text);
+    return added ? [{ type: 'text-delta', id: added.id, delta: added.delta }] : [];
   }
 
   /** A step's logged answer: the rest of what streamed, or all of it in a part of its own. */
   private finalText(step: number, text: string): UIMessageChunk[] {
-    const open = this.openText;
-    if (open && open.step === step && (open.prefix === null ? text.length >= open.sent : text.startsWith(open.prefix)))
-      return [...this.more(open, text), ...this.closeText()];
+    if (this.text.completes(step, text)) return [...this.more(text), ...this.closeText()];
     const chunks = [...this.closeText(), ...this.enterStep(step)];
     if (text.length === 0) return chunks;
     const id = `${textPartId(step, 0)}-answer`;
@@ -119,9 +103,8 @@ export class UiMessageEncoder {
   }
 
   private closeText(): UIMessageChunk[] {
-    const open = this.openText;
-    this.openText = null;
-    return open ? [{ type: 'text-end', id: open.id }] : [];
+    const id = this.text.close();
+    return id !== null ? [{ type: 'text-end', id }] : [];
   }
 
   private enterStep(step: number): UIMessageChunk[] {
