@@ -284,6 +284,11 @@ program
   .option('--no-mcp', 'do not serve the MCP server at /mcp (docs/interop.md)')
   .option('--mcp-agents <names>', 'comma-separated agents the MCP server offers (default: every agent whose expose allows mcp)')
   .option('--a2a <agents>', 'serve these named agents over A2A too, comma-separated, at /a2a/<agent> (docs/interop.md)')
+  .option(
+    '--a2a-push-key <file>',
+    'A2A push notifications: the key file sealing webhook secrets, shared with the workers (default: DURABLE_AGENTS_A2A_PUSH_KEY)',
+  )
+  .option('--a2a-push-allow-hosts <hosts>', 'A2A push notifications: webhook hosts taken even on a private network, comma-separated')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 program

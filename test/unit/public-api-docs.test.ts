@@ -198,6 +198,7 @@ const publicNames: Record<string, string[]> = {
     'writeDataset',
   ],
   'durable-agents/worker': [
+    'A2aPushKeys',
     'AgentDefinition',
     'AgentDefinitionError',
     'AgentDefinitionInput',
@@ -282,6 +283,7 @@ const publicNames: Record<string, string[]> = {
     'memoryStoreFromEnvironment',
     'modelScriptSchema',
     'probeArtifactStore',
+    'readA2aPushKeys',
     'readDecisionPublicKeys',
     'registerSearchAttributes',
     'startAgentTelemetry',

@@ -6,6 +6,7 @@ import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '.
 import { createJwtVerifier } from '../../gateway/gateway-jwt';
 import { startGateway } from '../../gateway/gateway-server';
 import { readDecisionSigningKey } from '../../decisions/decision-keys';
+import { readA2aPushKeys } from '../../a2a-push/a2a-push-secrets';
 import { waitForInterrupt } from './dev-command';
 import { portOption } from '../port-option';
 
@@ -26,6 +27,10 @@ export interface ServeCommandOptions {
   mcpAgents?: string;
   /** Named agents to serve over A2A too (`--a2a support,billing`), at `/a2a/<agent>` (docs/interop.md). */
   a2a?: string;
+  /** A2A push notifications: the key file sealing webhook secrets (default: DURABLE_AGENTS_A2A_PUSH_KEY; neither: push is off). */
+  a2aPushKey?: string;
+  /** A2A push notifications: webhook hosts taken even on a private network, comma-separated. */
+  a2aPushAllowHosts?: string;
 }
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
@@ -37,6 +42,11 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   if (access.jwt) createJwtVerifier(access.jwt); // the same for a missing token secret variable or PEM file
   const decisionKey = readDecisionSigningKey(options.decisionKey);
   const a2aAgents = (options.a2a ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const pushKeys = a2aAgents.length > 0 ? readA2aPushKeys(options.a2aPushKey) : null;
+  const allowedHosts = (options.a2aPushAllowHosts ?? '')
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
@@ -56,7 +66,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
       ...(options.requestLog || options.logBodies ? { requestLog: logger } : {}),
       ...(options.logBodies ? { logBodies: true } : {}),
       mcp: options.mcp === false ? false : { ...(options.mcpAgents ? { exposed: options.mcpAgents.split(',').map((name) => name.trim()) } : {}) },
-      ...(a2aAgents.length > 0 ? { a2a: { agents: a2aAgents } } : {}),
+      ...(a2aAgents.length > 0 ? { a2a: { agents: a2aAgents, ...(pushKeys ? { push: { keys: pushKeys, allowedHosts } } : {}) } } : {}),
     });
     const callers = [access.keys?.length ? `${access.keys.length} API key(s)` : '', access.jwt ? 'JWTs' : ''].filter(Boolean).join(' and ');
     const keys = callers || 'no API keys: every caller acts as local';
