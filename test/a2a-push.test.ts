@@ -213,6 +213,34 @@ describe('push notifications', () => {
     await recordHistory('a2a-push-delete', pushRun);
   }, 90_000);
 
+  it('takes the A2A 0.3 method names over the same endpoint and posts 0.3-shaped tasks to a config set that way', async () => {
+    const client = await clientOn(gatewayB);
+    const task = await startTask(client);
+    await waitForState(client, task.id, TaskState.TASK_STATE_INPUT_REQUIRED);
+    const legacy = async (method: string, params: Record<string, unknown>) => {
+      const response = await fetch(`${gatewayB.url}/a2a/deployer`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      return (await response.json()) as { result?: { pushNotificationConfig?: { url?: string; token?: string } }; error?: unknown };
+    };
+    const set = await legacy('tasks/pushNotificationConfig/set', {
+      taskId: task.id,
+      pushNotificationConfig: { id: 'legacy', url: `${receiverUrl}/legacy`, token: 'legacy-token' },
+    });
+    expect(set.error).toBeUndefined();
+    const got = await legacy('tasks/pushNotificationConfig/get', { id: task.id, pushNotificationConfigId: 'legacy' });
+    expect(got.result?.pushNotificationConfig).toMatchObject({ url: `${receiverUrl}/legacy`, token: 'legacy-token' });
+    const first = await eventually(() => received.find((entry) => entry.hook === '/legacy'));
+    expect(first.headers['x-a2a-notification-token']).toBe('legacy-token');
+    expect(first.body).toMatchObject({ kind: 'task', id: task.id, status: { state: 'input-required' } });
+    await client.sendMessage({ tenant: '', message: userMessage('approve', task.id), configuration: undefined, metadata: undefined });
+    await env.agents.getRun(a2aPushWorkflowId(task.id)).workflow.result();
+    const states = received.filter((entry) => entry.hook === '/legacy').map((entry) => (entry.body as { status?: { state?: string } }).status?.state);
+    expect(states).toEqual(['input-required', 'working', 'completed']);
+  }, 60_000);
+
   it('refuses bad configs with the A2A error naming the field, storing nothing and starting nothing', async () => {
     const client = await clientOn(gatewayB);
     const task = await startTask(client);
