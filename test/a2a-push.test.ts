@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Role, TaskState, type Message, type Part, type Task, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { a2aSdkClient } from './support/a2a-sdk-client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { defineAgent } from '../src/agents/define-agent';
 import { a2aPushKeysFrom } from '../src/a2a-push/a2a-push-secrets';
@@ -29,6 +30,8 @@ const access: GatewayAccess = {
 };
 const pushKeys = a2aPushKeysFrom(randomBytes(32).toString('base64'), 'test');
 const testTools = createTestTools();
+/** The deploy task: one call of `echo` (behind an approval), then the answer. */
+const scripts = { deploy: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'ship it' } }] }, { text: 'Done: {{tool:echo}}' }] } };
 const deployer = defineAgent({ config: { name: 'deployer', model: 'scripted:deploy', tools: ['echo'], hitl_tools: ['echo'] } });
 let env: TestEnvironment;
 let gatewayA: RunningGateway;
@@ -49,7 +52,7 @@ beforeAll(async () => {
     tools: testTools.tools,
     agents: [deployer],
     a2aPushKeys: pushKeys,
-    scripts: { deploy: { replies: [{ toolCalls: [{ name: 'echo', args: { text: 'ship it' } }] }, { text: 'Done: {{tool:echo}}' }] } },
+    scripts,
   });
   const push = { keys: pushKeys };
   gatewayA = await startGateway({ agents: env.agents, access, host: '127.0.0.1', port: 0, a2a: { agents: ['deployer'], push } });
@@ -265,4 +268,45 @@ describe('push notifications', () => {
     await waitForState(client, good.id, TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(env.modelCalls.length).toBe(callsBefore + 1);
   }, 60_000);
+
+  // Last: it stops one of the file's workers.
+  it('resumes delivery on another worker after the one delivering stops, sending nothing twice', async () => {
+    const second = await createTestEnvironment({
+      tools: testTools.tools,
+      agents: [deployer],
+      a2aPushKeys: pushKeys,
+      taskQueue: env.taskQueue,
+      scripts,
+    });
+    try {
+      const client = await clientOn(gatewayB);
+      const task = await startTask(client, pushConfig('moved', { token: 'moved-token' }));
+      await waitForStates('moved', 'TASK_STATE_INPUT_REQUIRED');
+      const pushWorkflow = env.client.workflow.getHandle(a2aPushWorkflowId(task.id));
+      // The worker that delivers, once its heartbeat says both notices so far were delivered (the next attempt starts from there).
+      const identity = await eventually(async () => {
+        const pending = (await pushWorkflow.describe()).raw.pendingActivities?.[0];
+        const details = pending?.heartbeatDetails?.payloads?.[0];
+        const progress = details ? defaultPayloadConverter.fromPayload<{ next: Record<string, number> }>(details) : null;
+        return progress && Object.values(progress.next)[0] === 2 && pending?.lastWorkerIdentity;
+      });
+      const delivering = [env, second].find((candidate) => candidate.worker.options.identity === identity);
+      expect(delivering).toBeDefined();
+      delivering!.worker.shutdown();
+      // Stopped (its activity cancelled after the grace) before the task goes on: the rest is the next attempt's.
+      await eventually(() => delivering!.worker.getState() === 'STOPPED', 30_000);
+      await client.sendMessage({ tenant: '', message: userMessage('approve', task.id), configuration: undefined, metadata: undefined });
+      expect(await waitForStates('moved', 'TASK_STATE_COMPLETED', 60_000)).toEqual([
+        'TASK_STATE_WORKING',
+        'TASK_STATE_INPUT_REQUIRED',
+        'TASK_STATE_WORKING',
+        'TASK_STATE_COMPLETED',
+      ]);
+      // The activity ran again (a second attempt) and picked up after what the first delivered.
+      const started = (await pushWorkflow.fetchHistory()).events?.filter((event) => event.activityTaskStartedEventAttributes) ?? [];
+      expect(started.at(-1)?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThan(1);
+    } finally {
+      await second.close();
+    }
+  }, 90_000);
 });
