@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Role, TaskState, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
+import { a2aSdkClient } from './support/a2a-sdk-client';
 import { defineAgent } from '../src/agents/define-agent';
 import { hashGatewayKey, type GatewayAccess } from '../src/gateway/gateway-access';
 import { startGateway, type RunningGateway } from '../src/gateway/gateway-server';
@@ -62,18 +63,7 @@ afterAll(async () => {
 
 /** The SDK's client for one agent, from its card, sending `credential` as a bearer token. */
 async function clientFor(agent: string, credential = key): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${credential}`);
-    return fetch(input, { ...init, headers });
-  };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  );
-  return factory.createFromUrl(`${gateway.url}/a2a/${agent}/`);
+  return a2aSdkClient(`${gateway.url}/a2a/${agent}/`, credential);
 }
 
 function textPart(text: string): Part {

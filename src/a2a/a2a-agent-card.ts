@@ -8,6 +8,8 @@ export interface AgentCardSettings {
   url: string;
   /** Whether callers must send `Authorization: Bearer <API key or JWT>` (the gateway has keys or JWT settings). */
   authenticated: boolean;
+  /** Whether the gateway sends push notifications (it has A2A push keys). */
+  pushNotifications?: boolean;
 }
 
 /** The scheme name cards give the gateway's bearer credentials. */
@@ -63,7 +65,7 @@ export function agentCardOf(offer: AgentOffer, settings: AgentCardSettings): Age
     provider: undefined,
     version: offer.version,
     documentationUrl: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: settings.pushNotifications ?? false, extensions: [], extendedAgentCard: false },
     securitySchemes: settings.authenticated ? { [BEARER_SCHEME]: bearer } : {},
     securityRequirements: settings.authenticated ? [{ schemes: { [BEARER_SCHEME]: { list: [] } } }] : [],
     defaultInputModes: ['text/plain', 'application/json'],

@@ -1,7 +1,18 @@
 // The A2A methods of one exposed agent over the client library: a message starts a run or a thread's turn, or answers a task's approval.
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { AgentCard, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
-import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import type {
+  AgentCard,
+  DeleteTaskPushNotificationConfigRequest,
+  GetTaskPushNotificationConfigRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
+  TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import {
   ExtendedAgentCardNotConfiguredError,
   PushNotificationNotSupportedError,
@@ -22,6 +33,7 @@ import { isFinalState, TaskFold } from './a2a-task-fold';
 import { locateTask, readTask, runTarget, turnTarget, type TaskReadContext, type TaskSnapshot, type TaskTarget } from './a2a-task-reads';
 import { taskStream } from './a2a-task-stream';
 import type { AgentOffer } from '../protocol/agent-offers';
+import { A2aPushConfigs, type A2aPushSettings, type PreparedPushConfig, type PushWireVersion } from './a2a-push-configs';
 
 /** What one request's handler works with: the caller, its agent, and the gateway's shared pieces. */
 export interface A2aCall extends TaskReadContext {
@@ -30,6 +42,8 @@ export interface A2aCall extends TaskReadContext {
   offer: AgentOffer;
   card: AgentCard;
   decisionKey?: DecisionSigningKey | undefined;
+  /** Push notifications, when the gateway has push keys; without them the push methods answer PushNotificationNotSupported. */
+  push?: A2aPushSettings | undefined;
   /** Aborts when the caller goes away: a stream ends, a blocking send stops waiting (the task goes on). */
   signal: AbortSignal;
 }
@@ -61,15 +75,15 @@ export class A2aAgentHandler implements A2ARequestHandler {
     throw new ExtendedAgentCardNotConfiguredError('This agent has one card for every caller');
   }
 
-  async sendMessage(params: SendMessageRequest): Promise<Message | Task> {
-    const begun = await this.begin(params);
+  async sendMessage(params: SendMessageRequest, context?: ServerCallContext): Promise<Message | Task> {
+    const begun = await this.beginWithPush(params, context);
     if (params.configuration?.returnImmediately) return begun.snapshot.fold.task();
     for await (const update of taskStream(this.call, begun.target, begun.snapshot, this.streamOptions(begun))) void update;
     return begun.snapshot.fold.task();
   }
 
-  async *sendMessageStream(params: SendMessageRequest): AsyncGenerator<StreamResponse> {
-    const begun = await this.begin(params);
+  async *sendMessageStream(params: SendMessageRequest, context?: ServerCallContext): AsyncGenerator<StreamResponse> {
+    const begun = await this.beginWithPush(params, context);
     yield* taskStream(this.call, begun.target, begun.snapshot, this.streamOptions(begun));
   }
 
@@ -102,20 +116,42 @@ export class A2aAgentHandler implements A2ARequestHandler {
     throw new UnsupportedOperationError('ListTasks is not offered: the gateway lists runs and threads at GET /v1/...');
   }
 
-  async createTaskPushNotificationConfig(): Promise<never> {
-    throw new PushNotificationNotSupportedError('Push notifications are not offered yet: stream the task, or resubscribe to it');
+  async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context?: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return this.pushConfigs().create(params, wireVersionOf(context));
   }
 
-  async getTaskPushNotificationConfig(): Promise<never> {
-    throw new PushNotificationNotSupportedError('Push notifications are not offered yet');
+  async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
+    return this.pushConfigs().get(params.taskId, params.id);
   }
 
-  async listTaskPushNotificationConfigs(): Promise<never> {
-    throw new PushNotificationNotSupportedError('Push notifications are not offered yet');
+  async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.pushConfigs().list(params.taskId);
   }
 
-  async deleteTaskPushNotificationConfig(): Promise<never> {
-    throw new PushNotificationNotSupportedError('Push notifications are not offered yet');
+  async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    await this.pushConfigs().delete(params.taskId, params.id);
+  }
+
+  /** The task's push configs, or PushNotificationNotSupported when this gateway has no push keys. */
+  private pushConfigs(): A2aPushConfigs {
+    if (!this.call.push)
+      throw new PushNotificationNotSupportedError(
+        'Push notifications are off on this gateway (no A2A push key): stream the task, or resubscribe to it',
+      );
+    return new A2aPushConfigs(this.call, this.call.push);
+  }
+
+  /**
+   * `begin`, with the push config the message brings (`configuration.taskPushNotificationConfig`,
+   * 0.3's `pushNotificationConfig`) checked before anything starts and set on the task after.
+   */
+  private async beginWithPush(params: SendMessageRequest, context: ServerCallContext | undefined): Promise<Begun> {
+    const given = params.configuration?.taskPushNotificationConfig;
+    let prepared: PreparedPushConfig | null = null;
+    if (given) prepared = await this.pushConfigs().prepare(given);
+    const begun = await this.begin(params);
+    if (prepared) await this.pushConfigs().attach(begun.target, begun.snapshot, prepared, wireVersionOf(context));
+    return begun;
   }
 
   private streamOptions(begun: Begun) {
@@ -221,4 +257,9 @@ export class A2aAgentHandler implements A2ARequestHandler {
         `message.metadata.skill: agent '${this.call.agent}' has no skill ${JSON.stringify(skill)} (skills: ${known.join(', ')})`,
       );
   }
+}
+
+/** The A2A version a request came in (the route sets it from the A2A-Version header; 0.3 without one). */
+function wireVersionOf(context: ServerCallContext | undefined): PushWireVersion {
+  return context?.requestedVersion === '1.0' ? '1.0' : '0.3';
 }

@@ -15,6 +15,7 @@ import { agentCardOf } from './a2a-agent-card';
 import { A2aAgentDirectory } from './a2a-agent-directory';
 import { a2aErrorOf, A2aHttpFailure, failureEnvelope, JsonRpcCode, translatingErrors } from './a2a-failures';
 import { A2aAgentHandler } from './a2a-request-handler';
+import type { A2aPushSettings } from './a2a-push-configs';
 
 /** Which named agents the A2A server offers (docs/interop.md, "A2A"). */
 export interface A2aServerOptions {
@@ -25,6 +26,12 @@ export interface A2aServerOptions {
    * each card gives. Default: the address a card was asked at.
    */
   publicUrl?: string;
+  /**
+   * Push notifications (docs/interop.md, "Push notifications"): the keys configs' secrets are
+   * sealed with (the workers' too) and which webhook hosts are taken. Without it the card says
+   * `pushNotifications: false` and the push methods answer PushNotificationNotSupported.
+   */
+  push?: A2aPushSettings;
 }
 
 /** What the A2A routes share with the gateway. */
@@ -73,6 +80,7 @@ export function mountA2a(app: Hono, mount: A2aMount, options: A2aServerOptions):
       card: agentCardOf(offer, {
         url: `${origin}${mount.basePath}/a2a/${encodeURIComponent(agent)}`,
         authenticated: gatewayChecksCallers(mount.access),
+        pushNotifications: options.push !== undefined,
       }),
     };
   };
@@ -132,6 +140,7 @@ export function mountA2a(app: Hono, mount: A2aMount, options: A2aServerOptions):
           offer,
           card,
           decisionKey: mount.decisionKey,
+          push: options.push,
           signal: request.signal,
         }),
         (failure) => (httpFailure = failure),

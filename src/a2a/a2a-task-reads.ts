@@ -50,7 +50,10 @@ export interface TaskReadContext {
  * The run or turn task `taskId` names, after checking its workflow is this agent's run or thread.
  * @throws TaskNotFoundError (-32001) for an id that names no such run or turn of this agent.
  */
-export async function locateTask(context: TaskReadContext, taskId: string): Promise<{ target: TaskTarget; closed: string | null }> {
+export async function locateTask(
+  context: TaskReadContext,
+  taskId: string,
+): Promise<{ target: TaskTarget; closed: string | null; taskQueue: string }> {
   const hash = taskId.lastIndexOf('#');
   const turn = hash > 0 ? Number(taskId.slice(hash + 1)) : NaN;
   const asTurn = Number.isInteger(turn) && turn >= 1 ? turnTarget(taskId.slice(0, hash), turn) : null;
@@ -66,7 +69,11 @@ export async function locateTask(context: TaskReadContext, taskId: string): Prom
     const wanted = target.turn === null ? WireName.agentRunWorkflow : WireName.agentThreadWorkflow;
     if (description.type !== wanted) continue;
     const chain = `${target.workflowId}/${description.raw.workflowExecutionInfo?.firstRunId ?? description.runId}`;
-    return { target: { ...target, chain }, closed: description.status.name === 'RUNNING' ? null : description.status.name };
+    return {
+      target: { ...target, chain },
+      closed: description.status.name === 'RUNNING' ? null : description.status.name,
+      taskQueue: description.taskQueue,
+    };
   }
   throw new TaskNotFoundError(`No task '${taskId}' of agent '${context.agent}' (a task id is a run's id or <thread id>#<turn>)`);
 }
@@ -75,6 +82,8 @@ export async function locateTask(context: TaskReadContext, taskId: string): Prom
 export interface TaskSnapshot {
   fold: TaskFold;
   afterSeq: number;
+  /** The event the task's log starts after (a turn's start in its thread's log), when it was read from the log. */
+  startSeq?: number;
 }
 
 /**
@@ -107,5 +116,5 @@ export async function readTask(context: TaskReadContext, target: TaskTarget, clo
     if (page.events.length === 0 || page.finished) break;
   }
   if (closed !== null) fold.closed(closed, Date.now());
-  return { fold, afterSeq };
+  return { fold, afterSeq, startSeq };
 }

@@ -18,6 +18,7 @@ import { createResolveInstructions, type InstructionsDependencies } from './reso
 import { createReserveModelCall, type ReserveModelCallDependencies } from './reserve-model-call';
 import { createConcurrencySlotActivities, type ConcurrencySlotDependencies } from './concurrency-slot-activities';
 import { createPostThreadMessage, type ThreadPostDependencies } from './post-thread-message';
+import { createDeliverA2aPush, type A2aPushDependencies } from './deliver-a2a-push';
 import type { ReadActivityType } from '../history/activity-readers';
 
 export type ActivityDependencies = ModelStepDependencies &
@@ -33,7 +34,8 @@ export type ActivityDependencies = ModelStepDependencies &
   WorkerAgentsDependencies &
   ThreadPostDependencies &
   AgentResolutionDependencies &
-  DecisionVerificationDependencies;
+  DecisionVerificationDependencies &
+  A2aPushDependencies;
 
 /**
  * All activities of an agent run, built from their dependencies (providers, tool registry,
@@ -63,6 +65,8 @@ export function createActivities(dependencies: ActivityDependencies) {
     ...createConcurrencySlotActivities(dependencies),
     // The one activity of a thread schedule's fire (scheduledThreadPost).
     postThreadMessage: createPostThreadMessage(dependencies),
+    // The one activity of an A2A task's push workflow (a2aPushDelivery): follows the task, posts its changes.
+    deliverA2aPush: createDeliverA2aPush(dependencies),
     ...createMcpActivities(dependencies),
     ...createSkillActivities(dependencies),
   };

@@ -286,6 +286,11 @@ program
   .option('--a2a <agents>', 'serve these named agents over A2A too, comma-separated, at /a2a/<agent> (docs/interop.md)')
   .option('--max-streams <n>', 'the most streams this process holds open; beyond it 503 StreamLimitReached (default: no limit)')
   .option('--max-streams-per-principal <n>', 'the most streams one key or token principal holds open on this process; beyond it 429 TooManyStreams')
+  .option(
+    '--a2a-push-key <file>',
+    'A2A push notifications: the key file sealing webhook secrets, shared with the workers (default: DURABLE_AGENTS_A2A_PUSH_KEY)',
+  )
+  .option('--a2a-push-allow-hosts <hosts>', 'A2A push notifications: webhook hosts taken even on a private network, comma-separated')
   .action(async (options) => (await commands.serve()).serveCommand(options));
 
 program

@@ -204,7 +204,7 @@ function mcpDoorOf(
   options: GatewayOptions,
   checkCaller: ReturnType<typeof createCallerCheck>,
   maxBodyBytes: number,
-  feeds: FeedRegistry,
+  feeds: GatewayFeeds,
 ): McpDoor | null {
   if (!options.mcp) return null;
   const exposed = options.mcp === true ? undefined : options.mcp.exposed;

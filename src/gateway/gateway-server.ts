@@ -36,7 +36,10 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   const host = options.host ?? '127.0.0.1';
   const access = options.access ?? {};
   assertGatewayAccessFitsHost(host, access);
-  const handler = createGatewayHandler({ ...options, access, allowAnonymous: isLoopbackHost(host) });
+  // Webhooks on loopback are taken only from a gateway that listens on loopback itself (a developer's machine).
+  const push = options.a2a?.push;
+  const a2a = options.a2a && push ? { ...options.a2a, push: { ...push, allowLoopback: push.allowLoopback ?? isLoopbackHost(host) } } : options.a2a;
+  const handler = createGatewayHandler({ ...options, ...(a2a ? { a2a } : {}), access, allowAnonymous: isLoopbackHost(host) });
   const server = await serveFetch(handler.fetch, host, options.port ?? 8787);
   // Streams are ended first, so the server's close does not wait for clients that keep them open.
   return { url: server.url, feeds: handler.feeds, close: () => handler.close().then(() => server.close()) };

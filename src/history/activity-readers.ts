@@ -168,6 +168,8 @@ export const activityReaders = {
   listWorkerAgents: null,
   // A schedule's post into a thread: the thread's own history has the message as its turn.
   postThreadMessage: null,
+  // An A2A task's push deliveries: their own workflow (a2aPushDelivery), not a step of the run.
+  deliverA2aPush: null,
   // A local activity (a marker): the definition a named run resolved; the transcript reads it from the run's start (history/started-input.ts).
   resolveAgent: null,
   // A local activity (a marker): the verdict on a decision's proof; the run's events say what it decided (approval-decided / approval-refused).

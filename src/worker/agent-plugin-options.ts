@@ -12,6 +12,7 @@ import type { AgentDefinition } from '../agents/define-agent';
 import type { AgentDeploymentVersion } from './deployment-options';
 import type { ToolResolver } from '../skills/tool-resolver';
 import type { DecisionPublicKeys } from '../decisions/decision-keys';
+import type { A2aPushKeys } from '../a2a-push/a2a-push-secrets';
 
 /**
  * What `AgentPlugin` adds to a worker: your tools, and optionally other model providers, an
@@ -108,6 +109,12 @@ export interface AgentPluginOptions {
    * instead (docs/hitl.md). Default: false.
    */
   requireVerifiedDecisions?: boolean;
+  /**
+   * The keys that open A2A push configs' secrets (`readA2aPushKeys`): the same as the gateways'
+   * (docs/interop.md, "Push notifications"). Without them this worker delivers no push
+   * notification (another worker of the queue that has them does). Default: none.
+   */
+  a2aPushKeys?: A2aPushKeys | null;
   /** @internal MCP clients (one per server, reused); closed when the worker stops. */
   mcp?: McpConnections;
 }

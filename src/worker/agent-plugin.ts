@@ -134,6 +134,8 @@ export class AgentPlugin implements WorkerPlugin, BundlerPlugin {
       searchAttributesClient: client,
       limiterClient: client,
       threadPostClient: client,
+      a2aPushClient: client,
+      a2aPushKeys: this.options.a2aPushKeys ?? null,
       skillCacheDir: this.options.skillCacheDir ?? path.resolve(DEFAULT_PLUGIN_DATA_DIR, 'skill-cache', 'worker'),
       ...(this.options.skillResolver ? { skillResolver: toToolResolver(this.options.skillResolver) } : {}),
       hooks: this.hooks,

@@ -19,6 +19,7 @@ import type { Tool } from '../tools/define-tool';
 import type { AnyHook, InstructionsProvider } from '../hooks/define-hook';
 import type { AgentDefinition } from '../agents/define-agent';
 import { AgentPlugin, type AgentPluginOptions } from './agent-plugin';
+import { readA2aPushKeys, type A2aPushKeys } from '../a2a-push/a2a-push-secrets';
 import { readDecisionPublicKeys, REQUIRE_VERIFIED_DECISIONS_VARIABLE, type DecisionPublicKeys } from '../decisions/decision-keys';
 import { deploymentVersionFromEnvironment, type AgentDeploymentVersion } from './deployment-options';
 import { DEFAULT_SHUTDOWN_GRACE_MS, shutdownGraceFromEnvironment } from './shutdown-grace';
@@ -69,6 +70,8 @@ export interface AgentWorkerOptions {
    * Default: the PEM files `DURABLE_AGENTS_DECISION_PUBLIC_KEYS` lists (comma-separated), else none.
    */
   decisionPublicKeys?: DecisionPublicKeys;
+  /** The keys A2A push configs' secrets open with (AgentPlugin's `a2aPushKeys`). Default: `DURABLE_AGENTS_A2A_PUSH_KEY`, else none. */
+  a2aPushKeys?: A2aPushKeys | null;
   /**
    * Run no gated call whose approval was not verified (AgentPlugin's `requireVerifiedDecisions`).
    * Default: true when `DURABLE_AGENTS_REQUIRE_VERIFIED_DECISIONS` is `1` or `true`, else false.
@@ -165,6 +168,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(deployment ? { deployment } : {}),
     decisionPublicKeys: options.decisionPublicKeys ?? readDecisionPublicKeys(undefined, environment),
+    a2aPushKeys: options.a2aPushKeys === undefined ? readA2aPushKeys(undefined, environment) : options.a2aPushKeys,
     requireVerifiedDecisions: options.requireVerifiedDecisions ?? ['1', 'true'].includes(environment[REQUIRE_VERIFIED_DECISIONS_VARIABLE] ?? ''),
   });
   // A memory store that cannot be reached, or an artifact store that cannot write and read back,

@@ -26,6 +26,8 @@ export { dataConverterFromEnvironment } from '../codec/encryption-codec';
 export { SUPPORTED_TEMPORAL_RANGE } from './temporal-versions';
 export { readDecisionPublicKeys } from '../decisions/decision-keys';
 export type { DecisionPublicKeys } from '../decisions/decision-keys';
+export { readA2aPushKeys } from '../a2a-push/a2a-push-secrets';
+export type { A2aPushKeys } from '../a2a-push/a2a-push-secrets';
 export { startAgentTelemetry } from '../telemetry/agent-telemetry-setup';
 export type { AgentTelemetrySetup } from '../telemetry/agent-telemetry-setup';
 export { telemetryOptionsFromEnvironment } from '../telemetry/telemetry-options';

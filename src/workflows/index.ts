@@ -6,3 +6,4 @@ export { agentThread } from './thread/agent-thread';
 export { providerLimiter } from './limits/provider-limiter';
 export { concurrencySlots } from './limits/concurrency-slots-workflow';
 export { scheduledThreadPost } from './schedule/scheduled-thread-post';
+export { a2aPushDelivery } from './push/a2a-push-delivery';

@@ -69,6 +69,8 @@ export interface TestEnvironmentOptions {
   deployment?: AgentDeploymentVersion;
   /** The public keys the worker verifies decision proofs with (default: none). */
   decisionPublicKeys?: AgentWorkerOptions['decisionPublicKeys'];
+  /** The keys A2A push configs open with (default: none, push delivery off on this worker). */
+  a2aPushKeys?: AgentWorkerOptions['a2aPushKeys'];
   /** The worker runs no gated call whose approval was not verified (default: false). */
   requireVerifiedDecisions?: boolean;
 }
@@ -105,6 +107,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
     ...(options.agentsFolder ? { agentsFolder: options.agentsFolder } : {}),
     ...(options.deployment ? { deployment: options.deployment } : {}),
     decisionPublicKeys: options.decisionPublicKeys ?? new Map(),
+    a2aPushKeys: options.a2aPushKeys ?? null,
     requireVerifiedDecisions: options.requireVerifiedDecisions ?? false,
     mcp,
     dataConverter,

@@ -12,6 +12,7 @@ export const AGENT_WORKFLOW_TYPES: readonly string[] = [
   'agentWorkerAgents',
   'providerLimiter',
   'scheduledThreadPost',
+  'a2aPushDelivery',
 ];
 
 /**

@@ -199,6 +199,7 @@ const publicNames: Record<string, string[]> = {
     'writeDataset',
   ],
   'durable-agents/worker': [
+    'A2aPushKeys',
     'AgentDefinition',
     'AgentDefinitionError',
     'AgentDefinitionInput',
@@ -283,6 +284,7 @@ const publicNames: Record<string, string[]> = {
     'memoryStoreFromEnvironment',
     'modelScriptSchema',
     'probeArtifactStore',
+    'readA2aPushKeys',
     'readDecisionPublicKeys',
     'registerSearchAttributes',
     'startAgentTelemetry',

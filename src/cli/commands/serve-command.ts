@@ -6,6 +6,7 @@ import { assertGatewayAccessFitsHost, newGatewayKey, readGatewayAccess } from '.
 import { createJwtVerifier } from '../../gateway/gateway-jwt';
 import { startGateway } from '../../gateway/gateway-server';
 import { readDecisionSigningKey } from '../../decisions/decision-keys';
+import { readA2aPushKeys } from '../../a2a-push/a2a-push-secrets';
 import { waitForInterrupt } from './dev-command';
 import { countOption, portOption } from '../port-option';
 
@@ -30,6 +31,10 @@ export interface ServeCommandOptions {
   maxStreams?: string;
   /** The most streams one principal holds open on this process (`--max-streams-per-principal`). */
   maxStreamsPerPrincipal?: string;
+  /** A2A push notifications: the key file sealing webhook secrets (default: DURABLE_AGENTS_A2A_PUSH_KEY; neither: push is off). */
+  a2aPushKey?: string;
+  /** A2A push notifications: webhook hosts taken even on a private network, comma-separated. */
+  a2aPushAllowHosts?: string;
 }
 
 /** `serve`: serves the gateway until SIGINT / SIGTERM. Keys, approver rules and CORS origins come from `--access`. */
@@ -43,6 +48,11 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
   const maxStreams = countOption(options.maxStreams, '--max-streams');
   const maxStreamsPerPrincipal = countOption(options.maxStreamsPerPrincipal, '--max-streams-per-principal');
   const a2aAgents = (options.a2a ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const pushKeys = a2aAgents.length > 0 ? readA2aPushKeys(options.a2aPushKey) : null;
+  const allowedHosts = (options.a2aPushAllowHosts ?? '')
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
@@ -62,7 +72,7 @@ export async function serveCommand(options: ServeCommandOptions): Promise<void> 
       ...(options.requestLog || options.logBodies ? { requestLog: logger } : {}),
       ...(options.logBodies ? { logBodies: true } : {}),
       mcp: options.mcp === false ? false : { ...(options.mcpAgents ? { exposed: options.mcpAgents.split(',').map((name) => name.trim()) } : {}) },
-      ...(a2aAgents.length > 0 ? { a2a: { agents: a2aAgents } } : {}),
+      ...(a2aAgents.length > 0 ? { a2a: { agents: a2aAgents, ...(pushKeys ? { push: { keys: pushKeys, allowedHosts } } : {}) } } : {}),
       streamLimits: { ...(maxStreams ? { maxStreams } : {}), ...(maxStreamsPerPrincipal ? { maxStreamsPerPrincipal } : {}) },
     });
     const callers = [access.keys?.length ? `${access.keys.length} API key(s)` : '', access.jwt ? 'JWTs' : ''].filter(Boolean).join(' and ');
