@@ -1,6 +1,6 @@
 // Streams of a thread's turn or a run as SSE responses: where a turn starts in the log, and what its finish chunk says.
 import type { AgentClient } from '../../client/agent-client';
-import { eventsQuery } from '../../protocol/run-messages';
+import { findEvent } from '../../client/event-scan';
 import type { RunEvent } from '../../protocol/run-events';
 import type { TurnResult } from '../../protocol/thread-types';
 import type { RouteContext, RouteReply } from '../gateway-route';
@@ -18,14 +18,11 @@ const UI_STREAM_HEADERS = { ...SSE_HEADERS, 'x-vercel-ai-ui-message-stream': 'v1
  * `turn-started`), or null when the log no longer holds it (an old turn: the log keeps the newest events).
  */
 export async function turnStartCursor(agents: AgentClient, threadId: string, turn: number): Promise<number | null> {
-  const workflow = agents.getRun(threadId).workflow;
-  for (let cursor = 0; ;) {
-    const page = await workflow.query(eventsQuery, cursor, 500);
-    const first = page.events.find((event) => (event.type === 'turn-started' || event.type === 'message-queued') && event.turn === turn);
-    if (first) return first.seq - 1;
-    if (page.events.length === 0 || page.finished) return null;
-    cursor = page.nextCursor;
-  }
+  const first = await findEvent(
+    agents.getRun(threadId).workflow,
+    (event) => (event.type === 'turn-started' || event.type === 'message-queued') && event.turn === turn,
+  );
+  return first ? first.seq - 1 : null;
 }
 
 /**
